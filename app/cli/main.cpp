@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+// sutra-cli: every headless job of Sutra. Links core only.
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+
+#include "cli_args.h"
+#include "command.h"
+
+namespace sutra::cli {
+std::vector<Command>& commands() {
+  static std::vector<Command> all;
+  return all;
+}
+}  // namespace sutra::cli
+
+namespace {
+
+void printUsage(FILE* out) {
+  auto cmds = sutra::cli::commands();
+  std::sort(cmds.begin(), cmds.end(), [](const auto& a, const auto& b) { return a.order < b.order; });
+  std::fprintf(out,
+               "Usage: sutra-cli COMMAND [OPTIONS] [ARGS]\n"
+               "Headless jobs of Sutra, the trace explorer for PyTorch workloads.\n\nCommands:\n");
+  for (const auto& c : cmds) std::fprintf(out, "  %-14s %s\n", c.name.c_str(), c.summary.c_str());
+  std::fprintf(out,
+               "\nOptions:\n  -h, --help     show this help\n  --version      print the version\n"
+               "\nRun 'sutra-cli COMMAND --help' for a command's options.\n"
+               "Exit status: 0 success, 1 a check failed, 2 bad input or usage.\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    printUsage(stderr);
+    return sutra::cli::kExitBadInput;
+  }
+  const std::string first = argv[1];
+  if (first == "-h" || first == "--help" || first == "help") {
+    printUsage(stdout);
+    return sutra::cli::kExitOk;
+  }
+  if (first == "--version" || first == "-V") {
+    std::printf("sutra-cli %s\n", SUTRA_VERSION);
+    return sutra::cli::kExitOk;
+  }
+  for (const auto& c : sutra::cli::commands()) {
+    if (c.name != first) continue;
+    try {
+      return c.run(argc - 2, argv + 2);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "sutra-cli %s: internal error: %s\n", c.name.c_str(), e.what());
+      return sutra::cli::kExitBadInput;
+    }
+  }
+  std::fprintf(stderr, "sutra-cli: unknown command '%s'\n\n", first.c_str());
+  printUsage(stderr);
+  return sutra::cli::kExitBadInput;
+}

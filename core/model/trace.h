@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The in-memory model of one rank's Kineto (Chrome-trace) timeline.
+//
+// Layout: `events` is grouped by lane and, inside a lane, sorted by start (then longer first), so
+// a lane is a contiguous range and a visible window is a binary search. Nesting (depth, parent) is
+// computed once by TraceBuilder::finish(). An event's index in `events` is its stable id.
+// Names and categories are interned; the raw args of each event are kept as JSON text and parsed
+// only on demand (the selection panel), never a million parsed objects.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/category.h"
+#include "model/problems.h"
+#include "model/string_table.h"
+#include "model/time.h"
+
+namespace sutra {
+
+using EventId = std::uint32_t;
+using LaneId = std::uint32_t;
+inline constexpr EventId kNoEvent = UINT32_MAX;
+inline constexpr std::uint32_t kNoArgs = UINT32_MAX;
+inline constexpr std::int64_t kNoId = INT64_MIN;  // "the event carries no such id"
+
+enum class LaneKind : std::uint8_t {
+  HostThread,    // a CPU thread: framework ops, Python frames, runtime calls
+  DeviceStream,  // one stream (queue) of one device: kernels, memcpy, memset, device annotations
+  Other,         // e.g. the "Spans" process
+};
+
+struct Lane {
+  std::string pid;          // as written (Kineto pids and tids may be strings)
+  std::string tid;
+  std::int64_t pidNumber = 0;  // numeric value where pid is a number, else 0
+  std::int64_t tidNumber = 0;
+  std::string processName;  // from "M" process_name / thread_name metadata
+  std::string threadName;
+  std::int64_t processSortIndex = 0;
+  std::int64_t threadSortIndex = 0;
+  LaneKind kind = LaneKind::HostThread;
+  std::int32_t device = -1;   // DeviceStream: the device index
+  std::int64_t stream = -1;   // DeviceStream: the stream id
+  EventId firstEvent = 0;     // this lane's events are events[firstEvent, endEvent)
+  EventId endEvent = 0;
+  std::uint16_t maxDepth = 0;
+};
+
+struct Event {
+  TimeNs start = 0;
+  TimeNs dur = 0;
+  std::int64_t externalId = kNoId;   // args "External id"
+  std::int64_t correlation = kNoId;  // args "correlation" (runtime call <-> device op)
+  std::int64_t recordFunctionId = kNoId;  // args "Record function id" (= ET rf_id)
+  StringId name = 0;
+  LaneId lane = 0;
+  EventId parent = kNoEvent;
+  std::uint32_t args = kNoArgs;  // index into Trace::args
+  std::uint16_t category = 0;    // index into Trace::categories
+  std::uint16_t depth = 0;
+  CategoryClass klass = CategoryClass::Other;
+
+  TimeNs end() const { return start + dur; }
+};
+
+struct Flow {
+  EventId from = kNoEvent;  // the "s" end (e.g. the runtime launch)
+  EventId to = kNoEvent;    // the "f" end (e.g. the kernel)
+  std::int64_t id = 0;
+  std::uint16_t category = 0;  // ac2g, fwdbwd, async_cpu_to_gpu ...
+};
+
+struct Instant {
+  TimeNs time = 0;
+  StringId name = 0;
+  LaneId lane = 0;
+  std::uint32_t args = kNoArgs;
+  char scope = 't';  // 'g' global, 'p' process, 't' thread
+};
+
+struct CounterSeries {
+  std::string name;  // "<counter name>/<series key>" or the counter name where it has one series
+  std::string pid;
+  std::vector<std::pair<TimeNs, double>> samples;  // sorted by time
+};
+
+// Raw JSON text of each event's args, in one arena.
+class ArgsStore {
+ public:
+  std::uint32_t add(std::string_view json);
+  std::string_view get(std::uint32_t index) const;
+  std::size_t size() const { return offsets_.size(); }
+  std::size_t bytes() const { return text_.size(); }
+
+ private:
+  std::string text_;
+  std::vector<std::uint64_t> offsets_;  // start of each entry; entry i ends where i+1 starts
+};
+
+struct DeviceInfo {
+  std::int64_t id = 0;
+  std::string name;
+  std::int64_t totalGlobalMem = 0;
+  std::int64_t numSms = 0;
+  std::string rawJson;  // the whole deviceProperties entry
+};
+
+struct TraceMetadata {
+  std::string schemaVersion;
+  std::optional<std::int64_t> baseTimeNanoseconds;
+  std::vector<DeviceInfo> devices;
+  std::optional<int> rank;           // distributedInfo.rank
+  std::optional<int> worldSize;      // distributedInfo.world_size
+  std::string distributedBackend;    // distributedInfo.backend
+  std::string distributedInfoJson;   // raw, with pg_config
+  std::string traceName;
+  // The device backend as torch's key_averages() names its columns: "CUDA" (also ROCm), "MTIA",
+  // "XPU", "NEURON" for a PrivateUse1 backend named neuron ...; set by the reader.
+  std::string deviceBackend = "CUDA";
+  std::vector<std::pair<std::string, std::string>> other;  // other top-level keys, raw JSON values
+};
+
+struct Trace {
+  std::string path;
+  TraceMetadata meta;
+  StringTable names;
+  StringTable categories;
+  std::vector<Lane> lanes;
+  std::vector<Event> events;
+  std::vector<Flow> flows;
+  std::vector<Instant> instants;
+  std::vector<CounterSeries> counters;
+  ArgsStore args;
+  ProblemLog problems;
+  TimeNs startNs = 0;  // earliest event start
+  TimeNs endNs = 0;    // latest event end
+
+  std::string_view name(const Event& e) const { return names.view(e.name); }
+  std::string_view category(const Event& e) const { return categories.view(e.category); }
+  std::string_view argsJson(const Event& e) const {
+    return e.args == kNoArgs ? std::string_view{} : args.get(e.args);
+  }
+  std::span<const Event> laneEvents(LaneId lane) const {
+    const auto& l = lanes[lane];
+    return {events.data() + l.firstEvent, events.data() + l.endEvent};
+  }
+  // The first event of `lane` that ends after `t` may start before it: returns the index of the
+  // first event whose start >= t, which callers widen by the lane's nesting (parents start earlier).
+  EventId lowerBound(LaneId lane, TimeNs t) const;
+  // The innermost event on `lane` whose [start, end] contains t, or kNoEvent.
+  EventId innermostAt(LaneId lane, TimeNs t) const;
+};
+
+}  // namespace sutra

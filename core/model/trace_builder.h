@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Builds a Trace from events in any order (Kineto groups events per thread, not globally, and may
+// write a child before its parent): readers add, finish() sorts each lane, computes nesting, binds
+// flows to their events and classifies lanes. Used by every reader and by test fixtures.
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "model/trace.h"
+
+namespace sutra {
+
+struct FlowEnd {
+  std::int64_t id = 0;
+  std::uint16_t category = 0;
+  LaneId lane = 0;
+  TimeNs time = 0;
+  bool isStart = true;
+  bool bindEnclosing = false;  // "bp":"e": bind to the enclosing slice, not the next one
+};
+
+class TraceBuilder {
+ public:
+  explicit TraceBuilder(std::string path);
+
+  LaneId lane(std::string_view pid, std::string_view tid);
+  // Adds a complete event; `args` is its raw JSON args text (may be empty).
+  void addEvent(Event event, std::string_view args = {});
+  void addFlowEnd(const FlowEnd& end) { flowEnds_.push_back(end); }
+  void addInstant(Instant instant, std::string_view args = {});
+  void addCounterSample(std::string_view pid, std::string_view name, TimeNs time, double value);
+  void setProcessName(std::string_view pid, std::string_view name);
+  void setThreadName(std::string_view pid, std::string_view tid, std::string_view name);
+  void setProcessSortIndex(std::string_view pid, std::int64_t index);
+  void setThreadSortIndex(std::string_view pid, std::string_view tid, std::int64_t index);
+
+  Trace& trace() { return trace_; }  // names, categories, meta and problems are filled directly
+  // Sorts, nests, binds flows, classifies lanes. The builder is spent afterwards.
+  Trace finish();
+
+ private:
+  void nestLane(Lane& lane);
+  void bindFlows();
+  void classifyLanes();
+
+  Trace trace_;
+  std::unordered_map<std::string, LaneId> laneIds_;  // key: pid + '\x1f' + tid
+  std::unordered_map<std::string, std::size_t> counterIds_;
+  std::vector<FlowEnd> flowEnds_;
+  // Metadata may come before or after a lane's events and may name threads that have none, so
+  // names are kept by key and applied in finish().
+  std::unordered_map<std::string, std::string> processNames_, threadNames_;
+  std::unordered_map<std::string, std::int64_t> processSort_, threadSort_;
+};
+
+}  // namespace sutra

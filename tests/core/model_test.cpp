@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+#include <gtest/gtest.h>
+
+#include "model/time.h"
+#include "model/trace_builder.h"
+
+namespace sutra {
+namespace {
+
+Event makeEvent(TraceBuilder& b, LaneId lane, const char* name, TimeNs start, TimeNs dur,
+                const char* cat = "cpu_op") {
+  Event e;
+  e.name = b.trace().names.intern(name);
+  e.category = static_cast<std::uint16_t>(b.trace().categories.intern(cat));
+  e.klass = classifyCategory(cat);
+  e.lane = lane;
+  e.start = start;
+  e.dur = dur;
+  return e;
+}
+
+TEST(TraceBuilder, NestsChildrenWrittenBeforeParents) {
+  TraceBuilder b("mem");
+  const LaneId t = b.lane("1", "2");
+  b.addEvent(makeEvent(b, t, "child", 10, 5));
+  b.addEvent(makeEvent(b, t, "grandchild", 11, 1));
+  b.addEvent(makeEvent(b, t, "parent", 10, 20));
+  b.addEvent(makeEvent(b, t, "next", 30, 3));
+  Trace trace = b.finish();
+  ASSERT_EQ(trace.events.size(), 4u);
+  EXPECT_EQ(trace.name(trace.events[0]), "parent");
+  EXPECT_EQ(trace.events[0].depth, 0);
+  EXPECT_EQ(trace.name(trace.events[1]), "child");
+  EXPECT_EQ(trace.events[1].parent, 0u);
+  EXPECT_EQ(trace.events[2].depth, 2);
+  EXPECT_EQ(trace.name(trace.events[3]), "next");  // starts where its predecessor ends: a sibling
+  EXPECT_EQ(trace.events[3].depth, 0);
+  EXPECT_EQ(trace.innermostAt(t, 11), 2u);
+  EXPECT_EQ(trace.innermostAt(t, 25), 0u);
+  EXPECT_EQ(trace.innermostAt(t, 5), kNoEvent);
+  EXPECT_EQ(trace.startNs, 10);
+  EXPECT_EQ(trace.endNs, 33);
+}
+
+TEST(TraceBuilder, ZeroDurationEventsAtOneTimestampNest) {
+  TraceBuilder b("mem");
+  const LaneId t = b.lane("1", "1");
+  b.addEvent(makeEvent(b, t, "outer", 100, 0));
+  b.addEvent(makeEvent(b, t, "inner", 100, 0));
+  Trace trace = b.finish();
+  EXPECT_EQ(trace.events[1].parent, 0u);
+}
+
+TEST(TraceBuilder, CountsPartialOverlapAndClassifiesDeviceLanes) {
+  TraceBuilder b("mem");
+  const LaneId host = b.lane("1", "1");
+  const LaneId stream = b.lane("0", "7");
+  b.addEvent(makeEvent(b, host, "a", 0, 10));
+  b.addEvent(makeEvent(b, host, "b", 5, 10));
+  b.addEvent(makeEvent(b, stream, "k", 3, 4, "kernel"));
+  Trace trace = b.finish();
+  EXPECT_EQ(trace.problems.count("events overlapping on one lane without nesting"), 1u);
+  EXPECT_EQ(trace.lanes[stream].kind, LaneKind::DeviceStream);
+  EXPECT_EQ(trace.lanes[stream].stream, 7);
+  EXPECT_EQ(trace.lanes[host].kind, LaneKind::HostThread);
+}
+
+TEST(TraceBuilder, BindsFlowsByCategoryAndId) {
+  TraceBuilder b("mem");
+  const LaneId host = b.lane("1", "1");
+  const LaneId stream = b.lane("0", "7");
+  b.addEvent(makeEvent(b, host, "cudaLaunchKernel", 100, 10, "cuda_runtime"));
+  b.addEvent(makeEvent(b, stream, "kernel", 150, 20, "kernel"));
+  const auto ac2g = static_cast<std::uint16_t>(b.trace().categories.intern("ac2g"));
+  b.addFlowEnd({42, ac2g, host, 100, true, false});
+  b.addFlowEnd({42, ac2g, stream, 150, false, true});
+  b.addFlowEnd({43, ac2g, host, 100, true, false});  // no end
+  Trace trace = b.finish();
+  ASSERT_EQ(trace.flows.size(), 1u);
+  EXPECT_EQ(trace.name(trace.events[trace.flows[0].from]), "cudaLaunchKernel");
+  EXPECT_EQ(trace.name(trace.events[trace.flows[0].to]), "kernel");
+  EXPECT_EQ(trace.problems.count("flow with only one end"), 1u);
+}
+
+TEST(FormatDuration, PicksUnitByMagnitude) {
+  EXPECT_EQ(formatDuration(12), "12 ns");
+  EXPECT_EQ(formatDuration(403'300), "403.3 us");
+  EXPECT_EQ(formatDuration(2'355'000), "2.355 ms");
+  EXPECT_EQ(formatDuration(1'500'000'000), "1.500 s");
+}
+
+}  // namespace
+}  // namespace sutra

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Reading trace files into the model. Every reader streams (a multi-gigabyte file never becomes a
+// DOM), accepts .json and .json.gz (detected by content, not name), counts recoverable problems in
+// the result's ProblemLog and returns an Error naming the file and the problem otherwise.
+#include <atomic>
+#include <functional>
+#include <string>
+
+#include "model/et_trace.h"
+#include "model/trace.h"
+#include "util/result.h"
+
+namespace sutra {
+
+// Progress: bytes of the file consumed so far, and its size; return false to cancel.
+using ProgressFn = std::function<bool(std::uint64_t done, std::uint64_t total)>;
+
+Result<Trace> readKinetoTrace(const std::string& path, const ProgressFn& progress = {});
+Result<EtTrace> readPytorchEt(const std::string& path, const ProgressFn& progress = {});
+
+}  // namespace sutra

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Chakra execution-trace files (.et): a varint32 length before each protobuf message, the
+// GlobalMetadata first, then the Nodes (sorted by id when Sutra writes them). This is the format
+// MLCommons Chakra's tools and ASTRA-sim read; plain or gzip-compressed files are accepted on read.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "et_def.pb.h"
+#include "model/problems.h"
+#include "util/result.h"
+
+namespace sutra::chakra {
+
+struct ChakraTrace {
+  std::string path;  // where it was read from (empty when built in memory)
+  ChakraProtoMsg::GlobalMetadata meta;
+  std::vector<ChakraProtoMsg::Node> nodes;  // in file order
+  ProblemLog problems;
+  bool wasGzip = false;
+
+  // The node with this id, or nullptr: a linear scan, for tests and one-off look-ups.
+  const ChakraProtoMsg::Node* findNode(std::uint64_t id) const;
+};
+
+// Reads an .et file (plain or gzip). Errors name the file and the byte offset of the fault
+// (offsets count uncompressed bytes for a gzip file). Recoverable oddities (duplicate ids, nodes
+// not sorted by id, dependencies on absent ids) are counted in `problems`.
+Result<ChakraTrace> readChakraTrace(const std::string& path);
+// The same from bytes already in memory; `name` is used in messages.
+Result<ChakraTrace> parseChakraTrace(std::string_view bytes, const std::string& name);
+
+struct ChakraWriteOptions {
+  bool gzip = false;
+  // Paths the output must never replace (the inputs of a conversion): writing refuses when the
+  // target is one of them (compared by file identity, so links and relative paths are caught).
+  std::vector<std::string> protectedPaths;
+};
+
+// The bytes of a file: GlobalMetadata, then the nodes sorted by id (stable for equal ids).
+std::string serializeChakraTrace(const ChakraTrace& trace);
+// Writes to a temporary file in the target's directory and renames it over the target, so a
+// reader never sees a half-written file and a failure leaves no partial file behind.
+Status writeChakraTrace(const ChakraTrace& trace, const std::string& path,
+                        const ChakraWriteOptions& options = {});
+
+// Attribute helpers shared by the converter, the timeline and the jsonizer.
+const ChakraProtoMsg::AttributeProto* findAttr(const ChakraProtoMsg::Node& node,
+                                               std::string_view name);
+// The value when the attribute holds any integer or bool kind (what ASTRA-sim's feeder accepts).
+std::optional<std::int64_t> attrIntValue(const ChakraProtoMsg::AttributeProto& attr);
+// The attribute as an integer when it holds any integer or bool kind, else `fallback`.
+std::int64_t attrInt(const ChakraProtoMsg::Node& node, std::string_view name,
+                     std::int64_t fallback);
+bool hasIntAttr(const ChakraProtoMsg::Node& node, std::string_view name);
+std::string attrString(const ChakraProtoMsg::Node& node, std::string_view name);
+
+std::string_view nodeTypeName(ChakraProtoMsg::NodeType type);
+
+}  // namespace sutra::chakra

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: MIT
+#include "chakra/chakra_timeline.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <unordered_map>
+
+#include "model/trace_builder.h"
+
+namespace sutra::chakra {
+namespace {
+
+using ChakraProtoMsg::AttributeProto;
+using ChakraProtoMsg::Node;
+
+template <typename List>
+nlohmann::json listJson(const List& list) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& v : list.values()) out.push_back(v);
+  return out;
+}
+
+nlohmann::json attrValueJson(const AttributeProto& a) {
+  using A = AttributeProto;
+  if (auto i = attrIntValue(a); i && a.value_case() != A::kBoolVal) return *i;
+  switch (a.value_case()) {
+    case A::kBoolVal:
+      return a.bool_val();
+    case A::kDoubleVal:
+      return a.double_val();
+    case A::kFloatVal:
+      return a.float_val();
+    case A::kStringVal:
+      return a.string_val();
+    case A::kBytesVal:
+      return a.bytes_val();
+    case A::kDoubleList:
+      return listJson(a.double_list());
+    case A::kFloatList:
+      return listJson(a.float_list());
+    case A::kInt32List:
+      return listJson(a.int32_list());
+    case A::kInt64List:
+      return listJson(a.int64_list());
+    case A::kUint32List:
+      return listJson(a.uint32_list());
+    case A::kUint64List:
+      return listJson(a.uint64_list());
+    case A::kSint32List:
+      return listJson(a.sint32_list());
+    case A::kSint64List:
+      return listJson(a.sint64_list());
+    case A::kFixed32List:
+      return listJson(a.fixed32_list());
+    case A::kFixed64List:
+      return listJson(a.fixed64_list());
+    case A::kSfixed32List:
+      return listJson(a.sfixed32_list());
+    case A::kSfixed64List:
+      return listJson(a.sfixed64_list());
+    case A::kBoolList:
+      return listJson(a.bool_list());
+    case A::kStringList:
+      return listJson(a.string_list());
+    case A::kBytesList:
+      return listJson(a.bytes_list());
+    default:
+      return nullptr;
+  }
+}
+
+std::string argsJson(const Node& n) {
+  nlohmann::json j;
+  j["id"] = n.id();
+  j["type"] = std::string(nodeTypeName(n.type()));
+  for (const auto& a : n.attr()) j[a.name()] = attrValueJson(a);
+  if (n.ctrl_deps_size())
+    j["ctrl_deps"] =
+        nlohmann::json(std::vector<std::uint64_t>(n.ctrl_deps().begin(), n.ctrl_deps().end()));
+  if (n.data_deps_size())
+    j["data_deps"] =
+        nlohmann::json(std::vector<std::uint64_t>(n.data_deps().begin(), n.data_deps().end()));
+  if (n.has_inputs() && !n.inputs().shapes().empty()) j["input_shapes"] = n.inputs().shapes();
+  if (n.has_inputs() && !n.inputs().types().empty()) j["input_types"] = n.inputs().types();
+  if (n.has_outputs() && !n.outputs().shapes().empty()) j["output_shapes"] = n.outputs().shapes();
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+bool isComm(const Node& n) {
+  return n.type() == ChakraProtoMsg::COMM_COLL_NODE || n.type() == ChakraProtoMsg::COMM_SEND_NODE ||
+         n.type() == ChakraProtoMsg::COMM_RECV_NODE;
+}
+
+// Host or device: `is_cpu_op` where written; else comm nodes and nodes with a stream are device
+// work, the rest host work.
+bool onDevice(const Node& n) {
+  if (const auto* a = findAttr(n, "is_cpu_op")) {
+    if (auto v = attrIntValue(*a)) return *v == 0;
+  }
+  return isComm(n) || hasIntAttr(n, "stream");
+}
+
+// Earliest start (us) of each node when the file has no times: after every node it depends on.
+// Kahn's order; nodes on a cycle keep the latest start reached so far.
+std::vector<std::uint64_t> layoutByDependencies(
+    const ChakraTrace& et, const std::unordered_map<std::uint64_t, std::size_t>& index,
+    std::uint64_t& stuck) {
+  const std::size_t n = et.nodes.size();
+  std::vector<std::vector<std::size_t>> dependants(n);
+  std::vector<std::size_t> pending(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    auto add = [&](std::uint64_t dep) {
+      auto it = index.find(dep);
+      if (it == index.end() || it->second == i) return;
+      dependants[it->second].push_back(i);
+      ++pending[i];
+    };
+    for (auto d : et.nodes[i].ctrl_deps()) add(d);
+    for (auto d : et.nodes[i].data_deps()) add(d);
+  }
+  std::vector<std::uint64_t> start(n, 0);
+  std::vector<std::size_t> ready;
+  for (std::size_t i = 0; i < n; ++i)
+    if (pending[i] == 0) ready.push_back(i);
+  std::size_t done = 0;
+  while (!ready.empty()) {
+    const auto i = ready.back();
+    ready.pop_back();
+    ++done;
+    const auto end = start[i] + et.nodes[i].duration_micros();
+    for (auto d : dependants[i]) {
+      start[d] = std::max(start[d], end);
+      if (--pending[d] == 0) ready.push_back(d);
+    }
+  }
+  stuck = n - done;
+  return start;
+}
+
+}  // namespace
+
+Trace chakraToTimeline(const ChakraTrace& et) {
+  TraceBuilder b(et.path);
+  Trace& t = b.trace();
+  t.meta.traceName = "Chakra execution trace";
+  t.meta.schemaVersion = et.meta.version();
+  for (const auto& a : et.meta.attr())
+    t.meta.other.emplace_back(
+        a.name(), attrValueJson(a).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  t.meta.deviceBackend = "GPU";
+
+  std::unordered_map<std::uint64_t, std::size_t> index;
+  index.reserve(et.nodes.size());
+  bool anyStart = false;
+  for (std::size_t i = 0; i < et.nodes.size(); ++i) {
+    index.emplace(et.nodes[i].id(), i);  // a duplicate id keeps its first node for the flows
+    anyStart = anyStart || et.nodes[i].start_time_micros() != 0;
+  }
+  std::vector<std::uint64_t> laidOut;
+  if (!anyStart && !et.nodes.empty()) {
+    std::uint64_t stuck = 0;
+    laidOut = layoutByDependencies(et, index, stuck);
+    t.problems.add(Severity::Info,
+                   "no start times in the file: nodes laid out by their dependencies", et.path);
+    if (stuck > 0)
+      t.problems.add(Severity::Warning,
+                     "nodes on or behind a dependency cycle (laid out where the cycle was met)",
+                     stuck, et.path);
+  }
+
+  const std::uint16_t cpuCat = static_cast<std::uint16_t>(t.categories.intern("cpu_op"));
+  const std::uint16_t kernelCat = static_cast<std::uint16_t>(t.categories.intern("kernel"));
+  b.setProcessName("CPU", "CPU");
+  for (std::size_t i = 0; i < et.nodes.size(); ++i) {
+    const Node& n = et.nodes[i];
+    Event e;
+    const bool device = onDevice(n);
+    LaneId lane;
+    if (device) {
+      // The reference converter writes a GPU op's stream as its `tid`.
+      const std::int64_t stream = attrInt(n, "stream", attrInt(n, "tid", -1));
+      const std::string tid = stream >= 0 ? std::to_string(stream) : std::string("comm");
+      lane = b.lane("0", tid);
+      b.setProcessName("0", "GPU");
+      b.setThreadName("0", tid, stream >= 0 ? "stream " + tid : std::string("communication"));
+      e.category = kernelCat;
+      e.klass = CategoryClass::Kernel;
+    } else {
+      const std::string tid = std::to_string(attrInt(n, "tid", 0));
+      lane = b.lane("CPU", tid);
+      b.setThreadName("CPU", tid, "thread " + tid);
+      if (n.type() == ChakraProtoMsg::COMP_NODE || isComm(n)) {
+        e.category = cpuCat;
+        e.klass = CategoryClass::CpuOp;
+      } else {
+        std::string cat = "chakra_" + std::string(nodeTypeName(n.type()));
+        std::transform(cat.begin(), cat.end(), cat.begin(),
+                       [](unsigned char c) { return std::tolower(c); });
+        e.category = static_cast<std::uint16_t>(t.categories.intern(cat));
+        e.klass = CategoryClass::Other;
+      }
+    }
+    e.lane = lane;
+    e.name = t.names.intern(n.name());
+    const std::uint64_t startUs = laidOut.empty() ? n.start_time_micros() : laidOut[i];
+    e.start = static_cast<TimeNs>(startUs) * 1000;
+    e.dur = static_cast<TimeNs>(n.duration_micros()) * 1000;
+    if (const auto rf = attrInt(n, "rf_id", -1); rf >= 0) e.recordFunctionId = rf;
+    b.addEvent(e, argsJson(n));  // every event has args: args index i is node i (see below)
+  }
+  Trace trace = b.finish();
+
+  // finish() reorders events; their args indices still follow the node order.
+  std::vector<EventId> eventOfNode(et.nodes.size(), kNoEvent);
+  for (EventId ev = 0; ev < trace.events.size(); ++ev) eventOfNode[trace.events[ev].args] = ev;
+  const auto ctrlCat = static_cast<std::uint16_t>(trace.categories.intern(kCtrlDepCategory));
+  const auto dataCat = static_cast<std::uint16_t>(trace.categories.intern(kDataDepCategory));
+  std::uint64_t absent = 0;
+  std::string absentExample;
+  for (std::size_t i = 0; i < et.nodes.size(); ++i) {
+    auto link = [&](std::uint64_t dep, std::uint16_t cat) {
+      auto it = index.find(dep);
+      if (it == index.end()) {
+        if (absent++ == 0)
+          absentExample = "node " + std::to_string(et.nodes[i].id()) + " on " + std::to_string(dep);
+        return;
+      }
+      trace.flows.push_back(Flow{eventOfNode[it->second], eventOfNode[i],
+                                 static_cast<std::int64_t>(et.nodes[i].id()), cat});
+    };
+    for (auto d : et.nodes[i].ctrl_deps()) link(d, ctrlCat);
+    for (auto d : et.nodes[i].data_deps()) link(d, dataCat);
+  }
+  if (absent > 0)
+    trace.problems.add(Severity::Warning, "dependency on a node absent from the file (not drawn)",
+                       absent, absentExample);
+  return trace;
+}
+
+Result<Trace> readChakraTimeline(const std::string& path) {
+  auto et = readChakraTrace(path);
+  if (!et) return et.error();
+  Trace trace = chakraToTimeline(*et);
+  trace.problems.merge(et->problems);
+  return trace;
+}
+
+}  // namespace sutra::chakra

@@ -217,8 +217,10 @@ void TraceBuilder::classifyLanes() {
     bool device = false, host = false;
     for (EventId i = lane.firstEvent; i < lane.endEvent; ++i) {
       const auto k = trace_.events[i].klass;
+      // cuda_sync and cuda_event records sit on the stream they concern: they say nothing of the
+      // lane's kind. Kernels make it a device stream; framework ops or runtime calls a host thread.
       if (isDeviceSide(k)) device = true;
-      else if (k != CategoryClass::TraceSpan && k != CategoryClass::Other) host = true;
+      else if (isFramework(k) || k == CategoryClass::Runtime || k == CategoryClass::Driver) host = true;
     }
     if (device && !host) {
       lane.kind = LaneKind::DeviceStream;

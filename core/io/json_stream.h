@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Streams one large array out of a JSON document without building a DOM: the "traceEvents" of a
+// Kineto trace, the "nodes" of a PyTorch ET. The document is read in chunks; a byte scanner finds
+// the array's complete elements in each chunk and hands them over as one batch, rewritten in place
+// into a JSON array "[e1,e2,...]" with simdjson padding after it, so the caller parses a whole chunk
+// with one simdjson call. Every other top-level member is handed over as raw JSON text.
+// (Like Perfetto's chunked JSON tokenizer: memory is one chunk plus the caller's model.)
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "io/byte_source.h"
+#include "util/result.h"
+
+namespace sutra {
+
+struct JsonBatch {
+  const char* data = nullptr;  // "[e1,...,en]" followed by at least kJsonPadding readable bytes
+  std::size_t size = 0;
+  std::size_t capacity = 0;     // readable bytes from data
+  std::uint64_t fileOffset = 0; // content offset of data[0], for error messages
+  std::size_t elements = 0;
+};
+
+inline constexpr std::size_t kJsonPadding = 64;  // >= SIMDJSON_PADDING
+
+struct JsonStreamHandlers {
+  // The streamed array's elements, a batch at a time. Return an Error to stop.
+  std::function<Status(const JsonBatch&)> onBatch;
+  // Each other top-level member ("schemaVersion", "deviceProperties", ...) as raw JSON.
+  std::function<void(std::string_view key, std::string_view rawValue)> onMember;
+  // Progress in content bytes; return false to cancel.
+  std::function<bool(std::uint64_t done)> onProgress;
+};
+
+struct JsonStreamSummary {
+  bool foundArray = false;     // the named array (or a top-level array) was present
+  bool topLevelArray = false;  // the document itself was the array
+  std::uint64_t elements = 0;
+  std::uint64_t contentBytes = 0;
+};
+
+// Streams `arrayKey` (or the document itself when it is an array) from `source`.
+// Errors name the file and the byte offset: not JSON, truncated, malformed, cancelled.
+Result<JsonStreamSummary> streamJsonArray(ByteSource& source, std::string_view arrayKey,
+                                          const JsonStreamHandlers& handlers,
+                                          std::size_t chunkBytes = 8 << 20);
+
+}  // namespace sutra

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+// The streaming JSON layer and the Kineto / ET readers on small fixtures: exact values, and the
+// same result whatever the chunk size (every boundary case of the chunked scanner is met).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "io/byte_source.h"
+#include "io/json_numbers.h"
+#include "io/json_stream.h"
+#include "io/readers.h"
+#include "test_support.h"
+
+namespace sutra {
+namespace {
+
+TEST(JsonNumbers, MicrosTextToNanosIsExact) {
+  EXPECT_EQ(microsTextToNanos("1689180448563241"), 1689180448563241000);
+  EXPECT_EQ(microsTextToNanos("4203669604595.407"), 4203669604595407);
+  EXPECT_EQ(microsTextToNanos("1700000000000010.250"), 1700000000000010250);
+  EXPECT_EQ(microsTextToNanos("5.5"), 5500);
+  EXPECT_EQ(microsTextToNanos("0.0004"), 0);
+  EXPECT_EQ(microsTextToNanos("0.0005"), 1);  // rounds beyond ns
+  EXPECT_EQ(microsTextToNanos("-1.25"), -1250);
+  EXPECT_EQ(microsTextToNanos("1.5e3"), 1500000);
+  EXPECT_EQ(microsTextToNanos("\"12\""), 12000);  // a timestamp written as a string
+  EXPECT_FALSE(microsTextToNanos("abc"));
+  EXPECT_FALSE(microsTextToNanos(""));
+  EXPECT_EQ(integerText("42"), 42);
+  EXPECT_EQ(integerText("3.0"), 3);
+  EXPECT_FALSE(integerText("3.5"));
+}
+
+// Streams `text` with the given chunk size and returns the elements re-serialised, plus members.
+std::pair<std::vector<std::string>, std::vector<std::string>> streamAll(const std::string& text,
+                                                                        std::size_t chunk,
+                                                                        const char* key = "traceEvents") {
+  const std::string path = testing::TempDir() + "/stream.json";
+  std::ofstream(path, std::ios::binary) << text;
+  auto source = ByteSource::open(path);
+  EXPECT_TRUE(source.ok());
+  std::vector<std::string> elements, members;
+  JsonStreamHandlers h;
+  h.onBatch = [&](const JsonBatch& b) -> Status {
+    auto arr = nlohmann::json::parse(std::string(b.data, b.size));
+    EXPECT_EQ(arr.size(), b.elements);
+    for (auto& e : arr) elements.push_back(e.dump());
+    return Ok{};
+  };
+  h.onMember = [&](std::string_view k, std::string_view v) {
+    members.push_back(std::string(k) + "=" + nlohmann::json::parse(v).dump());
+  };
+  auto summary = streamJsonArray(**source, key, h, chunk);
+  EXPECT_TRUE(summary.ok()) << (summary.ok() ? "" : summary.error().message);
+  return {elements, members};
+}
+
+TEST(JsonStream, SameElementsWhateverTheChunkSize) {
+  const std::string text =
+      R"({"a": 1, "b": {"x": [1, "}", "\\\""]}, "traceEvents": [ {"n": "a\"b"}, [1,2], "str,]", 17, {"n": "\\"}, {} ], "z": "end"})";
+  auto [expected, members] = streamAll(text, 1 << 20);
+  ASSERT_EQ(expected.size(), 6u);
+  EXPECT_EQ(expected[0], R"({"n":"a\"b"})");
+  EXPECT_EQ(expected[3], "17");
+  EXPECT_EQ(members, (std::vector<std::string>{"a=1", R"(b={"x":[1,"}","\\\""]})", R"(z="end")"}));
+  for (std::size_t chunk = 1; chunk < 64; ++chunk) {
+    auto [got, gotMembers] = streamAll(text, chunk);
+    EXPECT_EQ(got, expected) << "chunk " << chunk;
+    EXPECT_EQ(gotMembers, members) << "chunk " << chunk;
+  }
+}
+
+TEST(JsonStream, BareArrayAndEmptyArray) {
+  auto [elements, members] = streamAll(R"([{"ph":"X"}, {"ph":"i"}])", 4);
+  EXPECT_EQ(elements.size(), 2u);
+  EXPECT_TRUE(members.empty());
+  auto [none, m2] = streamAll(R"({"traceEvents": [ ]})", 3);
+  EXPECT_TRUE(none.empty());
+}
+
+TEST(KinetoReader, ReadsEveryPhaseOfTheFixture) {
+  for (std::size_t chunk : {std::size_t(1) << 20}) {
+    (void)chunk;
+    auto trace = readKinetoTrace(test::fixture("kineto/small_ns.json"));
+    ASSERT_TRUE(trace.ok()) << trace.error().message;
+    const Trace& t = *trace;
+    EXPECT_EQ(t.meta.schemaVersion, "1");
+    EXPECT_EQ(t.meta.baseTimeNanoseconds, 1700000000000000000);
+    ASSERT_EQ(t.meta.devices.size(), 1u);
+    EXPECT_EQ(t.meta.devices[0].name, "NVIDIA H100");
+    EXPECT_EQ(t.meta.rank, 3);
+    EXPECT_EQ(t.meta.worldSize, 8);
+    EXPECT_EQ(t.meta.distributedBackend, "nccl");
+    EXPECT_EQ(t.meta.traceName, "small_ns.json");
+    // X: add, ProfilerStep, launch, kernel, python, neg; B/E: one.
+    EXPECT_EQ(t.events.size(), 7u);
+    EXPECT_EQ(t.flows.size(), 1u);
+    EXPECT_EQ(t.instants.size(), 1u);
+    EXPECT_EQ(t.instants[0].scope, 'g');
+    ASSERT_EQ(t.counters.size(), 2u);
+    EXPECT_EQ(t.counters[0].name, "Memory/Allocated");
+    EXPECT_EQ(t.counters[1].samples[0].second, 2048);
+    EXPECT_EQ(t.problems.count("event with negative duration (set to 0)"), 1u);
+    EXPECT_EQ(t.problems.count("event phase Sutra does not use, skipped"), 1u);
+
+    const Event* add = nullptr;
+    const Event* kernel = nullptr;
+    const Event* step = nullptr;
+    const Event* launch = nullptr;
+    for (const auto& e : t.events) {
+      if (t.name(e) == "aten::add") add = &e;
+      if (t.name(e) == "ProfilerStep#4") step = &e;
+      if (t.name(e) == "cudaLaunchKernel") launch = &e;
+      if (t.category(e) == "kernel") kernel = &e;
+    }
+    ASSERT_TRUE(add && kernel && step && launch);
+    EXPECT_EQ(add->start, 1700000000000010250);
+    EXPECT_EQ(add->dur, 5500);
+    EXPECT_EQ(add->externalId, 7);
+    EXPECT_EQ(add->recordFunctionId, 12);
+    EXPECT_EQ(add->klass, CategoryClass::CpuOp);
+    EXPECT_EQ(t.name(*kernel), "add_kernel \"quoted\" \\ {braces} [x],");
+    EXPECT_EQ(kernel->correlation, 99);
+    EXPECT_EQ(launch->correlation, 99);
+    // Nesting: the step holds the op, which holds the launch.
+    EXPECT_EQ(&t.events[add->parent], step);
+    EXPECT_EQ(&t.events[launch->parent], add);
+    EXPECT_EQ(launch->depth, 2);
+    // Lanes: kinds, names, string pids.
+    const Lane& gpu = t.lanes[kernel->lane];
+    EXPECT_EQ(gpu.kind, LaneKind::DeviceStream);
+    EXPECT_EQ(gpu.stream, 7);
+    EXPECT_EQ(gpu.processName, "GPU 0");
+    const Lane& host = t.lanes[add->lane];
+    EXPECT_EQ(host.kind, LaneKind::HostThread);
+    EXPECT_EQ(host.threadName, "thread 200 (python3)");
+    EXPECT_EQ(host.processName, "python3");
+    bool spans = false;
+    for (const auto& l : t.lanes) spans |= l.pid == "Spans" && l.tid == "PyTorch Profiler";
+    EXPECT_TRUE(spans);
+    // The flow binds the launch to the kernel.
+    EXPECT_EQ(&t.events[t.flows[0].from], launch);
+    EXPECT_EQ(&t.events[t.flows[0].to], kernel);
+    // Args are kept raw, on demand.
+    auto args = nlohmann::json::parse(t.argsJson(*launch));
+    EXPECT_EQ(args["cbid"], 211);
+  }
+}
+
+TEST(EtReader, ReadsBothLayoutsOfTheRealTraces) {
+  SUTRA_REQUIRE_SHARED_TRACES();
+  // Expected counts computed with: python3 -c "import gzip,json; d=json.load(gzip.open(F));
+  //   print(d['schema'], len(d['nodes']))"
+  auto flat = readPytorchEt(test::sharedTrace("param/linear_et.json.gz"));
+  ASSERT_TRUE(flat.ok()) << flat.error().message;
+  EXPECT_EQ(flat->schema, "1.0.1");
+  EXPECT_EQ(flat->nodes.size(), 931u);
+  const EtNode* strided = flat->find(12);
+  ASSERT_NE(strided, nullptr);
+  EXPECT_EQ(strided->name, "aten::as_strided");
+  EXPECT_EQ(strided->parent, 11);
+  EXPECT_EQ(strided->rfId, 4);
+  EXPECT_EQ(strided->inputs.shapes[0], (std::vector<std::int64_t>{1024, 1024}));
+  ASSERT_EQ(strided->inputs.tensors.size(), 1u);
+  EXPECT_EQ(strided->inputs.tensors[0].numel, 1048576);
+  EXPECT_EQ(strided->inputs.tensors[0].device, "cuda:0");
+
+  auto attrs = readPytorchEt(test::sharedTrace("param/resnet_2gpu_et.1.1.0-chakra.0.0.4.json.gz"));
+  ASSERT_TRUE(attrs.ok()) << attrs.error().message;
+  EXPECT_EQ(attrs->schema, "1.1.0-chakra.0.0.4");
+  EXPECT_EQ(attrs->nodes.size(), 14392u);
+  const EtNode* comms = attrs->find(437);
+  ASSERT_NE(comms, nullptr);
+  EXPECT_EQ(comms->name, "record_param_comms");
+  EXPECT_EQ(comms->parent, 436);
+  EXPECT_EQ(comms->rfId, 115);
+  ASSERT_TRUE(comms->comm.has_value());
+  EXPECT_EQ(comms->comm->collectiveName, "broadcast");
+  EXPECT_EQ(comms->comm->inMsgNelems, 53120);
+  EXPECT_EQ(comms->comm->pgSize, 2);
+  ASSERT_EQ(comms->inputs.tensors.size(), 1u);  // inside a GenericList[Tensor(float)]
+  EXPECT_EQ(comms->inputs.tensors[0].tensorId, 434);
+  EXPECT_TRUE(attrs->problems.empty());
+}
+
+}  // namespace
+}  // namespace sutra

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Trace discovery: classify files by their content (never their name), find each file's rank and
+// pair each rank's PyTorch execution trace with its Kineto trace, saying what stays unpaired and
+// why. A file is sniffed from its first kilobytes (gunzipped when gzip); only an ET that may be an
+// ET+ and a Kineto trace whose distributedInfo sits after its events are read further.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "util/result.h"
+
+namespace sutra {
+
+enum class FileKind {
+  KinetoTrace,  // Chrome-trace JSON from torch.profiler: {"traceEvents": [...]} or a bare array
+  PytorchEt,    // ExecutionTraceObserver JSON: {"schema", "nodes": [...]}
+  LinkedEt,     // ET+ from a linker: an ET whose nodes carry ts / inclusive_dur / exclusive_dur
+  ChakraEt,     // Chakra protobuf: varint-length-delimited GlobalMetadata then Nodes (maybe gzip)
+  Unknown,
+};
+
+// "Kineto trace", "PyTorch ET", "ET+ (linked)", "Chakra ET", "unknown"
+std::string_view fileKindName(FileKind kind);
+// Stable identifiers for --json: "kineto", "pytorch_et", "linked_et", "chakra_et", "unknown"
+std::string_view fileKindId(FileKind kind);
+
+struct DiscoveredFile {
+  std::string path;
+  FileKind kind = FileKind::Unknown;
+  std::string schema;       // Kineto schemaVersion, ET schema, Chakra version ("" if none)
+  std::optional<int> rank;  // from distributedInfo.rank, else the name, else 0 for one rank
+  std::string reason;       // why Unknown, or notes ("rank from name", "rank 0 assumed")
+};
+
+struct RankGroup {
+  int rank = 0;
+  std::optional<std::string> kineto, et, linked;
+  std::vector<std::string> chakra;  // one per rank normally; all are listed
+};
+
+struct Discovery {
+  std::vector<DiscoveredFile> files;  // sorted by path
+  std::vector<RankGroup> ranks;       // sorted by rank
+  std::vector<std::string> notes;     // unpaired files and why
+};
+
+// Classifies one file. Errors only when the file cannot be read at all ("PATH: no such file or
+// directory", "PATH: is a directory, not a trace file", "PATH: permission denied", "PATH: empty
+// file", a corrupt or truncated gzip before the kind could be told); a readable file that is no
+// trace is FileKind::Unknown.
+Result<FileKind> sniffTraceKind(const std::string& path, std::string* schema = nullptr);
+
+// The same, with the rank found in the content or the name and the reason for an Unknown.
+Result<DiscoveredFile> sniffTraceFile(const std::string& path);
+
+// Files and/or directories (searched recursively). Errors: a path that does not exist, cannot be
+// read, or a directory with no files. Files that cannot be classified are kept as Unknown with the
+// reason.
+Result<Discovery> discoverTraces(const std::vector<std::string>& paths);
+
+// The rank a file name states: "rank-3", "rank_3", "rank3" (also in the parent directory's name),
+// "<prefix>.3.et", "<prefix>_3.json" (.gz too); nullopt if none.
+std::optional<int> rankFromFileName(const std::string& path);
+
+}  // namespace sutra

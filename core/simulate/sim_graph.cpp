@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: MIT
+#include "simulate/sim_graph.h"
+
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+
+namespace sutra {
+namespace {
+
+// What a point on a host thread is for; several requests at one time share one HostPoint node.
+enum class PointRole : std::uint8_t { Anchor, Launch, BlockStart, BlockRelease, DepSignal, DepWaiter };
+
+struct PointRequest {
+  std::uint32_t track = 0;
+  TimeNs time = 0;
+  // Order at one timestamp: a release that ends there comes before the points that start there;
+  // a zero-length blocking call releases after its own start.
+  std::uint8_t phase = 1;
+  PointRole role = PointRole::Anchor;
+  std::uint32_t ref = 0;  // index into the input vector the request came from (or the lane)
+  std::uint32_t node = kNoNode;
+};
+
+TimeNs median(std::vector<TimeNs> values) {
+  if (values.empty()) return 0;
+  auto mid = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+  std::nth_element(values.begin(), mid, values.end());
+  return *mid;
+}
+
+std::string describe(const Trace& trace, EventId e) {
+  if (e >= trace.events.size()) return "event " + std::to_string(e) + " (no such event)";
+  const Event& ev = trace.events[e];
+  return std::string(trace.name(ev)) + " at " + std::to_string(ev.start) + " ns";
+}
+
+}  // namespace
+
+bool isSimulatedHostEvent(CategoryClass k) {
+  return isFramework(k) || k == CategoryClass::Runtime || k == CategoryClass::Driver;
+}
+
+std::size_t SimGraph::deviceOpCount() const {
+  std::size_t n = 0;
+  for (const auto& node : nodes) n += node.kind == SimNodeKind::DeviceOp;
+  return n;
+}
+
+SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
+  SimGraph g;
+  g.trace = &trace;
+  const auto& events = trace.events;
+  const EventId eventCount = static_cast<EventId>(events.size());
+
+  // Tracks: streams for lanes with device ops, host threads for lanes with host work.
+  g.trackOfLane.assign(trace.lanes.size(), kNoTrack);
+  for (LaneId l = 0; l < trace.lanes.size(); ++l) {
+    bool device = false, host = false;
+    for (const Event& e : trace.laneEvents(l)) {
+      device |= isDeviceOp(e.klass);
+      host |= isSimulatedHostEvent(e.klass);
+    }
+    if (!device && !host) continue;
+    g.trackOfLane[l] = static_cast<std::uint32_t>(g.tracks.size());
+    g.tracks.push_back(SimTrack{l, device, {}});
+  }
+  auto hostTrackOf = [&](EventId e) -> std::uint32_t {
+    if (e >= eventCount) return kNoTrack;
+    const auto t = g.trackOfLane[events[e].lane];
+    return t != kNoTrack && !g.tracks[t].device ? t : kNoTrack;
+  };
+  auto isDeviceEvent = [&](EventId e) {
+    return e < eventCount && isDeviceOp(events[e].klass) && g.trackOfLane[events[e].lane] != kNoTrack;
+  };
+
+  // The launch call of each device op (the first one given wins).
+  std::vector<EventId> launchOf(eventCount, kNoEvent);
+  std::uint64_t badLaunches = 0;
+  std::string badLaunchExample;
+  for (const auto& launch : inputs.launches) {
+    if (!isDeviceEvent(launch.deviceOp) || hostTrackOf(launch.call) == kNoTrack) {
+      if (badLaunches++ == 0) badLaunchExample = describe(trace, launch.call);
+      continue;
+    }
+    if (launchOf[launch.deviceOp] == kNoEvent) launchOf[launch.deviceOp] = launch.call;
+  }
+  if (badLaunches)
+    g.problems.add(Severity::Warning, "launch not between a host call and a device op", badLaunches,
+                   badLaunchExample);
+
+  // Host waits, grouped by their blocking call, kept only where the replay stays consistent: the
+  // op waited on must be a device op launched before the call began (or launched by no one).
+  std::vector<SimHostWait> waits;
+  {
+    std::uint64_t dropped = 0;
+    std::string example;
+    for (const auto& w : inputs.hostWaits) {
+      const bool ok = hostTrackOf(w.waiter) != kNoTrack && isDeviceEvent(w.waitedOn) &&
+                      (launchOf[w.waitedOn] == kNoEvent ||
+                       events[launchOf[w.waitedOn]].start <= events[w.waiter].start);
+      if (ok) {
+        waits.push_back(w);
+      } else if (dropped++ == 0) {
+        example = describe(trace, w.waiter) + " waiting on " + describe(trace, w.waitedOn);
+      }
+    }
+    if (dropped)
+      g.problems.add(Severity::Warning, "sync dependency left out of the simulation", dropped,
+                     example);
+    std::sort(waits.begin(), waits.end(), [](const SimHostWait& a, const SimHostWait& b) {
+      return a.waiter != b.waiter ? a.waiter < b.waiter : a.waitedOn < b.waitedOn;
+    });
+  }
+  std::vector<SimThreadDep> threadDeps;
+  {
+    std::uint64_t dropped = 0;
+    std::string example;
+    for (const auto& d : inputs.threadDeps) {
+      const auto a = hostTrackOf(d.waiter), b = hostTrackOf(d.waitedOn);
+      if (a != kNoTrack && b != kNoTrack && a != b) {
+        threadDeps.push_back(d);
+      } else if (dropped++ == 0) {
+        example = describe(trace, d.waiter) + " after " + describe(trace, d.waitedOn);
+      }
+    }
+    if (dropped)
+      g.problems.add(Severity::Info, "inter-thread dependency left out of the simulation", dropped,
+                     example);
+  }
+
+  // Point requests on host threads.
+  std::vector<PointRequest> requests;
+  requests.reserve(inputs.launches.size() + 2 * waits.size() + 2 * threadDeps.size() + g.tracks.size());
+  for (std::uint32_t t = 0; t < g.tracks.size(); ++t) {
+    const auto& track = g.tracks[t];
+    if (track.device) continue;
+    const Lane& lane = trace.lanes[track.lane];
+    if (lane.endEvent == lane.firstEvent) continue;
+    requests.push_back({t, events[lane.firstEvent].start, 1, PointRole::Anchor, t});
+  }
+  for (std::uint32_t i = 0; i < inputs.launches.size(); ++i) {
+    const auto& launch = inputs.launches[i];
+    if (!isDeviceEvent(launch.deviceOp) || launchOf[launch.deviceOp] != launch.call) continue;
+    requests.push_back({hostTrackOf(launch.call), events[launch.call].start, 1, PointRole::Launch, i});
+  }
+  for (std::uint32_t i = 0; i < waits.size(); ++i) {
+    if (i > 0 && waits[i - 1].waiter == waits[i].waiter) continue;
+    const Event& call = events[waits[i].waiter];
+    const auto track = hostTrackOf(waits[i].waiter);
+    requests.push_back({track, call.start, 1, PointRole::BlockStart, i});
+    requests.push_back({track, call.end(), static_cast<std::uint8_t>(call.dur > 0 ? 0 : 2),
+                        PointRole::BlockRelease, i});
+  }
+  for (std::uint32_t i = 0; i < threadDeps.size(); ++i) {
+    const auto& d = threadDeps[i];
+    requests.push_back({hostTrackOf(d.waitedOn), events[d.waitedOn].end(), 1, PointRole::DepSignal, i});
+    requests.push_back({hostTrackOf(d.waiter), events[d.waiter].start, 1, PointRole::DepWaiter, i});
+  }
+  std::sort(requests.begin(), requests.end(), [](const PointRequest& a, const PointRequest& b) {
+    if (a.track != b.track) return a.track < b.track;
+    if (a.time != b.time) return a.time < b.time;
+    if (a.phase != b.phase) return a.phase < b.phase;
+    return a.ref < b.ref;
+  });
+
+  // Host nodes: plain points at one time merge; each release is a node of its own.
+  auto addNode = [&](SimNode node) {
+    g.nodes.push_back(node);
+    return static_cast<std::uint32_t>(g.nodes.size() - 1);
+  };
+  for (auto& r : requests) {
+    auto& trackNodes = g.tracks[r.track].nodes;
+    if (r.role == PointRole::BlockRelease) {
+      SimNode node;
+      node.measured = r.time;
+      node.event = waits[r.ref].waiter;
+      node.track = r.track;
+      node.kind = SimNodeKind::HostRelease;
+      r.node = addNode(node);
+      trackNodes.push_back(r.node);
+      continue;
+    }
+    if (!trackNodes.empty()) {
+      const SimNode& last = g.nodes[trackNodes.back()];
+      if (last.kind == SimNodeKind::HostPoint && last.measured == r.time) {
+        r.node = trackNodes.back();
+        continue;
+      }
+    }
+    SimNode node;
+    node.measured = r.time;
+    node.track = r.track;
+    if (trackNodes.empty()) node.anchor = r.time;
+    r.node = addNode(node);
+    trackNodes.push_back(r.node);
+  }
+
+  // Per-input lookups of the nodes just made.
+  std::vector<std::uint32_t> launchNode(inputs.launches.size(), kNoNode);
+  std::vector<std::uint32_t> blockStartNode(waits.size(), kNoNode), releaseNode(waits.size(), kNoNode);
+  std::vector<std::uint32_t> signalNode(threadDeps.size(), kNoNode), waiterNode(threadDeps.size(), kNoNode);
+  for (const auto& r : requests) {
+    switch (r.role) {
+      case PointRole::Anchor: break;
+      case PointRole::Launch: launchNode[r.ref] = r.node; break;
+      case PointRole::BlockStart: blockStartNode[r.ref] = r.node; break;
+      case PointRole::BlockRelease: releaseNode[r.ref] = r.node; break;
+      case PointRole::DepSignal: signalNode[r.ref] = r.node; break;
+      case PointRole::DepWaiter: waiterNode[r.ref] = r.node; break;
+    }
+  }
+  requests = {};
+  std::unordered_map<EventId, std::uint32_t> nodeOfCall;
+  nodeOfCall.reserve(inputs.launches.size());
+  for (std::uint32_t i = 0; i < inputs.launches.size(); ++i)
+    if (launchNode[i] != kNoNode) nodeOfCall.emplace(inputs.launches[i].call, launchNode[i]);
+
+  // Device nodes, stream by stream in start order.
+  g.nodeOfDeviceOp.assign(eventCount, kNoNode);
+  for (std::uint32_t t = 0; t < g.tracks.size(); ++t) {
+    auto& track = g.tracks[t];
+    if (!track.device) continue;
+    const Lane& lane = trace.lanes[track.lane];
+    for (EventId e = lane.firstEvent; e < lane.endEvent; ++e) {
+      if (!isDeviceOp(events[e].klass)) continue;
+      SimNode node;
+      node.measured = events[e].start;
+      node.span = std::max<TimeNs>(0, events[e].dur);
+      node.event = e;
+      node.launchCall = launchOf[e];
+      node.track = t;
+      node.kind = SimNodeKind::DeviceOp;
+      if (node.launchCall == kNoEvent || !nodeOfCall.count(node.launchCall)) {
+        node.launchCall = kNoEvent;
+        node.anchor = node.measured;
+      }
+      g.nodeOfDeviceOp[e] = addNode(node);
+      track.nodes.push_back(g.nodeOfDeviceOp[e]);
+    }
+  }
+
+  // Edges.
+  auto addEdge = [&](std::uint32_t from, std::uint32_t to, TimeNs weight, SimEdgeKind kind) {
+    g.edges.push_back({from, to, weight, kind});
+  };
+  auto endOf = [&](std::uint32_t n) { return g.nodes[n].measured + g.nodes[n].span; };
+
+  // Host chains. A release's CPU part: the whole call where it did not wait (what it waited on had
+  // ended before it began); else the time from the last end waited on to the release (the wake-up),
+  // which a faster device cannot remove.
+  std::vector<TimeNs> releaseCpu(g.nodes.size(), 0);
+  for (std::uint32_t i = 0; i < waits.size(); ++i) {
+    if (releaseNode[i] == kNoNode) continue;
+    std::uint32_t j = i;
+    TimeNs lastWaitedEnd = kNoAnchor;
+    for (; j < waits.size() && waits[j].waiter == waits[i].waiter; ++j)
+      lastWaitedEnd = std::max(lastWaitedEnd, events[waits[j].waitedOn].end());
+    const Event& call = events[waits[i].waiter];
+    const TimeNs tail = call.end() - lastWaitedEnd;
+    const bool waited = lastWaitedEnd > call.start;
+    releaseCpu[releaseNode[i]] = waited ? std::clamp<TimeNs>(tail, 0, call.dur) : call.dur;
+    // Every dependency gets the same tail, capped at the call's length (a call that did not wait
+    // costs at most its measured length after the op it waits on ends).
+    const TimeNs weight = std::min(tail, call.dur);
+    for (std::uint32_t k = i; k < j; ++k)
+      addEdge(g.nodeOfDeviceOp[waits[k].waitedOn], releaseNode[i], weight, SimEdgeKind::HostSync);
+    ++g.hostWaitsUsed;
+  }
+  for (const auto& track : g.tracks) {
+    if (track.device) continue;
+    for (std::size_t k = 1; k < track.nodes.size(); ++k) {
+      const auto prev = track.nodes[k - 1], cur = track.nodes[k];
+      const SimNode& node = g.nodes[cur];
+      TimeNs weight = node.measured - g.nodes[prev].measured;
+      if (node.kind == SimNodeKind::HostRelease) weight = std::min(weight, releaseCpu[cur]);
+      addEdge(prev, cur, weight, SimEdgeKind::Cpu);
+    }
+  }
+
+  // Stream waits that can be used: the op waited on is a device op of another stream that started
+  // no later than the waiter.
+  std::vector<SimStreamWait> streamWaits;
+  std::vector<TimeNs> waitedEnd(g.nodes.size(), kNoAnchor);  // per waiter node: latest end waited on
+  {
+    std::uint64_t dropped = 0;
+    std::string example;
+    for (const auto& w : inputs.streamWaits) {
+      const bool ok = isDeviceEvent(w.waiter) && isDeviceEvent(w.waitedOn) &&
+                      g.nodes[g.nodeOfDeviceOp[w.waiter]].track !=
+                          g.nodes[g.nodeOfDeviceOp[w.waitedOn]].track &&
+                      events[w.waitedOn].start <= events[w.waiter].start;
+      if (!ok) {
+        if (dropped++ == 0) example = describe(trace, w.waiter) + " waiting on " + describe(trace, w.waitedOn);
+        continue;
+      }
+      streamWaits.push_back(w);
+      auto& latest = waitedEnd[g.nodeOfDeviceOp[w.waiter]];
+      latest = std::max(latest, events[w.waitedOn].end());
+    }
+    if (dropped)
+      g.problems.add(Severity::Warning, "stream wait left out of the simulation", dropped, example);
+  }
+  // What held an op back besides its launch: the previous op on its stream, or a stream wait.
+  auto blockerOf = [&](const SimTrack& track, std::size_t k) {
+    TimeNs blocker = waitedEnd[track.nodes[k]];
+    if (k > 0) blocker = std::max(blocker, endOf(track.nodes[k - 1]));
+    return blocker;
+  };
+
+  // Device chains. An op whose stream (or a stream it waited on) was still busy when its launch began was queued: its start
+  // follows what held it's end by the measured turnaround, and its launch latency (hidden in
+  // the queue) is the stream's typical one. Otherwise the launch decides its start, and the
+  // latency is the measured one.
+  std::vector<std::vector<TimeNs>> latencies(g.tracks.size());
+  std::vector<TimeNs> allLatencies;
+  for (std::uint32_t t = 0; t < g.tracks.size(); ++t) {
+    const auto& track = g.tracks[t];
+    if (!track.device) continue;
+    for (std::size_t k = 0; k < track.nodes.size(); ++k) {
+      const SimNode& node = g.nodes[track.nodes[k]];
+      if (node.launchCall == kNoEvent) continue;
+      const TimeNs callStart = events[node.launchCall].start;
+      if (blockerOf(track, k) <= callStart) latencies[t].push_back(node.measured - callStart);
+    }
+    allLatencies.insert(allLatencies.end(), latencies[t].begin(), latencies[t].end());
+  }
+  const TimeNs globalTypical = median(std::move(allLatencies));
+  for (std::uint32_t t = 0; t < g.tracks.size(); ++t) {
+    const auto& track = g.tracks[t];
+    if (!track.device) continue;
+    const TimeNs typical = latencies[t].empty() ? globalTypical : median(std::move(latencies[t]));
+    for (std::size_t k = 0; k < track.nodes.size(); ++k) {
+      const auto cur = track.nodes[k];
+      const SimNode& node = g.nodes[cur];
+      const TimeNs blocker = blockerOf(track, k);
+      bool queued = node.launchCall == kNoEvent;  // no launch: whatever precedes it may hold it
+      if (node.launchCall != kNoEvent) {
+        const TimeNs callStart = events[node.launchCall].start;
+        queued = blocker > callStart;
+        const TimeNs measuredLatency = node.measured - callStart;
+        addEdge(nodeOfCall.at(node.launchCall), cur,
+                queued ? std::min(measuredLatency, typical) : measuredLatency,
+                SimEdgeKind::LaunchLatency);
+      }
+      if (k > 0) {
+        const auto prev = track.nodes[k - 1];
+        const TimeNs gap = node.measured - endOf(prev);
+        addEdge(prev, cur, queued && endOf(prev) == blocker ? gap : std::min<TimeNs>(gap, 0),
+                SimEdgeKind::StreamOrder);
+      }
+    }
+  }
+
+  // Stream Wait Event: the op waited on that held the waiter back keeps its measured turnaround.
+  for (const auto& w : streamWaits) {
+    const auto from = g.nodeOfDeviceOp[w.waitedOn], to = g.nodeOfDeviceOp[w.waiter];
+    const SimNode& node = g.nodes[to];
+    const TimeNs gap = node.measured - endOf(from);
+    const bool holds = endOf(from) == waitedEnd[to] &&
+                       (node.launchCall == kNoEvent || waitedEnd[to] > events[node.launchCall].start);
+    addEdge(from, to, holds ? gap : std::min<TimeNs>(gap, 0), SimEdgeKind::StreamWaitEvent);
+    ++g.streamWaitsUsed;
+  }
+  for (std::uint32_t i = 0; i < threadDeps.size(); ++i) {
+    const auto from = signalNode[i], to = waiterNode[i];
+    addEdge(from, to, std::min<TimeNs>(0, g.nodes[to].measured - g.nodes[from].measured),
+            SimEdgeKind::InterThread);
+    ++g.threadDepsUsed;
+  }
+
+  // CSR by source.
+  const std::size_t n = g.nodes.size();
+  g.edgeOffsets.assign(n + 1, 0);
+  g.inDegree.assign(n, 0);
+  for (const auto& e : g.edges) {
+    ++g.edgeOffsets[e.from + 1];
+    ++g.inDegree[e.to];
+  }
+  for (std::size_t i = 0; i < n; ++i) g.edgeOffsets[i + 1] += g.edgeOffsets[i];
+  std::vector<SimEdge> sorted(g.edges.size());
+  std::vector<std::uint32_t> fill(g.edgeOffsets.begin(), g.edgeOffsets.end() - 1);
+  for (const auto& e : g.edges) sorted[fill[e.from]++] = e;
+  g.edges = std::move(sorted);
+  return g;
+}
+
+}  // namespace sutra

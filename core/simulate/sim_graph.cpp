@@ -57,13 +57,15 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
   g.trackOfLane.assign(trace.lanes.size(), kNoTrack);
   for (LaneId l = 0; l < trace.lanes.size(); ++l) {
     bool device = false, host = false;
+    TimeNs lastEnd = 0;
     for (const Event& e : trace.laneEvents(l)) {
       device |= isDeviceOp(e.klass);
       host |= isSimulatedHostEvent(e.klass);
+      lastEnd = std::max(lastEnd, e.end());
     }
     if (!device && !host) continue;
     g.trackOfLane[l] = static_cast<std::uint32_t>(g.tracks.size());
-    g.tracks.push_back(SimTrack{l, device, {}});
+    g.tracks.push_back(SimTrack{l, device, {}, lastEnd});
   }
   auto hostTrackOf = [&](EventId e) -> std::uint32_t {
     if (e >= eventCount) return kNoTrack;

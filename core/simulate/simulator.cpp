@@ -105,6 +105,10 @@ Result<SimRun> simulate(const SimGraph& g, const SimKnobs& knobs) {
   }
   run.begin = *std::min_element(run.start.begin(), run.start.end());
   run.finish = *std::max_element(run.end.begin(), run.end.end());
+  // A thread ends with its last event, which need not be one of its points.
+  for (std::uint32_t t = 0; t < g.tracks.size(); ++t)
+    if (!g.tracks[t].device && !g.tracks[t].nodes.empty())
+      run.finish = std::max(run.finish, mapHostTime(g, run, t, g.tracks[t].lastEnd, true));
   return run;
 }
 

@@ -18,7 +18,7 @@ struct SimRun {
   std::vector<TimeNs> end;    // per node: start + simulated span
   double cpuSpeed = 1.0;      // to map host times between points
   TimeNs begin = 0;           // earliest simulated start of any node
-  TimeNs finish = 0;          // latest simulated end of any node
+  TimeNs finish = 0;          // latest simulated end of any node or host event
   // Nodes released without all their predecessors, to break a dependency cycle (inconsistent
   // dependencies in the input); 0 on a consistent graph.
   std::uint64_t forcedNodes = 0;

@@ -16,7 +16,8 @@ class SimFixture {
   SimFixture() : builder_("mem") {}
   LaneId thread(const char* tid) { return builder_.lane("1", tid); }
   LaneId stream(const char* tid) { return builder_.lane("0", tid); }
-  void add(LaneId lane, const char* name, TimeNs start, TimeNs dur, const char* cat = "cpu_op") {
+  void add(LaneId lane, const char* name, TimeNs start, TimeNs dur, const char* cat = "cpu_op",
+           std::int64_t correlation = kNoId) {
     Event e;
     e.name = builder_.trace().names.intern(name);
     e.category = static_cast<std::uint16_t>(builder_.trace().categories.intern(cat));
@@ -24,6 +25,7 @@ class SimFixture {
     e.lane = lane;
     e.start = start;
     e.dur = dur;
+    e.correlation = correlation;
     builder_.addEvent(e);
   }
   Trace finish() { return builder_.finish(); }

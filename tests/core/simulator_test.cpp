@@ -6,6 +6,7 @@
 #include "sim_fixture.h"
 #include "simulate/sim_graph.h"
 #include "simulate/simulator.h"
+#include "simulate/what_moved.h"
 
 namespace sutra {
 namespace {
@@ -305,6 +306,28 @@ TEST(SimKnobs, EveryMatchingPatternAppliesOncePerName) {
   EXPECT_DOUBLE_EQ(scaler->factor(gemm, names), 0.25);
   EXPECT_DOUBLE_EQ(scaler->factor(add, names), 3.0);
   EXPECT_DOUBLE_EQ(scaler->factor(gemm, names), 0.25);
+}
+
+TEST(WhatMoved, ReportsTheStreamsThreadsAndOpsThatChanged) {
+  auto sim = blockingFixture();
+  SimKnobs half;
+  half.scales.push_back({"k", 0.5});
+  const SimRun base = sim->run(), run = sim->run(half);
+  const WhatMoved moved = whatMoved(sim->graph, base, run);
+  EXPECT_EQ(moved.baselineNs, 1100);  // 0 .. the end of "after" at 1100
+  EXPECT_EQ(moved.variantNs, 600);
+  ASSERT_EQ(moved.ops.size(), 1u);
+  EXPECT_EQ(moved.ops[0].name, "k");
+  EXPECT_EQ(moved.ops[0].count, 1u);
+  EXPECT_EQ(moved.ops[0].baselineNs, 1000);
+  EXPECT_EQ(moved.ops[0].variantNs, 500);
+  ASSERT_EQ(moved.tracks.size(), 2u);
+  // The thread moved by 500 (its end 1100 -> 600, blocked 1000 -> 500), the stream by 500 too.
+  for (const auto& t : moved.tracks) {
+    EXPECT_EQ(t.baselineEnd - t.variantEnd, 500) << t.label;
+    EXPECT_EQ(t.baselineBusy - t.variantBusy, 500) << t.label;
+  }
+  EXPECT_TRUE(whatMoved(sim->graph, base, base).tracks.empty());
 }
 
 }  // namespace

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The simulator's inputs from what the linker finds: launches from the LaunchIndex, sync
+// dependencies from findSyncDependencies (one piece of code serves the linker, the analyses and
+// the simulator), and for a linked trace its inter-thread dependencies.
+#include <vector>
+
+#include "link/launch_index.h"
+#include "link/linked_trace.h"
+#include "link/sync_dependencies.h"
+#include "simulate/sim_graph.h"
+
+namespace sutra {
+
+// A Kineto trace alone: its launches, its blocking calls and sync events, its stream waits.
+SimGraphInputs simInputsFromKineto(const LaunchIndex& launches,
+                                   const std::vector<SyncDependency>& syncs);
+
+// A linked trace adds the inter-thread dependencies between its CPU ops (on the Kineto events
+// they matched; ops with no Kineto event are skipped).
+void addLinkedDependencies(const LinkedTrace& linked, SimGraphInputs& inputs);
+
+}  // namespace sutra

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
-// Kineto / Chrome-trace JSON -> Trace. The traceEvents array is streamed in chunks (json_stream.h)
-// and each chunk parsed with simdjson On Demand; the other top-level members (deviceProperties,
+// Kineto / Chrome-trace JSON -> Trace. The traceEvents array is streamed in chunks (json_stream.h);
+// worker threads parse each chunk with simdjson On Demand into a self-contained ParsedBatch with
+// batch-local name, category and lane ids (batch_pipeline.h); the calling thread merges batches in
+// file order into the TraceBuilder. The other top-level members (deviceProperties,
 // distributedInfo, baseTimeNanoseconds ...) are small and parsed with nlohmann.
 #include <simdjson.h>
 
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
+#include "io/batch_pipeline.h"
 #include "io/byte_source.h"
 #include "io/json_numbers.h"
 #include "io/json_stream.h"
@@ -34,121 +38,135 @@ bool scalarText(od::value& v, std::string_view& out) {
   return true;
 }
 
+// One chunk of events, parsed on a worker, with ids local to the batch.
+struct ParsedBatch {
+  struct LaneKey {
+    std::string pid, tid;
+  };
+  struct CounterSample {
+    std::string pid, series;
+    TimeNs time;
+    double value;
+  };
+  struct Metadata {
+    std::string kind, pid, tid, name;
+    std::int64_t sortIndex = 0;
+    bool hasSortIndex = false;
+  };
+  StringTable names, categories;
+  std::vector<LaneKey> lanes;
+  std::vector<Event> events;
+  std::vector<std::pair<char, Event>> beginEnds;  // 'B'/'E' in file order: pairing needs it
+  std::vector<FlowEnd> flowEnds;
+  std::vector<Instant> instants;
+  std::vector<CounterSample> counters;
+  std::vector<Metadata> metadata;
+  ArgsStore args;
+  ProblemLog problems;
+};
+
 // One event's fields as read; which of them matter depends on the phase.
 struct RawEvent {
   std::string_view ph, name, cat, pid, tid, ts, dur, id, bp, scope;
   std::string_view argsRaw;
-  bool hasPid = false, hasTid = false, hasTs = false, hasDur = false, hasId = false;
+  bool hasTs = false, hasDur = false;
   std::int64_t externalId = kNoId, correlation = kNoId, recordFunctionId = kNoId;
-  std::string_view metaName;      // M: args.name
-  std::int64_t metaSortIndex = 0; // M: args.sort_index
+  std::string_view metaName;
+  std::int64_t metaSortIndex = 0;
   bool hasMetaSortIndex = false;
 };
 
-class KinetoReader {
+// Per worker: a simdjson parser and the lane lookup of the batch at hand.
+class BatchParser {
  public:
-  explicit KinetoReader(const std::string& path) : builder_(path) {}
-
-  Result<Trace> read(ByteSource& source, const ProgressFn& progress);
+  explicit BatchParser(const std::string& path) : path_(path) {}
+  Result<ParsedBatch> parse(const JsonBatch& batch);
 
  private:
-  Status parseBatch(const JsonBatch& batch);
   Status parseEvent(od::object& object);
-  void addEvent(RawEvent& raw, std::uint64_t where);
-  void onMember(std::string_view key, std::string_view raw);
-  LaneId laneFor(std::string_view pid, std::string_view tid);
-  std::uint16_t categoryId(std::string_view cat);
-  void finishMetadata(Trace& trace);
+  void addEvent(const RawEvent& raw);
+  std::uint32_t laneFor(std::string_view pid, std::string_view tid);
 
-  TraceBuilder builder_;
+  const std::string& path_;
   od::parser parser_;
-  std::vector<CategoryClass> classOfCategory_;
-  // Events come grouped per thread: remembering the last lane saves building a key per event.
-  std::string lastPid_, lastTid_;
-  LaneId lastLane_ = 0;
-  bool haveLastLane_ = false;
-  // "B"/"E" pairs, per lane.
-  std::unordered_map<LaneId, std::vector<Event>> openBegins_;
-  std::vector<std::pair<std::string, std::string>> members_;
+  ParsedBatch* out_ = nullptr;
   std::uint64_t batchOffset_ = 0;
-  std::vector<std::pair<std::string, double>> counterValues_;  // the current "C" event's series
+  std::unordered_map<std::string, std::uint32_t> laneIds_;
+  std::string lastPid_, lastTid_;  // events come grouped per thread
+  std::uint32_t lastLane_ = 0;
+  std::vector<std::pair<std::string, double>> counterValues_;
 };
 
-std::uint16_t KinetoReader::categoryId(std::string_view cat) {
-  Trace& t = builder_.trace();
-  const StringId id = t.categories.intern(cat);
-  if (id >= classOfCategory_.size()) {
-    classOfCategory_.resize(id + 1, CategoryClass::Other);
-    classOfCategory_[id] = classifyCategory(cat);
-  }
-  return static_cast<std::uint16_t>(id);
-}
-
-LaneId KinetoReader::laneFor(std::string_view pid, std::string_view tid) {
-  if (haveLastLane_ && pid == lastPid_ && tid == lastTid_) return lastLane_;
-  lastLane_ = builder_.lane(pid, tid);
+std::uint32_t BatchParser::laneFor(std::string_view pid, std::string_view tid) {
+  if (!out_->lanes.empty() && pid == lastPid_ && tid == lastTid_) return lastLane_;
+  std::string key;
+  key.append(pid).push_back('\x1f');
+  key.append(tid);
+  auto [it, inserted] = laneIds_.emplace(std::move(key), static_cast<std::uint32_t>(out_->lanes.size()));
+  if (inserted) out_->lanes.push_back({std::string(pid), std::string(tid)});
   lastPid_.assign(pid);
   lastTid_.assign(tid);
-  haveLastLane_ = true;
+  lastLane_ = it->second;
   return lastLane_;
 }
 
-void KinetoReader::onMember(std::string_view key, std::string_view raw) {
-  members_.emplace_back(std::string(key), std::string(raw));
-}
-
-Status KinetoReader::parseBatch(const JsonBatch& batch) {
+Result<ParsedBatch> BatchParser::parse(const JsonBatch& batch) {
+  ParsedBatch result;
+  out_ = &result;
+  laneIds_.clear();
   batchOffset_ = batch.fileOffset;
-  od::document doc;
-  const std::string& path = builder_.trace().path;
-  auto fail = [&](simdjson::error_code code, const char* location) -> Status {
+  auto fail = [&](simdjson::error_code code, const char* location) -> Error {
     std::uint64_t at = batch.fileOffset;
     if (location && location >= batch.data && location <= batch.data + batch.size) at += location - batch.data;
-    return makeError(path, "malformed JSON near byte " + std::to_string(at) + " in traceEvents: " +
-                               simdjson::error_message(code));
+    return makeError(path_, "malformed JSON near byte " + std::to_string(at) + " in traceEvents: " +
+                                simdjson::error_message(code));
   };
+  od::document doc;
   if (auto err = parser_.iterate(batch.data, batch.size, batch.capacity).get(doc)) return fail(err, nullptr);
   od::array events;
   if (auto err = doc.get_array().get(events)) return fail(err, nullptr);
   for (auto element : events) {
     od::object object;
     if (auto err = element.get_object().get(object)) {
-      const char* loc = nullptr;
-      if (auto where = doc.current_location(); !where.error()) loc = where.value_unsafe();
       if (err == simdjson::INCORRECT_TYPE) {
-        builder_.trace().problems.add(Severity::Warning, "trace event that is not a JSON object");
+        result.problems.add(Severity::Warning, "trace event that is not a JSON object, skipped");
         continue;
       }
+      const char* loc = nullptr;
+      if (auto where = doc.current_location(); !where.error()) loc = where.value_unsafe();
       return fail(err, loc);
     }
-    if (auto s = parseEvent(object); !s) return s;
+    if (auto s = parseEvent(object); !s) return s.error();
   }
-  return Ok{};
+  out_ = nullptr;
+  return result;
 }
 
-Status KinetoReader::parseEvent(od::object& object) {
+Status BatchParser::parseEvent(od::object& object) {
   RawEvent raw;
-  const std::string& path = builder_.trace().path;
   for (auto field : object) {
     od::raw_json_string key;
-    if (auto err = field.key().get(key)) return makeError(path, std::string("malformed event key: ") + simdjson::error_message(err));
+    if (auto err = field.key().get(key))
+      return makeError(path_, "malformed event near byte " + std::to_string(batchOffset_) + ": " +
+                                  simdjson::error_message(err));
     od::value v = field.value();
     std::string_view* slot = nullptr;
     if (key == "ph") slot = &raw.ph;
     else if (key == "name") slot = &raw.name;
     else if (key == "cat") slot = &raw.cat;
-    else if (key == "pid") slot = &raw.pid, raw.hasPid = true;
-    else if (key == "tid") slot = &raw.tid, raw.hasTid = true;
+    else if (key == "pid") slot = &raw.pid;
+    else if (key == "tid") slot = &raw.tid;
     else if (key == "ts") slot = &raw.ts, raw.hasTs = true;
     else if (key == "dur") slot = &raw.dur, raw.hasDur = true;
-    else if (key == "id") slot = &raw.id, raw.hasId = true;
+    else if (key == "id") slot = &raw.id;
     else if (key == "bp") slot = &raw.bp;
     else if (key == "s") slot = &raw.scope;
     else if (key == "args") {
       od::object args;
-      if (v.get_object().get(args)) continue;  // non-object args are ignored
-      if (args.raw_json().get(raw.argsRaw)) return makeError(path, "malformed args object near byte " + std::to_string(batchOffset_));
-      if (args.reset().error()) continue;
+      if (v.get_object().get(args)) continue;  // args that are not an object carry nothing we use
+      if (args.raw_json().get(raw.argsRaw) || args.reset().error())
+        return makeError(path_, "malformed args object near byte " + std::to_string(batchOffset_));
+      const bool counter = !raw.ph.empty() && raw.ph[0] == 'C';  // "ph" comes first in Kineto's events
       for (auto arg : args) {
         od::raw_json_string argKey;
         if (arg.key().get(argKey)) break;
@@ -160,16 +178,14 @@ Status KinetoReader::parseEvent(od::object& object) {
           if (scalarText(av, text)) raw.correlation = integerText(text).value_or(kNoId);
         } else if (argKey == "Record function id") {
           if (scalarText(av, text)) raw.recordFunctionId = integerText(text).value_or(kNoId);
-        } else if (argKey == "name") {
+        } else if (argKey == "name" && !counter) {
           if (scalarText(av, text)) raw.metaName = text;
-          // The view points into the parser's string buffer, valid until the next document.
-        } else if (argKey == "sort_index") {
+        } else if (argKey == "sort_index" && !counter) {
           if (scalarText(av, text)) {
             raw.metaSortIndex = integerText(text).value_or(0);
             raw.hasMetaSortIndex = true;
           }
-        } else if (!raw.ph.empty() && raw.ph[0] == 'C') {
-          // Counter series: every numeric arg is one. ("ph" comes first in Kineto's events.)
+        } else if (counter) {
           std::string_view k;
           if (scalarText(av, text) && !arg.unescaped_key().get(k))
             counterValues_.emplace_back(std::string(k), std::strtod(std::string(text).c_str(), nullptr));
@@ -177,23 +193,25 @@ Status KinetoReader::parseEvent(od::object& object) {
       }
       continue;
     } else {
-      continue;  // unknown fields are data we do not need
+      continue;  // unknown fields are data Sutra does not need
     }
     if (!scalarText(v, *slot)) *slot = {};
-    // Strings from get_string() live in the parser's buffer until the next document: fine here,
-    // every view is consumed before the next element.
+    // Views from get_string() point into the parser's buffer, valid until the next document: every
+    // one is consumed (interned or copied) before this batch's parse returns.
   }
-  addEvent(raw, batchOffset_);
+  addEvent(raw);
   return Ok{};
 }
 
-void KinetoReader::addEvent(RawEvent& raw, std::uint64_t where) {
-  Trace& t = builder_.trace();
+void BatchParser::addEvent(const RawEvent& raw) {
+  ParsedBatch& b = *out_;
   const char ph = raw.ph.empty() ? '\0' : raw.ph[0];
+  const std::string where = " near byte " + std::to_string(batchOffset_);
   auto time = [&](std::string_view text, const char* field) -> std::optional<TimeNs> {
     auto v = microsTextToNanos(text);
-    if (!v) t.problems.add(Severity::Warning, std::string("event with an unreadable '") + field + "'",
-                           std::string(raw.name) + " near byte " + std::to_string(where));
+    if (!v)
+      b.problems.add(Severity::Warning, std::string("event with an unreadable '") + field + "', skipped",
+                     std::string(raw.name) + where);
     return v;
   };
   switch (ph) {
@@ -201,7 +219,7 @@ void KinetoReader::addEvent(RawEvent& raw, std::uint64_t where) {
     case 'B':
     case 'E': {
       if (!raw.hasTs) {
-        t.problems.add(Severity::Warning, "event without a timestamp, skipped", std::string(raw.name));
+        b.problems.add(Severity::Warning, "event without a timestamp, skipped", std::string(raw.name) + where);
         return;
       }
       auto start = time(raw.ts, "ts");
@@ -209,41 +227,23 @@ void KinetoReader::addEvent(RawEvent& raw, std::uint64_t where) {
       Event e;
       e.start = *start;
       if (ph == 'X') {
-        if (raw.hasDur) {
-          auto dur = time(raw.dur, "dur");
-          e.dur = dur.value_or(0);
-        } else {
-          t.problems.add(Severity::Info, "complete event without a duration", std::string(raw.name));
-        }
+        if (raw.hasDur) e.dur = time(raw.dur, "dur").value_or(0);
+        else b.problems.add(Severity::Info, "complete event without a duration", std::string(raw.name));
         if (e.dur < 0) {
-          t.problems.add(Severity::Warning, "event with negative duration (set to 0)",
+          b.problems.add(Severity::Warning, "event with negative duration (set to 0)",
                          std::string(raw.name) + " dur " + std::string(raw.dur));
           e.dur = 0;
         }
       }
       e.lane = laneFor(raw.pid, raw.tid);
-      e.name = t.names.intern(raw.name);
-      e.category = categoryId(raw.cat);
-      e.klass = classOfCategory_[e.category];
+      e.name = b.names.intern(raw.name);
+      e.category = static_cast<std::uint16_t>(b.categories.intern(raw.cat));
       e.externalId = raw.externalId;
       e.correlation = raw.correlation;
       e.recordFunctionId = raw.recordFunctionId;
-      if (ph == 'X') {
-        builder_.addEvent(e, raw.argsRaw);
-      } else if (ph == 'B') {
-        if (!raw.argsRaw.empty()) e.args = t.args.add(raw.argsRaw);
-        openBegins_[e.lane].push_back(e);
-      } else {
-        auto& open = openBegins_[e.lane];
-        if (open.empty()) {
-          t.problems.add(Severity::Warning, "'E' event without a matching 'B'", std::string(raw.name));
-          return;
-        }
-        Event begun = open.back();
-        open.pop_back();
-        begun.dur = std::max<TimeNs>(0, e.start - begun.start);
-        builder_.trace().events.push_back(begun);
-      }
+      if (!raw.argsRaw.empty()) e.args = b.args.add(raw.argsRaw);
+      if (ph == 'X') b.events.push_back(e);
+      else b.beginEnds.emplace_back(ph, e);
       return;
     }
     case 'i':
@@ -252,10 +252,11 @@ void KinetoReader::addEvent(RawEvent& raw, std::uint64_t where) {
       if (!at) return;
       Instant instant;
       instant.time = *at;
-      instant.name = t.names.intern(raw.name);
+      instant.name = b.names.intern(raw.name);
       instant.lane = laneFor(raw.pid, raw.tid);
       instant.scope = raw.scope.empty() ? 't' : raw.scope[0];
-      builder_.addInstant(instant, raw.argsRaw);
+      if (!raw.argsRaw.empty()) instant.args = b.args.add(raw.argsRaw);
+      b.instants.push_back(instant);
       return;
     }
     case 's':
@@ -264,46 +265,133 @@ void KinetoReader::addEvent(RawEvent& raw, std::uint64_t where) {
       if (!at) return;
       auto id = integerText(raw.id);
       if (!id) {
-        t.problems.add(Severity::Warning, "flow event without a numeric id", std::string(raw.name));
+        b.problems.add(Severity::Warning, "flow event without a numeric id, skipped", std::string(raw.name) + where);
         return;
       }
       FlowEnd end;
       end.id = *id;
-      end.category = categoryId(raw.cat);
+      end.category = static_cast<std::uint16_t>(b.categories.intern(raw.cat));
       end.lane = laneFor(raw.pid, raw.tid);
       end.time = *at;
       end.isStart = ph == 's';
       end.bindEnclosing = raw.bp == "e";
-      builder_.addFlowEnd(end);
+      b.flowEnds.push_back(end);
       return;
     }
-    case 'M': {
-      if (raw.name == "process_name") builder_.setProcessName(raw.pid, raw.metaName);
-      else if (raw.name == "thread_name") builder_.setThreadName(raw.pid, raw.tid, raw.metaName);
-      else if (raw.name == "process_sort_index" && raw.hasMetaSortIndex) builder_.setProcessSortIndex(raw.pid, raw.metaSortIndex);
-      else if (raw.name == "thread_sort_index" && raw.hasMetaSortIndex) builder_.setThreadSortIndex(raw.pid, raw.tid, raw.metaSortIndex);
-      return;  // process_labels and others carry nothing Sutra uses
-    }
+    case 'M':
+      b.metadata.push_back({std::string(raw.name), std::string(raw.pid), std::string(raw.tid),
+                            std::string(raw.metaName), raw.metaSortIndex, raw.hasMetaSortIndex});
+      return;
     case 'C': {
       auto at = time(raw.ts, "ts");
       if (at) {
         for (auto& [key, value] : counterValues_) {
-          const std::string series = counterValues_.size() == 1 && key == raw.name
-                                         ? std::string(raw.name)
-                                         : std::string(raw.name) + "/" + key;
-          builder_.addCounterSample(raw.pid, series, *at, value);
+          std::string series = counterValues_.size() == 1 && key == raw.name
+                                   ? std::string(raw.name)
+                                   : std::string(raw.name) + "/" + key;
+          b.counters.push_back({std::string(raw.pid), std::move(series), *at, value});
         }
       }
       counterValues_.clear();
       return;
     }
     default:
-      t.problems.add(Severity::Info, "event phase Sutra does not use, skipped",
+      b.problems.add(Severity::Info, "event phase Sutra does not use, skipped",
                      "ph '" + std::string(raw.ph) + "' (" + std::string(raw.name) + ")");
   }
 }
 
-void KinetoReader::finishMetadata(Trace& trace) {
+// Folds batches, in file order, into one TraceBuilder.
+class BatchMerger {
+ public:
+  explicit BatchMerger(const std::string& path) : builder_(path) {}
+  void merge(ParsedBatch&& batch);
+  void member(std::string_view key, std::string_view raw) { members_.emplace_back(key, raw); }
+  const std::vector<std::pair<std::string, std::string>>& members() const { return members_; }
+  Trace finish();
+
+ private:
+  std::uint16_t globalCategory(const ParsedBatch& b, std::uint16_t local);
+  void applyMetadata(Trace& trace);
+
+  TraceBuilder builder_;
+  std::vector<CategoryClass> classOfCategory_;
+  std::unordered_map<LaneId, std::vector<Event>> openBegins_;
+  std::vector<std::pair<std::string, std::string>> members_;
+};
+
+void BatchMerger::merge(ParsedBatch&& b) {
+  Trace& t = builder_.trace();
+  std::vector<StringId> names(b.names.size());
+  for (StringId i = 0; i < names.size(); ++i) names[i] = t.names.intern(b.names.view(i));
+  std::vector<std::uint16_t> cats(b.categories.size());
+  for (StringId i = 0; i < cats.size(); ++i) {
+    const StringId id = t.categories.intern(b.categories.view(i));
+    if (id >= classOfCategory_.size()) classOfCategory_.resize(id + 1, CategoryClass::Other);
+    classOfCategory_[id] = classifyCategory(b.categories.view(i));
+    cats[i] = static_cast<std::uint16_t>(id);
+  }
+  std::vector<LaneId> lanes(b.lanes.size());
+  for (std::size_t i = 0; i < lanes.size(); ++i) lanes[i] = builder_.lane(b.lanes[i].pid, b.lanes[i].tid);
+  const std::uint32_t argsBase = t.args.append(b.args);
+  auto remap = [&](Event& e) {
+    e.name = names[e.name];
+    e.category = cats[e.category];
+    e.klass = classOfCategory_[e.category];
+    e.lane = lanes[e.lane];
+    if (e.args != kNoArgs) e.args += argsBase;
+  };
+  t.events.reserve(t.events.size() + b.events.size());
+  for (Event& e : b.events) {
+    remap(e);
+    t.events.push_back(e);
+  }
+  for (auto& [ph, e] : b.beginEnds) {
+    remap(e);
+    auto& open = openBegins_[e.lane];
+    if (ph == 'B') {
+      open.push_back(e);
+    } else if (open.empty()) {
+      t.problems.add(Severity::Warning, "'E' event without a matching 'B'", std::string(t.names.view(e.name)));
+    } else {
+      Event begun = open.back();
+      open.pop_back();
+      begun.dur = std::max<TimeNs>(0, e.start - begun.start);
+      t.events.push_back(begun);
+    }
+  }
+  for (FlowEnd f : b.flowEnds) {
+    f.category = cats[f.category];
+    f.lane = lanes[f.lane];
+    builder_.addFlowEnd(f);
+  }
+  for (Instant i : b.instants) {
+    i.name = names[i.name];
+    i.lane = lanes[i.lane];
+    if (i.args != kNoArgs) i.args += argsBase;
+    t.instants.push_back(i);
+  }
+  for (const auto& c : b.counters) builder_.addCounterSample(c.pid, c.series, c.time, c.value);
+  for (const auto& m : b.metadata) {
+    if (m.kind == "process_name") builder_.setProcessName(m.pid, m.name);
+    else if (m.kind == "thread_name") builder_.setThreadName(m.pid, m.tid, m.name);
+    else if (m.kind == "process_sort_index" && m.hasSortIndex) builder_.setProcessSortIndex(m.pid, m.sortIndex);
+    else if (m.kind == "thread_sort_index" && m.hasSortIndex) builder_.setThreadSortIndex(m.pid, m.tid, m.sortIndex);
+  }
+  t.problems.merge(b.problems);
+}
+
+Trace BatchMerger::finish() {
+  for (auto& [lane, open] : openBegins_)
+    if (!open.empty())
+      builder_.trace().problems.add(Severity::Warning, "'B' event without a matching 'E'", open.size(),
+                                    std::string(builder_.trace().names.view(open.front().name)));
+  Trace trace = builder_.finish();
+  applyMetadata(trace);
+  return trace;
+}
+
+void BatchMerger::applyMetadata(Trace& trace) {
   auto& meta = trace.meta;
   for (auto& [key, raw] : members_) {
     nlohmann::json value = nlohmann::json::parse(raw, nullptr, false);
@@ -321,7 +409,7 @@ void KinetoReader::finishMetadata(Trace& trace) {
       for (const auto& d : value) {
         if (!d.is_object()) continue;
         DeviceInfo info;
-        info.id = d.value("id", 0);
+        info.id = d.value("id", std::int64_t{0});
         info.name = d.value("name", "");
         info.totalGlobalMem = d.value("totalGlobalMem", std::int64_t{0});
         info.numSms = d.value("numSms", std::int64_t{0});
@@ -336,7 +424,7 @@ void KinetoReader::finishMetadata(Trace& trace) {
       if (value.contains("backend") && value["backend"].is_string())
         meta.distributedBackend = value["backend"].get<std::string>();
     } else {
-      meta.other.emplace_back(key, std::move(raw));
+      meta.other.emplace_back(key, raw);
     }
   }
   // Name the device columns as torch's key_averages() does.
@@ -346,43 +434,43 @@ void KinetoReader::finishMetadata(Trace& trace) {
   else if (has("hpu_op")) meta.deviceBackend = "HPU";
   else if (has("privateuse1_runtime") || has("privateuse1_driver")) {
     meta.deviceBackend = "PRIVATEUSE1";
-    for (const auto& d : meta.devices)  // a backend that names itself: "neuron" -> "NEURON"
+    for (const auto& d : meta.devices)  // a backend that names its devices: "neuron" -> "NEURON"
       if (d.name.find("neuron") != std::string::npos || d.name.find("Neuron") != std::string::npos)
         meta.deviceBackend = "NEURON";
   }
 }
 
-Result<Trace> KinetoReader::read(ByteSource& source, const ProgressFn& progress) {
-  JsonStreamHandlers handlers;
-  handlers.onBatch = [this](const JsonBatch& batch) { return parseBatch(batch); };
-  handlers.onMember = [this](std::string_view key, std::string_view raw) { onMember(key, raw); };
-  const std::uint64_t total = source.fileSize();
-  if (progress)
-    handlers.onProgress = [&](std::uint64_t) { return progress(source.fileBytesRead(), total); };
-  auto summary = streamJsonArray(source, "traceEvents", handlers);
-  if (!summary) return summary.error();
-  if (!summary->foundArray) {
-    std::string keys;
-    for (const auto& [k, v] : members_) keys += (keys.empty() ? "" : ", ") + k;
-    return makeError(source.path(), "not a Kineto trace: no \"traceEvents\" array (top-level members: " +
-                                        (keys.empty() ? std::string("none") : keys) + ")");
-  }
-  for (auto& [lane, open] : openBegins_)
-    if (!open.empty())
-      builder_.trace().problems.add(Severity::Warning, "'B' event without a matching 'E'", open.size(),
-                                    std::string(builder_.trace().names.view(open.front().name)));
-  Trace trace = builder_.finish();
-  finishMetadata(trace);
-  return trace;
-}
-
 }  // namespace
 
 Result<Trace> readKinetoTrace(const std::string& path, const ProgressFn& progress) {
-  auto source = ByteSource::open(path);
-  if (!source) return source.error();
-  KinetoReader reader(path);
-  return reader.read(**source, progress);
+  auto opened = ByteSource::open(path);
+  if (!opened) return opened.error();
+  ByteSource& source = **opened;
+
+  BatchMerger merger(path);
+  const unsigned workers = parseWorkerCount();
+  std::vector<BatchParser> parsers;
+  for (unsigned w = 0; w < workers; ++w) parsers.emplace_back(path);
+  BatchPipeline<ParsedBatch> pipeline(
+      workers, [&](unsigned w, const JsonBatch& batch) { return parsers[w].parse(batch); },
+      [&](ParsedBatch&& batch) { merger.merge(std::move(batch)); });
+
+  JsonStreamHandlers handlers;
+  handlers.onBatch = [&](const JsonBatch& batch) { return pipeline.submit(batch); };
+  handlers.onMember = [&](std::string_view key, std::string_view raw) { merger.member(key, raw); };
+  if (progress) handlers.onProgress = [&](std::uint64_t) { return progress(source.fileBytesRead(), source.fileSize()); };
+  // Small chunks keep both cores busy: the scanner hands over a batch every 2 MB.
+  auto summary = streamJsonArray(source, "traceEvents", handlers, 2 << 20);
+  auto finished = pipeline.finish();
+  if (!summary) return summary.error();
+  if (!finished) return finished.error();
+  if (!summary->foundArray) {
+    std::string keys;
+    for (const auto& [k, v] : merger.members()) keys += (keys.empty() ? "" : ", ") + k;
+    return makeError(path, "not a Kineto trace: no \"traceEvents\" array (top-level members: " +
+                               (keys.empty() ? std::string("none") : keys) + ")");
+  }
+  return merger.finish();
 }
 
 }  // namespace sutra

@@ -11,6 +11,15 @@ std::uint32_t ArgsStore::add(std::string_view json) {
   return static_cast<std::uint32_t>(offsets_.size() - 1);
 }
 
+std::uint32_t ArgsStore::append(const ArgsStore& other) {
+  const auto base = static_cast<std::uint32_t>(offsets_.size());
+  const std::uint64_t shift = text_.size();
+  text_.append(other.text_);
+  offsets_.reserve(offsets_.size() + other.offsets_.size());
+  for (auto o : other.offsets_) offsets_.push_back(o + shift);
+  return base;
+}
+
 std::string_view ArgsStore::get(std::uint32_t index) const {
   const std::uint64_t begin = offsets_[index];
   const std::uint64_t end = index + 1 < offsets_.size() ? offsets_[index + 1] : text_.size();

@@ -92,6 +92,8 @@ struct CounterSeries {
 class ArgsStore {
  public:
   std::uint32_t add(std::string_view json);
+  // Appends all of `other`; returns the index that other's entry 0 has here.
+  std::uint32_t append(const ArgsStore& other);
   std::string_view get(std::uint32_t index) const;
   std::size_t size() const { return offsets_.size(); }
   std::size_t bytes() const { return text_.size(); }

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Parses the batches of a streamed JSON array on worker threads and merges the results in file
+// order on the calling thread. The scanner (json_stream.h) keeps one core busy finding element
+// boundaries; parsing a batch is independent of every other batch, and only the merge (interning,
+// lane ids, B/E pairing) needs file order. Memory is bounded: at most `maxInFlight` batches are
+// copied out of the scanner's buffer at a time.
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "io/json_stream.h"
+#include "util/result.h"
+
+namespace sutra {
+
+// Worker threads for parsing: all cores but the scanner's, at least one.
+unsigned parseWorkerCount();
+
+template <typename Parsed>
+class BatchPipeline {
+ public:
+  // `parse` runs on a worker and gets that worker's index (for per-worker parser state);
+  // `merge` runs on the thread that calls submit()/finish(), in submission order.
+  using ParseFn = std::function<Result<Parsed>(unsigned worker, const JsonBatch&)>;
+  using MergeFn = std::function<void(Parsed&&)>;
+
+  BatchPipeline(unsigned workers, ParseFn parse, MergeFn merge)
+      : parse_(std::move(parse)), merge_(std::move(merge)), maxInFlight_(workers + 2) {
+    for (unsigned w = 0; w < workers; ++w) threads_.emplace_back([this, w] { work(w); });
+  }
+  ~BatchPipeline() { stop(); }
+  BatchPipeline(const BatchPipeline&) = delete;
+  BatchPipeline& operator=(const BatchPipeline&) = delete;
+
+  // Copies the batch and queues it, merging whatever is ready; while too many batches are in
+  // flight it waits for the next one in order and merges it (the merge runs on this thread).
+  Status submit(const JsonBatch& batch) {
+    Job job;
+    job.sequence = nextSequence_;
+    job.bytes.assign(batch.data, batch.data + batch.size);
+    job.bytes.resize(batch.size + kJsonPadding, ' ');
+    job.batch = batch;
+    for (;;) {
+      if (auto s = mergeReady(false); !s) return s;
+      std::unique_lock lock(mutex_);
+      if (error_) return *error_;
+      if (inFlight_ < maxInFlight_) {
+        ++inFlight_;
+        ++nextSequence_;
+        jobs_.push_back(std::move(job));
+        break;
+      }
+      batchDone_.wait(lock, [&] { return done_.count(nextMerge_) > 0 || error_.has_value(); });
+    }
+    workAvailable_.notify_one();
+    return Ok{};
+  }
+
+  // Waits for every batch and merges the rest; the first parse error, if any.
+  Status finish() {
+    auto status = mergeReady(true);
+    stop();
+    return status;
+  }
+
+ private:
+  struct Job {
+    std::uint64_t sequence = 0;
+    std::vector<char> bytes;
+    JsonBatch batch;
+  };
+
+  void work(unsigned worker) {
+    for (;;) {
+      Job job;
+      {
+        std::unique_lock lock(mutex_);
+        workAvailable_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
+        if (jobs_.empty()) return;
+        job = std::move(jobs_.front());
+        jobs_.pop_front();
+      }
+      JsonBatch view = job.batch;
+      view.data = job.bytes.data();
+      view.capacity = job.bytes.size();
+      auto parsed = parse_(worker, view);
+      {
+        std::lock_guard lock(mutex_);
+        if (!parsed) {
+          if (!error_ || job.sequence < errorSequence_) error_ = parsed.error(), errorSequence_ = job.sequence;
+        } else {
+          done_.emplace(job.sequence, std::move(parsed).value());
+        }
+        ++finished_;
+      }
+      batchDone_.notify_all();
+    }
+  }
+
+  // Merges finished batches in order; with `all`, waits until every submitted batch is merged.
+  Status mergeReady(bool all) {
+    for (;;) {
+      std::optional<Parsed> next;
+      {
+        std::unique_lock lock(mutex_);
+        if (all)
+          batchDone_.wait(lock, [&] { return done_.count(nextMerge_) || error_ || finished_ == nextSequence_; });
+        if (error_) return *error_;
+        auto it = done_.find(nextMerge_);
+        if (it == done_.end()) return Ok{};
+        next = std::move(it->second);
+        done_.erase(it);
+        ++nextMerge_;
+        --inFlight_;
+      }
+      merge_(std::move(*next));
+    }
+  }
+
+  void stop() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    workAvailable_.notify_all();
+    for (auto& t : threads_)
+      if (t.joinable()) t.join();
+  }
+
+  ParseFn parse_;
+  MergeFn merge_;
+  const unsigned maxInFlight_;
+  std::vector<std::thread> threads_;
+  std::mutex mutex_;
+  std::condition_variable workAvailable_, batchDone_;
+  std::deque<Job> jobs_;
+  std::map<std::uint64_t, Parsed> done_;
+  std::optional<Error> error_;
+  std::uint64_t errorSequence_ = 0;
+  std::uint64_t nextSequence_ = 0;  // submitted
+  std::uint64_t nextMerge_ = 0;     // merged
+  std::uint64_t finished_ = 0;      // parsed (or failed)
+  unsigned inFlight_ = 0;
+  bool stopping_ = false;
+};
+
+}  // namespace sutra

@@ -507,7 +507,7 @@ Status collect(const std::string& given, std::vector<std::string>& out) {
   const fs::file_status st = fs::status(given, ec);
   if (ec || !fs::exists(st)) return makeError(given, "no such file or directory");
   if (!fs::is_directory(st)) {
-    if (auto ok = checkTraceFile(given); !ok) return ok;
+    if (auto ok = FileHead::open(given); !ok) return ok.error();
     out.push_back(given);
     return Ok{};
   }

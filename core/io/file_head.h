@@ -2,7 +2,8 @@
 #pragma once
 // The beginning (and, where cheap, the end) of a trace file as text, gunzipped when the file is
 // gzip (told by its magic bytes, not its name). This is what the sniffer reads to classify a file
-// without loading it: a few kilobytes usually, a few megabytes at most.
+// without loading it: a few kilobytes usually, a few megabytes at most. It reads through the
+// readers' ByteSource, so a bad file gets the same message from discovery as from the reader.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -11,21 +12,16 @@
 
 namespace sutra {
 
-// The checks every reader makes before reading: the path exists, is a regular file, can be read
-// and is not empty. Messages: "PATH: no such file or directory", "PATH: is a directory, not a
-// trace file", "PATH: not a regular file", "PATH: permission denied", "PATH: empty file".
-Status checkTraceFile(const std::string& path);
-
 class FileHead {
  public:
+  // Errors as ByteSource::open: missing file, a directory, no permission, empty file.
   static Result<FileHead> open(const std::string& path);
   FileHead(FileHead&&) noexcept;
   FileHead& operator=(FileHead&&) noexcept;
   ~FileHead();
 
-  // Appends up to `bytes` more bytes of the file's (decompressed) text to text(). Gzip errors:
-  // "PATH: corrupt gzip data at compressed byte N (zlib: MSG)", "PATH: truncated gzip: the
-  // compressed stream ends after N bytes".
+  // Appends up to `bytes` more bytes of the file's (decompressed) text to text(). Errors as
+  // ByteSource::read: truncated or corrupt gzip, naming the compressed offset.
   Status readMore(std::size_t bytes);
   const std::string& text() const;
   void dropText();     // forgets the text read so far (a tail reader keeps only the end)

@@ -104,7 +104,6 @@ TEST(Sniff, UnknownFilesSayWhy) {
 TEST(Sniff, KindIsToldBeforeTheDamage) {
   // The head is intact: the kind is known and the reader reports the damage further on.
   EXPECT_EQ(sniff(fixture("bad/truncated.json")).kind, FileKind::KinetoTrace);
-  EXPECT_EQ(sniff(fixture("bad/truncated.json.gz")).kind, FileKind::KinetoTrace);
   EXPECT_EQ(sniff(fixture("bad/control_chars.json")).kind, FileKind::KinetoTrace);
   EXPECT_EQ(sniff(fixture("bad/truncated.et")).kind, FileKind::ChakraEt);
 }
@@ -116,7 +115,7 @@ TEST(Sniff, ErrorsNameTheFileAndTheProblem) {
     return r.ok() ? std::string() : r.error().message;
   };
   const std::string missing = fixture("bad/no_such_file.json");
-  EXPECT_EQ(error(missing), missing + ": no such file or directory");
+  EXPECT_EQ(error(missing), missing + ": no such file");
   const std::string dir = fixture("bad/a_directory.json");
   EXPECT_EQ(error(dir), dir + ": is a directory, not a trace file");
   EXPECT_EQ(error(fixture("bad/empty.json")), fixture("bad/empty.json") + ": empty file");
@@ -124,7 +123,12 @@ TEST(Sniff, ErrorsNameTheFileAndTheProblem) {
             fixture("bad/empty.json.gz") + ": empty file (nothing after gunzip)");
   EXPECT_EQ(error(fixture("bad/corrupt.json.gz")),
             fixture("bad/corrupt.json.gz") +
-                ": corrupt gzip data at compressed byte 20 (zlib: invalid distance too far back)");
+                ": corrupt gzip data near compressed byte 20: invalid distance too far back");
+  // Cut short before the kind can be told (the whole file is 343 bytes).
+  EXPECT_EQ(
+      error(fixture("bad/truncated.json.gz")),
+      fixture("bad/truncated.json.gz") +
+          ": truncated gzip stream: the file ends at byte 343 before the compressed data does");
 }
 
 TEST(Sniff, PermissionDenied) {
@@ -235,7 +239,7 @@ TEST(Discover, UnreadableFilesInADirectoryAreKeptWithTheReason) {
     if (f.path == fixture("bad/corrupt.json.gz")) {
       EXPECT_EQ(f.kind, FileKind::Unknown);
       EXPECT_EQ(f.reason,
-                "corrupt gzip data at compressed byte 20 (zlib: invalid distance too far back)");
+                "corrupt gzip data near compressed byte 20: invalid distance too far back");
     }
     if (f.path == fixture("bad/empty.json")) {
       EXPECT_EQ(f.reason, "empty file");

@@ -6,24 +6,23 @@
 namespace sutra {
 
 std::uint32_t ArgsStore::add(std::string_view json) {
-  offsets_.push_back(text_.size());
-  text_.append(json);
-  return static_cast<std::uint32_t>(offsets_.size() - 1);
+  if (blocks_.empty() || blocks_.back().size() + json.size() > blocks_.back().capacity()) {
+    blocks_.emplace_back();
+    blocks_.back().reserve(std::max(kBlockBytes, json.size()));
+  }
+  std::string& block = blocks_.back();
+  spans_.push_back(Span{static_cast<std::uint32_t>(blocks_.size() - 1), static_cast<std::uint32_t>(block.size()),
+                        static_cast<std::uint32_t>(json.size())});
+  block.append(json);
+  bytes_ += json.size();
+  return static_cast<std::uint32_t>(spans_.size() - 1);
 }
 
 std::uint32_t ArgsStore::append(const ArgsStore& other) {
-  const auto base = static_cast<std::uint32_t>(offsets_.size());
-  const std::uint64_t shift = text_.size();
-  text_.append(other.text_);
-  offsets_.reserve(offsets_.size() + other.offsets_.size());
-  for (auto o : other.offsets_) offsets_.push_back(o + shift);
+  const auto base = static_cast<std::uint32_t>(spans_.size());
+  spans_.reserve(spans_.size() + other.spans_.size());
+  for (std::uint32_t i = 0; i < other.size(); ++i) add(other.get(i));
   return base;
-}
-
-std::string_view ArgsStore::get(std::uint32_t index) const {
-  const std::uint64_t begin = offsets_[index];
-  const std::uint64_t end = index + 1 < offsets_.size() ? offsets_[index + 1] : text_.size();
-  return std::string_view(text_).substr(begin, end - begin);
 }
 
 EventId Trace::lowerBound(LaneId lane, TimeNs t) const {

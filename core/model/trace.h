@@ -88,19 +88,28 @@ struct CounterSeries {
   std::vector<std::pair<TimeNs, double>> samples;  // sorted by time
 };
 
-// Raw JSON text of each event's args, in one arena.
+// Raw JSON text of each event's args, in an arena of fixed-size blocks: a gigabyte of args grows
+// block by block instead of reallocating one buffer (which would briefly need three times the space).
 class ArgsStore {
  public:
   std::uint32_t add(std::string_view json);
   // Appends all of `other`; returns the index that other's entry 0 has here.
   std::uint32_t append(const ArgsStore& other);
-  std::string_view get(std::uint32_t index) const;
-  std::size_t size() const { return offsets_.size(); }
-  std::size_t bytes() const { return text_.size(); }
+  std::string_view get(std::uint32_t index) const {
+    const Span& s = spans_[index];
+    return std::string_view(blocks_[s.block]).substr(s.offset, s.length);
+  }
+  std::size_t size() const { return spans_.size(); }
+  std::size_t bytes() const { return bytes_; }
 
  private:
-  std::string text_;
-  std::vector<std::uint64_t> offsets_;  // start of each entry; entry i ends where i+1 starts
+  static constexpr std::size_t kBlockBytes = 4 << 20;
+  struct Span {
+    std::uint32_t block, offset, length;
+  };
+  std::vector<std::string> blocks_;  // each reserved once; an entry never straddles two
+  std::vector<Span> spans_;
+  std::size_t bytes_ = 0;
 };
 
 struct DeviceInfo {

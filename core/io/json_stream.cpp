@@ -17,11 +17,12 @@ bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 // Byte classes for the hot loops: which bytes end a run of uninteresting ones.
 struct ByteTables {
   bool structural[256] = {};  // " { } [ ] ,
-  bool stringStop[256] = {};  // " and backslash
+  bool stringStop[256] = {};  // " and backslash, and control bytes (invalid raw in strings)
   constexpr ByteTables() {
     for (unsigned char c : {'"', '{', '}', '[', ']', ','}) structural[c] = true;
     stringStop[static_cast<unsigned char>('"')] = true;
     stringStop[static_cast<unsigned char>('\\')] = true;
+    for (int c = 0; c < 0x20; ++c) stringStop[c] = true;
   }
 };
 constexpr ByteTables kTables;
@@ -48,13 +49,16 @@ inline std::size_t findStructural(const char* p, std::size_t i, std::size_t n) {
   return i;
 }
 
-// The first quote or backslash at or after i (before n), or n.
+// The first quote, backslash or control byte at or after i (before n), or n.
 inline std::size_t findStringStop(const char* p, std::size_t i, std::size_t n) {
 #if defined(__SSE2__)
   const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+  const __m128i controlMax = _mm_set1_epi8(0x1f);
   while (i + 16 <= n) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-    const int mask = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
+    const __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(v, controlMax), controlMax);  // v <= 0x1f
+    const int mask = _mm_movemask_epi8(
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)), control));
     if (mask != 0) return i + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
     i += 16;
   }
@@ -318,11 +322,18 @@ Status Streamer::scan() {
 }
 
 std::size_t Streamer::skipString(std::size_t i) {
-  const char* const p = buf_.data();
+  char* const p = buf_.data();
   const std::size_t n = filled_;
   for (;;) {
     i = findStringStop(p, i, n);
     if (i >= n) return n;                // the string goes on in the next chunk
+    if (static_cast<unsigned char>(p[i]) < 0x20) {
+      // Real traces carry raw control characters in names; JSON forbids them and simdjson rejects
+      // the whole chunk. They become spaces, counted for the problems panel.
+      p[i++] = ' ';
+      ++summary_.controlCharactersReplaced;
+      continue;
+    }
     if (p[i] == '\\') {
       i += 2;                            // an escape: skip the escaped byte too
       if (i > n) {                       // the escaped byte is in the next chunk

@@ -40,6 +40,7 @@ struct JsonStreamSummary {
   bool topLevelArray = false;  // the document itself was the array
   std::uint64_t elements = 0;
   std::uint64_t contentBytes = 0;
+  std::uint64_t controlCharactersReplaced = 0;  // raw control bytes in strings, made spaces
 };
 
 // Streams `arrayKey` (or the document itself when it is an array) from `source`.

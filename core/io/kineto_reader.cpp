@@ -38,6 +38,34 @@ bool scalarText(od::value& v, std::string_view& out) {
   return true;
 }
 
+// Replaces every byte that is not part of a well-formed UTF-8 sequence with '?', in place (the
+// length stays, so byte offsets in messages stay true). Returns how many bytes were replaced.
+std::size_t replaceInvalidUtf8(std::string& text) {
+  std::size_t replaced = 0;
+  auto* p = reinterpret_cast<unsigned char*>(text.data());
+  const std::size_t n = text.size();
+  for (std::size_t i = 0; i < n;) {
+    const unsigned char c = p[i];
+    std::size_t length = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+    bool ok = length > 0 && i + length <= n && !(length == 2 && c < 0xc2);
+    for (std::size_t k = 1; ok && k < length; ++k) ok = (p[i + k] & 0xc0) == 0x80;
+    if (ok && length == 3) {
+      const unsigned cp = ((c & 0x0fu) << 12) | ((p[i + 1] & 0x3fu) << 6);
+      ok = cp >= 0x800 && !(cp >= 0xd800 && cp <= 0xdfff);
+    } else if (ok && length == 4) {
+      const unsigned cp = ((c & 0x07u) << 18) | ((p[i + 1] & 0x3fu) << 12);
+      ok = cp >= 0x10000 && cp <= 0x10ffff;
+    }
+    if (ok) {
+      i += length;
+    } else {
+      p[i++] = '?';
+      ++replaced;
+    }
+  }
+  return replaced;
+}
+
 // One chunk of events, parsed on a worker, with ids local to the batch.
 struct ParsedBatch {
   struct LaneKey {
@@ -95,6 +123,7 @@ class BatchParser {
   std::string lastPid_, lastTid_;  // events come grouped per thread
   std::uint32_t lastLane_ = 0;
   std::vector<std::pair<std::string, double>> counterValues_;
+  std::string repaired_;  // a chunk with its invalid UTF-8 replaced
 };
 
 std::uint32_t BatchParser::laneFor(std::string_view pid, std::string_view tid) {
@@ -122,7 +151,18 @@ Result<ParsedBatch> BatchParser::parse(const JsonBatch& batch) {
                                 simdjson::error_message(code));
   };
   od::document doc;
-  if (auto err = parser_.iterate(batch.data, batch.size, batch.capacity).get(doc)) return fail(err, nullptr);
+  auto err = parser_.iterate(batch.data, batch.size, batch.capacity).get(doc);
+  if (err == simdjson::UTF8_ERROR) {
+    // Names cut in the middle of a multi-byte character exist in real traces: repair the chunk
+    // (invalid bytes become '?') instead of refusing the file, and count it.
+    repaired_.assign(batch.data, batch.size);
+    const std::size_t replaced = replaceInvalidUtf8(repaired_);
+    result.problems.add(Severity::Warning, "invalid UTF-8 bytes in strings (replaced with '?')", replaced,
+                        "near byte " + std::to_string(batch.fileOffset));
+    repaired_.append(simdjson::SIMDJSON_PADDING, ' ');
+    err = parser_.iterate(repaired_.data(), batch.size, repaired_.size()).get(doc);
+  }
+  if (err) return fail(err, nullptr);
   od::array events;
   if (auto err = doc.get_array().get(events)) return fail(err, nullptr);
   for (auto element : events) {
@@ -308,6 +348,9 @@ class BatchMerger {
   void merge(ParsedBatch&& batch);
   void member(std::string_view key, std::string_view raw) { members_.emplace_back(key, raw); }
   const std::vector<std::pair<std::string, std::string>>& members() const { return members_; }
+  void problem(Severity severity, std::string_view what, std::uint64_t count) {
+    builder_.trace().problems.add(severity, what, count, {});
+  }
   Trace finish();
 
  private:
@@ -464,6 +507,9 @@ Result<Trace> readKinetoTrace(const std::string& path, const ProgressFn& progres
   auto finished = pipeline.finish();
   if (!summary) return summary.error();
   if (!finished) return finished.error();
+  if (summary->controlCharactersReplaced > 0)
+    merger.problem(Severity::Warning, "raw control characters in strings (replaced with spaces)",
+                   summary->controlCharactersReplaced);
   if (!summary->foundArray) {
     std::string keys;
     for (const auto& [k, v] : merger.members()) keys += (keys.empty() ? "" : ", ") + k;

@@ -148,6 +148,21 @@ TEST(KinetoReader, ReadsEveryPhaseOfTheFixture) {
   }
 }
 
+TEST(KinetoReader, RepairsControlCharactersAndInvalidUtf8) {
+  const std::string path = testing::TempDir() + "/dirty_strings.json";
+  std::ofstream(path, std::ios::binary)
+      << "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\x01" "b\tc\",\"pid\":1,"
+         "\"tid\":1,\"ts\":1,\"dur\":2},{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"bad\xff\xfeutf\","
+         "\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":1}]}";
+  auto trace = readKinetoTrace(path);
+  ASSERT_TRUE(trace.ok()) << trace.error().message;
+  ASSERT_EQ(trace->events.size(), 2u);
+  EXPECT_EQ(trace->name(trace->events[0]), "a b c");
+  EXPECT_EQ(trace->name(trace->events[1]), "bad??utf");
+  EXPECT_EQ(trace->problems.count("raw control characters in strings (replaced with spaces)"), 2u);
+  EXPECT_EQ(trace->problems.count("invalid UTF-8 bytes in strings (replaced with '?')"), 2u);
+}
+
 TEST(EtReader, ReadsBothLayoutsOfTheRealTraces) {
   SUTRA_REQUIRE_SHARED_TRACES();
   // Expected counts computed with: python3 -c "import gzip,json; d=json.load(gzip.open(F));

@@ -2,11 +2,14 @@
 // PyTorch execution trace (ExecutionTraceObserver JSON) -> EtTrace, any schema version: the flat
 // 1.0.1 layout ("parent", "inputs" as a list, "input_shapes", "input_types") and the attrs layout
 // of 1.0.2-chakra.0.0.4 and later ("ctrl_deps", "inputs": {values, shapes, types[, strides]},
-// "attrs": [{name, type, value}]). The "nodes" array is streamed like Kineto's traceEvents.
+// "attrs": [{name, type, value}]). The "nodes" array is streamed like Kineto's traceEvents and its
+// chunks parsed on worker threads (batch_pipeline.h) with simdjson: On Demand for the node, the
+// DOM for the small values/shapes arrays whose tensors and shapes Sutra extracts.
 #include <simdjson.h>
 
 #include <nlohmann/json.hpp>
 
+#include "io/batch_pipeline.h"
 #include "io/byte_source.h"
 #include "io/json_numbers.h"
 #include "io/json_stream.h"
@@ -16,7 +19,7 @@ namespace sutra {
 namespace {
 
 namespace od = simdjson::ondemand;
-using nlohmann::json;
+namespace dom = simdjson::dom;
 
 // Schema versions whose layout Sutra knows; others are read by shape with a warning.
 bool knownSchema(std::string_view schema) {
@@ -25,96 +28,64 @@ bool knownSchema(std::string_view schema) {
   return false;
 }
 
-std::int64_t asInt(const json& v, std::int64_t fallback) {
-  if (v.is_number_integer()) return v.get<std::int64_t>();
-  if (v.is_number_unsigned()) return static_cast<std::int64_t>(v.get<std::uint64_t>());
-  if (v.is_number_float()) return static_cast<std::int64_t>(v.get<double>());
-  if (v.is_string()) return integerText(v.get<std::string>()).value_or(fallback);
-  return fallback;
+std::string_view trimToken(std::string_view t) {
+  while (!t.empty() && (t.back() == ' ' || t.back() == '\n' || t.back() == '\r' || t.back() == '\t'))
+    t.remove_suffix(1);
+  return t;
 }
 
-std::string asString(const json& v) {
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_null()) return {};
-  return v.dump();
-}
+// A value as read: a string's content or a scalar's token, and the raw JSON of anything.
+struct AttrValue {
+  std::string_view text;  // string content, or number/literal token; empty for arrays and objects
+  std::string_view raw;   // the value's JSON text
+  bool isString = false;
+};
 
-// A tensor value: [tensor_id, storage_id, offset, numel, itemsize, device].
-bool readTensor(const json& v, EtTensor& t) {
-  if (!v.is_array() || v.size() < 6 || !v[5].is_string()) return false;
-  for (int k = 0; k < 5; ++k)
-    if (!v[k].is_number()) return false;
-  t.tensorId = asInt(v[0], 0);
-  t.storageId = asInt(v[1], 0);
-  t.offset = asInt(v[2], 0);
-  t.numel = asInt(v[3], 0);
-  t.itemsize = asInt(v[4], 0);
-  t.device = v[5].get<std::string>();
+bool readValue(od::value v, AttrValue& out) {
+  od::json_type type;
+  if (v.type().get(type)) return false;
+  if (type == od::json_type::string) {
+    out.isString = true;
+    out.raw = trimToken(v.raw_json_token());
+    return !v.get_string().get(out.text);
+  }
+  if (type == od::json_type::array) {
+    od::array a;
+    return !v.get_array().get(a) && !a.raw_json().get(out.raw);
+  }
+  if (type == od::json_type::object) {
+    od::object o;
+    return !v.get_object().get(o) && !o.raw_json().get(out.raw);
+  }
+  out.text = out.raw = trimToken(v.raw_json_token());
   return true;
 }
 
-void collectTensors(const json& value, const std::string& type, std::vector<EtTensor>& out) {
-  EtTensor t;
-  if (type.starts_with("Tensor(") && readTensor(value, t)) {
-    out.push_back(std::move(t));
-  } else if (type.find("Tensor") != std::string::npos && value.is_array()) {
-    // GenericList[Tensor(float),...], TensorList: lists of tensors, possibly nested.
-    for (const auto& item : value) {
-      if (readTensor(item, t)) out.push_back(t);
-      else if (item.is_array()) collectTensors(item, type, out);
-    }
-  }
-}
+std::int64_t asInt(const AttrValue& v, std::int64_t fallback) { return integerText(v.text).value_or(fallback); }
+std::string asString(const AttrValue& v) { return std::string(v.isString || !v.text.empty() ? v.text : v.raw); }
 
-// Fills one side of a node from its values, shapes, types (and strides) JSON texts.
-void fillArgs(EtArgs& args, std::string_view values, std::string_view shapes, std::string_view types,
-              std::string_view strides, ProblemLog& problems, std::int64_t nodeId) {
-  args.valuesJson.assign(values.empty() ? "[]" : values);
-  args.shapesJson.assign(shapes.empty() ? "[]" : shapes);
-  args.stridesJson.assign(strides);
-  json v = json::parse(args.valuesJson, nullptr, false);
-  json s = json::parse(args.shapesJson, nullptr, false);
-  json t = types.empty() ? json::array() : json::parse(types, nullptr, false);
-  if (v.is_discarded() || s.is_discarded() || t.is_discarded() || !v.is_array()) {
-    problems.add(Severity::Warning, "ET node with unreadable inputs or outputs", "node " + std::to_string(nodeId));
-    return;
-  }
-  if (t.is_array())
-    for (const auto& type : t) args.types.push_back(asString(type));
-  if (s.is_array()) {
-    for (const auto& shape : s) {
-      std::vector<std::int64_t> dims;
-      if (shape.is_array())
-        for (const auto& d : shape) {
-          if (!d.is_number()) {  // a list of shapes (TensorList): no single shape
-            dims.clear();
-            break;
-          }
-          dims.push_back(asInt(d, 0));
-        }
-      args.shapes.push_back(std::move(dims));
-    }
-  }
-  for (std::size_t k = 0; k < v.size(); ++k)
-    collectTensors(v[k], k < args.types.size() ? args.types[k] : std::string(), args.tensors);
-}
-
-class EtReader {
- public:
-  explicit EtReader(const std::string& path) { trace_.path = path; }
-  Result<EtTrace> read(ByteSource& source, const ProgressFn& progress);
-
- private:
-  Status parseBatch(const JsonBatch& batch);
-  Status parseNode(od::object& object, std::uint64_t where);
-  void setAttr(EtNode& node, std::string_view name, const json& value, std::string_view rawAttr);
-
-  EtTrace trace_;
-  od::parser parser_;
-  std::vector<std::pair<std::string, std::string>> members_;
+struct EtBatch {
+  std::vector<EtNode> nodes;
+  ProblemLog problems;
 };
 
-void EtReader::setAttr(EtNode& node, std::string_view name, const json& value, std::string_view rawAttr) {
+class NodeParser {
+ public:
+  explicit NodeParser(const std::string& path) : path_(path) {}
+  Result<EtBatch> parse(const JsonBatch& batch);
+
+ private:
+  Status parseNode(od::object& object, std::uint64_t where, EtBatch& out);
+  void fillArgs(EtArgs& args, std::string_view values, std::string_view shapes, std::string_view types,
+                std::string_view strides, EtBatch& out, std::int64_t nodeId);
+  void collectTensors(dom::element value, std::string_view type, std::vector<EtTensor>& out);
+
+  const std::string& path_;
+  od::parser parser_;
+  dom::parser dom_;
+};
+
+void setAttr(EtNode& node, std::string_view name, const AttrValue& value, std::string_view rawAttr) {
   auto comm = [&]() -> EtComm& {
     if (!node.comm) node.comm.emplace();
     return *node.comm;
@@ -142,69 +113,168 @@ void EtReader::setAttr(EtNode& node, std::string_view name, const json& value, s
   else if (!rawAttr.empty()) node.extraAttrsJson.emplace_back(rawAttr);
 }
 
-Status EtReader::parseNode(od::object& object, std::uint64_t where) {
+// A tensor value: [tensor_id, storage_id, offset, numel, itemsize, device].
+bool readTensor(dom::element v, EtTensor& t) {
+  dom::array a;
+  if (v.get_array().get(a) || a.size() < 6) return false;
+  std::int64_t fields[5];
+  for (std::size_t k = 0; k < 5; ++k) {
+    auto item = a.at(k);
+    if (item.error()) return false;
+    if (item.is_int64()) fields[k] = item.get_int64().value_unsafe();
+    else if (item.is_uint64()) fields[k] = static_cast<std::int64_t>(item.get_uint64().value_unsafe());
+    else return false;
+  }
+  std::string_view device;
+  if (a.at(5).get_string().get(device)) return false;
+  t = EtTensor{fields[0], fields[1], fields[2], fields[3], fields[4], std::string(device)};
+  return true;
+}
+
+void NodeParser::collectTensors(dom::element value, std::string_view type, std::vector<EtTensor>& out) {
+  EtTensor t;
+  if (type.starts_with("Tensor(") && readTensor(value, t)) {
+    out.push_back(std::move(t));
+  } else if (type.find("Tensor") != std::string_view::npos && value.is_array()) {
+    // GenericList[Tensor(float),...], TensorList: lists of tensors, possibly nested.
+    dom::array valueItems = value.get_array().value_unsafe();
+    for (dom::element item : valueItems) {
+      if (readTensor(item, t)) out.push_back(t);
+      else if (item.is_array()) collectTensors(item, type, out);
+    }
+  }
+}
+
+void NodeParser::fillArgs(EtArgs& args, std::string_view values, std::string_view shapes, std::string_view types,
+                          std::string_view strides, EtBatch& out, std::int64_t nodeId) {
+  args.valuesJson.assign(values.empty() ? "[]" : values);
+  args.shapesJson.assign(shapes.empty() ? "[]" : shapes);
+  args.stridesJson.assign(strides);
+  auto unreadable = [&] {
+    out.problems.add(Severity::Warning, "ET node with unreadable inputs or outputs", "node " + std::to_string(nodeId));
+  };
+  if (!types.empty()) {
+    dom::element t;
+    if (dom_.parse(types.data(), types.size()).get(t) || !t.is_array()) return unreadable();
+    dom::array tItems = t.get_array().value_unsafe();
+    for (dom::element type : tItems) {
+      std::string_view s;
+      args.types.emplace_back(type.get_string().get(s) ? std::string_view() : s);
+    }
+  }
+  {
+    dom::element s;
+    if (dom_.parse(args.shapesJson).get(s) || !s.is_array()) return unreadable();
+    dom::array sItems = s.get_array().value_unsafe();
+    for (dom::element shape : sItems) {
+      std::vector<std::int64_t> dims;
+      if (shape.is_array()) {
+        dom::array shapeItems = shape.get_array().value_unsafe();
+        for (dom::element d : shapeItems) {
+          if (!d.is_int64()) {  // a list of shapes (TensorList): no single shape
+            dims.clear();
+            break;
+          }
+          dims.push_back(d.get_int64().value_unsafe());
+        }
+      }
+      args.shapes.push_back(std::move(dims));
+    }
+  }
+  dom::element v;
+  if (dom_.parse(args.valuesJson).get(v) || !v.is_array()) return unreadable();
+  std::size_t k = 0;
+  dom::array vItems = v.get_array().value_unsafe();
+  for (dom::element value : vItems) {
+    collectTensors(value, k < args.types.size() ? std::string_view(args.types[k]) : std::string_view(), args.tensors);
+    ++k;
+  }
+}
+
+Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& out) {
   EtNode node;
   std::string_view raw;
-  if (auto err = object.raw_json().get(raw))
-    return makeError(trace_.path, "malformed ET node near byte " + std::to_string(where) + ": " + simdjson::error_message(err));
-  node.rawJson.assign(raw);
-  // Nodes are small and few next to Kineto events: the node is re-read as a DOM, which keeps the
-  // two layouts' handling plain.
-  json n = json::parse(node.rawJson, nullptr, false);
-  if (n.is_discarded() || !n.is_object())
-    return makeError(trace_.path, "malformed ET node near byte " + std::to_string(where));
-  if (!n.contains("id")) {
-    trace_.problems.add(Severity::Warning, "ET node without an id, skipped", n.value("name", std::string()));
-    return Ok{};
-  }
-  node.id = asInt(n["id"], -1);
-  node.name = n.contains("name") ? asString(n["name"]) : std::string();
-  if (n.contains("parent")) node.parent = asInt(n["parent"], -1);
-  else if (n.contains("ctrl_deps")) node.parent = asInt(n["ctrl_deps"], -1);
-
-  // Flat layout: attributes are members of the node.
-  for (const char* key : {"rf_id", "fw_parent", "seq_id", "scope", "tid", "fw_tid", "op_schema",
-                          "kernel_backend", "kernel_file"})
-    if (n.contains(key)) setAttr(node, key, n[key], {});
-  // Attrs layout.
-  if (n.contains("attrs") && n["attrs"].is_array()) {
-    for (const auto& attr : n["attrs"]) {
-      if (!attr.is_object() || !attr.contains("name")) continue;
-      setAttr(node, asString(attr["name"]), attr.contains("value") ? attr["value"] : json(), attr.dump());
-    }
-  }
-  auto side = [&](EtArgs& args, const char* key, const char* shapesKey, const char* typesKey) {
-    if (!n.contains(key)) return;
-    const json& v = n[key];
-    if (v.is_object()) {  // {values, shapes, types[, strides]}
-      fillArgs(args, v.contains("values") ? v["values"].dump() : "[]", v.contains("shapes") ? v["shapes"].dump() : "[]",
-               v.contains("types") ? v["types"].dump() : "[]", v.contains("strides") ? v["strides"].dump() : "",
-               trace_.problems, node.id);
-    } else {
-      fillArgs(args, v.dump(), n.contains(shapesKey) ? n[shapesKey].dump() : "[]",
-               n.contains(typesKey) ? n[typesKey].dump() : "[]", "", trace_.problems, node.id);
-    }
+  auto malformed = [&](simdjson::error_code err) {
+    return makeError(path_, "malformed ET node near byte " + std::to_string(where) + ": " + simdjson::error_message(err));
   };
-  side(node.inputs, "inputs", "input_shapes", "input_types");
-  side(node.outputs, "outputs", "output_shapes", "output_types");
-
-  if (trace_.indexById.count(node.id)) {
-    trace_.problems.add(Severity::Warning, "ET node id used twice (the later node is kept)",
-                        "id " + std::to_string(node.id));
-    trace_.nodes[trace_.indexById[node.id]] = std::move(node);
+  if (auto err = object.raw_json().get(raw)) return malformed(err);
+  node.rawJson.assign(raw);
+  if (auto err = object.reset().error()) return malformed(err);
+  bool hasId = false;
+  // Either layout: values in {values, shapes, types} objects, or flat lists beside the node's keys.
+  std::string_view inValues, inShapes, inTypes, inStrides, outValues, outShapes, outTypes, outStrides;
+  for (auto field : object) {
+    std::string_view key;
+    if (auto err = field.unescaped_key().get(key)) return malformed(err);
+    const std::string k(key);  // the view dies when the value is read
+    AttrValue value;
+    if (!readValue(field.value(), value)) return malformed(simdjson::INCORRECT_TYPE);
+    if (k == "id") node.id = asInt(value, -1), hasId = true;
+    else if (k == "name") node.name = asString(value);
+    else if (k == "parent" || k == "ctrl_deps") node.parent = asInt(value, -1);
+    else if (k == "inputs" || k == "outputs") {
+      const bool in = k == "inputs";
+      if (value.raw.starts_with("{")) {
+        // {values, shapes, types[, strides]}: a small object, read as a DOM (a second On Demand
+        // document on the same parser would end the node's iteration).
+        dom::element e;
+        if (auto err = dom_.parse(value.raw.data(), value.raw.size()).get(e)) return malformed(err);
+        auto member = [&](const char* name) -> std::string {
+          dom::element m;
+          return e.at_key(name).get(m) ? std::string() : simdjson::minify(m);
+        };
+        const std::string values = member("values"), shapes = member("shapes"), types = member("types"),
+                          strides = member("strides");
+        fillArgs(in ? node.inputs : node.outputs, values, shapes, types, strides, out, node.id);
+      } else {
+        (in ? inValues : outValues) = value.raw;
+      }
+    } else if (k == "input_shapes") inShapes = value.raw;
+    else if (k == "input_types") inTypes = value.raw;
+    else if (k == "input_strides") inStrides = value.raw;
+    else if (k == "output_shapes") outShapes = value.raw;
+    else if (k == "output_types") outTypes = value.raw;
+    else if (k == "output_strides") outStrides = value.raw;
+    else if (k == "attrs") {
+      dom::element attrs;
+      if (auto err = dom_.parse(value.raw.data(), value.raw.size()).get(attrs)) return malformed(err);
+      if (!attrs.is_array()) continue;
+      dom::array attrsItems = attrs.get_array().value_unsafe();
+      for (dom::element attr : attrsItems) {
+        std::string_view name;
+        if (attr.at_key("name").get_string().get(name)) continue;
+        dom::element v;
+        AttrValue av;
+        std::string rawValue, rawAttr = simdjson::minify(attr);
+        if (!attr.at_key("value").get(v)) {
+          rawValue = simdjson::minify(v);
+          av.raw = rawValue;
+          if (v.is_string()) av.isString = true, av.text = v.get_string().value_unsafe();
+          else if (!v.is_array() && !v.is_object()) av.text = rawValue;
+        }
+        setAttr(node, name, av, rawAttr);
+      }
+    } else {
+      setAttr(node, k, value, {});  // flat layout: rf_id, tid, op_schema ... are node members
+    }
+  }
+  if (!inValues.empty()) fillArgs(node.inputs, inValues, inShapes, inTypes, inStrides, out, node.id);
+  if (!outValues.empty()) fillArgs(node.outputs, outValues, outShapes, outTypes, outStrides, out, node.id);
+  if (!hasId) {
+    out.problems.add(Severity::Warning, "ET node without an id, skipped", node.name);
     return Ok{};
   }
-  trace_.indexById.emplace(node.id, static_cast<std::uint32_t>(trace_.nodes.size()));
-  trace_.nodes.push_back(std::move(node));
+  out.nodes.push_back(std::move(node));
   return Ok{};
 }
 
-Status EtReader::parseBatch(const JsonBatch& batch) {
-  od::document doc;
-  auto fail = [&](simdjson::error_code code) -> Status {
-    return makeError(trace_.path, "malformed JSON near byte " + std::to_string(batch.fileOffset) +
-                                      " in nodes: " + simdjson::error_message(code));
+Result<EtBatch> NodeParser::parse(const JsonBatch& batch) {
+  EtBatch out;
+  auto fail = [&](simdjson::error_code code) -> Error {
+    return makeError(path_, "malformed JSON near byte " + std::to_string(batch.fileOffset) +
+                                " in nodes: " + simdjson::error_message(code));
   };
+  od::document doc;
   if (auto err = parser_.iterate(batch.data, batch.size, batch.capacity).get(doc)) return fail(err);
   od::array nodes;
   if (auto err = doc.get_array().get(nodes)) return fail(err);
@@ -212,53 +282,75 @@ Status EtReader::parseBatch(const JsonBatch& batch) {
     od::object object;
     if (auto err = element.get_object().get(object)) {
       if (err != simdjson::INCORRECT_TYPE) return fail(err);
-      trace_.problems.add(Severity::Warning, "ET node that is not a JSON object, skipped");
+      out.problems.add(Severity::Warning, "ET node that is not a JSON object, skipped");
       continue;
     }
-    if (auto s = parseNode(object, batch.fileOffset); !s) return s;
+    if (auto s = parseNode(object, batch.fileOffset, out); !s) return s.error();
   }
-  return Ok{};
+  return out;
 }
 
-Result<EtTrace> EtReader::read(ByteSource& source, const ProgressFn& progress) {
-  JsonStreamHandlers handlers;
-  handlers.onBatch = [this](const JsonBatch& batch) { return parseBatch(batch); };
-  handlers.onMember = [this](std::string_view key, std::string_view raw) {
-    members_.emplace_back(std::string(key), std::string(raw));
-  };
-  const std::uint64_t total = source.fileSize();
-  if (progress) handlers.onProgress = [&](std::uint64_t) { return progress(source.fileBytesRead(), total); };
-  auto summary = streamJsonArray(source, "nodes", handlers);
-  if (!summary) return summary.error();
-  bool hasSchema = false;
-  for (auto& [key, raw] : members_) {
-    json v = json::parse(raw, nullptr, false);
-    if (v.is_discarded()) continue;
-    if (key == "schema") trace_.schema = asString(v), hasSchema = true;
-    else if (key == "pid") trace_.pid = asInt(v, 0);
-    else if (key == "time") trace_.time = asString(v);
-    else if (key == "start_ts") trace_.startTs = asInt(v, 0);
-    else if (key == "finish_ts") trace_.finishTs = asInt(v, 0);
-    else if (key == "distributedInfo") trace_.distributedInfoJson = raw;
+void mergeBatch(EtTrace& trace, EtBatch&& batch) {
+  trace.problems.merge(batch.problems);
+  for (auto& node : batch.nodes) {
+    if (auto it = trace.indexById.find(node.id); it != trace.indexById.end()) {
+      trace.problems.add(Severity::Warning, "ET node id used twice (the later node is kept)",
+                         "id " + std::to_string(node.id));
+      trace.nodes[it->second] = std::move(node);
+      continue;
+    }
+    trace.indexById.emplace(node.id, static_cast<std::uint32_t>(trace.nodes.size()));
+    trace.nodes.push_back(std::move(node));
   }
-  if (summary->topLevelArray || !summary->foundArray) {
-    if (summary->topLevelArray)
-      return makeError(source.path(), "not a PyTorch execution trace: the document is an array, not an object with \"nodes\"");
-    return makeError(source.path(), "not a PyTorch execution trace: no \"nodes\" array");
-  }
-  if (!hasSchema) trace_.problems.add(Severity::Warning, "ET without a \"schema\" version; read by shape");
-  else if (!knownSchema(trace_.schema))
-    trace_.problems.add(Severity::Warning, "ET schema version Sutra does not know; read by shape", trace_.schema);
-  return std::move(trace_);
 }
 
 }  // namespace
 
 Result<EtTrace> readPytorchEt(const std::string& path, const ProgressFn& progress) {
-  auto source = ByteSource::open(path);
-  if (!source) return source.error();
-  EtReader reader(path);
-  return reader.read(**source, progress);
+  auto opened = ByteSource::open(path);
+  if (!opened) return opened.error();
+  ByteSource& source = **opened;
+  EtTrace trace;
+  trace.path = path;
+  std::vector<std::pair<std::string, std::string>> members;
+
+  const unsigned workers = parseWorkerCount();
+  std::vector<NodeParser> parsers;
+  for (unsigned w = 0; w < workers; ++w) parsers.emplace_back(path);
+  BatchPipeline<EtBatch> pipeline(
+      workers, [&](unsigned w, const JsonBatch& batch) { return parsers[w].parse(batch); },
+      [&](EtBatch&& batch) { mergeBatch(trace, std::move(batch)); });
+  JsonStreamHandlers handlers;
+  handlers.onBatch = [&](const JsonBatch& batch) { return pipeline.submit(batch); };
+  handlers.onMember = [&](std::string_view key, std::string_view raw) { members.emplace_back(key, raw); };
+  if (progress) handlers.onProgress = [&](std::uint64_t) { return progress(source.fileBytesRead(), source.fileSize()); };
+  auto summary = streamJsonArray(source, "nodes", handlers, 1 << 20);
+  auto finished = pipeline.finish();
+  if (!summary) return summary.error();
+  if (!finished) return finished.error();
+  if (summary->topLevelArray)
+    return makeError(path, "not a PyTorch execution trace: the document is an array, not an object with \"nodes\"");
+  if (!summary->foundArray) return makeError(path, "not a PyTorch execution trace: no \"nodes\" array");
+
+  bool hasSchema = false;
+  for (auto& [key, raw] : members) {
+    auto v = nlohmann::json::parse(raw, nullptr, false);
+    if (v.is_discarded()) continue;
+    auto integer = [&](std::int64_t fallback) { return v.is_number() ? v.get<std::int64_t>() : fallback; };
+    if (key == "schema") trace.schema = v.is_string() ? v.get<std::string>() : v.dump(), hasSchema = true;
+    else if (key == "pid") trace.pid = integer(0);
+    else if (key == "time") trace.time = v.is_string() ? v.get<std::string>() : v.dump();
+    else if (key == "start_ts") trace.startTs = integer(0);
+    else if (key == "finish_ts") trace.finishTs = integer(0);
+    else if (key == "distributedInfo") trace.distributedInfoJson = raw;
+  }
+  if (summary->controlCharactersReplaced > 0)
+    trace.problems.add(Severity::Warning, "raw control characters in strings (replaced with spaces)",
+                       summary->controlCharactersReplaced, {});
+  if (!hasSchema) trace.problems.add(Severity::Warning, "ET without a \"schema\" version; read by shape");
+  else if (!knownSchema(trace.schema))
+    trace.problems.add(Severity::Warning, "ET schema version Sutra does not know; read by shape", trace.schema);
+  return trace;
 }
 
 }  // namespace sutra

@@ -1,0 +1,674 @@
+// SPDX-License-Identifier: MIT
+#include "chakra/converter.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <unordered_map>
+
+#include "chakra/collective.h"
+#include "chakra/op_cost.h"
+
+namespace sutra::chakra {
+namespace {
+
+using ChakraProtoMsg::Node;
+constexpr std::int32_t kNoNode = -1;
+constexpr int kMaxAncestry = 256;  // guards the parent walk against a malformed parent cycle
+
+void attrInt64(Node& n, const char* name, std::int64_t v) {
+  auto* a = n.add_attr();
+  a->set_name(name);
+  a->set_int64_val(v);
+}
+void attrInt32(Node& n, const char* name, std::int32_t v) {
+  auto* a = n.add_attr();
+  a->set_name(name);
+  a->set_int32_val(v);
+}
+void attrUint64(Node& n, const char* name, std::uint64_t v) {
+  auto* a = n.add_attr();
+  a->set_name(name);
+  a->set_uint64_val(v);
+}
+void attrBool(Node& n, const char* name, bool v) {
+  auto* a = n.add_attr();
+  a->set_name(name);
+  a->set_bool_val(v);
+}
+void attrString(Node& n, const char* name, const std::string& v) {
+  auto* a = n.add_attr();
+  a->set_name(name);
+  a->set_string_val(v);
+}
+template <typename Msg, typename V>
+void metaAttr(Msg& m, const char* name, V v) {
+  auto* a = m.add_attr();
+  a->set_name(name);
+  if constexpr (std::is_same_v<V, std::string>)
+    a->set_string_val(v);
+  else if constexpr (std::is_same_v<V, std::uint64_t>)
+    a->set_uint64_val(v);
+  else
+    a->set_int64_val(v);
+}
+
+std::uint64_t roundMicros(TimeNs ns) {
+  return ns <= 0 ? 0 : static_cast<std::uint64_t>((ns + 500) / 1000);
+}
+
+std::int64_t dtypeBytes(std::string_view dtype) {
+  std::string d(dtype);
+  std::transform(d.begin(), d.end(), d.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (d.find("double") != std::string::npos || d.find("long") != std::string::npos ||
+      d.find("64") != std::string::npos || d == "complexfloat")
+    return 8;
+  if (d.find("half") != std::string::npos || d.find("bfloat16") != std::string::npos ||
+      d.find("short") != std::string::npos || d.find("16") != std::string::npos)
+    return 2;
+  if (d.find("bool") != std::string::npos || d.find("byte") != std::string::npos ||
+      d.find("char") != std::string::npos || d.find("8") != std::string::npos)
+    return 1;
+  return 4;
+}
+
+// The integer argument `param` of an op from its schema ("c10d::send(Tensor[] tensors, ...,
+// int dst, int tag) -> ...") and its recorded input values; nullopt when absent.
+std::optional<std::int64_t> intArgument(const EtNode& node, std::string_view param) {
+  const auto open = node.opSchema.find('(');
+  const auto close = node.opSchema.rfind(") ->");
+  if (open == std::string::npos || close == std::string::npos || close < open) return std::nullopt;
+  const std::string_view args = std::string_view(node.opSchema).substr(open + 1, close - open - 1);
+  std::size_t index = 0, start = 0;
+  int depth = 0;
+  for (std::size_t i = 0; i <= args.size(); ++i) {
+    const char c = i < args.size() ? args[i] : ',';
+    if (c == '(' || c == '[' || c == '<') ++depth;
+    if (c == ')' || c == ']' || c == '>') --depth;
+    if (c != ',' || depth > 0) continue;
+    std::string_view arg = args.substr(start, i - start);
+    if (auto eq = arg.find('='); eq != std::string_view::npos) arg = arg.substr(0, eq);
+    while (!arg.empty() && arg.back() == ' ') arg.remove_suffix(1);
+    const auto space = arg.rfind(' ');
+    if (space != std::string_view::npos && arg.substr(space + 1) == param) {
+      auto values = nlohmann::json::parse(node.inputs.valuesJson, nullptr, false);
+      if (values.is_array() && index < values.size() && values[index].is_number_integer())
+        return values[index].get<std::int64_t>();
+      return std::nullopt;
+    }
+    ++index;
+    start = i + 1;
+  }
+  return std::nullopt;
+}
+
+std::string typesJson(const EtArgs& args) { return nlohmann::json(args.types).dump(); }
+
+bool isProcessGroupInit(std::string_view name) {
+  return name.find("process_group:init") != std::string_view::npos;
+}
+
+class Converter {
+ public:
+  Converter(const LinkedTrace& linked, const ConvertOptions& options)
+      : L_(linked), O_(options), nodeOf_(linked.ops.size(), kNoNode) {}
+
+  Result<ChakraConversion> run() {
+    classify();
+    if (nodeOps_.empty())
+      return makeError(pathName(), "nothing to convert: the linked trace has no ops");
+    buildNodes();
+    addEdges();
+    breakCycles();
+    writeEdges();
+    if (O_.estimateCosts) addCosts();
+    writeMetadata();
+    for (const auto& n : out_.trace.nodes) ++out_.stats.nodesByType[n.type()];
+    return std::move(out_);
+  }
+
+ private:
+  struct Dep {
+    std::int32_t node;  // index into nodeOps_
+    EdgeKind kind;
+  };
+
+  std::string pathName() const {
+    if (L_.et) return L_.et->path;
+    return L_.kineto ? L_.kineto->path : std::string();
+  }
+  ProblemLog& problems() { return out_.trace.problems; }
+
+  std::int32_t opIndex(std::int64_t id) const {
+    auto it = L_.indexById.find(id);
+    return it == L_.indexById.end() ? -1 : static_cast<std::int32_t>(it->second);
+  }
+  // The op's parent, or -1 (the process root is its own parent).
+  std::int32_t parentOf(std::int32_t op) const {
+    const auto& o = L_.ops[static_cast<std::size_t>(op)];
+    if (o.parent < 0 || o.parent == o.id) return -1;
+    return opIndex(o.parent);
+  }
+  bool isAncestor(std::int32_t ancestor, std::int32_t op) const {
+    int guard = 0;
+    for (auto p = parentOf(op); p >= 0 && guard++ < kMaxAncestry; p = parentOf(p))
+      if (p == ancestor) return true;
+    return false;
+  }
+  // The nearest ancestor that is a node of the output, skipping ops not exported (a
+  // process-group init kept in the metadata), stopping at the ET's roots.
+  std::int32_t nearestNodeAncestor(std::int32_t op) const {
+    int guard = 0;
+    for (auto p = parentOf(op); p >= 0 && guard++ < kMaxAncestry; p = parentOf(p)) {
+      if (nodeOf_[static_cast<std::size_t>(p)] != kNoNode)
+        return nodeOf_[static_cast<std::size_t>(p)];
+      const EtNode* et = L_.etNode(L_.ops[static_cast<std::size_t>(p)]);
+      if (et && (et->isRoot() || et->isThreadRoot())) return kNoNode;
+    }
+    return kNoNode;
+  }
+
+  // The collective a communication kernel performs: from its own name, else from the host ops
+  // that launched it (an NCCL SendRecv kernel is a send, a recv or part of an all-to-all).
+  std::optional<Collective> collectiveOf(std::int32_t op, const EtNode** commOp) const {
+    auto c = collectiveFromName(L_.ops[static_cast<std::size_t>(op)].name);
+    int guard = 0;
+    for (auto p = parentOf(op); p >= 0 && guard++ < kMaxAncestry; p = parentOf(p)) {
+      const auto& o = L_.ops[static_cast<std::size_t>(p)];
+      const EtNode* et = L_.etNode(o);
+      if (!et || (!et->comm && !isCommHostOpName(o.name))) continue;
+      if (!*commOp) *commOp = et;
+      if (c && *c != Collective::SendRecv) return c;
+      std::optional<Collective> host;
+      if (et->comm && !et->comm->collectiveName.empty())
+        host = collectiveFromName(et->comm->collectiveName);
+      if (!host) host = collectiveFromName(o.name);
+      if (host && *host != Collective::SendRecv) return host;
+    }
+    return c;
+  }
+
+  void classify() {
+    for (std::size_t i = 0; i < L_.ops.size(); ++i) {
+      const LinkedOp& op = L_.ops[i];
+      const EtNode* et = L_.etNode(op);
+      Planned plan;
+      plan.op = static_cast<std::int32_t>(i);
+      if (op.isCpu()) {
+        if (et && (et->isRoot() || et->isThreadRoot())) continue;
+        if (isProcessGroupInit(op.name)) {
+          if (et) pgInits_.push_back(et->inputs.valuesJson);
+          if (!O_.metadataNodes) {
+            problems().add(Severity::Info,
+                           "process-group init kept in GlobalMetadata pg_config, not as a node "
+                           "(ASTRA-sim aborts on METADATA_NODE; see the metadata-nodes option)",
+                           op.name);
+            continue;
+          }
+          plan.type = ChakraProtoMsg::METADATA_NODE;
+        } else {
+          plan.type = ChakraProtoMsg::COMP_NODE;
+        }
+      } else if (isCommKernelName(op.name) || !op.pgName.empty()) {
+        classifyComm(plan);
+      } else {
+        plan.type = ChakraProtoMsg::COMP_NODE;
+      }
+      nodeOf_[i] = static_cast<std::int32_t>(nodeOps_.size());
+      nodeOps_.push_back(plan);
+    }
+  }
+
+  struct Planned {
+    std::int32_t op = -1;
+    ChakraProtoMsg::NodeType type = ChakraProtoMsg::COMP_NODE;
+    std::optional<Collective> collective;
+    const EtNode* commOp = nullptr;  // the host op that carries the comm's arguments
+    std::int64_t peer = -1, tag = 0;
+  };
+
+  void classifyComm(Planned& plan) {
+    const LinkedOp& op = L_.ops[static_cast<std::size_t>(plan.op)];
+    plan.collective = collectiveOf(plan.op, &plan.commOp);
+    plan.type = ChakraProtoMsg::COMP_NODE;
+    if (!plan.collective || *plan.collective == Collective::SendRecv) {
+      problems().add(Severity::Warning,
+                     "communication kernel whose collective is unknown (exported as COMP_NODE)",
+                     op.name);
+      plan.collective.reset();
+      return;
+    }
+    const Collective c = *plan.collective;
+    if (c == Collective::Send || c == Collective::Recv) {
+      const char* peerName = c == Collective::Send ? "dst" : "src";
+      if (plan.commOp) {
+        plan.peer = intArgument(*plan.commOp, peerName).value_or(-1);
+        plan.tag = intArgument(*plan.commOp, "tag").value_or(0);
+      }
+      if (plan.peer < 0) {
+        problems().add(Severity::Warning,
+                       "point-to-point kernel with unknown peer rank (exported as COMP_NODE)",
+                       op.name);
+        return;
+      }
+      plan.type =
+          c == Collective::Send ? ChakraProtoMsg::COMM_SEND_NODE : ChakraProtoMsg::COMM_RECV_NODE;
+      return;
+    }
+    if (!astraSimSupports(c) && !O_.unsupportedCollectivesAsComm) {
+      problems().add(Severity::Warning,
+                     "collective ASTRA-sim does not simulate (exported as COMP_NODE with its "
+                     "measured duration)",
+                     std::string(collectiveName(c)) + ": " + op.name);
+      return;
+    }
+    plan.type = ChakraProtoMsg::COMM_COLL_NODE;
+  }
+
+  // Bytes a collective moves: the larger of the ET's in/out message sizes (all-gather's output,
+  // reduce-scatter's input: the whole buffer), else the input tensors of the host comm op.
+  std::int64_t commSize(const Planned& plan) {
+    if (plan.commOp && plan.commOp->comm) {
+      const auto& c = *plan.commOp->comm;
+      const std::int64_t elems = std::max(c.inMsgNelems, c.outMsgNelems);
+      if (elems > 0) return elems * dtypeBytes(c.dtype);
+    }
+    if (plan.commOp) {
+      std::int64_t bytes = 0;
+      for (const auto& t : plan.commOp->inputs.tensors) bytes += t.numel * t.itemsize;
+      if (bytes > 0) return bytes;
+    }
+    problems().add(Severity::Warning, "collective of unknown size (comm_size 0)",
+                   L_.ops[static_cast<std::size_t>(plan.op)].name);
+    return 0;
+  }
+
+  void buildNodes() {
+    TimeNs base = 0;
+    for (const auto& op : L_.ops)
+      if (op.ts > 0 && (base == 0 || op.ts < base)) base = op.ts;
+    base_ = base;
+    auto& nodes = out_.trace.nodes;
+    nodes.resize(nodeOps_.size());
+    for (std::size_t n = 0; n < nodeOps_.size(); ++n) {
+      const Planned& plan = nodeOps_[n];
+      const LinkedOp& op = L_.ops[static_cast<std::size_t>(plan.op)];
+      const EtNode* et = L_.etNode(op);
+      Node& node = nodes[n];
+      node.set_id(static_cast<std::uint64_t>(op.id));
+      node.set_name(op.name);
+      node.set_type(plan.type);
+      if (op.ts > 0) node.set_start_time_micros(roundMicros(op.ts - base));
+      node.set_duration_micros(roundMicros(op.isCpu() ? op.exclusiveDur : op.inclusiveDur));
+      if (et) {
+        auto* in = node.mutable_inputs();
+        in->set_values(et->inputs.valuesJson);
+        in->set_shapes(et->inputs.shapesJson);
+        in->set_types(typesJson(et->inputs));
+        auto* o = node.mutable_outputs();
+        o->set_values(et->outputs.valuesJson);
+        o->set_shapes(et->outputs.shapesJson);
+        o->set_types(typesJson(et->outputs));
+      }
+      if (op.isCpu()) {
+        ++out_.stats.cpuNodes;
+        const Event* ev = L_.kinetoEventOf(op);
+        attrInt64(
+            node, "rf_id",
+            et ? et->rfId : (ev && ev->recordFunctionId != kNoId ? ev->recordFunctionId : -1));
+        if (et) {
+          attrInt64(node, "fw_parent", et->fwParent);
+          attrInt64(node, "seq_id", et->seqId);
+          attrInt64(node, "scope", et->scope);
+        }
+        attrInt64(node, "tid", et ? et->tid : op.tid);
+        if (et) {
+          attrInt64(node, "fw_tid", et->fwTid);
+          attrString(node, "op_schema", et->opSchema);
+        }
+        // ASTRA-sim refuses is_cpu_op on comm nodes; a METADATA node is no comm node.
+        attrBool(node, "is_cpu_op", true);
+        if (plan.type == ChakraProtoMsg::METADATA_NODE && et) {
+          // ASTRA-sim's METADATA parser reads the process group from inputs.values as JSON.
+          node.mutable_inputs()->set_values(et->inputs.valuesJson);
+        }
+        continue;
+      }
+      ++out_.stats.deviceNodes;
+      const bool comm = plan.type == ChakraProtoMsg::COMM_COLL_NODE ||
+                        plan.type == ChakraProtoMsg::COMM_SEND_NODE ||
+                        plan.type == ChakraProtoMsg::COMM_RECV_NODE;
+      if (!comm) attrBool(node, "is_cpu_op", false);
+      attrInt64(node, "stream", op.stream);
+      if (op.device >= 0) attrInt64(node, "device", op.device);
+      if (!comm) continue;
+      std::string pg = op.pgName;
+      if (pg.empty() && plan.commOp && plan.commOp->comm) pg = plan.commOp->comm->pgName;
+      if (plan.type == ChakraProtoMsg::COMM_COLL_NODE)
+        attrInt64(node, "comm_type", *chakraCommType(*plan.collective));
+      attrInt64(node, "comm_size", commSize(plan));
+      if (!pg.empty()) attrString(node, "pg_name", pg);
+      if (plan.type != ChakraProtoMsg::COMM_COLL_NODE) {
+        const auto self = static_cast<std::int32_t>(L_.rank);
+        const auto peer = static_cast<std::int32_t>(plan.peer);
+        attrInt32(node, "comm_src", plan.type == ChakraProtoMsg::COMM_SEND_NODE ? self : peer);
+        attrInt32(node, "comm_dst", plan.type == ChakraProtoMsg::COMM_SEND_NODE ? peer : self);
+        attrInt32(node, "comm_tag", static_cast<std::int32_t>(plan.tag));
+      }
+    }
+  }
+
+  void addDep(std::int32_t node, std::int32_t dep, EdgeKind kind) {
+    if (dep == kNoNode || dep == node) return;
+    auto& list = kind == EdgeKind::Ctrl ? ctrl_[static_cast<std::size_t>(node)]
+                                        : data_[static_cast<std::size_t>(node)];
+    for (const auto& d : list)
+      if (d.node == dep) return;
+    list.push_back({dep, kind});
+  }
+  void addDepOnOp(std::int32_t node, std::int64_t depId, EdgeKind kind) {
+    const auto op = opIndex(depId);
+    const auto dep = op >= 0 ? nodeOf_[static_cast<std::size_t>(op)] : kNoNode;
+    if (dep == kNoNode) {
+      ++out_.stats.droppedDeps;
+      problems().add(Severity::Info,
+                     "dependency on an op that is not a node of the output (dropped)",
+                     std::string(edgeKindName(kind)) + " of " +
+                         out_.trace.nodes[static_cast<std::size_t>(node)].name() + " on id " +
+                         std::to_string(depId));
+      return;
+    }
+    addDep(node, dep, kind);
+  }
+
+  void addEdges() {
+    const std::size_t n = nodeOps_.size();
+    ctrl_.assign(n, {});
+    data_.assign(n, {});
+    // Serial order per thread, and device order per stream.
+    std::map<std::int64_t, std::vector<std::int32_t>> threads;
+    std::map<std::pair<std::int32_t, std::int64_t>, std::vector<std::int32_t>> streams;
+    for (std::size_t i = 0; i < n; ++i) {
+      const LinkedOp& op = L_.ops[static_cast<std::size_t>(nodeOps_[i].op)];
+      if (op.isCpu())
+        threads[op.tid].push_back(static_cast<std::int32_t>(i));
+      else
+        streams[{op.device, op.stream}].push_back(static_cast<std::int32_t>(i));
+    }
+    for (const auto& [tid, chain] : threads) {
+      for (std::size_t k = 0; k < chain.size(); ++k) {
+        threadPos_[chain[k]] = {tid, k};
+        if (k > 0) addDep(chain[k], chain[k - 1], EdgeKind::Serial);
+      }
+    }
+    threads_ = std::move(threads);
+    if (O_.streamOrder) {
+      for (auto& [key, chain] : streams) {
+        std::stable_sort(chain.begin(), chain.end(), [&](auto a, auto b) {
+          return L_.ops[static_cast<std::size_t>(nodeOps_[static_cast<std::size_t>(a)].op)].ts <
+                 L_.ops[static_cast<std::size_t>(nodeOps_[static_cast<std::size_t>(b)].op)].ts;
+        });
+        for (std::size_t k = 1; k < chain.size(); ++k)
+          addDep(chain[k], chain[k - 1], EdgeKind::Stream);
+      }
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto node = static_cast<std::int32_t>(i);
+      const std::int32_t opIdx = nodeOps_[i].op;
+      const LinkedOp& op = L_.ops[static_cast<std::size_t>(opIdx)];
+      const auto caller = nearestNodeAncestor(opIdx);
+      addDep(node, caller, EdgeKind::Ctrl);
+      if (op.isDevice()) addDep(node, caller, EdgeKind::Launch);
+      for (auto id : op.interThreadDeps) addDepOnOp(node, id, EdgeKind::InterThread);
+      for (auto id : op.syncDeps) addSync(node, opIdx, id);
+    }
+  }
+
+  // A wait on a device op: the waiter depends on it, unless the waiter (or an op it called)
+  // launched that op itself; then the first op after the waiter's subtree on its thread waits.
+  void addSync(std::int32_t node, std::int32_t waiterOp, std::int64_t waitedId) {
+    const auto waitedOp = opIndex(waitedId);
+    const auto waited = waitedOp >= 0 ? nodeOf_[static_cast<std::size_t>(waitedOp)] : kNoNode;
+    if (waited == kNoNode) {
+      addDepOnOp(node, waitedId, EdgeKind::Sync);
+      return;
+    }
+    const LinkedOp& w = L_.ops[static_cast<std::size_t>(waiterOp)];
+    const LinkedOp& d = L_.ops[static_cast<std::size_t>(waitedOp)];
+    if (w.ts > 0 && d.ts > 0 && d.ts >= w.ts + std::max<TimeNs>(w.inclusiveDur, 1)) {
+      problems().add(
+          Severity::Warning,
+          "sync dependency on a device op that starts after the waiting op ends (dropped)",
+          w.name + " on " + d.name);
+      return;
+    }
+    if (w.isCpu() && (waitedOp == waiterOp || isAncestor(waiterOp, waitedOp))) {
+      auto pos = threadPos_.find(node);
+      if (pos == threadPos_.end()) return;
+      const auto& chain = threads_[pos->second.first];
+      std::size_t k = pos->second.second + 1;
+      while (k < chain.size() &&
+             isAncestor(waiterOp, nodeOps_[static_cast<std::size_t>(chain[k])].op))
+        ++k;
+      if (k >= chain.size()) {
+        problems().add(Severity::Info, "sync on own work with no later op on the thread (dropped)",
+                       w.name);
+        return;
+      }
+      ++out_.stats.syncDepsRedirected;
+      addDep(chain[k], waited, EdgeKind::Sync);
+      return;
+    }
+    addDep(node, waited, EdgeKind::Sync);
+  }
+
+  // Removes back edges found by a depth-first walk over the dependencies, so every node can be
+  // issued; each removal is a counted problem naming the edge.
+  void breakCycles() {
+    const std::size_t n = nodeOps_.size();
+    enum : std::uint8_t { White, Grey, Black };
+    std::vector<std::uint8_t> colour(n, White);
+    struct Frame {
+      std::int32_t node;
+      std::size_t next;
+    };
+    auto depAt = [&](std::int32_t node, std::size_t k) -> Dep* {
+      auto& c = ctrl_[static_cast<std::size_t>(node)];
+      auto& d = data_[static_cast<std::size_t>(node)];
+      if (k < c.size()) return &c[k];
+      k -= c.size();
+      return k < d.size() ? &d[k] : nullptr;
+    };
+    // Which edge of a cycle is flagged depends on the walk: starting from the latest node and
+    // following structural edges (caller, serial, launch, stream) before inter-thread and sync
+    // ones makes the flagged edge, where there is a choice, the inferred one.
+    for (auto& list : data_)
+      std::stable_sort(list.begin(), list.end(),
+                       [](const Dep& a, const Dep& b) { return a.kind < b.kind; });
+    std::vector<Frame> stack;
+    for (std::size_t r = n; r-- > 0;) {
+      const std::size_t root = r;
+      if (colour[root] != White) continue;
+      stack.push_back({static_cast<std::int32_t>(root), 0});
+      colour[root] = Grey;
+      while (!stack.empty()) {
+        Frame& f = stack.back();
+        Dep* dep = depAt(f.node, f.next++);
+        if (!dep) {
+          colour[static_cast<std::size_t>(f.node)] = Black;
+          stack.pop_back();
+          continue;
+        }
+        if (dep->node == kNoNode) continue;
+        const auto target = static_cast<std::size_t>(dep->node);
+        if (colour[target] == Grey) {
+          ++out_.stats.cyclesBroken;
+          problems().add(
+              Severity::Warning, "dependency cycle broken by removing an edge",
+              std::string(edgeKindName(dep->kind)) + " dependency of node " +
+                  std::to_string(out_.trace.nodes[static_cast<std::size_t>(f.node)].id()) + " (" +
+                  out_.trace.nodes[static_cast<std::size_t>(f.node)].name() + ") on node " +
+                  std::to_string(out_.trace.nodes[target].id()) + " (" +
+                  out_.trace.nodes[target].name() + ")");
+          dep->node = kNoNode;
+        } else if (colour[target] == White) {
+          colour[target] = Grey;
+          stack.push_back({dep->node, 0});
+        }
+      }
+    }
+  }
+
+  void writeEdges() {
+    auto& nodes = out_.trace.nodes;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      for (const auto& d : ctrl_[i]) {
+        if (d.node == kNoNode) continue;
+        nodes[i].add_ctrl_deps(nodes[static_cast<std::size_t>(d.node)].id());
+        ++out_.stats.edges[static_cast<std::size_t>(EdgeKind::Ctrl)];
+      }
+      for (const auto& d : data_[i]) {
+        if (d.node == kNoNode) continue;
+        nodes[i].add_data_deps(nodes[static_cast<std::size_t>(d.node)].id());
+        ++out_.stats.edges[static_cast<std::size_t>(d.kind)];
+      }
+    }
+  }
+
+  // num_ops and tensor_size: on the innermost recognised compute op (linear over addmm would
+  // count twice), moved onto the device ops it launched where there are any (the GPU does the
+  // work), split evenly among them. Copies and sets with no compute op above them get the bytes
+  // of their innermost ET op.
+  void addCosts() {
+    const std::size_t nOps = L_.ops.size();
+    std::vector<OpCost> cost(nOps);
+    std::vector<char> leaf(nOps, 0);
+    for (std::size_t i = 0; i < nOps; ++i)
+      if (const EtNode* et = L_.etNode(L_.ops[i]); et && L_.ops[i].isCpu())
+        cost[i] = estimateOpCost(*et);
+    for (std::size_t i = 0; i < nOps; ++i) leaf[i] = cost[i].computeOp;
+    for (std::size_t i = 0; i < nOps; ++i) {
+      if (!cost[i].computeOp) continue;
+      int guard = 0;
+      for (auto p = parentOf(static_cast<std::int32_t>(i)); p >= 0 && guard++ < kMaxAncestry;
+           p = parentOf(p))
+        leaf[static_cast<std::size_t>(p)] = 0;
+    }
+    std::unordered_map<std::int32_t, std::vector<std::int32_t>>
+        devicesOf;                                                 // leaf op -> device nodes
+    std::vector<std::pair<std::int32_t, std::int32_t>> bytesOnly;  // device node, ET op
+    for (std::size_t n = 0; n < nodeOps_.size(); ++n) {
+      const auto op = nodeOps_[n].op;
+      if (!L_.ops[static_cast<std::size_t>(op)].isDevice() ||
+          nodeOps_[n].type != ChakraProtoMsg::COMP_NODE)
+        continue;
+      std::int32_t firstEt = -1;
+      int guard = 0;
+      bool found = false;
+      for (auto p = parentOf(op); p >= 0 && guard++ < kMaxAncestry; p = parentOf(p)) {
+        if (firstEt < 0 && L_.etNode(L_.ops[static_cast<std::size_t>(p)])) firstEt = p;
+        if (leaf[static_cast<std::size_t>(p)]) {
+          devicesOf[p].push_back(static_cast<std::int32_t>(n));
+          found = true;
+          break;
+        }
+      }
+      if (!found && firstEt >= 0) bytesOnly.emplace_back(static_cast<std::int32_t>(n), firstEt);
+    }
+    auto& nodes = out_.trace.nodes;
+    for (std::size_t i = 0; i < nOps; ++i) {
+      if (!leaf[i]) continue;
+      const auto it = devicesOf.find(static_cast<std::int32_t>(i));
+      if (it == devicesOf.end()) {
+        if (nodeOf_[i] == kNoNode) continue;
+        Node& node = nodes[static_cast<std::size_t>(nodeOf_[i])];
+        attrInt64(node, "num_ops", cost[i].flops);
+        attrUint64(node, "tensor_size", cost[i].tensorBytes);
+        continue;
+      }
+      const auto parts = static_cast<std::int64_t>(it->second.size());
+      for (std::size_t k = 0; k < it->second.size(); ++k) {
+        Node& node = nodes[static_cast<std::size_t>(it->second[k])];
+        const std::int64_t extraOps = k == 0 ? cost[i].flops % parts : 0;
+        const std::uint64_t extraBytes =
+            k == 0 ? cost[i].tensorBytes % static_cast<std::uint64_t>(parts) : 0;
+        attrInt64(node, "num_ops", cost[i].flops / parts + extraOps);
+        attrUint64(node, "tensor_size",
+                   cost[i].tensorBytes / static_cast<std::uint64_t>(parts) + extraBytes);
+      }
+    }
+    for (const auto& [node, etOp] : bytesOnly) {
+      const EtNode* et = L_.etNode(L_.ops[static_cast<std::size_t>(etOp)]);
+      attrUint64(nodes[static_cast<std::size_t>(node)], "tensor_size",
+                 estimateOpCost(*et).tensorBytes);
+    }
+  }
+
+  void writeMetadata() {
+    auto& meta = out_.trace.meta;
+    meta.set_version("0.0.4");
+    if (L_.et) {
+      metaAttr(meta, "schema", L_.et->schema);
+      metaAttr(meta, "pid", static_cast<std::uint64_t>(L_.et->pid));
+      metaAttr(meta, "time", L_.et->time);
+      metaAttr(meta, "start_ts", static_cast<std::uint64_t>(L_.et->startTs));
+      metaAttr(meta, "finish_ts", static_cast<std::uint64_t>(L_.et->finishTs));
+    }
+    metaAttr(meta, "converter", std::string("sutra"));
+    metaAttr(meta, "rank", static_cast<std::int64_t>(L_.rank));
+    if (L_.kineto && L_.kineto->meta.worldSize)
+      metaAttr(meta, "world_size", static_cast<std::int64_t>(*L_.kineto->meta.worldSize));
+    metaAttr(meta, "start_time_base_ns", static_cast<std::int64_t>(base_));
+    if (L_.kineto && !L_.kineto->meta.distributedInfoJson.empty())
+      metaAttr(meta, "distributed_info", L_.kineto->meta.distributedInfoJson);
+    if (!pgInits_.empty()) {
+      std::string all = "[";
+      for (std::size_t i = 0; i < pgInits_.size(); ++i) all += (i ? "," : "") + pgInits_[i];
+      metaAttr(meta, "pg_config", all + "]");
+    }
+  }
+
+  const LinkedTrace& L_;
+  const ConvertOptions& O_;
+  ChakraConversion out_;
+  std::vector<std::int32_t> nodeOf_;  // op index -> node index
+  std::vector<Planned> nodeOps_;      // node index -> plan (op index, type ...)
+  std::vector<std::vector<Dep>> ctrl_, data_;
+  std::map<std::int64_t, std::vector<std::int32_t>> threads_;  // tid -> CPU nodes in id order
+  std::unordered_map<std::int32_t, std::pair<std::int64_t, std::size_t>> threadPos_;
+  std::vector<std::string> pgInits_;
+  TimeNs base_ = 0;
+};
+
+}  // namespace
+
+std::string_view edgeKindName(EdgeKind kind) {
+  switch (kind) {
+    case EdgeKind::Ctrl:
+      return "ctrl";
+    case EdgeKind::Serial:
+      return "serial";
+    case EdgeKind::Launch:
+      return "launch";
+    case EdgeKind::Stream:
+      return "stream";
+    case EdgeKind::InterThread:
+      return "inter_thread";
+    case EdgeKind::Sync:
+      return "sync";
+    case EdgeKind::Count:
+      break;
+  }
+  return "unknown";
+}
+
+std::size_t ConvertStats::totalEdges() const {
+  return std::accumulate(edges.begin(), edges.end(), std::size_t{0});
+}
+
+Result<ChakraConversion> convertToChakra(const LinkedTrace& linked, const ConvertOptions& options) {
+  Converter c(linked, options);
+  return c.run();
+}
+
+}  // namespace sutra::chakra

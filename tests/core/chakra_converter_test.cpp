@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: MIT
+// The linked-trace -> Chakra converter on small hand-built linked traces whose expected graphs are
+// worked out by hand in the comments.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "chakra/converter.h"
+
+namespace sutra::chakra {
+namespace {
+
+using ChakraProtoMsg::Node;
+
+struct Builder {
+  std::shared_ptr<EtTrace> et = std::make_shared<EtTrace>();
+  LinkedTrace linked;
+
+  Builder() {
+    et->nodes.reserve(64);  // the tests hold references to nodes while adding more
+    et->path = "mem.json";
+    et->schema = "1.0.1";
+    et->pid = 42;
+    // The ET's process and thread roots: kept in the linked trace, never nodes of the output.
+    cpu(0, "[pytorch|profiler|execution_trace|process]", 0, 0, 0, 0);
+    cpu(1, "[pytorch|profiler|execution_trace|thread]", 0, 1, 0, 0);
+  }
+  EtNode& cpu(std::int64_t id, const std::string& name, std::int64_t parent, std::int64_t tid,
+              TimeNs ts, TimeNs dur, TimeNs exclusive = -1) {
+    EtNode n;
+    n.id = id + 1000;  // ET ids differ from ET+ ids
+    n.name = name;
+    n.tid = tid;
+    n.rfId = id;
+    n.seqId = 7;
+    n.opSchema = name + "(Tensor self) -> Tensor";
+    et->nodes.push_back(n);
+    LinkedOp op;
+    op.id = id;
+    op.name = name;
+    op.parent = parent;
+    op.etIndex = static_cast<std::int32_t>(et->nodes.size() - 1);
+    op.ts = ts;
+    op.inclusiveDur = dur;
+    op.exclusiveDur = exclusive < 0 ? dur : exclusive;
+    op.tid = tid;
+    linked.ops.push_back(op);
+    return et->nodes.back();
+  }
+  LinkedOp& device(std::int64_t id, const std::string& name, std::int64_t launcher,
+                   std::int64_t stream, TimeNs ts, TimeNs dur) {
+    LinkedOp op;
+    op.id = id;
+    op.kind = LinkedOpKind::DeviceOp;
+    op.name = name;
+    op.parent = launcher;
+    op.ts = ts;
+    op.inclusiveDur = op.exclusiveDur = dur;
+    op.device = 0;
+    op.stream = stream;
+    op.category = "kernel";
+    linked.ops.push_back(op);
+    return linked.ops.back();
+  }
+  void rank(int r) { linked.rank = r; }
+  LinkedOp& op(std::int64_t id) { return linked.ops[linked.indexById.at(id)]; }
+  const LinkedTrace& done() {
+    std::sort(linked.ops.begin(), linked.ops.end(), [](auto& a, auto& b) { return a.id < b.id; });
+    linked.et = et;
+    linked.reindex();
+    return linked;
+  }
+};
+
+const Node& byId(const ChakraTrace& t, std::uint64_t id) {
+  const Node* n = t.findNode(id);
+  EXPECT_NE(n, nullptr) << id;
+  static const Node none;
+  return n ? *n : none;
+}
+
+std::vector<std::uint64_t> data(const Node& n) {
+  return {n.data_deps().begin(), n.data_deps().end()};
+}
+std::vector<std::uint64_t> ctrl(const Node& n) {
+  return {n.ctrl_deps().begin(), n.ctrl_deps().end()};
+}
+
+// Every dependency resolves in the file, none on itself, and Kahn's algorithm issues every node.
+void expectRunnableGraph(const ChakraTrace& t) {
+  std::map<std::uint64_t, std::size_t> pending;
+  std::map<std::uint64_t, std::vector<std::uint64_t>> dependants;
+  for (const auto& n : t.nodes) pending[n.id()] = 0;
+  EXPECT_EQ(pending.size(), t.nodes.size()) << "duplicate ids";
+  for (const auto& n : t.nodes) {
+    std::set<std::uint64_t> deps(n.ctrl_deps().begin(), n.ctrl_deps().end());
+    deps.insert(n.data_deps().begin(), n.data_deps().end());
+    for (auto d : deps) {
+      EXPECT_TRUE(pending.count(d)) << "node " << n.id() << " depends on absent " << d;
+      EXPECT_NE(d, n.id()) << "self dependency";
+      ++pending[n.id()];
+      dependants[d].push_back(n.id());
+    }
+  }
+  std::vector<std::uint64_t> ready;
+  for (auto& [id, k] : pending)
+    if (k == 0) ready.push_back(id);
+  std::size_t issued = 0;
+  while (!ready.empty()) {
+    auto id = ready.back();
+    ready.pop_back();
+    ++issued;
+    for (auto c : dependants[id])
+      if (--pending[c] == 0) ready.push_back(c);
+  }
+  EXPECT_EQ(issued, t.nodes.size()) << "nodes on a cycle";
+}
+
+TEST(ChakraConverter, CpuAndDeviceOpsWithEveryDependencyKind) {
+  Builder b;
+  // Thread 1: A [100, 200) calls B [120, 160), which launches kernel K1 on stream 7; then C
+  // [210, 300) launches K2 on stream 7 and a memcpy M on stream 8, and waits on K1.
+  b.cpu(2, "aten::A", 1, 1, 100'000, 100'000, 60'000);
+  b.cpu(3, "aten::B", 2, 1, 120'000, 40'000);
+  b.device(4, "gemm_kernel", 3, 7, 150'000, 30'000);
+  b.cpu(5, "aten::C", 1, 1, 210'000, 90'000);
+  b.device(6, "add_kernel", 5, 7, 220'000, 10'000);
+  b.device(7, "Memcpy DtoH", 5, 8, 230'000, 5'400);
+  b.done();
+  b.op(5).syncDeps = {4};
+  auto conv = convertToChakra(b.linked);
+  ASSERT_TRUE(conv.ok()) << conv.error().message;
+  const ChakraTrace& t = conv->trace;
+  ASSERT_EQ(t.nodes.size(), 6u);  // the two roots are not nodes
+  expectRunnableGraph(t);
+
+  const Node& a = byId(t, 2);
+  EXPECT_EQ(a.type(), ChakraProtoMsg::COMP_NODE);
+  EXPECT_EQ(a.start_time_micros(), 0u);
+  EXPECT_EQ(a.duration_micros(), 60u);  // exclusive
+  EXPECT_TRUE(ctrl(a).empty());         // its caller is the thread root
+  EXPECT_TRUE(data(a).empty());
+  EXPECT_EQ(attrInt(a, "is_cpu_op", -1), 1);
+  EXPECT_EQ(attrInt(a, "tid", -1), 1);
+  EXPECT_EQ(attrInt(a, "rf_id", -1), 2);
+  EXPECT_EQ(attrInt(a, "seq_id", -1), 7);
+  EXPECT_EQ(attrString(a, "op_schema"), "aten::A(Tensor self) -> Tensor");
+
+  EXPECT_EQ(ctrl(byId(t, 3)), std::vector<std::uint64_t>{2});
+  EXPECT_EQ(data(byId(t, 3)), std::vector<std::uint64_t>{2});  // serial
+  const Node& k1 = byId(t, 4);
+  EXPECT_EQ(ctrl(k1), std::vector<std::uint64_t>{3});
+  EXPECT_EQ(data(k1), std::vector<std::uint64_t>{3});  // launch
+  EXPECT_EQ(attrInt(k1, "is_cpu_op", -1), 0);
+  EXPECT_EQ(attrInt(k1, "stream", -1), 7);
+  EXPECT_EQ(k1.start_time_micros(), 50u);
+  // C: serial after B, and the sync on K1 that Chakra's converter drops.
+  EXPECT_EQ(data(byId(t, 5)), (std::vector<std::uint64_t>{3, 4}));
+  EXPECT_EQ(data(byId(t, 6)), (std::vector<std::uint64_t>{5, 4}));  // launch, stream order
+  EXPECT_EQ(data(byId(t, 7)), std::vector<std::uint64_t>{5});
+  EXPECT_EQ(byId(t, 7).duration_micros(), 5u);  // 5.4 us rounds to 5
+
+  const auto& s = conv->stats;
+  EXPECT_EQ(s.cpuNodes, 3u);
+  EXPECT_EQ(s.deviceNodes, 3u);
+  EXPECT_EQ(s.edgeCount(EdgeKind::Ctrl), 4u);    // B, K1, K2, M
+  EXPECT_EQ(s.edgeCount(EdgeKind::Serial), 2u);  // A->B, B->C
+  EXPECT_EQ(s.edgeCount(EdgeKind::Launch), 3u);
+  EXPECT_EQ(s.edgeCount(EdgeKind::Stream), 1u);
+  EXPECT_EQ(s.edgeCount(EdgeKind::Sync), 1u);
+  EXPECT_EQ(s.totalEdges(), 11u);
+  EXPECT_EQ(s.nodesByType.at(ChakraProtoMsg::COMP_NODE), 6u);
+  EXPECT_EQ(t.meta.version(), "0.0.4");
+}
+
+TEST(ChakraConverter, AWaitOnOwnWorkMovesToTheNextOpAndNodesWithoutEdgesStay) {
+  Builder b;
+  // X [0,100) launches the copy M and waits on it (cudaMemcpy inside aten::item); X's child Y
+  // follows in the serial chain; Z, the op after X's subtree, is the one that waits on M.
+  b.cpu(2, "aten::item", 1, 1, 1'000, 100'000);
+  b.cpu(3, "aten::_local_scalar_dense", 2, 1, 2'000, 90'000);
+  b.device(4, "Memcpy DtoH", 3, 7, 10'000, 1'000);
+  b.cpu(5, "aten::Z", 1, 1, 200'000, 1'000);
+  b.cpu(9, "aten::lonely", 1, 2, 300'000, 1'000);  // another thread, no edge at all
+  b.done();
+  b.op(2).syncDeps = {4};
+  auto conv = convertToChakra(b.linked);
+  ASSERT_TRUE(conv.ok());
+  const ChakraTrace& t = conv->trace;
+  expectRunnableGraph(t);
+  EXPECT_EQ(data(byId(t, 2)), std::vector<std::uint64_t>{});
+  EXPECT_EQ(data(byId(t, 5)), (std::vector<std::uint64_t>{3, 4}));
+  EXPECT_EQ(conv->stats.syncDepsRedirected, 1u);
+  const Node& lonely = byId(t, 9);
+  EXPECT_TRUE(ctrl(lonely).empty());
+  EXPECT_TRUE(data(lonely).empty());
+  EXPECT_EQ(t.nodes.size(), 5u);
+}
+
+TEST(ChakraConverter, CollectivesGetIntegerTypeAndSizeAndUnsupportedOnesBecomeComp) {
+  Builder b;
+  b.rank(3);
+  auto& rpc = b.cpu(2, "record_param_comms", 1, 1, 1'000, 10'000);
+  rpc.comm = EtComm{};
+  rpc.comm->collectiveName = "all_reduce";
+  rpc.comm->dtype = "Float";
+  rpc.comm->inMsgNelems = rpc.comm->outMsgNelems = 1024;
+  b.device(3, "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)", 2,
+           20, 5'000, 50'000)
+      .pgName = "0";
+  auto& ag = b.cpu(4, "record_param_comms", 1, 1, 20'000, 10'000);
+  ag.comm = EtComm{};
+  ag.comm->collectiveName = "all_gather";
+  ag.comm->dtype = "BFloat16";
+  ag.comm->inMsgNelems = 256;
+  ag.comm->outMsgNelems = 1024;  // 4 ranks: the gathered buffer is the size
+  b.device(5, "ncclDevKernel_AllGather_RING_LL", 4, 20, 60'000, 10'000);
+  b.cpu(6, "c10d::reduce_", 1, 1, 40'000, 1'000);
+  b.device(7, "ncclDevKernel_Reduce_Sum_f32_RING_LL", 6, 20, 80'000, 10'000);
+  auto& send = b.cpu(8, "c10d::send", 1, 1, 50'000, 1'000);
+  send.opSchema =
+      "c10d::send(Tensor[] tensors, __torch__.torch.classes.c10d.ProcessGroup process_group, int "
+      "dst, int tag) "
+      "-> __torch__.torch.classes.c10d.Work";
+  send.inputs.valuesJson = "[[[5,6,0,16,4,\"cuda:0\"]],\"pg\",1,9]";
+  send.inputs.tensors = {EtTensor{5, 6, 0, 16, 4, "cuda:0"}};
+  b.device(9, "ncclDevKernel_SendRecv(ncclDevComm*, unsigned long, ncclWork*)", 8, 21, 90'000,
+           1'000);
+  b.cpu(10, "c10d::recv_", 1, 1, 60'000, 1'000);  // no schema: the peer is unknown
+  b.device(11, "ncclDevKernel_SendRecv(ncclDevComm*, unsigned long, ncclWork*)", 10, 21, 95'000,
+           1'000);
+  b.cpu(12, "c10d::mystery", 1, 1, 70'000, 1'000);
+  b.device(13, "ncclDevKernel_Mystery", 12, 20, 99'000, 1'000);
+  b.done();
+  auto conv = convertToChakra(b.linked);
+  ASSERT_TRUE(conv.ok());
+  const ChakraTrace& t = conv->trace;
+  expectRunnableGraph(t);
+
+  const Node& ar = byId(t, 3);
+  EXPECT_EQ(ar.type(), ChakraProtoMsg::COMM_COLL_NODE);
+  EXPECT_EQ(attrInt(ar, "comm_type", -1), ChakraProtoMsg::ALL_REDUCE);
+  EXPECT_EQ(attrInt(ar, "comm_size", -1), 4096);
+  EXPECT_EQ(findAttr(ar, "comm_type")->value_case(), ChakraProtoMsg::AttributeProto::kInt64Val);
+  EXPECT_EQ(findAttr(ar, "is_cpu_op"), nullptr);  // ASTRA-sim refuses is_cpu_op on comm nodes
+  EXPECT_EQ(attrString(ar, "pg_name"), "0");
+  EXPECT_EQ(attrInt(byId(t, 5), "comm_type", -1), ChakraProtoMsg::ALL_GATHER);
+  EXPECT_EQ(attrInt(byId(t, 5), "comm_size", -1), 2048);
+  // The CPU-side comm op is plain CPU work.
+  EXPECT_EQ(byId(t, 2).type(), ChakraProtoMsg::COMP_NODE);
+  EXPECT_EQ(attrInt(byId(t, 2), "is_cpu_op", -1), 1);
+
+  const Node& reduce = byId(t, 7);
+  EXPECT_EQ(reduce.type(), ChakraProtoMsg::COMP_NODE);
+  EXPECT_EQ(reduce.duration_micros(), 10u);
+  EXPECT_EQ(t.problems.count(
+                "collective ASTRA-sim does not simulate (exported as COMP_NODE with its measured "
+                "duration)"),
+            1u);
+
+  const Node& s = byId(t, 9);
+  EXPECT_EQ(s.type(), ChakraProtoMsg::COMM_SEND_NODE);
+  EXPECT_EQ(attrInt(s, "comm_src", -1), 3);
+  EXPECT_EQ(attrInt(s, "comm_dst", -1), 1);
+  EXPECT_EQ(attrInt(s, "comm_tag", -1), 9);
+  EXPECT_EQ(attrInt(s, "comm_size", -1), 64);
+  EXPECT_EQ(byId(t, 11).type(), ChakraProtoMsg::COMP_NODE);
+  EXPECT_EQ(
+      t.problems.count("point-to-point kernel with unknown peer rank (exported as COMP_NODE)"), 1u);
+  EXPECT_EQ(byId(t, 13).type(), ChakraProtoMsg::COMP_NODE);
+  EXPECT_EQ(
+      t.problems.count("communication kernel whose collective is unknown (exported as COMP_NODE)"),
+      1u);
+  EXPECT_EQ(conv->stats.nodesByType.at(ChakraProtoMsg::COMM_COLL_NODE), 2u);
+  EXPECT_EQ(conv->stats.nodesByType.at(ChakraProtoMsg::COMM_SEND_NODE), 1u);
+
+  ConvertOptions keep;
+  keep.unsupportedCollectivesAsComm = true;
+  auto kept = convertToChakra(b.linked, keep);
+  ASSERT_TRUE(kept.ok());
+  EXPECT_EQ(attrInt(byId(kept->trace, 7), "comm_type", -1), ChakraProtoMsg::REDUCE);
+}
+
+TEST(ChakraConverter, ProcessGroupInitGoesToMetadataUnlessAsked) {
+  Builder b;
+  auto& init = b.cpu(2, "## process_group:init ##", 1, 1, 1'000, 1'000);
+  init.inputs.valuesJson = "[\"[{\\\"pg_name\\\": \\\"0\\\", \\\"ranks\\\": [0, 1]}]\"]";
+  b.cpu(3, "aten::ones", 1, 1, 5'000, 1'000);
+  b.cpu(4, "aten::fill_", 3, 1, 5'100, 500);
+  b.done();
+  auto conv = convertToChakra(b.linked);
+  ASSERT_TRUE(conv.ok());
+  EXPECT_EQ(conv->trace.nodes.size(), 2u);
+  EXPECT_EQ(conv->trace.findNode(2), nullptr);
+  EXPECT_TRUE(data(byId(conv->trace, 3)).empty());  // nothing before it on the thread any more
+  bool pgConfig = false;
+  for (const auto& a : conv->trace.meta.attr())
+    if (a.name() == "pg_config") pgConfig = a.string_val() == "[" + init.inputs.valuesJson + "]";
+  EXPECT_TRUE(pgConfig);
+
+  ConvertOptions opts;
+  opts.metadataNodes = true;
+  auto withMeta = convertToChakra(b.linked, opts);
+  ASSERT_TRUE(withMeta.ok());
+  EXPECT_EQ(byId(withMeta->trace, 2).type(), ChakraProtoMsg::METADATA_NODE);
+  EXPECT_EQ(byId(withMeta->trace, 2).inputs().values(), init.inputs.valuesJson);
+  EXPECT_EQ(data(byId(withMeta->trace, 3)), std::vector<std::uint64_t>{2});
+}
+
+TEST(ChakraConverter, CyclesAreBrokenAndCounted) {
+  Builder b;
+  // Thread 1: a(2) then b(4); thread 2: c(3) then d(5). a waits on d and c on b: a <- d <- c <- b
+  // <- a.
+  b.cpu(2, "a", 1, 1, 1'000, 1'000);
+  b.cpu(3, "c", 1, 2, 1'500, 1'000);
+  b.cpu(4, "b", 1, 1, 3'000, 1'000);
+  b.cpu(5, "d", 1, 2, 3'500, 1'000);
+  b.done();
+  b.op(2).interThreadDeps = {5};
+  b.op(3).interThreadDeps = {4};
+  auto conv = convertToChakra(b.linked);
+  ASSERT_TRUE(conv.ok());
+  expectRunnableGraph(conv->trace);
+  EXPECT_EQ(conv->stats.cyclesBroken, 1u);
+  EXPECT_EQ(conv->trace.problems.count("dependency cycle broken by removing an edge"), 1u);
+  EXPECT_EQ(conv->stats.edgeCount(EdgeKind::InterThread), 1u);
+  EXPECT_EQ(conv->stats.edgeCount(EdgeKind::Serial), 2u);
+}
+
+TEST(ChakraConverter, FlopsAndBytesGoToTheInnermostComputeOpOrItsKernels) {
+  Builder b;
+  // linear(x[8,16], W[32,16], bias[32]) -> addmm(bias, x, W^T) -> one GEMM kernel.
+  auto& linear = b.cpu(2, "aten::linear", 1, 1, 1'000, 10'000);
+  linear.inputs.shapes = {{8, 16}, {32, 16}, {32}};
+  auto& addmm = b.cpu(3, "aten::addmm", 2, 1, 2'000, 8'000);
+  addmm.inputs.shapes = {{32}, {8, 16}, {16, 32}};
+  addmm.inputs.tensors = {EtTensor{1, 1, 0, 32, 4, "cuda:0"}, EtTensor{2, 2, 0, 128, 4, "cuda:0"},
+                          EtTensor{3, 3, 0, 512, 4, "cuda:0"}};
+  addmm.outputs.shapes = {{8, 32}};
+  addmm.outputs.tensors = {EtTensor{4, 4, 0, 256, 4, "cuda:0"}};
+  b.device(4, "sgemm_kernel", 3, 7, 3'000, 5'000);
+  // A CPU-only conv: out [1, 4, 6, 6], weight [4, 3, 3, 3] -> 2*144*27 = 7776 FLOPs.
+  auto& conv2d = b.cpu(5, "aten::conv2d", 1, 1, 20'000, 1'000);
+  conv2d.inputs.shapes = {{1, 3, 8, 8}, {4, 3, 3, 3}, {}};
+  conv2d.outputs.shapes = {{1, 4, 6, 6}};
+  auto& add = b.cpu(6, "aten::add_", 1, 1, 30'000, 1'000);
+  add.inputs.shapes = {{10, 10}, {10, 10}, {}};
+  add.outputs.shapes = {{10, 10}};
+  b.done();
+  auto conv = convertToChakra(b.linked);
+  ASSERT_TRUE(conv.ok());
+  const ChakraTrace& t = conv->trace;
+  EXPECT_EQ(findAttr(byId(t, 2), "num_ops"), nullptr);  // linear: addmm below it does the work
+  EXPECT_EQ(findAttr(byId(t, 3), "num_ops"), nullptr);  // addmm: its kernel does
+  const Node& k = byId(t, 4);
+  EXPECT_EQ(attrInt(k, "num_ops", -1), 2 * 8 * 16 * 32 + 8 * 32);
+  EXPECT_EQ(findAttr(k, "num_ops")->value_case(), ChakraProtoMsg::AttributeProto::kInt64Val);
+  EXPECT_EQ(attrInt(k, "tensor_size", -1), (32 + 128 + 512 + 256) * 4);
+  EXPECT_EQ(findAttr(k, "tensor_size")->value_case(), ChakraProtoMsg::AttributeProto::kUint64Val);
+  EXPECT_EQ(attrInt(byId(t, 5), "num_ops", -1), 7776);
+  EXPECT_EQ(attrInt(byId(t, 6), "num_ops", -1), 100);
+}
+
+TEST(ChakraConverter, AnEmptyLinkedTraceIsAnError) {
+  Builder b;
+  b.done();
+  auto conv = convertToChakra(b.linked);
+  ASSERT_FALSE(conv.ok());
+  EXPECT_EQ(conv.error().message, "mem.json: nothing to convert: the linked trace has no ops");
+}
+
+}  // namespace
+}  // namespace sutra::chakra

@@ -4,7 +4,7 @@ BUILD ?= build/release
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: deps build run test bench clean
+.PHONY: deps build run test bench deb clean
 
 deps:
 	@./scripts/install-deps.sh
@@ -23,6 +23,9 @@ test: build
 
 bench: build
 	./scripts/bench.sh $(BUILD)
+
+deb:
+	./scripts/build-deb.sh $(BUILD)
 
 clean:
 	rm -rf build

@@ -10,6 +10,7 @@ packages=(
   libprotobuf-dev protobuf-compiler nlohmann-json3-dev libsimdjson-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 xvfb xauth
+  help2man dpkg-dev desktop-file-utils appstream shared-mime-info libglib2.0-bin
 )
 
 missing=()

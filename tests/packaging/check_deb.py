@@ -15,21 +15,25 @@ def run(argv, **kw):
     return subprocess.run(argv, capture_output=True, text=True, timeout=300, **kw)
 
 
-def owning_package(path):
-    """The Debian package that holds a library, trying the path as ldd gives it and as dpkg may
-    have registered it across the /usr merge (/lib vs /usr/lib)."""
-    candidates = {path, os.path.realpath(path)}
-    for p in list(candidates):
-        candidates.add(p[4:] if p.startswith("/usr/") else "/usr" + p)
-    for p in sorted(candidates):
-        r = run(["dpkg", "-S", p])
-        if r.returncode == 0:
-            return r.stdout.split(":", 1)[0].strip()
-    return None
+def owning_packages(paths):
+    """The Debian package that holds each library, with one dpkg query: the path as ldd gives it
+    and as dpkg may have registered it across the /usr merge (/lib vs /usr/lib)."""
+    variants = {}
+    for path in paths:
+        for p in {path, os.path.realpath(path)}:
+            for v in (p, p[4:] if p.startswith("/usr/") else "/usr" + p):
+                variants.setdefault(v, path)
+    owners = {}
+    for line in run(["dpkg", "-S", *sorted(variants)]).stdout.splitlines():
+        package, _, registered = line.partition(": ")
+        if registered in variants:
+            owners[variants[registered]] = package.split(":")[0]
+    return owners
 
 
 def main():
     cpack, build_dir, version, gui, man = sys.argv[1:6]
+    build_dir = os.path.abspath(build_dir)
     on = lambda v: v.upper() in ("ON", "TRUE", "1", "YES")
     failures = []
 
@@ -79,9 +83,10 @@ def main():
                   f"{binary} is not stripped")
             needed = re.findall(r"\(NEEDED\)\s+Shared library: \[(.+?)\]", dynamic)
             resolved = dict(re.findall(r"^\s*(\S+) => (/\S+)", run(["ldd", path]).stdout, re.M))
+            owners = owning_packages([resolved[s] for s in needed if s in resolved])
             for soname in needed:
-                package = owning_package(resolved.get(soname, soname))
-                ok = package is not None and package.split(":")[0] in depends
+                package = owners.get(resolved.get(soname))
+                ok = package is not None and package in depends
                 check(ok, f"{binary} links {soname} from package {package}, not in Depends")
                 print(f"{binary}: {soname} -> {package}{'' if ok else '  MISSING'}")
     print(f"{len(failures)} failed" if failures else "the package is complete")

@@ -55,7 +55,7 @@ def main():
                            for d, _, fs in os.walk(destdir) for f in fs)
         print("installed:\n  " + "\n  ".join(installed))
 
-        expected = ["usr/bin/sutra-cli"]
+        expected = ["usr/bin/sutra-cli", "usr/share/doc/sutra/copyright"]
         if on(a.gui):
             expected += ["usr/bin/sutra", "usr/share/applications/sutra.desktop",
                          "usr/share/icons/hicolor/scalable/apps/sutra.svg",

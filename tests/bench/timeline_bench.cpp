@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+// sutra-bench-timeline: paints the lane timeline into an image at a range of zoom levels, from the
+// whole trace down to a microsecond, and prints how long each frame took (geometry rebuilt, as
+// when zooming or panning):
+//   {"events":N,"frames":[{"visible_ns":..,"ms":..},...],"max_ms":X}
+// "cpu_ms" is the same frame in CPU time of the painting thread (robust on a loaded machine).
+// Usage: sutra-bench-timeline [--synthetic N] [--width W] [--height H] [TRACE...]
+#include <QApplication>
+#include <QImage>
+#include <QPainter>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "io/readers.h"
+#include "lane_layout.h"
+#include "synthetic_trace.h"
+#include "timeline_view.h"
+
+namespace {
+
+// CPU time of this thread: on a shared, loaded machine wall time also counts waiting for a core.
+double threadCpuMs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+int usage() {
+  std::fprintf(stderr, "usage: sutra-bench-timeline [--synthetic EVENTS] [--width W] [--height H] [TRACE...]\n");
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (!std::getenv("QT_QPA_PLATFORM")) setenv("QT_QPA_PLATFORM", "offscreen", 1);
+  std::vector<std::string> paths;
+  std::uint64_t synthetic = 0;
+  int width = 1600, height = 1000;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
+    if (arg == "--synthetic") {
+      const char* v = value();
+      if (!v) return usage();
+      synthetic = std::strtoull(v, nullptr, 10);
+    } else if (arg == "--width") {
+      const char* v = value();
+      if (!v) return usage();
+      width = std::atoi(v);
+    } else if (arg == "--height") {
+      const char* v = value();
+      if (!v) return usage();
+      height = std::atoi(v);
+    } else if (arg == "--help" || arg == "-h") {
+      usage();
+      return 0;
+    } else if (!arg.empty() && arg[0] == '-') {
+      return usage();
+    } else {
+      paths.push_back(arg);
+    }
+  }
+  if (paths.empty() && synthetic == 0) return usage();
+  QApplication app(argc, argv);
+
+  std::vector<std::shared_ptr<const sutra::Trace>> traces;
+  if (synthetic > 0)
+    traces.push_back(std::make_shared<const sutra::Trace>(sutra::test::makeSyntheticTrace({synthetic, 4, 4})));
+  for (const auto& path : paths) {
+    auto trace = sutra::readKinetoTrace(path);
+    if (!trace) {
+      std::fprintf(stderr, "%s\n", trace.error().message.c_str());
+      return 2;
+    }
+    traces.push_back(std::make_shared<const sutra::Trace>(std::move(trace).value()));
+  }
+
+  nlohmann::json out;
+  std::uint64_t events = 0;
+  double maxMs = 0, maxCpuMs = 0;
+  nlohmann::json frames = nlohmann::json::array();
+  for (const auto& trace : traces) {
+    events += trace->events.size();
+    auto layout = std::make_shared<const sutra::widgets::LaneLayout>(sutra::widgets::LaneLayout::build(*trace, "rank0"));
+    sutra::widgets::TimelineView view;
+    view.resize(width, height);
+    view.setTrace(trace, layout);
+    QImage image(view.size(), QImage::Format_ARGB32_Premultiplied);
+    const sutra::widgets::TimeRange all = view.boundsRange();
+    const sutra::TimeNs centre = all.start + all.span() / 2;
+    // Whole trace, then each tenth narrower, down to 1 us; then the same windows panned by half a
+    // screen, since panning rebuilds the geometry as zooming does.
+    std::vector<sutra::widgets::TimeRange> windows;
+    for (sutra::TimeNs span = all.span(); span >= 1000; span /= 10)
+      windows.push_back({centre - span / 2, centre - span / 2 + span});
+    const std::size_t zooms = windows.size();
+    for (std::size_t i = 0; i < zooms; ++i) {
+      const auto w = windows[i];
+      windows.push_back({w.start + w.span() / 2, w.end + w.span() / 2});
+    }
+    {  // warm up fonts and caches once, so the first frame measures the timeline, not Qt's start
+      QPainter painter(&image);
+      view.render(&painter);
+    }
+    for (const auto& window : windows) {
+      view.setVisibleRange(window);
+      const auto begin = std::chrono::steady_clock::now();
+      const double cpuBegin = threadCpuMs();
+      QPainter painter(&image);
+      view.render(&painter);
+      painter.end();
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
+      const double cpuMs = threadCpuMs() - cpuBegin;
+      const auto stats = view.lastFrameStats();
+      frames.push_back({{"visible_ns", view.visibleRange().span()},
+                        {"ms", std::round(ms * 1000) / 1000},
+                        {"cpu_ms", std::round(cpuMs * 1000) / 1000},
+                        {"boxes", stats.boxes},
+                        {"runs", stats.runs},
+                        {"labels", stats.labels}});
+      maxMs = std::max(maxMs, ms);
+      maxCpuMs = std::max(maxCpuMs, cpuMs);
+    }
+  }
+  out["events"] = events;
+  out["frames"] = frames;
+  out["max_ms"] = std::round(maxMs * 1000) / 1000;
+  out["max_cpu_ms"] = std::round(maxCpuMs * 1000) / 1000;
+  std::printf("%s\n", out.dump().c_str());
+  return 0;
+}

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+#include "lane_layout.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "model/trace_builder.h"
+#include "synthetic_trace.h"
+
+namespace sutra::widgets {
+namespace {
+
+Event makeEvent(TraceBuilder& b, LaneId lane, const char* name, TimeNs start, TimeNs dur, const char* cat) {
+  Event e;
+  e.name = b.trace().names.intern(name);
+  e.category = static_cast<std::uint16_t>(b.trace().categories.intern(cat));
+  e.klass = classifyCategory(cat);
+  e.lane = lane;
+  e.start = start;
+  e.dur = dur;
+  return e;
+}
+
+// One host thread (an op holding a nested op holding a launch, which holds a driver call) and one
+// device stream; the runtime band's depth counts runtime ancestors only.
+Trace smallTrace() {
+  TraceBuilder b("mem");
+  const LaneId host = b.lane("1234", "5678");
+  const LaneId stream = b.lane("0", "7");
+  b.setProcessName("1234", "python3");
+  b.setThreadName("1234", "5678", "MainThread");
+  b.addEvent(makeEvent(b, host, "aten::linear", 0, 100, "cpu_op"));
+  b.addEvent(makeEvent(b, host, "aten::addmm", 10, 80, "cpu_op"));
+  b.addEvent(makeEvent(b, host, "cudaLaunchKernel", 20, 30, "cuda_runtime"));
+  b.addEvent(makeEvent(b, host, "cuLaunchKernel", 25, 10, "cuda_driver"));
+  b.addEvent(makeEvent(b, host, "cudaDeviceSynchronize", 60, 20, "cuda_runtime"));
+  b.addEvent(makeEvent(b, stream, "gemm", 55, 40, "kernel"));
+  b.addEvent(makeEvent(b, stream, "copy", 100, 5, "gpu_memcpy"));
+  return b.finish();
+}
+
+TEST(LaneLayout, SplitsHostThreadsIntoFrameworkAndRuntimeBandsAndStreamsIntoHardware) {
+  const Trace trace = smallTrace();
+  const LaneLayout layout = LaneLayout::build(trace, "rank0");
+  ASSERT_EQ(layout.groups().size(), 2u);
+  EXPECT_EQ(layout.groups()[0].label, "rank0 / pid 1234 (python3)");
+  EXPECT_FALSE(layout.groups()[0].device);
+  EXPECT_EQ(layout.groups()[1].label, "rank0 / device 0");
+  EXPECT_TRUE(layout.groups()[1].device);
+  ASSERT_EQ(layout.tracks().size(), 3u);
+  const auto& framework = layout.tracks()[0];
+  const auto& runtime = layout.tracks()[1];
+  const auto& hardware = layout.tracks()[2];
+  EXPECT_EQ(framework.label, "rank0 / pid 1234 / thread 5678 / framework");
+  EXPECT_EQ(framework.shortLabel, "thread 5678 / framework");
+  EXPECT_EQ(framework.threadName, "MainThread");
+  EXPECT_EQ(framework.rowCount, 2u);  // linear > addmm
+  EXPECT_EQ(framework.eventCount, 2u);
+  EXPECT_EQ(runtime.label, "rank0 / pid 1234 / thread 5678 / runtime");
+  EXPECT_EQ(runtime.rowCount, 2u);  // launch > driver call; the sync is back at depth 0
+  EXPECT_EQ(runtime.eventCount, 3u);
+  EXPECT_EQ(hardware.label, "rank0 / device 0 / stream 7 / hardware");
+  EXPECT_EQ(hardware.rowCount, 1u);
+  EXPECT_EQ(hardware.eventCount, 2u);
+  EXPECT_EQ(layout.rows().size(), 5u);
+  EXPECT_EQ(layout.eventCount(), trace.events.size());
+  for (EventId i = 0; i < trace.events.size(); ++i) {
+    const std::string name(trace.name(trace.events[i]));
+    const std::uint32_t row = layout.rowOf(i);
+    ASSERT_NE(row, kNoRow) << name;
+    const std::uint32_t expected = name == "aten::linear"            ? 0
+                                   : name == "aten::addmm"           ? 1
+                                   : name == "cudaLaunchKernel"      ? 2
+                                   : name == "cudaDeviceSynchronize" ? 2
+                                   : name == "cuLaunchKernel"        ? 3
+                                                                     : 4;
+    EXPECT_EQ(row, expected) << name;
+  }
+  EXPECT_EQ(layout.trackOf(0, Band::Runtime), 1u);
+  // The runtime row at depth 0 holds the launch and the sync in start order, with running ends.
+  const LayoutRow& row = layout.rows()[2];
+  ASSERT_EQ(row.events.size(), 2u);
+  EXPECT_EQ(trace.name(trace.events[row.events[0]]), "cudaLaunchKernel");
+  EXPECT_EQ(row.maxEnd, (std::vector<TimeNs>{50, 80}));
+}
+
+TEST(LaneLayout, LeavesTheRankOutWhenUnknown) {
+  const Trace trace = smallTrace();
+  const LaneLayout layout = LaneLayout::build(trace, "");
+  EXPECT_EQ(layout.tracks()[0].label, "pid 1234 / thread 5678 / framework");
+}
+
+TEST(LaneLayout, WindowSearchesAgreeWithALinearScan) {
+  LayoutRow row;
+  std::mt19937 random(7);
+  TimeNs end = 0;
+  for (int i = 0; i < 2000; ++i) {
+    end = std::max(end, static_cast<TimeNs>(i * 10 + static_cast<int>(random() % 40)));
+    row.maxEnd.push_back(end);
+  }
+  for (TimeNs t = -5; t < 20100; t += 7) {
+    std::size_t linear = 0;
+    while (linear < row.maxEnd.size() && row.maxEnd[linear] < t) ++linear;
+    EXPECT_EQ(row.firstEndingAtOrAfter(t), linear) << t;
+    for (std::size_t from : {std::size_t{0}, std::size_t{100}, std::size_t{1999}, std::size_t{2000}}) {
+      std::size_t expected = from;
+      while (expected < row.maxEnd.size() && row.maxEnd[expected] <= t) ++expected;
+      EXPECT_EQ(row.firstEndingAfter(from, t), expected) << t << " from " << from;
+    }
+  }
+}
+
+TEST(LaneLayout, EveryEventOfASyntheticTraceHasExactlyOneRow) {
+  const Trace trace = test::makeSyntheticTrace({20'000, 3, 2});
+  const LaneLayout layout = LaneLayout::build(trace, "rank0");
+  std::uint64_t inRows = 0;
+  for (const auto& row : layout.rows()) {
+    inRows += row.events.size();
+    for (std::size_t i = 1; i < row.events.size(); ++i)
+      ASSERT_LE(trace.events[row.events[i - 1]].start, trace.events[row.events[i]].start);
+  }
+  EXPECT_EQ(inRows, trace.events.size());
+  // 3 threads x (framework, runtime) + 2 streams; framework rows: step > op > inner op.
+  ASSERT_EQ(layout.tracks().size(), 8u);
+  EXPECT_EQ(layout.tracks()[0].rowCount, 3u);
+  EXPECT_EQ(layout.tracks()[1].band, Band::Runtime);
+}
+
+}  // namespace
+}  // namespace sutra::widgets

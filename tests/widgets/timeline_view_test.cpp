@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+#include "timeline_view.h"
+
+#include <gtest/gtest.h>
+
+#include <QImage>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QTest>
+
+#include "qt_app.h"
+#include "synthetic_trace.h"
+
+namespace sutra::widgets {
+namespace {
+
+class TimelineViewTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    test::qtApp();
+    trace = std::make_shared<const Trace>(test::makeSyntheticTrace({4'000, 2, 2}));
+    layout = std::make_shared<const LaneLayout>(LaneLayout::build(*trace, "rank0"));
+    owned = std::make_unique<TimelineView>();  // after the QApplication
+    owned->resize(1200, 700);
+    owned->setTrace(trace, layout);
+  }
+
+  // An event of `name` in the middle of the trace, and a window of `span` around it.
+  EventId middleEvent(std::string_view name) const {
+    EventId found = kNoEvent;
+    const TimeNs middle = trace->startNs + (trace->endNs - trace->startNs) / 2;
+    for (EventId i = 0; i < trace->events.size(); ++i)
+      if (trace->name(trace->events[i]) == name && trace->events[i].start >= middle) {
+        found = i;
+        break;
+      }
+    return found;
+  }
+
+  QPoint centreOf(EventId id) const {
+    const Event& e = trace->events[id];
+    const double x = timeToX(e.start + e.dur / 2, view().visibleRange(), view().eventAreaWidth());
+    return {view().eventAreaLeft() + static_cast<int>(x), view().rowTop(layout->rowOf(id)) + 8};
+  }
+
+  std::shared_ptr<const Trace> trace;
+  std::shared_ptr<const LaneLayout> layout;
+  std::unique_ptr<TimelineView> owned;
+  TimelineView& view() { return *owned; }
+  const TimelineView& view() const { return *owned; }
+};
+
+TEST_F(TimelineViewTest, StartsFittedToTheWholeTraceWithEveryGroupOpen) {
+  const TimeRange bounds = view().boundsRange();
+  EXPECT_EQ(view().visibleRange(), bounds);
+  EXPECT_LE(bounds.start, trace->startNs);
+  EXPECT_GE(bounds.end, trace->endNs);
+  for (std::uint32_t g = 0; g < layout->groups().size(); ++g) EXPECT_FALSE(view().isGroupCollapsed(g));
+  EXPECT_GE(view().rowTop(0), 0);
+}
+
+TEST_F(TimelineViewTest, PaintsRunsWhenZoomedOutAndNamedBoxesWhenZoomedIn) {
+  QImage image(view().size(), QImage::Format_ARGB32_Premultiplied);
+  {
+    QPainter painter(&image);
+    view().render(&painter);
+  }
+  const auto out = view().lastFrameStats();
+  EXPECT_GT(out.runs, 0u);
+  EXPECT_GT(out.mergedEvents, out.runs);  // runs hold several events each
+  const EventId op = middleEvent("aten::addmm");
+  ASSERT_NE(op, kNoEvent);
+  const Event& e = trace->events[op];
+  view().setVisibleRange({e.start - e.dur, e.end() + e.dur});
+  {
+    QPainter painter(&image);
+    view().render(&painter);
+  }
+  const auto in = view().lastFrameStats();
+  EXPECT_GT(in.labels, 0u);
+  EXPECT_EQ(view().eventAt(centreOf(op)), op);
+  const QString tip = view().toolTipAt(centreOf(op));
+  EXPECT_TRUE(tip.contains("aten::addmm")) << tip.toStdString();
+  EXPECT_TRUE(tip.contains("rank0 / pid 1000 / thread")) << tip.toStdString();
+}
+
+TEST_F(TimelineViewTest, ClickSelectsAndEmitsTheEvent) {
+  const EventId launch = middleEvent("cudaLaunchKernel");
+  ASSERT_NE(launch, kNoEvent);
+  const Event& e = trace->events[launch];
+  view().setVisibleRange({e.start - 2 * e.dur, e.end() + 2 * e.dur});
+  QSignalSpy spy(&view(), &TimelineView::selectionChanged);
+  QTest::mouseClick(&view(), Qt::LeftButton, {}, centreOf(launch));
+  ASSERT_EQ(spy.count(), 1);
+  EXPECT_EQ(spy.at(0).at(0).value<sutra::EventId>(), launch);
+  EXPECT_EQ(view().selectedEvent(), launch);
+  // Clicking empty space (the ruler) does not select; Esc clears.
+  QTest::keyClick(&view(), Qt::Key_Escape);
+  EXPECT_EQ(view().selectedEvent(), kNoEvent);
+}
+
+TEST_F(TimelineViewTest, KeysZoomPanAndFit) {
+  const TimeRange all = view().visibleRange();
+  const TimeRange middle{all.start + all.span() / 4, all.start + all.span() / 4 + all.span() / 2};
+  view().setVisibleRange(middle);
+  QTest::keyClick(&view(), Qt::Key_W);
+  const TimeRange in = view().visibleRange();
+  EXPECT_NEAR(static_cast<double>(in.span()), middle.span() * 0.8, 2.0);
+  EXPECT_GE(in.start, middle.start);
+  EXPECT_LE(in.end, middle.end);
+  QTest::keyClick(&view(), Qt::Key_D);
+  EXPECT_EQ(view().visibleRange().start, in.start + static_cast<TimeNs>(std::llround(in.span() * 0.15)));
+  QTest::keyClick(&view(), Qt::Key_A);
+  EXPECT_EQ(view().visibleRange().start, in.start);
+  QTest::keyClick(&view(), Qt::Key_S);
+  EXPECT_NEAR(static_cast<double>(view().visibleRange().span()), in.span() * 1.25, 2.0);
+  QTest::keyClick(&view(), Qt::Key_0);
+  EXPECT_EQ(view().visibleRange(), all);
+  const EventId op = middleEvent("aten::linear");
+  view().selectEvent(op, false);
+  QTest::keyClick(&view(), Qt::Key_F);
+  const Event& e = trace->events[op];
+  EXPECT_LT(view().visibleRange().start, e.start);
+  EXPECT_GT(view().visibleRange().end, e.end());
+  EXPECT_LT(view().visibleRange().span(), e.dur * 2);
+}
+
+TEST_F(TimelineViewTest, SearchHighlightsEveryMatchAndStepsThroughThem) {
+  std::size_t expected = 0;
+  std::size_t exact = 0;  // aten::gelu alone
+  for (const auto& e : trace->events) {
+    const auto name = QString::fromUtf8(trace->name(e));
+    expected += name.contains("gelu", Qt::CaseInsensitive);  // aten::gelu, aten::gelu_, gelu_kernel
+    exact += name == "aten::gelu";
+  }
+  ASSERT_GT(exact, 0u);
+  QSignalSpy spy(&view(), &TimelineView::matchesChanged);
+  EXPECT_EQ(view().search("GELU", false), static_cast<int>(expected));
+  EXPECT_EQ(view().highlighted().size(), expected);
+  EXPECT_EQ(view().search("^aten::gelu$", true), static_cast<int>(exact));
+  EXPECT_EQ(view().search("(", true), -1);
+  view().search("gelu", false);
+  view().nextMatch();
+  const EventId first = view().selectedEvent();
+  ASSERT_NE(first, kNoEvent);
+  EXPECT_EQ(view().currentMatch(), 0);
+  view().nextMatch();
+  EXPECT_EQ(view().currentMatch(), 1);
+  EXPECT_GE(trace->events[view().selectedEvent()].start, trace->events[first].start);
+  view().previousMatch();
+  EXPECT_EQ(view().selectedEvent(), first);
+  view().previousMatch();  // wraps around to the last
+  EXPECT_EQ(view().currentMatch(), static_cast<int>(expected) - 1);
+  EXPECT_GE(spy.count(), 5);
+  view().clearSearch();
+  EXPECT_TRUE(view().highlighted().empty());
+}
+
+TEST_F(TimelineViewTest, ClickingAGroupHeaderCollapsesItAndSelectingRevealsIt) {
+  const int headerY = view().rowTop(0) - 10;  // the first group's header sits above its first row
+  QTest::mouseClick(&view(), Qt::LeftButton, {}, QPoint(view().eventAreaLeft() + 50, headerY));
+  EXPECT_TRUE(view().isGroupCollapsed(0));
+  EXPECT_EQ(view().rowTop(0), -1);
+  const EventId op = middleEvent("aten::linear");
+  view().selectEvent(op, true);
+  EXPECT_FALSE(view().isGroupCollapsed(0));
+  EXPECT_GE(view().rowTop(layout->rowOf(op)), 0);
+}
+
+}  // namespace
+}  // namespace sutra::widgets

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+#include "lane_layout.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <tuple>
+
+namespace sutra::widgets {
+
+std::string_view bandName(Band band) {
+  switch (band) {
+    case Band::Framework: return "framework";
+    case Band::Runtime: return "runtime";
+    case Band::Hardware: return "hardware";
+    case Band::Other: return "other";
+  }
+  return "other";
+}
+
+Band bandOf(LaneKind kind, CategoryClass klass) {
+  if (isDeviceSide(klass)) return Band::Hardware;
+  if (isRuntime(klass)) return Band::Runtime;
+  if (kind == LaneKind::DeviceStream) return Band::Hardware;
+  if (kind == LaneKind::Other) return Band::Other;
+  return Band::Framework;
+}
+
+std::size_t LayoutRow::firstEndingAtOrAfter(TimeNs t) const {
+  return static_cast<std::size_t>(std::lower_bound(maxEnd.begin(), maxEnd.end(), t) - maxEnd.begin());
+}
+
+std::size_t LayoutRow::firstEndingAfter(std::size_t from, TimeNs t) const {
+  const std::size_t n = maxEnd.size();
+  if (from >= n || maxEnd[from] > t) return from;
+  // Gallop: maxEnd[lo] <= t; double the step until maxEnd[hi] > t, then bisect.
+  std::size_t lo = from, step = 1, hi = from + 1;
+  while (hi < n && maxEnd[hi] <= t) {
+    lo = hi;
+    step *= 2;
+    hi = lo + step;
+  }
+  hi = std::min(hi, n);
+  return static_cast<std::size_t>(std::upper_bound(maxEnd.begin() + static_cast<std::ptrdiff_t>(lo),
+                                                   maxEnd.begin() + static_cast<std::ptrdiff_t>(hi), t) -
+                                  maxEnd.begin());
+}
+
+namespace {
+
+constexpr std::size_t kBands = 4;
+
+// The same nesting rule as TraceBuilder, applied to one band's events of a lane: an event that
+// starts where its predecessor ends follows it, except under a zero-duration event at that time.
+bool encloses(const Event& p, const Event& c) {
+  if (p.dur > 0 && c.start >= p.end()) return false;
+  return c.start >= p.start && c.end() <= p.end();
+}
+
+std::string processPart(const Lane& lane) {
+  if (lane.kind == LaneKind::DeviceStream) return "device " + std::to_string(lane.device);
+  return "pid " + lane.pid;
+}
+
+std::string threadPart(const Lane& lane) {
+  if (lane.kind == LaneKind::DeviceStream) return "stream " + std::to_string(lane.stream);
+  return "thread " + lane.tid;
+}
+
+}  // namespace
+
+std::uint32_t LaneLayout::trackOf(LaneId lane, Band band) const {
+  for (std::uint32_t i = 0; i < tracks_.size(); ++i)
+    if (tracks_[i].lane == lane && tracks_[i].band == band) return i;
+  return UINT32_MAX;
+}
+
+LaneLayout LaneLayout::build(const Trace& trace, const std::string& rankLabel) {
+  LaneLayout layout;
+  const auto& events = trace.events;
+  const std::string prefix = rankLabel.empty() ? std::string() : rankLabel + " / ";
+
+  // Depth of each event inside its band, and how many rows each (lane, band) needs.
+  std::vector<std::uint16_t> bandDepth(events.size(), 0);
+  std::vector<std::array<std::uint32_t, kBands>> rowsNeeded(trace.lanes.size());
+  std::vector<std::array<std::uint64_t, kBands>> counts(trace.lanes.size());
+  for (LaneId laneId = 0; laneId < trace.lanes.size(); ++laneId) {
+    const Lane& lane = trace.lanes[laneId];
+    rowsNeeded[laneId].fill(0);
+    counts[laneId].fill(0);
+    std::array<std::vector<EventId>, kBands> stacks;
+    for (EventId i = lane.firstEvent; i < lane.endEvent; ++i) {
+      const Event& e = events[i];
+      const auto b = static_cast<std::size_t>(bandOf(lane.kind, e.klass));
+      auto& stack = stacks[b];
+      while (!stack.empty() && events[stack.back()].end() <= e.start && !encloses(events[stack.back()], e))
+        stack.pop_back();
+      bandDepth[i] = static_cast<std::uint16_t>(std::min<std::size_t>(stack.size(), UINT16_MAX - 1));
+      stack.push_back(i);
+      rowsNeeded[laneId][b] = std::max<std::uint32_t>(rowsNeeded[laneId][b], bandDepth[i] + 1u);
+      ++counts[laneId][b];
+    }
+  }
+
+  // Groups: host processes first (by sort index, then pid), then devices, as Kineto orders them.
+  struct GroupKey {
+    bool device;
+    std::int64_t sortIndex;
+    std::int64_t number;
+    std::string id;
+    bool operator<(const GroupKey& o) const {
+      return std::tie(device, sortIndex, number, id) < std::tie(o.device, o.sortIndex, o.number, o.id);
+    }
+  };
+  std::map<GroupKey, std::vector<LaneId>> grouped;
+  for (LaneId laneId = 0; laneId < trace.lanes.size(); ++laneId) {
+    const Lane& lane = trace.lanes[laneId];
+    if (lane.endEvent == lane.firstEvent) continue;
+    const bool device = lane.kind == LaneKind::DeviceStream;
+    GroupKey key{device, device ? 0 : lane.processSortIndex, device ? lane.device : lane.pidNumber,
+                 device ? std::string() : lane.pid};
+    grouped[key].push_back(laneId);
+  }
+
+  layout.rowOfEvent_.assign(events.size(), kNoRow);
+  std::vector<std::array<std::uint32_t, kBands>> trackFirstRow(trace.lanes.size());
+  for (auto& [key, lanes] : grouped) {
+    std::sort(lanes.begin(), lanes.end(), [&](LaneId a, LaneId b) {
+      const Lane& x = trace.lanes[a];
+      const Lane& y = trace.lanes[b];
+      return std::tie(x.threadSortIndex, x.tidNumber, x.tid) < std::tie(y.threadSortIndex, y.tidNumber, y.tid);
+    });
+    const Lane& first = trace.lanes[lanes.front()];
+    LayoutGroup group;
+    group.device = key.device;
+    group.label = prefix + processPart(first);
+    if (!first.processName.empty() && first.processName != processPart(first))
+      group.label += " (" + first.processName + ")";
+    const auto groupIndex = static_cast<std::uint32_t>(layout.groups_.size());
+    for (LaneId laneId : lanes) {
+      const Lane& lane = trace.lanes[laneId];
+      for (std::size_t b = 0; b < kBands; ++b) {
+        if (rowsNeeded[laneId][b] == 0) continue;
+        LayoutTrack track;
+        track.lane = laneId;
+        track.band = static_cast<Band>(b);
+        track.group = groupIndex;
+        track.threadName = lane.threadName;
+        track.shortLabel = threadPart(lane) + " / " + std::string(bandName(track.band));
+        track.label = prefix + processPart(lane) + " / " + track.shortLabel;
+        track.firstRow = static_cast<std::uint32_t>(layout.rows_.size());
+        track.rowCount = rowsNeeded[laneId][b];
+        track.eventCount = counts[laneId][b];
+        trackFirstRow[laneId][b] = track.firstRow;
+        const auto trackIndex = static_cast<std::uint32_t>(layout.tracks_.size());
+        for (std::uint32_t d = 0; d < track.rowCount; ++d) {
+          LayoutRow row;
+          row.track = trackIndex;
+          row.depth = static_cast<std::uint16_t>(d);
+          layout.rows_.push_back(std::move(row));
+        }
+        group.tracks.push_back(trackIndex);
+        layout.tracks_.push_back(std::move(track));
+      }
+    }
+    layout.groups_.push_back(std::move(group));
+  }
+
+  // Fill the rows in event order: each lane's events are sorted by start, so every row is too.
+  for (LaneId laneId = 0; laneId < trace.lanes.size(); ++laneId) {
+    const Lane& lane = trace.lanes[laneId];
+    for (EventId i = lane.firstEvent; i < lane.endEvent; ++i) {
+      const auto b = static_cast<std::size_t>(bandOf(lane.kind, events[i].klass));
+      const std::uint32_t rowIndex = trackFirstRow[laneId][b] + bandDepth[i];
+      LayoutRow& row = layout.rows_[rowIndex];
+      const TimeNs end = events[i].end();
+      row.maxEnd.push_back(row.maxEnd.empty() ? end : std::max(row.maxEnd.back(), end));
+      row.events.push_back(i);
+      layout.rowOfEvent_[i] = rowIndex;
+    }
+  }
+  return layout;
+}
+
+}  // namespace sutra::widgets

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// How a Trace's lanes are laid out as rows of the timeline: groups per process (host) or device,
+// and inside them one track per thread and band, as Neuron Explorer shows them:
+//   framework  (Python frames, annotations, aten ops: nested)       per host thread
+//   runtime    (cuda/mtia/privateuse1 runtime, driver, sync calls)   per host thread
+//   hardware   (kernels, memcpy, memset, device annotations)         per device stream
+// Each track has one row per nesting depth inside its band; a row keeps its events sorted by
+// start with a running maximum of their ends, so the visible window of a row is a binary search
+// even where an event overlaps its neighbour. Built once per trace, off the GUI thread.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/trace.h"
+
+namespace sutra::widgets {
+
+enum class Band : std::uint8_t { Framework, Runtime, Hardware, Other };
+std::string_view bandName(Band band);
+// The band an event of class `klass` is drawn in when it lies on a lane of kind `kind`.
+Band bandOf(LaneKind kind, CategoryClass klass);
+
+inline constexpr std::uint32_t kNoRow = UINT32_MAX;
+
+struct LayoutRow {
+  std::uint32_t track = 0;
+  std::uint16_t depth = 0;         // nesting depth inside the band
+  std::vector<EventId> events;     // sorted by start
+  std::vector<TimeNs> maxEnd;      // maxEnd[i]: the latest end among events[0..i]
+
+  // Index of the first event that ends at or after t (earlier ones are all over by then).
+  std::size_t firstEndingAtOrAfter(TimeNs t) const;
+  // The first index >= from whose running maximum end is beyond t; galloping from `from`, since
+  // callers walk a row left to right in small steps.
+  std::size_t firstEndingAfter(std::size_t from, TimeNs t) const;
+};
+
+struct LayoutTrack {
+  std::string label;       // "rank0 / pid 1234 / thread 5678 / framework"
+  std::string shortLabel;  // the label without its group: "thread 5678 / framework"
+  std::string threadName;  // from the trace's metadata, may be empty
+  LaneId lane = 0;
+  Band band = Band::Framework;
+  std::uint32_t group = 0;
+  std::uint32_t firstRow = 0;
+  std::uint32_t rowCount = 0;
+  std::uint64_t eventCount = 0;
+};
+
+struct LayoutGroup {
+  std::string label;  // "rank0 / pid 1234 (python3)" or "rank0 / device 0"
+  bool device = false;
+  std::vector<std::uint32_t> tracks;
+};
+
+class LaneLayout {
+ public:
+  // rankLabel prefixes every label ("rank0"); empty to leave it out.
+  static LaneLayout build(const Trace& trace, const std::string& rankLabel);
+
+  const std::vector<LayoutGroup>& groups() const { return groups_; }
+  const std::vector<LayoutTrack>& tracks() const { return tracks_; }
+  const std::vector<LayoutRow>& rows() const { return rows_; }
+  std::uint32_t rowOf(EventId event) const {
+    return event < rowOfEvent_.size() ? rowOfEvent_[event] : kNoRow;
+  }
+  // The track holding `lane`'s events of `band`, or UINT32_MAX.
+  std::uint32_t trackOf(LaneId lane, Band band) const;
+  std::uint64_t eventCount() const { return rowOfEvent_.size(); }
+
+ private:
+  std::vector<LayoutGroup> groups_;
+  std::vector<LayoutTrack> tracks_;
+  std::vector<LayoutRow> rows_;
+  std::vector<std::uint32_t> rowOfEvent_;
+};
+
+}  // namespace sutra::widgets

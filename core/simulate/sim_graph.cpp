@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <string>
-#include <unordered_map>
 
 namespace sutra {
 namespace {
@@ -55,17 +54,20 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
 
   // Tracks: streams for lanes with device ops, host threads for lanes with host work.
   g.trackOfLane.assign(trace.lanes.size(), kNoTrack);
+  std::size_t deviceOpCount = 0;
   for (LaneId l = 0; l < trace.lanes.size(); ++l) {
     bool device = false, host = false;
     TimeNs lastEnd = 0;
     for (const Event& e : trace.laneEvents(l)) {
-      device |= isDeviceOp(e.klass);
+      const bool op = isDeviceOp(e.klass);
+      device |= op;
+      deviceOpCount += op;
       host |= isSimulatedHostEvent(e.klass);
       lastEnd = std::max(lastEnd, e.end());
     }
     if (!device && !host) continue;
     g.trackOfLane[l] = static_cast<std::uint32_t>(g.tracks.size());
-    g.tracks.push_back(SimTrack{l, device, {}, lastEnd});
+    g.tracks.push_back(SimTrack{l, device, {}, lastEnd, {}});
   }
   auto hostTrackOf = [&](EventId e) -> std::uint32_t {
     if (e >= eventCount) return kNoTrack;
@@ -167,6 +169,9 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
   });
 
   // Host nodes: plain points at one time merge; each release is a node of its own.
+  g.nodes.reserve(requests.size() + deviceOpCount);
+  g.edges.reserve(requests.size() + 2 * deviceOpCount + waits.size() + inputs.streamWaits.size() +
+                  threadDeps.size());
   auto addNode = [&](SimNode node) {
     g.nodes.push_back(node);
     return static_cast<std::uint32_t>(g.nodes.size() - 1);
@@ -213,10 +218,9 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
     }
   }
   requests = {};
-  std::unordered_map<EventId, std::uint32_t> nodeOfCall;
-  nodeOfCall.reserve(inputs.launches.size());
+  std::vector<std::uint32_t> nodeOfCall(eventCount, kNoNode);
   for (std::uint32_t i = 0; i < inputs.launches.size(); ++i)
-    if (launchNode[i] != kNoNode) nodeOfCall.emplace(inputs.launches[i].call, launchNode[i]);
+    if (launchNode[i] != kNoNode) nodeOfCall[inputs.launches[i].call] = launchNode[i];
 
   // Device nodes, stream by stream in start order.
   g.nodeOfDeviceOp.assign(eventCount, kNoNode);
@@ -233,7 +237,7 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
       node.launchCall = launchOf[e];
       node.track = t;
       node.kind = SimNodeKind::DeviceOp;
-      if (node.launchCall == kNoEvent || !nodeOfCall.count(node.launchCall)) {
+      if (node.launchCall == kNoEvent || nodeOfCall[node.launchCall] == kNoNode) {
         node.launchCall = kNoEvent;
         node.anchor = node.measured;
       }
@@ -341,7 +345,7 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
         const TimeNs callStart = events[node.launchCall].start;
         queued = blocker > callStart;
         const TimeNs measuredLatency = node.measured - callStart;
-        addEdge(nodeOfCall.at(node.launchCall), cur,
+        addEdge(nodeOfCall[node.launchCall], cur,
                 queued ? std::min(measuredLatency, typical) : measuredLatency,
                 SimEdgeKind::LaunchLatency);
       }
@@ -369,6 +373,11 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
     addEdge(from, to, std::min<TimeNs>(0, g.nodes[to].measured - g.nodes[from].measured),
             SimEdgeKind::InterThread);
     ++g.threadDepsUsed;
+  }
+
+  for (auto& track : g.tracks) {
+    track.times.reserve(track.nodes.size());
+    for (const auto n : track.nodes) track.times.push_back(g.nodes[n].measured);
   }
 
   // CSR by source.

@@ -64,6 +64,7 @@ struct SimTrack {
   bool device = false;               // a device stream, else a host thread
   std::vector<std::uint32_t> nodes;  // in order; host points by measured time
   TimeNs lastEnd = 0;                // host thread: the latest measured end of its events
+  std::vector<TimeNs> times;         // measured time of each node, for binary search
 };
 
 // What the graph is built from: launches and dependencies, found by the linker (LaunchIndex,

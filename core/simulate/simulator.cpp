@@ -114,19 +114,17 @@ Result<SimRun> simulate(const SimGraph& g, const SimKnobs& knobs) {
 
 TimeNs mapHostTime(const SimGraph& g, const SimRun& run, std::uint32_t track, TimeNs t, bool isEnd) {
   const auto& keys = g.tracks[track].nodes;
+  const auto& times = g.tracks[track].times;
   if (keys.empty()) return t;
-  auto measuredOf = [&](std::uint32_t node) { return g.nodes[node].measured; };
   // First key at or after t, and the range of keys exactly at t.
-  auto lo = std::lower_bound(keys.begin(), keys.end(), t,
-                             [&](std::uint32_t node, TimeNs x) { return measuredOf(node) < x; });
-  auto hi = std::upper_bound(keys.begin(), keys.end(), t,
-                             [&](TimeNs x, std::uint32_t node) { return x < measuredOf(node); });
-  if (lo != hi) return run.start[isEnd ? *(hi - 1) : *lo];
+  const auto lo = static_cast<std::size_t>(std::lower_bound(times.begin(), times.end(), t) - times.begin());
+  std::size_t hi = lo;
+  while (hi < times.size() && times[hi] == t) ++hi;
+  if (lo != hi) return run.start[keys[isEnd ? hi - 1 : lo]];
   const double inv = 1.0 / run.cpuSpeed;
-  if (lo == keys.begin()) return run.start[keys.front()] - scaled(measuredOf(keys.front()) - t, inv);
-  const std::uint32_t prev = *(lo - 1);
-  TimeNs sim = run.start[prev] + scaled(t - measuredOf(prev), inv);
-  if (lo != keys.end()) sim = std::min(sim, run.start[*lo]);
+  if (lo == 0) return run.start[keys.front()] - scaled(times.front() - t, inv);
+  TimeNs sim = run.start[keys[lo - 1]] + scaled(t - times[lo - 1], inv);
+  if (lo != keys.size()) sim = std::min(sim, run.start[keys[lo]]);
   return sim;
 }
 

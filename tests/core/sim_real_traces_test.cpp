@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+// The simulator on every real Kineto trace in ../shared/traces: with no knobs it replays each
+// trace exactly, and knobs move the projection in the direction they should.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "io/readers.h"
+#include "link/launch_index.h"
+#include "link/sync_dependencies.h"
+#include "simulate/sim_inputs.h"
+#include "simulate/simulator.h"
+#include "test_support.h"
+
+namespace sutra {
+namespace {
+
+const char* const kKinetoTraces[] = {
+    "param/linear_kineto.json.gz",
+    "hta/critical_path/alexnet.json.gz",
+    "hta/critical_path/simple_add.json.gz",
+    "hta/critical_path/cuda_event_sync.json.gz",
+    "hta/critical_path/cuda_event_sync_multi_stream.json.gz",
+    "hta/trace_compare/base.json.gz",
+    "hta/trace_compare/test.json.gz",
+    "hta/amd/mi250_minitoy_train_rocm6.2.json.gz",
+    "hta/triton/triton_example.json.gz",
+    "hta/cpu_only/rank-34.pt.trace.json.gz",
+    "hta/mtia/mtia_inference_rank_0.json.gz",
+    "hta/execution_trace/simple_add_kineto.json.gz",
+};
+
+class SimRealTrace : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(SimRealTrace, ReplaysExactlyWithNoKnobs) {
+  SUTRA_REQUIRE_SHARED_TRACES();
+  auto trace = readKinetoTrace(test::sharedTrace(GetParam()));
+  ASSERT_TRUE(trace.ok()) << trace.error().message;
+  const LaunchIndex index = LaunchIndex::build(*trace);
+  const auto syncs = findSyncDependencies(*trace, index);
+  const SimGraph graph = buildSimGraph(*trace, simInputsFromKineto(index, syncs));
+  auto run = simulate(graph);
+  ASSERT_TRUE(run.ok());
+  EXPECT_EQ(run->forcedNodes, 0u);
+  std::size_t modelled = 0, off = 0;
+  for (EventId e = 0; e < trace->events.size(); ++e) {
+    auto t = simulatedTimes(graph, *run, e);
+    if (!t) continue;
+    ++modelled;
+    const Event& ev = trace->events[e];
+    if (t->first != ev.start || t->second != ev.end()) {
+      if (off++ < 5)
+        ADD_FAILURE() << trace->name(ev) << " measured " << ev.start << ".." << ev.end() << " simulated "
+                      << t->first << ".." << t->second;
+    }
+  }
+  EXPECT_EQ(off, 0u);
+  std::printf("%s: %zu nodes, %zu edges, %zu device ops, %zu of %zu events replayed, waits %llu/%llu\n",
+              GetParam(), graph.nodes.size(), graph.edges.size(), graph.deviceOpCount(), modelled,
+              trace->events.size(), static_cast<unsigned long long>(graph.hostWaitsUsed),
+              static_cast<unsigned long long>(graph.streamWaitsUsed));
+  for (const auto& p : graph.problems.all()) std::printf("  problem: %s x%llu (%s)\n", p.what.c_str(),
+                                                          static_cast<unsigned long long>(p.count), p.example.c_str());
+}
+
+TEST_P(SimRealTrace, FasterDevicesOrCpusNeverMakeAnythingLater) {
+  SUTRA_REQUIRE_SHARED_TRACES();
+  auto trace = readKinetoTrace(test::sharedTrace(GetParam()));
+  ASSERT_TRUE(trace.ok()) << trace.error().message;
+  const LaunchIndex index = LaunchIndex::build(*trace);
+  const SimGraph graph = buildSimGraph(*trace, simInputsFromKineto(index, findSyncDependencies(*trace, index)));
+  auto base = simulate(graph);
+  ASSERT_TRUE(base.ok());
+  SimKnobs fasterDevice, fasterCpu, noLatency;
+  fasterDevice.scales.push_back({".", 0.5});
+  fasterCpu.cpuSpeed = 2;
+  noLatency.launchLatencyNs = 0;
+  for (const SimKnobs* knobs : {&fasterDevice, &fasterCpu, &noLatency}) {
+    auto run = simulate(graph, *knobs);
+    ASSERT_TRUE(run.ok());
+    EXPECT_LE(run->finish - run->begin, base->finish - base->begin);
+    std::size_t later = 0;
+    for (std::size_t i = 0; i < graph.nodes.size(); ++i) later += run->end[i] > base->end[i];
+    EXPECT_EQ(later, 0u);
+  }
+  // Where the trace ends with device work, halving it shortens the projection.
+  TimeNs lastDeviceEnd = kNoAnchor;
+  for (std::size_t i = 0; i < graph.nodes.size(); ++i)
+    if (graph.nodes[i].kind == SimNodeKind::DeviceOp) lastDeviceEnd = std::max(lastDeviceEnd, base->end[i]);
+  if (lastDeviceEnd == base->finish) {
+    auto run = simulate(graph, fasterDevice);
+    ASSERT_TRUE(run.ok());
+    EXPECT_LT(run->finish - run->begin, base->finish - base->begin);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Shared, SimRealTrace, ::testing::ValuesIn(kKinetoTraces));
+
+}  // namespace
+}  // namespace sutra

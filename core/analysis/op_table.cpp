@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/op_table.h"
+
+#include <algorithm>
+#include <array>
+#include <unordered_map>
+
+#include "link/launch_index.h"
+
+namespace sutra {
+namespace {
+
+enum class RowKind : std::uint8_t { None, Host, Device };
+
+// torch's _filter_name: utility ops it leaves out of its events altogether.
+constexpr std::array<std::string_view, 6> kFilteredNames = {
+    "profiler::_record_function_enter", "profiler::_record_function_enter_new",
+    "profiler::_record_function_exit",  "aten::is_leaf",
+    "aten::output_nr",                  "aten::_version"};
+
+constexpr std::string_view kProfilerStepPrefix = "ProfilerStep#";
+constexpr std::uint32_t kNone = UINT32_MAX;
+
+// The raw JSON value of "Input Dims" in an event's args text, or empty.
+std::string_view inputDimsValue(std::string_view args) {
+  constexpr std::string_view key = "\"Input Dims\"";
+  const auto at = args.find(key);
+  if (at == std::string_view::npos) return {};
+  auto i = args.find_first_not_of(" \t\r\n", at + key.size());
+  if (i == std::string_view::npos || args[i] != ':') return {};
+  i = args.find_first_not_of(" \t\r\n", i + 1);
+  if (i == std::string_view::npos || args[i] != '[') return {};
+  int depth = 0;
+  for (std::size_t j = i; j < args.size(); ++j) {
+    if (args[j] == '[') ++depth;
+    else if (args[j] == ']' && --depth == 0) return args.substr(i, j - i + 1);
+  }
+  return {};
+}
+
+class TableBuilder {
+ public:
+  TableBuilder(const Trace& trace, const LaunchIndex& launches, const OpTableOptions& options)
+      : trace_(trace), launches_(launches), options_(options) {}
+
+  OpTable build() {
+    classify();
+    nest();
+    attributeDevice();
+    aggregate();
+    return std::move(table_);
+  }
+
+ private:
+  void classify() {
+    std::vector<bool> filtered(trace_.names.size(), false);
+    for (auto name : kFilteredNames)
+      if (auto id = trace_.names.find(name); id != StringTable::kMissing) filtered[id] = true;
+    kind_.assign(trace_.events.size(), RowKind::None);
+    for (EventId i = 0; i < trace_.events.size(); ++i) {
+      const Event& e = trace_.events[i];
+      if (filtered[e.name]) continue;
+      switch (e.klass) {
+        case CategoryClass::CpuOp:
+        case CategoryClass::UserAnnotation:
+        case CategoryClass::Runtime:
+        case CategoryClass::Driver: kind_[i] = RowKind::Host; break;
+        case CategoryClass::Kernel:
+        case CategoryClass::Memcpy:
+        case CategoryClass::Memset: kind_[i] = RowKind::Device; break;
+        default: break;
+      }
+    }
+  }
+
+  // The row parent of each host row: the nearest enclosing host row on its thread, by torch's rule
+  // (a child starts before its parent ends and ends no later), skipping Python frames and the like.
+  void nest() {
+    const auto& events = trace_.events;
+    parent_.assign(events.size(), kNoEvent);
+    selfCpu_.assign(events.size(), 0);
+    childCount_.assign(events.size(), 0);
+    for (EventId i = 0; i < events.size(); ++i) {
+      if (kind_[i] != RowKind::Host) continue;
+      const Event& e = events[i];
+      selfCpu_[i] += e.dur;
+      EventId p = e.parent;
+      while (p != kNoEvent &&
+             (kind_[p] != RowKind::Host || e.start >= events[p].end() || e.end() > events[p].end()))
+        p = events[p].parent;
+      parent_[i] = p;
+      if (p != kNoEvent) {
+        selfCpu_[p] -= e.dur;
+        ++childCount_[p];
+      }
+    }
+  }
+
+  void attributeDevice() {
+    const auto& events = trace_.events;
+    selfDevice_.assign(events.size(), 0);
+    deviceTotal_.assign(events.size(), 0);
+    for (EventId d = 0; d < events.size(); ++d) {
+      if (kind_[d] != RowKind::Device) continue;
+      EventId l = launches_.launcherOf(d);
+      // The launcher may be a frame that is no row (a filtered utility op): its nearest row ancestor.
+      while (l != kNoEvent && kind_[l] != RowKind::Host) l = events[l].parent;
+      if (l != kNoEvent) selfDevice_[l] += events[d].dur;
+    }
+    // Parents precede their children in `events` (sorted by start, longer first): one reverse pass.
+    for (EventId i = static_cast<EventId>(events.size()); i-- > 0;) {
+      if (kind_[i] != RowKind::Host) continue;
+      deviceTotal_[i] += selfDevice_[i];
+      if (parent_[i] != kNoEvent) deviceTotal_[parent_[i]] += deviceTotal_[i];
+    }
+  }
+
+  bool inWindow(EventId i) const {
+    const Event& e = trace_.events[i];
+    if (kind_[i] == RowKind::Device) {
+      const EventId call = launches_.runtimeCallOf(i);
+      return options_.window.contains(call != kNoEvent ? trace_.events[call].start : e.start);
+    }
+    return options_.window.contains(e.start);
+  }
+
+  std::uint32_t rowOf(EventId i) {
+    const Event& e = trace_.events[i];
+    const int side = kind_[i] == RowKind::Device ? 1 : 0;
+    auto& byName = rowByName_[side];
+    if (byName.empty()) byName.assign(trace_.names.size(), kNone);
+    std::uint32_t nameRow = byName[e.name];
+    if (nameRow == kNone) {
+      std::string display(trace_.name(e));
+      if (display.starts_with(kProfilerStepPrefix)) display = "ProfilerStep*";  // torch's wildcard
+      auto [it, added] = rowByDisplay_[side].try_emplace(display, newRow(display, side == 1, {}));
+      nameRow = byName[e.name] = it->second;
+    }
+    if (!options_.groupByInputShapes) return nameRow;
+    std::string shapes = formatInputShapes(inputDimsValue(trace_.argsJson(e)));
+    std::string key = std::to_string(nameRow) + '\x1f' + shapes;
+    auto it = rowByShape_.find(key);
+    if (it != rowByShape_.end()) return it->second;
+    const auto row = newRow(table_.rows[nameRow].name, side == 1, std::move(shapes));
+    rowByShape_.emplace(std::move(key), row);
+    return row;
+  }
+
+  std::uint32_t newRow(const std::string& name, bool onDevice, std::string shapes) {
+    OpRow row;
+    row.name = name;
+    row.onDevice = onDevice;
+    row.inputShapes = std::move(shapes);
+    table_.rows.push_back(std::move(row));
+    return static_cast<std::uint32_t>(table_.rows.size() - 1);
+  }
+
+  void aggregate() {
+    const auto& events = trace_.events;
+    table_.device = trace_.meta.deviceBackend;
+    table_.window = options_.window;
+    table_.groupedByInputShapes = options_.groupByInputShapes;
+    // By name alone, rows are made for every name first and the shape rows after them; the
+    // name rows that only served as a key for shape rows are dropped at the end.
+    std::vector<std::uint32_t> row(events.size(), kNone);
+    for (EventId i = 0; i < events.size(); ++i)
+      if (kind_[i] != RowKind::None && inWindow(i)) row[i] = rowOf(i);
+    std::vector<bool> used(table_.rows.size(), false);
+    for (EventId i = 0; i < events.size(); ++i) {
+      if (row[i] == kNone) continue;
+      OpRow& r = table_.rows[row[i]];
+      used[row[i]] = true;
+      r.events.push_back(i);
+      const Event& e = events[i];
+      if (kind_[i] == RowKind::Device) {
+        ++r.calls;
+        r.selfDevice += e.dur;
+        r.deviceTotal += e.dur;
+        continue;
+      }
+      const EventId p = parent_[i];
+      // torch merges an op into its parent of the same name when it is the parent's only child.
+      const bool merged = p != kNoEvent && row[p] == row[i] && childCount_[p] == 1;
+      if (!merged) ++r.calls;
+      r.selfCpu += selfCpu_[i];
+      r.selfDevice += selfDevice_[i];
+      bool nestedInItself = false;
+      for (EventId a = p; a != kNoEvent && !nestedInItself; a = parent_[a])
+        nestedInItself = row[a] == row[i];
+      if (!nestedInItself) {
+        r.cpuTotal += e.dur;
+        r.deviceTotal += deviceTotal_[i];
+      }
+    }
+    std::vector<OpRow> rows;
+    for (std::size_t k = 0; k < table_.rows.size(); ++k) {
+      if (k < used.size() && !used[k]) continue;
+      auto& r = table_.rows[k];
+      std::sort(r.events.begin(), r.events.end(), [&](EventId a, EventId b) {
+        return events[a].start != events[b].start ? events[a].start < events[b].start : a < b;
+      });
+      table_.selfCpuTotal += r.selfCpu;
+      if (r.onDevice) table_.selfDeviceTotal += r.selfDevice;
+      rows.push_back(std::move(r));
+    }
+    table_.rows = std::move(rows);
+  }
+
+  const Trace& trace_;
+  const LaunchIndex& launches_;
+  const OpTableOptions& options_;
+  OpTable table_;
+  std::vector<RowKind> kind_;
+  std::vector<EventId> parent_;
+  std::vector<TimeNs> selfCpu_, selfDevice_, deviceTotal_;
+  std::vector<std::uint32_t> childCount_;
+  std::array<std::vector<std::uint32_t>, 2> rowByName_;
+  std::array<std::unordered_map<std::string, std::uint32_t>, 2> rowByDisplay_;
+  std::unordered_map<std::string, std::uint32_t> rowByShape_;
+};
+
+}  // namespace
+
+bool OpTable::hasDeviceTime() const {
+  return std::any_of(rows.begin(), rows.end(), [](const OpRow& r) { return r.selfDevice > 0; });
+}
+
+OpTable buildOpTable(const Trace& trace, const LaunchIndex& launches,
+                     const OpTableOptions& options) {
+  return TableBuilder(trace, launches, options).build();
+}
+
+void sortOpRows(std::vector<OpRow>& rows, OpSort by) {
+  auto key = [by](const OpRow& r) -> TimeNs {
+    switch (by) {
+      case OpSort::SelfDevice: return r.selfDevice;
+      case OpSort::SelfCpu: return r.selfCpu;
+      case OpSort::CpuTotal: return r.cpuTotal;
+      case OpSort::DeviceTotal: return r.deviceTotal;
+      case OpSort::Calls: return static_cast<TimeNs>(r.calls);
+      case OpSort::Name: return 0;
+    }
+    return 0;
+  };
+  std::stable_sort(rows.begin(), rows.end(), [&](const OpRow& a, const OpRow& b) {
+    const TimeNs ka = key(a), kb = key(b);
+    if (ka != kb) return ka > kb;
+    if (a.name != b.name) return a.name < b.name;
+    if (a.onDevice != b.onDevice) return b.onDevice;
+    return a.inputShapes < b.inputShapes;
+  });
+}
+
+std::optional<OpSort> parseOpSort(std::string_view text) {
+  if (text == "self_device") return OpSort::SelfDevice;
+  if (text == "self_cpu") return OpSort::SelfCpu;
+  if (text == "cpu_total") return OpSort::CpuTotal;
+  if (text == "device_total") return OpSort::DeviceTotal;
+  if (text == "calls") return OpSort::Calls;
+  if (text == "name") return OpSort::Name;
+  return std::nullopt;
+}
+
+std::string formatInputShapes(std::string_view json) {
+  if (json.empty()) return "[]";
+  std::string out;
+  out.reserve(json.size() + json.size() / 2);
+  for (char c : json) {
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') continue;
+    out.push_back(c);
+    if (c == ',') out.push_back(' ');
+  }
+  return out;
+}
+
+}  // namespace sutra

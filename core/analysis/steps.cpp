@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/steps.h"
+
+#include <algorithm>
+#include <charconv>
+#include <string_view>
+
+#include "link/launch_index.h"
+
+namespace sutra {
+namespace {
+
+constexpr std::string_view kProfilerStep = "ProfilerStep#";
+constexpr std::string_view kOptimizerStep = "Optimizer.step#";
+
+std::optional<std::int64_t> profilerStepNumber(std::string_view name) {
+  if (!name.starts_with(kProfilerStep)) return std::nullopt;
+  name.remove_prefix(kProfilerStep.size());
+  std::int64_t n = 0;
+  auto [ptr, ec] = std::from_chars(name.data(), name.data() + name.size(), n);
+  if (ec != std::errc() || ptr != name.data() + name.size()) return std::nullopt;
+  return n;
+}
+
+std::vector<Step> annotationSteps(const Trace& trace) {
+  std::vector<Step> steps;
+  for (EventId i = 0; i < trace.events.size(); ++i) {
+    const Event& e = trace.events[i];
+    if (e.klass != CategoryClass::UserAnnotation) continue;
+    if (auto n = profilerStepNumber(trace.name(e)))
+      steps.push_back({*n, std::string(trace.name(e)), i, e.start, e.end(), e.end()});
+  }
+  if (steps.empty()) {
+    // No ProfilerStep: the optimizer's step annotation repeats once per iteration.
+    for (EventId i = 0; i < trace.events.size(); ++i) {
+      const Event& e = trace.events[i];
+      if (e.klass == CategoryClass::UserAnnotation && trace.name(e).starts_with(kOptimizerStep))
+        steps.push_back({0, std::string(trace.name(e)), i, e.start, e.end(), e.end()});
+    }
+    std::sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
+      return a.start != b.start ? a.start < b.start : a.annotation < b.annotation;
+    });
+    for (std::size_t k = 0; k < steps.size(); ++k) steps[k].number = static_cast<std::int64_t>(k);
+    return steps;
+  }
+  // A step number written twice (e.g. on two threads) keeps its first instance in time.
+  std::sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
+    return a.number != b.number ? a.number < b.number : a.start < b.start;
+  });
+  steps.erase(std::unique(steps.begin(), steps.end(),
+                          [](const Step& a, const Step& b) { return a.number == b.number; }),
+              steps.end());
+  std::sort(steps.begin(), steps.end(),
+            [](const Step& a, const Step& b) { return a.start < b.start; });
+  return steps;
+}
+
+}  // namespace
+
+std::vector<Step> findSteps(const Trace& trace, const LaunchIndex& launches) {
+  std::vector<Step> steps = annotationSteps(trace);
+  if (steps.empty()) {
+    if (trace.events.empty()) return steps;
+    steps.push_back({0, "whole trace", kNoEvent, trace.startNs, trace.endNs, trace.endNs});
+    return steps;
+  }
+  // Each device op extends the step whose [start, end) holds its launch call. Steps may nest or
+  // overlap (annotations on several threads), so every step containing the call is extended.
+  std::vector<TimeNs> starts, maxEndSoFar;  // maxEndSoFar[k]: the latest end of steps[0..k]
+  for (const auto& s : steps) {
+    starts.push_back(s.start);
+    maxEndSoFar.push_back(std::max(maxEndSoFar.empty() ? s.end : maxEndSoFar.back(), s.end));
+  }
+  for (EventId d = 0; d < trace.events.size(); ++d) {
+    if (!isDeviceOp(trace.events[d].klass)) continue;
+    const EventId call = launches.runtimeCallOf(d);
+    if (call == kNoEvent) continue;
+    const TimeNs t = trace.events[call].start;
+    const TimeNs deviceEnd = trace.events[d].end();
+    auto k = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), t) - starts.begin());
+    // Walk back over the steps starting at or before t while any of them may still contain t.
+    while (k > 0 && maxEndSoFar[k - 1] > t) {
+      --k;
+      if (t < steps[k].end) steps[k].deviceEnd = std::max(steps[k].deviceEnd, deviceEnd);
+    }
+  }
+  return steps;
+}
+
+TimeWindow wholeTraceWindow(const Trace& trace) {
+  // One past the last end, so that a zero-duration event at the very end is inside.
+  return {trace.startNs, trace.endNs + 1};
+}
+
+TimeWindow stepWindow(const Step& step) { return {step.start, step.end}; }
+
+const Step* findStep(std::span<const Step> steps, std::int64_t number) {
+  for (const auto& s : steps)
+    if (s.number == number) return &s;
+  return nullptr;
+}
+
+Result<TimeWindow> resolveWindow(const Trace& trace, std::span<const Step> steps,
+                                 const WindowSpec& spec) {
+  if (spec.step && (spec.start || spec.end))
+    return makeError(trace.path, "choose either a step or a time range, not both");
+  if (spec.step) {
+    if (const Step* s = findStep(steps, *spec.step)) return stepWindow(*s);
+    std::string known;
+    for (std::size_t i = 0; i < steps.size() && i < 8; ++i)
+      known += (i ? ", " : "") + std::to_string(steps[i].number);
+    if (steps.size() > 8) known += ", ...";
+    return makeError(trace.path, "no step " + std::to_string(*spec.step) + " (steps: " +
+                                     (known.empty() ? "none" : known) + ")");
+  }
+  TimeWindow w = wholeTraceWindow(trace);
+  if (spec.start) w.start = *spec.start;
+  if (spec.end) w.end = *spec.end;
+  if (w.end <= w.start)
+    return makeError(trace.path, "empty time range [" + std::to_string(w.start) + ", " +
+                                     std::to_string(w.end) + ") ns");
+  return w;
+}
+
+}  // namespace sutra

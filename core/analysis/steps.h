@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Steps (iterations) of a trace and the time windows the analyses work over.
+//
+// A step is, in order of preference: a ProfilerStep#N user annotation; where a trace has none, an
+// instance of the optimizer's repeating annotation (Optimizer.step#...); else the whole trace as
+// one step. Its measured time runs from its start to the later of its end and the end of the last
+// device op launched inside it (device work queued in a step still belongs to it).
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "model/trace.h"
+#include "util/result.h"
+
+namespace sutra {
+
+class LaunchIndex;
+
+struct Step {
+  std::int64_t number = 0;       // N of ProfilerStep#N; the instance index (0, 1, ...) otherwise
+  std::string name;              // the annotation's name, or "whole trace"
+  EventId annotation = kNoEvent; // kNoEvent for the whole-trace step
+  TimeNs start = 0;
+  TimeNs end = 0;
+  TimeNs deviceEnd = 0;          // max(end, end of the last device op launched in [start, end))
+
+  TimeNs duration() const { return deviceEnd - start; }
+};
+
+// Steps sorted by start. Never empty for a trace with events.
+std::vector<Step> findSteps(const Trace& trace, const LaunchIndex& launches);
+
+// A half-open interval [start, end) of trace time that a table or an analysis covers. An event
+// belongs to a window when it starts inside it; a device op, when its launch call does.
+struct TimeWindow {
+  TimeNs start = 0;
+  TimeNs end = 0;
+
+  bool contains(TimeNs t) const { return t >= start && t < end; }
+  TimeNs length() const { return end - start; }
+};
+
+// What the user asked for: the whole trace (nothing set), one step, or a time range.
+struct WindowSpec {
+  std::optional<std::int64_t> step = std::nullopt;  // a Step::number
+  std::optional<TimeNs> start = std::nullopt;  // a range; either end may be left open
+  std::optional<TimeNs> end = std::nullopt;
+};
+
+// The whole trace: from its first event's start to just past its last event's end.
+TimeWindow wholeTraceWindow(const Trace& trace);
+TimeWindow stepWindow(const Step& step);
+// Resolves a WindowSpec; fails (naming the trace and the step) for a step the trace does not have,
+// a range that is empty or both a step and a range.
+Result<TimeWindow> resolveWindow(const Trace& trace, std::span<const Step> steps,
+                                 const WindowSpec& spec);
+// The step with that number, or null.
+const Step* findStep(std::span<const Step> steps, std::int64_t number);
+
+}  // namespace sutra

@@ -63,7 +63,8 @@ def main():
 
         contents = run(["dpkg-deb", "--contents", deb]).stdout
         files = {line.split()[-1].lstrip(".") for line in contents.splitlines()}
-        expected = ["/usr/bin/sutra-cli", "/usr/share/doc/sutra/copyright"]
+        expected = ["/usr/bin/sutra-cli", "/usr/share/doc/sutra/copyright",
+                    "/usr/share/doc/sutra/changelog.gz"]
         if on(gui):
             expected += ["/usr/bin/sutra", "/usr/share/applications/sutra.desktop",
                          "/usr/share/icons/hicolor/scalable/apps/sutra.svg",

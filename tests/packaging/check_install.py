@@ -71,6 +71,13 @@ def main():
             check(os.path.isabs(path) is False and path.startswith("usr/"),
                   f"{path} is outside /usr")
 
+        changelog = os.path.join(share, "doc/sutra/changelog.gz")
+        if check(os.path.exists(changelog), "usr/share/doc/sutra/changelog.gz is not installed"):
+            top = gzip.open(changelog, "rt").readline()
+            check(top.startswith(f"sutra ({a.version}) "),
+                  f"the changelog's newest entry is {top.strip()!r}, the project is {a.version}: "
+                  "add an entry to packaging/changelog")
+
         if on(a.gui):
             svg = ET.parse(os.path.join(share, "icons/hicolor/scalable/apps/sutra.svg")).getroot()
             check(svg.tag == "{http://www.w3.org/2000/svg}svg", f"the icon's root is {svg.tag}")

@@ -7,10 +7,12 @@
 // analyses and the GUI consume, and what the ET+ writer writes (the field names of MLCommons
 // Chakra's chakra_trace_link, so Chakra's converter reads Sutra's output).
 //
-// Ids are "ET+ ids": the ET's nodes renumbered in ascending order of their ET id, then the device
-// ops, so ids are unique and ascending, and `ops` is sorted by id. Every ET node is kept (the
-// process and thread roots too, as the ET+ file keeps them); ET operators with no Kineto match
-// keep ts = 0 and kinetoEvent = kNoEvent and are counted in the report.
+// Ids are "ET+ ids", numbered from 0 as chakra_trace_link numbers them: the ET's nodes in ascending
+// order of their ET id, each followed by the device ops it launched (by device start), so ids are
+// unique and ascending and `ops` is sorted by id. Every ET node is kept (the process and thread
+// roots too, as the ET+ file keeps them; they span the matched window and their thread); ET
+// operators with no Kineto match keep ts = 0 and kinetoEvent = kNoEvent and are counted in the
+// report. Device ops whose launch is enclosed by no linked CPU op are not kept (counted).
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -57,7 +59,9 @@ struct LinkedOp {
 struct LinkReport {
   std::string matching;          // "rf_id" | "alignment" | "kineto_only"
   int iteration = -1;            // alignment: the Kineto iteration chosen (0-based), else -1
-  int candidateIterations = 0;   // alignment: iterations that matched equally well
+  int candidateIterations = 0;   // alignment: iterations that matched equally well (fewest edits)
+  int iterationCount = 0;        // alignment: candidate iterations considered
+  std::size_t iterationEdits = 0;  // alignment: insertions + deletions to match the chosen one
   std::size_t etOps = 0;         // the ET's operator nodes (not its process and thread roots)
   std::size_t matchedEtOps = 0;  // of those, matched to a Kineto op
   std::size_t deviceOps = 0;     // device ops launched inside the matched window
@@ -103,8 +107,10 @@ struct LinkOptions {
   std::optional<int> iteration;
   // Restrict the window to the annotation "<annotation>#<step>" (e.g. ProfilerStep#5).
   std::optional<std::int64_t> step;
-  std::string annotation = "ProfilerStep";  // the iteration annotation's name prefix
-  int instance = 0;  // with `step` unset and rf_id matching: which instance of the annotation
+  // The iteration annotation: events named "<annotation>" or "<annotation>#..." are the candidate
+  // windows (ProfilerStep#N by default). Without any, alignment finds the iterations itself.
+  std::string annotation = "ProfilerStep";
+  std::optional<int> instance;  // link to this instance (0-based, by start) of the annotation
   TimeNs interThreadGapNs = 1'000'000;  // a gap longer than this starts a new inter-thread group
   int rank = 0;
 };

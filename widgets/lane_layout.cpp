@@ -20,8 +20,9 @@ std::string_view bandName(Band band) {
 
 Band bandOf(LaneKind kind, CategoryClass klass) {
   if (isDeviceSide(klass)) return Band::Hardware;
-  if (isRuntime(klass)) return Band::Runtime;
+  // Kineto records cuda_sync spans on the stream they synchronised: they stay with its work.
   if (kind == LaneKind::DeviceStream) return Band::Hardware;
+  if (isRuntime(klass)) return Band::Runtime;
   if (kind == LaneKind::Other) return Band::Other;
   return Band::Framework;
 }

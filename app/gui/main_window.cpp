@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: MIT
+#include "main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QKeySequence>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QStatusBar>
+#include <QTableView>
+#include <QToolBar>
+#include <QToolButton>
+
+#include "event_details.h"
+#include "format.h"
+#include "problems_model.h"
+#include "timeline_view.h"
+#include "trace_session.h"
+
+namespace sutra::gui {
+
+namespace {
+constexpr int kMaxRecent = 10;
+}
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+  setObjectName("MainWindow");
+  setAcceptDrops(true);
+  session_ = new widgets::TraceSession(this);
+  timeline_ = new widgets::TimelineView(this);
+  setCentralWidget(timeline_);
+  buildDocks();
+  buildMenus();
+
+  progress_ = new QProgressBar(this);
+  progress_->setRange(0, 100);
+  progress_->setMaximumWidth(220);
+  progress_->setVisible(false);
+  cancelButton_ = new QPushButton(tr("Cancel"), this);
+  cancelButton_->setVisible(false);
+  statusLabel_ = new QLabel(tr("Open a trace directory or files (File menu), or drop them here."), this);
+  statusBar()->addWidget(statusLabel_, 1);
+  statusBar()->addPermanentWidget(progress_);
+  statusBar()->addPermanentWidget(cancelButton_);
+  connect(cancelButton_, &QPushButton::clicked, session_, &widgets::TraceSession::cancel);
+
+  connect(session_, &widgets::TraceSession::started, this, [this](const QStringList& paths) {
+    progress_->setValue(0);
+    progress_->setVisible(true);
+    cancelButton_->setVisible(true);
+    statusLabel_->setText(tr("Opening %1").arg(paths.join(QStringLiteral(", "))));
+    rankBox_->clear();
+    currentRank_ = -1;
+    timeline_->clear();
+    details_->showDetails(nullptr, kNoEvent);
+  });
+  connect(session_, &widgets::TraceSession::progressChanged, this, [this](int percent, const QString& stage) {
+    progress_->setValue(percent);
+    statusLabel_->setText(stage);
+  });
+  connect(session_, &widgets::TraceSession::rankReady, this, &MainWindow::onRankReady);
+  connect(session_, &widgets::TraceSession::linksReady, this, [this](int index) {
+    if (index == currentRank_) onSelection(timeline_->selectedEvent());
+  });
+  connect(session_, &widgets::TraceSession::problemsChanged, this, [this] {
+    problems_->setProblems(session_->problems());
+    problemsView_->resizeColumnsToContents();
+  });
+  auto done = [this] {
+    progress_->setVisible(false);
+    cancelButton_->setVisible(false);
+  };
+  connect(session_, &widgets::TraceSession::finished, this, [this, done] {
+    done();
+    updateTitle();
+    emit loadFinished();
+  });
+  connect(session_, &widgets::TraceSession::canceled, this, [this, done] {
+    done();
+    statusLabel_->setText(tr("Loading cancelled."));
+  });
+  connect(session_, &widgets::TraceSession::failed, this, [this, done](const QString& message) {
+    done();
+    statusLabel_->setText(tr("Could not open the trace."));
+    showError(message);
+  });
+
+  connect(timeline_, &widgets::TimelineView::selectionChanged, this, &MainWindow::onSelection);
+  connect(timeline_, &widgets::TimelineView::matchesChanged, this, [this](int current, int total) {
+    if (searchBox_->text().isEmpty()) {
+      matchLabel_->clear();
+    } else if (total < 0) {
+      matchLabel_->setText(tr("invalid expression"));
+    } else {
+      matchLabel_->setText(current >= 0 ? tr("%1 of %2").arg(current + 1).arg(total) : tr("%1 matches").arg(total));
+    }
+  });
+  connect(details_, &widgets::EventDetailsView::eventLinkActivated, this,
+          [this](EventId event) { timeline_->selectEvent(event, true); });
+
+  resize(1500, 950);
+  QSettings settings;
+  restoreGeometry(settings.value("window/geometry").toByteArray());
+  restoreState(settings.value("window/state").toByteArray());
+  updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  QAction* openDir = file->addAction(tr("Open Trace &Directory..."), this, [this] {
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Trace Directory"));
+    if (!dir.isEmpty()) openPaths({dir});
+  });
+  openDir->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
+  QAction* openFiles = file->addAction(tr("&Open Files..."), this, [this] {
+    const QStringList files = QFileDialog::getOpenFileNames(
+        this, tr("Open Trace Files"), {}, tr("Traces (*.json *.json.gz *.et *.gz);;All files (*)"));
+    if (!files.isEmpty()) openPaths(files);
+  });
+  openFiles->setShortcut(QKeySequence::Open);
+  recentMenu_ = file->addMenu(tr("Open &Recent"));
+  rebuildRecentMenu();
+  file->addSeparator();
+  QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+  quit->setShortcut(QKeySequence::Quit);
+
+  viewMenu_ = menuBar()->addMenu(tr("&View"));
+  viewMenu_->addAction(tr("Fit &All"), QKeySequence(tr("Ctrl+0")), timeline_, &widgets::TimelineView::fitAll);
+  viewMenu_->addAction(tr("Fit &Selection"), QKeySequence(tr("Ctrl+F2")), timeline_, &widgets::TimelineView::fitSelection);
+  viewMenu_->addSeparator();
+  for (QDockWidget* dock : findChildren<QDockWidget*>()) viewMenu_->addAction(dock->toggleViewAction());
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("Timeline &Keys"), this, [this] {
+    QMessageBox::information(this, tr("Timeline keys"),
+                             tr("W / S or Ctrl+wheel: zoom in / out\nA / D, Shift+wheel or drag: pan\n"
+                                "F: fit the selection\n0: fit everything\nEsc: clear the selection\n"
+                                "Click: select; double-click a merged run: zoom into it\n"
+                                "Click a group header: collapse or expand it"));
+  });
+  help->addAction(tr("&About Sutra"), this, [this] {
+    QMessageBox::about(this, tr("About Sutra"),
+                       tr("<b>Sutra %1</b><br>A trace explorer for PyTorch workloads: Kineto traces, "
+                          "execution traces and Chakra.")
+                           .arg(QApplication::applicationVersion()));
+  });
+
+  // Toolbar: rank selector and search.
+  QToolBar* bar = addToolBar(tr("Timeline"));
+  bar->setObjectName("TimelineToolBar");
+  bar->setMovable(false);
+  bar->addWidget(new QLabel(tr(" Rank "), bar));
+  rankBox_ = new QComboBox(bar);
+  rankBox_->setMinimumContentsLength(8);
+  rankBox_->setToolTip(tr("The rank whose trace the timeline shows"));
+  bar->addWidget(rankBox_);
+  connect(rankBox_, &QComboBox::currentIndexChanged, this, [this](int index) {
+    if (index >= 0 && index != currentRank_) setCurrentRank(index);
+  });
+  bar->addSeparator();
+  searchBox_ = new QLineEdit(bar);
+  searchBox_->setPlaceholderText(tr("Search event names (Enter: next, Shift+Enter: previous)"));
+  searchBox_->setClearButtonEnabled(true);
+  searchBox_->setMinimumWidth(320);
+  bar->addWidget(searchBox_);
+  regexBox_ = new QCheckBox(tr("Regex"), bar);
+  bar->addWidget(regexBox_);
+  QAction* previous = bar->addAction(tr("\u25C0"), timeline_, &widgets::TimelineView::previousMatch);
+  previous->setToolTip(tr("Previous match"));
+  QAction* next = bar->addAction(tr("\u25B6"), timeline_, &widgets::TimelineView::nextMatch);
+  next->setToolTip(tr("Next match"));
+  matchLabel_ = new QLabel(bar);
+  matchLabel_->setMinimumWidth(110);
+  bar->addWidget(matchLabel_);
+  auto runSearch = [this] { timeline_->search(searchBox_->text(), regexBox_->isChecked()); };
+  connect(searchBox_, &QLineEdit::textChanged, this, runSearch);
+  connect(regexBox_, &QCheckBox::toggled, this, runSearch);
+  connect(searchBox_, &QLineEdit::returnPressed, this, [this] {
+    if (QApplication::keyboardModifiers() & Qt::ShiftModifier) {
+      timeline_->previousMatch();
+    } else {
+      timeline_->nextMatch();
+    }
+  });
+  QAction* find = new QAction(this);
+  find->setShortcut(QKeySequence::Find);
+  connect(find, &QAction::triggered, this, [this] {
+    searchBox_->setFocus();
+    searchBox_->selectAll();
+  });
+  addAction(find);
+}
+
+void MainWindow::buildDocks() {
+  setDockOptions(AnimatedDocks | AllowTabbedDocks);
+  auto dock = [this](const QString& title, const QString& name, QWidget* content, Qt::DockWidgetArea area) {
+    auto* d = new QDockWidget(title, this);
+    d->setObjectName(name);
+    d->setWidget(content);
+    addDockWidget(area, d);
+    return d;
+  };
+  details_ = new widgets::EventDetailsView(this);
+  dock(tr("Details"), "DetailsDock", details_, Qt::RightDockWidgetArea)->setMinimumWidth(340);
+
+  problems_ = new widgets::ProblemsModel(this);
+  auto* proxy = new QSortFilterProxyModel(this);
+  proxy->setSourceModel(problems_);
+  proxy->setSortRole(widgets::kSortRole);
+  problemsView_ = new QTableView(this);
+  problemsView_->setModel(proxy);
+  problemsView_->setSortingEnabled(true);
+  problemsView_->sortByColumn(widgets::ProblemsModel::Count, Qt::DescendingOrder);
+  problemsView_->verticalHeader()->hide();
+  problemsView_->horizontalHeader()->setStretchLastSection(true);
+  problemsView_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  problemsView_->setAlternatingRowColors(true);
+  dock(tr("Problems"), "ProblemsDock", problemsView_, Qt::BottomDockWidgetArea);
+}
+
+void MainWindow::openPaths(const QStringList& paths) {
+  if (paths.isEmpty()) return;
+  addRecent(paths);
+  session_->open(paths);
+}
+
+void MainWindow::showError(const QString& message) {
+  // Window-modal and non-blocking, so a test or a script can see it and go on.
+  auto* box = new QMessageBox(QMessageBox::Critical, tr("Cannot open the trace"), message, QMessageBox::Ok, this);
+  box->setObjectName("ErrorDialog");
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();
+  emit errorShown(message);
+}
+
+void MainWindow::addRecent(const QStringList& paths) {
+  QSettings settings;
+  QStringList absolute;
+  for (const auto& p : paths) absolute << QFileInfo(p).absoluteFilePath();
+  const QString entry = absolute.join(QLatin1Char('\n'));
+  QStringList recent = settings.value("recent").toStringList();
+  recent.removeAll(entry);
+  recent.prepend(entry);
+  while (recent.size() > kMaxRecent) recent.removeLast();
+  settings.setValue("recent", recent);
+  rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+  recentMenu_->clear();
+  const QStringList recent = QSettings().value("recent").toStringList();
+  for (const QString& entry : recent) {
+    const QStringList paths = entry.split(QLatin1Char('\n'));
+    QString text = paths.front();
+    if (paths.size() > 1) text += tr(" (+%1 more)").arg(paths.size() - 1);
+    recentMenu_->addAction(text, this, [this, paths] { openPaths(paths); });
+  }
+  recentMenu_->setEnabled(!recent.isEmpty());
+  if (!recent.isEmpty()) {
+    recentMenu_->addSeparator();
+    recentMenu_->addAction(tr("Clear"), this, [this] {
+      QSettings().remove("recent");
+      rebuildRecentMenu();
+    });
+  }
+}
+
+std::shared_ptr<const widgets::RankData> MainWindow::rank() const {
+  const auto& ranks = session_->ranks();
+  if (currentRank_ < 0 || currentRank_ >= static_cast<int>(ranks.size())) return nullptr;
+  return ranks[static_cast<std::size_t>(currentRank_)];
+}
+
+void MainWindow::onRankReady(int index) {
+  const auto& data = session_->ranks()[static_cast<std::size_t>(index)];
+  rankBox_->addItem(data->label + QStringLiteral("  (%1)").arg(QFileInfo(data->path).fileName()));
+  rankBox_->setEnabled(rankBox_->count() > 1);
+  if (currentRank_ < 0) setCurrentRank(index);
+}
+
+void MainWindow::setCurrentRank(int index) {
+  const auto& ranks = session_->ranks();
+  if (index < 0 || index >= static_cast<int>(ranks.size())) return;
+  currentRank_ = index;
+  if (rankBox_->currentIndex() != index) rankBox_->setCurrentIndex(index);
+  const auto& data = ranks[static_cast<std::size_t>(index)];
+  timeline_->setTrace(data->trace, data->layout);
+  if (!searchBox_->text().isEmpty()) timeline_->search(searchBox_->text(), regexBox_->isChecked());
+  details_->showDetails(nullptr, kNoEvent);
+  const Trace& trace = *data->trace;
+  statusLabel_->setText(tr("%1: %2 events on %3 lanes, %4, %5 flows")
+                            .arg(data->label)
+                            .arg(trace.events.size())
+                            .arg(data->layout->tracks().size())
+                            .arg(widgets::durationText(trace.endNs - trace.startNs))
+                            .arg(trace.flows.size()));
+  updateTitle();
+}
+
+void MainWindow::searchAndSelect(const QString& pattern) {
+  searchBox_->setText(pattern);
+  timeline_->nextMatch();
+}
+
+void MainWindow::onSelection(EventId event) { details_->showDetails(rank(), event); }
+
+void MainWindow::updateTitle() {
+  const auto data = rank();
+  setWindowTitle(data ? QStringLiteral("%1 - Sutra").arg(QFileInfo(data->path).fileName()) : QStringLiteral("Sutra"));
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  QStringList paths;
+  for (const QUrl& url : event->mimeData()->urls())
+    if (url.isLocalFile()) paths << url.toLocalFile();
+  if (!paths.isEmpty()) {
+    event->acceptProposedAction();
+    openPaths(paths);
+  }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  session_->cancel();
+  QSettings settings;
+  settings.setValue("window/geometry", saveGeometry());
+  settings.setValue("window/state", saveState());
+  QMainWindow::closeEvent(event);
+}
+
+}  // namespace sutra::gui

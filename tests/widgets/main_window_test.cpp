@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+// The window as a user drives it: a bad file shows the error dialog with its reason; a real trace
+// fills the timeline and search selects.
+#include "main_window.h"
+
+#include <gtest/gtest.h>
+
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QTableView>
+
+#include "qt_app.h"
+#include "test_support.h"
+#include "timeline_view.h"
+#include "trace_session.h"
+
+namespace sutra::gui {
+namespace {
+
+bool waitFor(QSignalSpy& spy) {
+  for (int i = 0; i < 600 && spy.isEmpty(); ++i) spy.wait(100);
+  return !spy.isEmpty();
+}
+
+TEST(MainWindow, ABadFileShowsTheErrorDialogWithItsReason) {
+  test::qtApp();
+  MainWindow window;
+  QSignalSpy errors(&window, &MainWindow::errorShown);
+  const QString path = QStringLiteral("/nonexistent/run/rank0.json.gz");
+  window.openPaths({path});
+  ASSERT_TRUE(waitFor(errors));
+  const QString expected = path + ": no such file or directory";
+  EXPECT_EQ(errors.front().front().toString(), expected);
+  auto* dialog = window.findChild<QMessageBox*>("ErrorDialog");
+  ASSERT_NE(dialog, nullptr);
+  EXPECT_EQ(dialog->text(), expected);
+  EXPECT_TRUE(dialog->isVisible());
+  EXPECT_EQ(window.timeline().trace(), nullptr);
+}
+
+TEST(MainWindow, OpensARealTraceIntoTheTimeline) {
+  SUTRA_REQUIRE_SHARED_TRACES();
+  test::qtApp();
+  MainWindow window;
+  window.resize(1400, 900);
+  QSignalSpy loaded(&window, &MainWindow::loadFinished);
+  window.openPaths({QString::fromStdString(test::sharedTrace("param/linear_kineto.json.gz"))});
+  ASSERT_TRUE(waitFor(loaded));
+  ASSERT_NE(window.timeline().trace(), nullptr);
+  EXPECT_EQ(window.timeline().trace()->events.size(), 61950u);  // the X events of the file
+  EXPECT_EQ(window.timeline().layout()->tracks().size(), 6u);
+  EXPECT_EQ(window.currentRank(), 0);
+  // Searching selects the first match and the details panel shows it.
+  window.searchAndSelect("aten::linear");
+  const EventId selected = window.timeline().selectedEvent();
+  ASSERT_NE(selected, kNoEvent);
+  EXPECT_EQ(window.timeline().trace()->name(window.timeline().trace()->events[selected]), "aten::linear");
+}
+
+}  // namespace
+}  // namespace sutra::gui

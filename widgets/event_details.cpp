@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+#include "event_details.h"
+
+#include <QUrl>
+#include <nlohmann/json.hpp>
+
+#include "format.h"
+
+namespace sutra::widgets {
+
+QString prettyArgs(const Trace& trace, EventId event) {
+  const std::string_view text = trace.argsJson(trace.events[event]);
+  if (text.empty()) return {};
+  auto parsed = nlohmann::json::parse(text, nullptr, false);
+  if (parsed.is_discarded()) return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+  return QString::fromStdString(parsed.dump(2));
+}
+
+namespace {
+
+QString link(const Trace& trace, EventId id) {
+  const Event& e = trace.events[id];
+  return QStringLiteral("<a href=\"event:%1\">%2</a> (%3)")
+      .arg(id)
+      .arg(QString::fromUtf8(trace.name(e)).toHtmlEscaped(), durationText(e.dur));
+}
+
+QString row(const QString& key, const QString& value) {
+  return QStringLiteral("<tr><td style='color:#5a6170;padding-right:10px'>%1</td><td>%2</td></tr>").arg(key, value);
+}
+
+}  // namespace
+
+QString eventDetailsHtml(const RankData& rank, EventId event) {
+  const Trace& trace = *rank.trace;
+  if (event >= trace.events.size()) return {};
+  const Event& e = trace.events[event];
+  QString html = QStringLiteral("<h3 style='margin:2px 0'>%1</h3><table>")
+                     .arg(QString::fromUtf8(trace.name(e)).toHtmlEscaped());
+  html += row(QObject::tr("category"), QString::fromUtf8(trace.category(e)).toHtmlEscaped());
+  const std::uint32_t r = rank.layout->rowOf(event);
+  if (r != kNoRow)
+    html += row(QObject::tr("lane"),
+                QString::fromStdString(rank.layout->tracks()[rank.layout->rows()[r].track].label).toHtmlEscaped());
+  html += row(QObject::tr("start"), QStringLiteral("+%1 (%2 ns)").arg(durationText(e.start - trace.startNs)).arg(e.start));
+  html += row(QObject::tr("duration"), durationText(e.dur));
+  if (e.correlation != kNoId) html += row(QObject::tr("correlation"), QString::number(e.correlation));
+  if (e.externalId != kNoId) html += row(QObject::tr("external id"), QString::number(e.externalId));
+  if (e.recordFunctionId != kNoId) html += row(QObject::tr("record function id"), QString::number(e.recordFunctionId));
+  if (e.parent != kNoEvent) html += row(QObject::tr("parent"), link(trace, e.parent));
+  if (rank.launches) {
+    const EventId call = rank.launches->runtimeCallOf(event);
+    if (call != kNoEvent) html += row(QObject::tr("launched by"), link(trace, call));
+    const EventId launcher = rank.launches->launcherOf(event);
+    if (launcher != kNoEvent) html += row(QObject::tr("launching op"), link(trace, launcher));
+    const auto ops = rank.launches->deviceOpsOf(event);
+    for (std::size_t i = 0; i < ops.size() && i < 16; ++i) html += row(i == 0 ? QObject::tr("launched") : QString(), link(trace, ops[i]));
+    if (ops.size() > 16) html += row(QString(), QObject::tr("... %1 more").arg(ops.size() - 16));
+  }
+  if (rank.syncs) {
+    for (const auto& dep : *rank.syncs) {
+      if (dep.waiter == event)
+        html += row(QObject::tr("waited on (%1)").arg(QString::fromUtf8(syncKindName(dep.kind))), link(trace, dep.waitedOn));
+      if (dep.waitedOn == event)
+        html += row(QObject::tr("waited for by (%1)").arg(QString::fromUtf8(syncKindName(dep.kind))), link(trace, dep.waiter));
+    }
+  }
+  html += QStringLiteral("</table>");
+  const QString args = prettyArgs(trace, event);
+  if (!args.isEmpty())
+    html += QStringLiteral("<h4 style='margin:6px 0 2px 0'>%1</h4><pre style='margin:0'>%2</pre>")
+                .arg(QObject::tr("args"), args.toHtmlEscaped());
+  return html;
+}
+
+EventDetailsView::EventDetailsView(QWidget* parent) : QTextBrowser(parent) {
+  setOpenLinks(false);
+  setPlaceholderText(tr("Select an event in the timeline to see its details and args."));
+  connect(this, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+    if (url.scheme() == QLatin1String("event")) emit eventLinkActivated(static_cast<EventId>(url.path().toULongLong()));
+  });
+}
+
+void EventDetailsView::showDetails(std::shared_ptr<const RankData> rank, EventId event) {
+  rank_ = std::move(rank);
+  if (!rank_ || event == kNoEvent) {
+    clear();
+    return;
+  }
+  setHtml(eventDetailsHtml(*rank_, event));
+}
+
+}  // namespace sutra::widgets

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+#include "trace_session.h"
+
+#include <QFileInfo>
+#include <QMetaObject>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "io/discover.h"
+#include "io/readers.h"
+
+namespace sutra::widgets {
+
+struct TraceSession::Job {
+  std::atomic<bool> canceled{false};
+  QStringList paths;
+};
+
+TraceSession::TraceSession(QObject* parent) : QObject(parent) {}
+
+TraceSession::~TraceSession() {
+  cancel();
+  future_.waitForFinished();  // the worker posts to this object: it must be gone first
+}
+
+void TraceSession::cancel() {
+  if (job_) job_->canceled = true;
+}
+
+void TraceSession::open(const QStringList& paths) {
+  cancel();
+  future_.waitForFinished();
+  ranks_.clear();
+  problems_.clear();
+  notes_.clear();
+  paths_ = paths;
+  loading_ = true;
+  job_ = std::make_shared<Job>();
+  job_->paths = paths;
+  emit started(paths);
+  emit problemsChanged();
+  auto job = job_;
+  future_ = QtConcurrent::run([this, job] { run(job); });
+}
+
+// Runs `apply` on the GUI thread, unless this job was replaced or cancelled meanwhile.
+void TraceSession::post(const std::shared_ptr<Job>& job, std::function<void()> apply) {
+  QMetaObject::invokeMethod(
+      this,
+      [this, job, apply = std::move(apply)] {
+        if (job != job_) return;
+        apply();
+      },
+      Qt::QueuedConnection);
+}
+
+void TraceSession::run(const std::shared_ptr<Job>& job) {
+  auto fail = [&](const std::string& message) {
+    post(job, [this, message] {
+      loading_ = false;
+      emit failed(QString::fromStdString(message));
+    });
+  };
+  auto stop = [&] {
+    post(job, [this] {
+      loading_ = false;
+      emit canceled();
+    });
+  };
+  auto progress = [&](int percent, QString stage) {
+    post(job, [this, percent, stage] { emit progressChanged(percent, stage); });
+  };
+
+  std::vector<std::string> paths;
+  for (const auto& p : job->paths) paths.push_back(p.toStdString());
+  progress(0, tr("Looking for traces"));
+  auto discovery = discoverTraces(paths);
+  if (!discovery) return fail(discovery.error().message);
+  std::vector<const RankGroup*> groups;
+  for (const auto& group : discovery->ranks)
+    if (group.kineto) groups.push_back(&group);
+  QStringList notes;
+  for (const auto& note : discovery->notes) notes << QString::fromStdString(note);
+  if (groups.empty() && discovery->files.size() == 1) {
+    // One file that is no Kineto trace: its own reason says it best.
+    const auto& file = discovery->files.front();
+    return fail(file.path + ": " +
+                (file.reason.empty() || file.kind != FileKind::Unknown
+                     ? "a " + std::string(fileKindName(file.kind)) + ", not a Kineto trace (torch.profiler JSON)"
+                     : file.reason));
+  }
+  if (groups.empty()) {
+    std::string message = "no Kineto trace (torch.profiler JSON) among the files opened";
+    for (const auto& file : discovery->files)
+      message += "\n" + file.path + ": " + std::string(fileKindName(file.kind)) +
+                 (file.reason.empty() ? "" : " (" + file.reason + ")");
+    return fail(message);
+  }
+  post(job, [this, notes] { notes_ = notes; });
+
+  const int total = static_cast<int>(groups.size());
+  std::vector<std::shared_ptr<RankData>> loaded;
+  for (int g = 0; g < total; ++g) {
+    const RankGroup& group = *groups[static_cast<std::size_t>(g)];
+    const QString path = QString::fromStdString(*group.kineto);
+    const QString name = QFileInfo(path).fileName();
+    const QString stage = tr("Reading %1").arg(name);
+    int lastPercent = -1;
+    ProgressFn onBytes = [&](std::uint64_t done, std::uint64_t size) {
+      const int percent = static_cast<int>((g + (size ? double(done) / double(size) : 0.0)) * 80.0 / total);
+      if (percent != lastPercent) {
+        lastPercent = percent;
+        progress(percent, stage);
+      }
+      return !job->canceled.load();
+    };
+    auto trace = readKinetoTrace(*group.kineto, onBytes);
+    if (job->canceled) return stop();
+    if (!trace) return fail(trace.error().message);
+    auto data = std::make_shared<RankData>();
+    data->rank = group.rank;
+    data->label = QStringLiteral("rank%1").arg(group.rank);
+    data->path = path;
+    data->trace = std::make_shared<const Trace>(std::move(trace).value());
+    data->layout = std::make_shared<const LaneLayout>(LaneLayout::build(*data->trace, data->label.toStdString()));
+    if (job->canceled) return stop();
+    loaded.push_back(data);
+    std::shared_ptr<const RankData> published = data;
+    post(job, [this, published, name] {
+      ranks_.push_back(published);
+      for (const auto& problem : published->trace->problems.all()) problems_.push_back({name, problem});
+      emit rankReady(static_cast<int>(ranks_.size()) - 1);
+      emit problemsChanged();
+    });
+  }
+
+  // Stage 2: launch attribution and sync dependencies, per rank.
+  for (int g = 0; g < total; ++g) {
+    if (job->canceled) return stop();
+    progress(80 + g * 20 / total, tr("Linking launches and syncs"));
+    const auto& before = loaded[static_cast<std::size_t>(g)];
+    auto data = std::make_shared<RankData>(*before);
+    auto launches = std::make_shared<LaunchIndex>(LaunchIndex::build(*data->trace, &data->linkProblems));
+    data->syncs = std::make_shared<const std::vector<SyncDependency>>(
+        findSyncDependencies(*data->trace, *launches, &data->linkProblems));
+    data->launches = std::move(launches);
+    std::shared_ptr<const RankData> published = data;
+    const QString name = QFileInfo(data->path).fileName();
+    post(job, [this, published, g, name] {
+      ranks_[static_cast<std::size_t>(g)] = published;
+      for (const auto& problem : published->linkProblems.all()) problems_.push_back({name, problem});
+      emit linksReady(g);
+      emit problemsChanged();
+    });
+  }
+  post(job, [this] {
+    loading_ = false;
+    emit progressChanged(100, tr("Done"));
+    emit finished();
+  });
+}
+
+}  // namespace sutra::widgets

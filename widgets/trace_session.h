@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The Qt layer between core and the widgets, without widgets: it opens trace files or
+// directories on a worker thread (discovery, reading, layout, launch attribution, sync
+// dependencies), reports progress, honours Cancel, and hands each stage's results to the GUI
+// thread as it finishes, so the timeline shows before the tables are built. It calls core only:
+// what a file is and how it is read is core's business.
+#include <QFuture>
+#include <QObject>
+#include <QStringList>
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "lane_layout.h"
+#include "link/launch_index.h"
+#include "link/sync_dependencies.h"
+#include "model/trace.h"
+
+namespace sutra::widgets {
+
+// Everything known about one rank, read-only once published.
+struct RankData {
+  int rank = 0;
+  QString label;  // "rank0"
+  QString path;   // the Kineto trace it was read from
+  std::shared_ptr<const Trace> trace;
+  std::shared_ptr<const LaneLayout> layout;
+  // The linker's results; null until the linking stage is done.
+  std::shared_ptr<const LaunchIndex> launches;
+  std::shared_ptr<const std::vector<SyncDependency>> syncs;
+  ProblemLog linkProblems;  // what attribution and sync matching could not resolve
+};
+
+// A problem kind counted in one file, for the problems panel.
+struct FileProblem {
+  QString file;
+  Problem problem;
+};
+
+class TraceSession : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit TraceSession(QObject* parent = nullptr);
+  ~TraceSession() override;
+
+  // Starts loading `paths` (files and/or directories), replacing what is loaded; a load in
+  // flight is cancelled first.
+  void open(const QStringList& paths);
+  void cancel();
+  bool isLoading() const { return loading_; }
+  QStringList paths() const { return paths_; }
+
+  const std::vector<std::shared_ptr<const RankData>>& ranks() const { return ranks_; }
+  const std::vector<FileProblem>& problems() const { return problems_; }
+  QStringList notes() const { return notes_; }
+
+ signals:
+  void started(const QStringList& paths);
+  void progressChanged(int percent, const QString& stage);
+  // Stage 1: rank `index` has its trace and layout (the timeline can show it).
+  void rankReady(int index);
+  // Stage 2: rank `index` has its launch index and sync dependencies.
+  void linksReady(int index);
+  void problemsChanged();
+  void finished();
+  void failed(const QString& message);  // the core Error's message, as is
+  void canceled();
+
+ private:
+  struct Job;
+  void post(const std::shared_ptr<Job>& job, std::function<void()> apply);
+  void run(const std::shared_ptr<Job>& job);
+
+  std::vector<std::shared_ptr<const RankData>> ranks_;
+  std::vector<FileProblem> problems_;
+  QStringList notes_;
+  QStringList paths_;
+  std::shared_ptr<Job> job_;
+  QFuture<void> future_;
+  bool loading_ = false;
+};
+
+}  // namespace sutra::widgets

@@ -17,6 +17,7 @@
 //                 cudaLaunchKernel [1110,1120) corr 9
 //   stream 0/7  gemm [260,560) corr 7, add_kernel [800,850) corr 8, mul_kernel [1300,1700) corr 9
 #include <string>
+#include <string_view>
 
 #include "model/trace_builder.h"
 
@@ -57,6 +58,34 @@ inline Trace twoStepFixture() {
   addFixtureEvent(b, stream, "add_kernel", 800, 50, "kernel", 8);
   addFixtureEvent(b, stream, "mul_kernel", 1300, 400, "kernel", 9);
   return b.finish();
+}
+
+// A copy to the host that the thread waits for, then an op that launches a kernel:
+//
+//   host 1/1  aten::item [2000,2300)
+//               cudaMemcpyAsync [2010,2030) corr 10
+//               cudaStreamSynchronize [2040,2200) corr 11  (no cuda_sync event: a blocking call)
+//             aten::add [2300,2350)
+//               cudaLaunchKernel [2310,2320) corr 12
+//   stream 0/7  Memcpy DtoH [2100,2150) corr 10, add_kernel [2400,2450) corr 12
+inline Trace syncFixture() {
+  TraceBuilder b("sync.json");
+  const LaneId host = b.lane("1", "1");
+  const LaneId stream = b.lane("0", "7");
+  addFixtureEvent(b, host, "aten::item", 2000, 300, "cpu_op");
+  addFixtureEvent(b, host, "cudaMemcpyAsync", 2010, 20, "cuda_runtime", 10);
+  addFixtureEvent(b, host, "cudaStreamSynchronize", 2040, 160, "cuda_runtime", 11);
+  addFixtureEvent(b, host, "aten::add", 2300, 50, "cpu_op");
+  addFixtureEvent(b, host, "cudaLaunchKernel", 2310, 10, "cuda_runtime", 12);
+  addFixtureEvent(b, stream, "Memcpy DtoH (Device -> Pageable)", 2100, 50, "gpu_memcpy", 10);
+  addFixtureEvent(b, stream, "add_kernel", 2400, 50, "kernel", 12);
+  return b.finish();
+}
+
+inline EventId eventNamed(const Trace& trace, std::string_view name, int nth = 0) {
+  for (EventId i = 0; i < trace.events.size(); ++i)
+    if (trace.name(trace.events[i]) == name && nth-- == 0) return i;
+  return kNoEvent;
 }
 
 }  // namespace sutra::test

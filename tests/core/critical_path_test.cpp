@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/critical_path.h"
+
+#include <gtest/gtest.h>
+
+#include "analysis_fixture.h"
+#include "link/launch_index.h"
+
+namespace sutra {
+namespace {
+
+using test::eventNamed;
+
+// The path by hand (syncFixture): aten::item starts (10 ns CPU to the copy's launch), the copy
+// waits 90 ns to start, runs 50 ns, the stream sync returns 50 ns after it ends, aten::item runs
+// 100 ns more, aten::add takes 10 ns to launch its kernel, which starts 90 ns later and runs 50 ns.
+// The CPU-only path is shorter (10+20+10+0+100+10+90+50 = 290 ns against 450 ns).
+TEST(CriticalPath, RunsThroughTheDeviceWorkASyncWaitedOn) {
+  const Trace trace = test::syncFixture();
+  const LaunchIndex launches = LaunchIndex::build(trace);
+  const auto syncs = findSyncDependencies(trace, launches);
+  const CriticalPath path = criticalPath(trace, launches, syncs, wholeTraceWindow(trace));
+  EXPECT_EQ(path.nodes, 14u);
+  EXPECT_EQ(path.start, 2000);
+  EXPECT_EQ(path.end, 2450);
+  EXPECT_EQ(path.length, 450);
+  EXPECT_EQ(path.breakdown.cpu, 120);
+  EXPECT_EQ(path.breakdown.launchDelay, 180);
+  EXPECT_EQ(path.breakdown.deviceCompute, 100);
+  EXPECT_EQ(path.breakdown.syncWait, 50);
+  EXPECT_EQ(path.breakdown.kernelGap, 0);
+  EXPECT_EQ(path.breakdown.total(), path.length);
+  const std::vector<std::pair<CriticalKind, const char*>> expected = {
+      {CriticalKind::Cpu, "aten::item"},
+      {CriticalKind::LaunchDelay, "cudaMemcpyAsync"},
+      {CriticalKind::DeviceCompute, "Memcpy DtoH (Device -> Pageable)"},
+      {CriticalKind::SyncWait, "cudaStreamSynchronize"},
+      {CriticalKind::Cpu, "aten::item"},
+      {CriticalKind::Dependency, nullptr},
+      {CriticalKind::Cpu, "aten::add"},
+      {CriticalKind::LaunchDelay, "cudaLaunchKernel"},
+      {CriticalKind::DeviceCompute, "add_kernel"},
+  };
+  ASSERT_EQ(path.segments.size(), expected.size());
+  TimeNs previousEnd = path.start;
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const auto& s = path.segments[i];
+    EXPECT_EQ(s.kind, expected[i].first) << i;
+    if (expected[i].second) {
+      EXPECT_EQ(trace.name(trace.events[s.event]), expected[i].second) << i;
+    }
+    EXPECT_EQ(s.start, previousEnd) << i;  // the segments join up
+    EXPECT_LE(s.weight, s.end - s.start) << i;
+    previousEnd = s.end;
+  }
+  const auto json = criticalPathJson(trace, path);
+  EXPECT_EQ(json["length_ns"], 450);
+  EXPECT_EQ(json["breakdown"]["sync_wait_ns"], 50);
+  EXPECT_EQ(json["segments"][3]["kind"], "sync_wait");
+}
+
+TEST(CriticalPath, WithoutTheSyncTheCpuBoundsTheCopy) {
+  const Trace trace = test::syncFixture();
+  const LaunchIndex launches = LaunchIndex::build(trace);
+  const CriticalPath path = criticalPath(trace, launches, {}, wholeTraceWindow(trace));
+  // Nothing ties the copy to the CPU: aten::item runs 300 ns on its own (10+20+10+160+100), then
+  // aten::add's launch and kernel (10+90+50).
+  EXPECT_EQ(path.length, 450);
+  EXPECT_EQ(path.breakdown.cpu, 310);
+  EXPECT_EQ(path.breakdown.launchDelay, 90);
+  EXPECT_EQ(path.breakdown.deviceCompute, 50);
+  EXPECT_EQ(path.breakdown.syncWait, 0);
+}
+
+TEST(CriticalPath, KernelGapsOnABusyStreamAndStepWindows) {
+  const Trace trace = test::twoStepFixture();
+  const LaunchIndex launches = LaunchIndex::build(trace);
+  const auto steps = findSteps(trace, launches);
+  // Step 4: ProfilerStep#4 [1000,1500) with aten::mul launching mul_kernel [1300,1700).
+  const CriticalPath path = criticalPath(trace, launches, {}, stepWindow(steps[1]));
+  // Step start -> mul start (100) -> launch start (10) -> kernel start (190) -> kernel end (400).
+  EXPECT_EQ(path.length, 700);
+  EXPECT_EQ(path.breakdown.cpu, 110);
+  EXPECT_EQ(path.breakdown.launchDelay, 190);
+  EXPECT_EQ(path.breakdown.deviceCompute, 400);
+  EXPECT_EQ(path.start, 1000);
+  EXPECT_EQ(path.end, 1700);
+  EXPECT_EQ(path.end, steps[1].deviceEnd);
+}
+
+TEST(CriticalPath, EmptyWindow) {
+  const Trace trace = test::twoStepFixture();
+  const LaunchIndex launches = LaunchIndex::build(trace);
+  const CriticalPath path = criticalPath(trace, launches, {}, {5000, 6000});
+  EXPECT_EQ(path.nodes, 0u);
+  EXPECT_EQ(path.length, 0);
+  EXPECT_TRUE(path.segments.empty());
+}
+
+}  // namespace
+}  // namespace sutra

@@ -8,7 +8,9 @@ namespace sutra {
 namespace {
 
 // What a point on a host thread is for; several requests at one time share one HostPoint node.
-enum class PointRole : std::uint8_t { Anchor, Launch, BlockStart, BlockRelease, DepSignal, DepWaiter };
+enum class PointRole : std::uint8_t {
+  Anchor, Launch, BlockStart, BlockRelease, DepSignal, DepWaiter, IdleStart, WakeSignal, WakeWaiter
+};
 
 struct PointRequest {
   std::uint32_t track = 0;
@@ -161,6 +163,62 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
     requests.push_back({hostTrackOf(d.waitedOn), events[d.waitedOn].end(), 1, PointRole::DepSignal, i});
     requests.push_back({hostTrackOf(d.waiter), events[d.waiter].start, 1, PointRole::DepWaiter, i});
   }
+  // Wake-ups: a thread that resumes after an idle gap (or starts) was woken by another thread; it
+  // follows the latest moment of the thread active last before it (the latest event start, or the
+  // latest end of a top-level event), by the measured delay. Without this, idle time would replay
+  // as CPU time and a thread that started late would stay pinned to its measured start.
+  struct Wakeup {
+    std::uint32_t track, signalTrack;
+    TimeNs time, signalTime, idleStart;  // idleStart: kNoAnchor for a thread's first event
+  };
+  std::vector<Wakeup> wakeups;
+  if (inputs.wakeupGapNs > 0) {
+    std::vector<std::vector<TimeNs>> topEnds(g.tracks.size());  // running max, so sorted
+    std::vector<std::uint32_t> hostTracks;
+    for (std::uint32_t t = 0; t < g.tracks.size(); ++t) {
+      if (g.tracks[t].device) continue;
+      hostTracks.push_back(t);
+      TimeNs running = kNoAnchor;
+      for (const Event& e : trace.laneEvents(g.tracks[t].lane))
+        if (e.parent == kNoEvent) topEnds[t].push_back(running = std::max(running, e.end()));
+    }
+    auto latestBefore = [&](std::uint32_t u, TimeNs time) {
+      TimeNs best = kNoAnchor;
+      const Lane& lane = trace.lanes[g.tracks[u].lane];
+      const EventId first = trace.lowerBound(g.tracks[u].lane, time);
+      if (first > lane.firstEvent) best = events[first - 1].start;
+      const auto& ends = topEnds[u];
+      auto it = std::lower_bound(ends.begin(), ends.end(), time);
+      if (it != ends.begin()) best = std::max(best, *(it - 1));
+      return best;
+    };
+    for (const auto t : hostTracks) {
+      TimeNs running = kNoAnchor;
+      for (const Event& e : trace.laneEvents(g.tracks[t].lane)) {
+        if (e.parent != kNoEvent) continue;
+        if (running == kNoAnchor || e.start - running >= inputs.wakeupGapNs) {
+          Wakeup w{t, kNoTrack, e.start, kNoAnchor, running};
+          for (const auto u : hostTracks) {
+            if (u == t) continue;
+            const TimeNs b = latestBefore(u, e.start);
+            if (b != kNoAnchor && (w.signalTrack == kNoTrack || b > w.signalTime)) {
+              w.signalTrack = u;
+              w.signalTime = b;
+            }
+          }
+          if (w.signalTrack != kNoTrack) wakeups.push_back(w);
+        }
+        running = std::max(running, e.end());
+      }
+    }
+  }
+  for (std::uint32_t i = 0; i < wakeups.size(); ++i) {
+    const auto& w = wakeups[i];
+    if (w.idleStart != kNoAnchor) requests.push_back({w.track, w.idleStart, 1, PointRole::IdleStart, i});
+    requests.push_back({w.signalTrack, w.signalTime, 1, PointRole::WakeSignal, i});
+    requests.push_back({w.track, w.time, 1, PointRole::WakeWaiter, i});
+  }
+
   std::sort(requests.begin(), requests.end(), [](const PointRequest& a, const PointRequest& b) {
     if (a.track != b.track) return a.track < b.track;
     if (a.time != b.time) return a.time < b.time;
@@ -207,6 +265,7 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
   std::vector<std::uint32_t> launchNode(inputs.launches.size(), kNoNode);
   std::vector<std::uint32_t> blockStartNode(waits.size(), kNoNode), releaseNode(waits.size(), kNoNode);
   std::vector<std::uint32_t> signalNode(threadDeps.size(), kNoNode), waiterNode(threadDeps.size(), kNoNode);
+  std::vector<std::uint32_t> wakeSignalNode(wakeups.size(), kNoNode), wakeWaiterNode(wakeups.size(), kNoNode);
   for (const auto& r : requests) {
     switch (r.role) {
       case PointRole::Anchor: break;
@@ -215,6 +274,9 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
       case PointRole::BlockRelease: releaseNode[r.ref] = r.node; break;
       case PointRole::DepSignal: signalNode[r.ref] = r.node; break;
       case PointRole::DepWaiter: waiterNode[r.ref] = r.node; break;
+      case PointRole::IdleStart: break;
+      case PointRole::WakeSignal: wakeSignalNode[r.ref] = r.node; break;
+      case PointRole::WakeWaiter: wakeWaiterNode[r.ref] = r.node; break;
     }
   }
   requests = {};
@@ -273,6 +335,14 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
       addEdge(g.nodeOfDeviceOp[waits[k].waitedOn], releaseNode[i], weight, SimEdgeKind::HostSync);
     ++g.hostWaitsUsed;
   }
+  std::vector<char> woken(g.nodes.size(), 0);
+  for (std::uint32_t i = 0; i < wakeups.size(); ++i) {
+    const auto waiter = wakeWaiterNode[i], signal = wakeSignalNode[i];
+    woken[waiter] = 1;
+    g.nodes[waiter].anchor = kNoAnchor;  // a thread's first event follows what woke it
+    addEdge(signal, waiter, g.nodes[waiter].measured - g.nodes[signal].measured, SimEdgeKind::InterThread);
+  }
+  g.wakeupsInferred = wakeups.size();
   for (const auto& track : g.tracks) {
     if (track.device) continue;
     for (std::size_t k = 1; k < track.nodes.size(); ++k) {
@@ -280,6 +350,7 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
       const SimNode& node = g.nodes[cur];
       TimeNs weight = node.measured - g.nodes[prev].measured;
       if (node.kind == SimNodeKind::HostRelease) weight = std::min(weight, releaseCpu[cur]);
+      if (woken[cur]) weight = 0;  // the idle gap before a wake-up is no CPU work
       addEdge(prev, cur, weight, SimEdgeKind::Cpu);
     }
   }

@@ -92,6 +92,11 @@ struct SimGraphInputs {
   std::vector<SimHostWait> hostWaits;
   std::vector<SimStreamWait> streamWaits;
   std::vector<SimThreadDep> threadDeps;
+  // A host thread idle for at least this long (or starting) was woken by another thread: it
+  // resumes after the latest moment of the other threads before it, by the measured delay, and
+  // its idle time is not replayed as CPU time. 0 disables. 1 ms, the gap chakra_trace_link uses
+  // for its inter-thread dependencies.
+  TimeNs wakeupGapNs = 1'000'000;
 };
 
 struct SimGraph {
@@ -106,6 +111,7 @@ struct SimGraph {
   std::uint64_t hostWaitsUsed = 0;             // blocking calls given their dependencies
   std::uint64_t streamWaitsUsed = 0;
   std::uint64_t threadDepsUsed = 0;
+  std::uint64_t wakeupsInferred = 0;
   ProblemLog problems;  // dependencies that could not be used, and why
 
   std::size_t deviceOpCount() const;

@@ -199,6 +199,7 @@ TEST(Simulator, InterThreadDependencyDelaysTheFollower) {
   f.add(t2, "b1", 150, 50);
   Trace trace = f.finish();
   SimGraphInputs in;
+  in.wakeupGapNs = 0;  // only the explicit dependency
   in.threadDeps.push_back({eventNamed(trace, "b1"), eventNamed(trace, "a1")});
   Sim sim(std::move(trace), in);
   expectExactReplay(sim);
@@ -208,6 +209,27 @@ TEST(Simulator, InterThreadDependencyDelaysTheFollower) {
   EXPECT_EQ(sim.times(run, "a1"), Times(0, 200));
   // b1: max(140 + 2 x 10, a1's end 200), then 2 x 50 long.
   EXPECT_EQ(sim.times(run, "b1"), Times(200, 300));
+}
+
+TEST(Simulator, ThreadWokenAfterAnIdleGapFollowsTheThreadThatWokeIt) {
+  SimFixture f;
+  const auto t1 = f.thread("1"), t2 = f.thread("2");
+  f.add(t1, "a1", 0, 100);
+  f.add(t1, "a2", 3'000'000, 100);  // idle for 3 ms: woken by b1's end (2.5 ms), 0.5 ms later
+  f.add(t2, "b0", 1'000'000, 10);   // the thread's start: woken by a1's end, 999.9 us later
+  f.add(t2, "b1", 1'000'020, 1'499'980);
+  Trace trace = f.finish();
+  Sim sim(std::move(trace), SimGraphInputs{});
+  EXPECT_EQ(sim.graph.wakeupsInferred, 2u);
+  expectExactReplay(sim);
+  SimKnobs fast;
+  fast.cpuSpeed = 2;
+  const SimRun run = sim.run(fast);
+  EXPECT_EQ(sim.times(run, "a1"), Times(0, 50));
+  EXPECT_EQ(sim.times(run, "b0"), Times(999'950, 999'955));
+  EXPECT_EQ(sim.times(run, "b1"), Times(999'960, 1'749'950));
+  // The 3 ms idle gap is not CPU time: a2 follows b1's end by the measured 0.5 ms.
+  EXPECT_EQ(sim.times(run, "a2"), Times(2'249'950, 2'250'000));
 }
 
 TEST(Simulator, CpuSpeedScalesNestedHostTimeBetweenPoints) {

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: MIT
+// `sutra-cli simulate`: the projected iteration time of each rank, step by step beside the
+// measured one, under what-if knobs, and the simulated timeline as Chrome-trace JSON.
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli_args.h"
+#include "command.h"
+#include "io/discover.h"
+#include "io/readers.h"
+#include "simulate/rank_simulation.h"
+#include "simulate/step_projection.h"
+#include "simulate/timeline_export.h"
+#include "simulate/what_moved.h"
+
+namespace sutra::cli {
+namespace {
+
+constexpr const char* kHelp =
+    "Usage: sutra-cli simulate (DIR|FILE... | --kineto KINETO [--et ET]) [OPTIONS]\n"
+    "Projects each rank's iteration time by replaying its trace event by event: host threads\n"
+    "replay their measured CPU time, device streams run their ops in order after launch\n"
+    "latency, blocking calls wait for what they synchronize on. With no knobs the replay\n"
+    "reproduces the measured steps; knobs say what a change would do.\n\n"
+    "Input:\n"
+    "  DIR|FILE...          trace files or directories; every rank with a Kineto trace\n"
+    "  --kineto KINETO      one Kineto trace (.json or .json.gz)\n"
+    "  --et ET              its PyTorch execution trace (accepted; the replay uses the Kineto\n"
+    "                       trace, which holds every op's times)\n\n"
+    "What-if knobs:\n"
+    "  --scale 'REGEX=F'    multiply the durations of device ops whose names match REGEX\n"
+    "                       (ECMAScript, searched anywhere in the name) by F; repeatable, the\n"
+    "                       factors of every matching pattern multiply\n"
+    "  --launch-latency-us X  replace every launch latency with X microseconds (0: none)\n"
+    "  --launch-latency-scale F  multiply every launch latency by F\n"
+    "  --cpu-speed F        host CPU F times as fast (2: all CPU time halved)\n"
+    "  --no-sync            blocking calls and stream waits wait for nothing\n\n"
+    "Output:\n"
+    "  --step N             only step N (ProfilerStep#N, or the N-th repeating annotation)\n"
+    "  -o TIMELINE.json     write the simulated timeline as Chrome-trace JSON\n"
+    "  --json               {\"ranks\":[{\"rank\",\"measured_ns\",\"simulated_ns\",\n"
+    "                       \"steps\":[{\"step\",\"measured_ns\",\"simulated_ns\"}]}]}\n"
+    "  -h, --help           show this help\n\n"
+    "Exit status: 0 success, 2 bad input.\n";
+
+struct RankInput {
+  int rank = 0;
+  std::string kineto;
+};
+
+struct RankOutcome {
+  std::unique_ptr<RankSimulation> sim;
+  std::string path;
+  SimRun baseline, run;
+  RankProjection projection;
+  std::optional<WhatMoved> moved;
+};
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "sutra-cli simulate: %s\n", message.c_str());
+  return kExitBadInput;
+}
+
+std::optional<double> parseNumber(const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+std::string percent(double ratio) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.2f%%", 100.0 * ratio);
+  return buf;
+}
+
+std::string knobsSummary(const SimKnobs& k) {
+  std::string s;
+  auto add = [&](const std::string& part) { s += (s.empty() ? "" : ", ") + part; };
+  for (const auto& scale : k.scales) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " x%g", scale.factor);
+    add("'" + scale.pattern + "'" + buf);
+  }
+  if (k.launchLatencyNs) add("launch latency " + formatDuration(*k.launchLatencyNs));
+  if (k.launchLatencyScale != 1.0) add("launch latency x" + std::to_string(k.launchLatencyScale));
+  if (k.cpuSpeed != 1.0) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "CPU x%g", k.cpuSpeed);
+    add(buf);
+  }
+  if (k.dropSyncs) add("no syncs");
+  return s;
+}
+
+void printHuman(const std::vector<RankOutcome>& outcomes, const SimKnobs& knobs) {
+  for (const auto& o : outcomes) {
+    const SimGraph& g = o.sim->graph;
+    std::size_t streams = 0, threads = 0;
+    for (const auto& t : g.tracks) (t.device ? streams : threads) += 1;
+    std::printf("rank %d: %s\n", o.sim->rank, o.path.c_str());
+    std::printf("  graph: %zu nodes, %zu edges; %zu device ops on %zu streams, %zu host threads; "
+                "%llu blocking calls, %llu stream waits\n",
+                g.nodes.size(), g.edges.size(), g.deviceOpCount(), streams, threads,
+                static_cast<unsigned long long>(g.hostWaitsUsed),
+                static_cast<unsigned long long>(g.streamWaitsUsed));
+    if (knobs.any()) std::printf("  what-if: %s\n", knobsSummary(knobs).c_str());
+    std::printf("  %6s %-28s %14s %14s %9s\n", "step", "annotation", "measured", "simulated", "error");
+    for (const auto& s : o.projection.steps)
+      std::printf("  %6lld %-28.28s %14s %14s %9s\n", static_cast<long long>(s.number), s.name.c_str(),
+                  formatDuration(s.measuredNs).c_str(),
+                  formatDuration(s.simulatedNs).c_str(), percent(s.relativeError()).c_str());
+    const double total = o.projection.measuredNs == 0
+                             ? 0.0
+                             : static_cast<double>(o.projection.simulatedNs - o.projection.measuredNs) /
+                                   static_cast<double>(o.projection.measuredNs);
+    std::printf("  %-35s %14s %14s %9s\n", "total", formatDuration(o.projection.measuredNs).c_str(),
+                formatDuration(o.projection.simulatedNs).c_str(), percent(total).c_str());
+    if (o.moved) {
+      const WhatMoved& m = *o.moved;
+      std::printf("  replayed %s -> projected %s (%s)\n", formatDuration(m.baselineNs).c_str(),
+                  formatDuration(m.variantNs).c_str(),
+                  percent(m.baselineNs ? static_cast<double>(m.variantNs - m.baselineNs) /
+                                             static_cast<double>(m.baselineNs)
+                                       : 0.0)
+                      .c_str());
+      if (!m.tracks.empty()) std::printf("  threads and streams that moved most:\n");
+      for (const auto& t : m.tracks)
+        std::printf("    %-36s end %s%-12s   %s %s -> %s\n", t.label.c_str(),
+                    t.variantEnd >= t.baselineEnd ? "+" : "",
+                    formatDuration(t.variantEnd - t.baselineEnd).c_str(), t.device ? "busy" : "blocked",
+                    formatDuration(t.baselineBusy).c_str(), formatDuration(t.variantBusy).c_str());
+      if (!m.ops.empty()) std::printf("  device ops whose time changed most:\n");
+      for (const auto& op : m.ops)
+        std::printf("    %-60.60s x%-6llu %12s -> %s\n", op.name.c_str(),
+                    static_cast<unsigned long long>(op.count), formatDuration(op.baselineNs).c_str(),
+                    formatDuration(op.variantNs).c_str());
+    }
+    for (const auto& p : o.sim->problems.all())
+      if (p.severity != Severity::Info)
+        std::printf("  note: %s (x%llu), e.g. %s\n", p.what.c_str(),
+                    static_cast<unsigned long long>(p.count), p.example.c_str());
+  }
+}
+
+nlohmann::json toJson(const std::vector<RankOutcome>& outcomes) {
+  nlohmann::json ranks = nlohmann::json::array();
+  for (const auto& o : outcomes) {
+    nlohmann::json steps = nlohmann::json::array();
+    for (const auto& s : o.projection.steps)
+      steps.push_back({{"step", s.number}, {"name", s.name}, {"measured_ns", s.measuredNs},
+                       {"simulated_ns", s.simulatedNs}});
+    nlohmann::json rank = {{"rank", o.sim->rank},
+                           {"path", o.path},
+                           {"measured_ns", o.projection.measuredNs},
+                           {"simulated_ns", o.projection.simulatedNs},
+                           {"steps", steps},
+                           {"graph",
+                            {{"nodes", o.sim->graph.nodes.size()},
+                             {"edges", o.sim->graph.edges.size()},
+                             {"device_ops", o.sim->graph.deviceOpCount()},
+                             {"blocking_calls", o.sim->graph.hostWaitsUsed},
+                             {"stream_waits", o.sim->graph.streamWaitsUsed}}}};
+    if (o.moved) {
+      nlohmann::json tracks = nlohmann::json::array(), ops = nlohmann::json::array();
+      for (const auto& t : o.moved->tracks)
+        tracks.push_back({{"track", t.label}, {"device", t.device}, {"baseline_end_ns", t.baselineEnd},
+                          {"variant_end_ns", t.variantEnd}, {"baseline_busy_ns", t.baselineBusy},
+                          {"variant_busy_ns", t.variantBusy}});
+      for (const auto& op : o.moved->ops)
+        ops.push_back({{"name", op.name}, {"count", op.count}, {"baseline_ns", op.baselineNs},
+                       {"variant_ns", op.variantNs}});
+      rank["what_moved"] = {{"replayed_ns", o.moved->baselineNs},
+                            {"projected_ns", o.moved->variantNs},
+                            {"tracks", tracks},
+                            {"ops", ops}};
+    }
+    nlohmann::json problems = nlohmann::json::array();
+    for (const auto& p : o.sim->problems.all())
+      problems.push_back({{"severity", severityName(p.severity)}, {"what", p.what}, {"count", p.count},
+                          {"example", p.example}});
+    rank["problems"] = problems;
+    ranks.push_back(std::move(rank));
+  }
+  return {{"ranks", ranks}};
+}
+
+int runSimulate(int argc, char** argv) {
+  std::string error;
+  auto args = Args::parse(argc, argv,
+                          {"--kineto", "--et", "--scale", "--launch-latency-us",
+                           "--launch-latency-scale", "--cpu-speed", "--step", "-o"},
+                          {"--json", "--no-sync", "-h", "--help"}, error);
+  if (!args) {
+    std::fprintf(stderr, "sutra-cli simulate: %s\n%s", error.c_str(), kHelp);
+    return kExitBadInput;
+  }
+  if (args->flag("-h") || args->flag("--help")) {
+    std::fputs(kHelp, stdout);
+    return kExitOk;
+  }
+
+  SimKnobs knobs;
+  for (const auto& text : args->values("--scale")) {
+    auto scale = parseDurationScale(text);
+    if (!scale) return fail(scale.error().message);
+    knobs.scales.push_back(*scale);
+  }
+  if (auto v = args->value("--launch-latency-us")) {
+    auto us = parseNumber(*v);
+    if (!us || *us < 0) return fail("--launch-latency-us '" + *v + "': expected microseconds >= 0");
+    knobs.launchLatencyNs = static_cast<TimeNs>(std::llround(*us * 1000.0));
+  }
+  if (auto v = args->value("--launch-latency-scale")) {
+    auto f = parseNumber(*v);
+    if (!f || *f < 0) return fail("--launch-latency-scale '" + *v + "': expected a number >= 0");
+    knobs.launchLatencyScale = *f;
+  }
+  if (auto v = args->value("--cpu-speed")) {
+    auto f = parseNumber(*v);
+    if (!f || *f <= 0) return fail("--cpu-speed '" + *v + "': expected a number > 0");
+    knobs.cpuSpeed = *f;
+  }
+  knobs.dropSyncs = args->flag("--no-sync");
+  if (auto ok = validateKnobs(knobs); !ok) return fail(ok.error().message);
+  std::optional<std::int64_t> onlyStep;
+  if (auto v = args->value("--step")) {
+    char* end = nullptr;
+    const long long n = std::strtoll(v->c_str(), &end, 10);
+    if (v->empty() || end != v->c_str() + v->size()) return fail("--step '" + *v + "': expected a step number");
+    onlyStep = n;
+  }
+
+  // Which Kineto trace each rank has.
+  std::vector<RankInput> inputs;
+  if (auto kineto = args->value("--kineto")) {
+    if (!args->positional().empty()) return fail("give either --kineto or files and directories, not both");
+    auto kind = sniffTraceKind(*kineto);
+    if (!kind) return fail(kind.error().message);
+    if (*kind != FileKind::KinetoTrace)
+      return fail(*kineto + ": not a Kineto trace (" + std::string(fileKindName(*kind)) + ")");
+    if (auto et = args->value("--et")) {
+      auto etKind = sniffTraceKind(*et);
+      if (!etKind) return fail(etKind.error().message);
+      if (*etKind != FileKind::PytorchEt && *etKind != FileKind::LinkedEt)
+        return fail(*et + ": not a PyTorch execution trace (" + std::string(fileKindName(*etKind)) + ")");
+    }
+    inputs.push_back({0, *kineto});
+  } else {
+    if (args->value("--et")) return fail("--et goes with --kineto");
+    if (args->positional().empty()) {
+      std::fprintf(stderr, "sutra-cli simulate: no input\n%s", kHelp);
+      return kExitBadInput;
+    }
+    auto found = discoverTraces(args->positional());
+    if (!found) return fail(found.error().message);
+    std::vector<std::string> chakraOnly;
+    for (const auto& group : found->ranks) {
+      if (group.kineto) inputs.push_back({group.rank, *group.kineto});
+      else if (!group.chakra.empty()) chakraOnly.push_back(group.chakra.front());
+    }
+    if (inputs.empty()) {
+      if (!chakraOnly.empty())
+        return fail(chakraOnly.front() +
+                    ": a Chakra graph alone cannot be simulated by this version; give the Kineto "
+                    "trace it was converted from");
+      return fail("no Kineto trace among the inputs (a Kineto trace is needed to simulate)");
+    }
+  }
+
+  std::vector<RankOutcome> outcomes;
+  for (const auto& in : inputs) {
+    auto trace = readKinetoTrace(in.kineto);
+    if (!trace) return fail(trace.error().message);
+    RankOutcome o;
+    o.path = in.kineto;
+    const int rank = trace->meta.rank.value_or(in.rank);
+    o.sim = prepareRankSimulation(std::make_shared<const Trace>(std::move(trace.value())), rank);
+    auto baseline = simulate(o.sim->graph);
+    if (!baseline) return fail(baseline.error().message);
+    o.baseline = std::move(baseline.value());
+    if (knobs.any()) {
+      auto run = simulate(o.sim->graph, knobs);
+      if (!run) return fail(run.error().message);
+      o.run = std::move(run.value());
+      o.moved = whatMoved(o.sim->graph, o.baseline, o.run);
+    } else {
+      o.run = o.baseline;
+    }
+    std::vector<Step> steps = o.sim->steps;
+    if (onlyStep) {
+      const Step* s = findStep(steps, *onlyStep);
+      if (!s) {
+        std::string known;
+        for (std::size_t i = 0; i < steps.size() && i < 8; ++i)
+          known += (i ? ", " : "") + std::to_string(steps[i].number);
+        return fail(in.kineto + ": no step " + std::to_string(*onlyStep) + " (steps: " +
+                    (known.empty() ? "none" : known) + ")");
+      }
+      steps = {*s};
+    }
+    o.projection = projectSteps(o.sim->graph, o.run, steps);
+    outcomes.push_back(std::move(o));
+  }
+
+  if (auto out = args->value("-o")) {
+    std::vector<SimulatedRank> ranks;
+    for (const auto& o : outcomes) ranks.push_back({o.sim->rank, &o.sim->graph, &o.run});
+    if (auto ok = writeSimulatedTimeline(*out, ranks); !ok) return fail(ok.error().message);
+  }
+  if (args->flag("--json")) {
+    std::printf("%s\n", toJson(outcomes).dump().c_str());
+  } else {
+    printHuman(outcomes, knobs);
+    if (auto out = args->value("-o")) std::printf("simulated timeline written to %s\n", out->c_str());
+  }
+  return kExitOk;
+}
+
+RegisterCommand reg{{"simulate", "project the iteration time by replaying a trace, with what-if knobs", 50,
+                     &runSimulate}};
+
+}  // namespace
+}  // namespace sutra::cli

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Everything needed to simulate one rank, prepared once: its Kineto trace, the launch index and
+// sync dependencies the linker finds in it, its steps, and the simulation graph. The CLI and the
+// GUI both start here; each what-if is then one call to simulate() on the same graph.
+#include <memory>
+#include <vector>
+
+#include "analysis/steps.h"
+#include "link/launch_index.h"
+#include "link/linked_trace.h"
+#include "simulate/sim_graph.h"
+#include "simulate/step_projection.h"
+
+namespace sutra {
+
+struct RankSimulation {
+  int rank = 0;
+  std::shared_ptr<const Trace> trace;
+  LaunchIndex launches;
+  std::vector<Step> steps;
+  SimGraph graph;           // refers to *trace
+  ProblemLog problems;      // what the linker could not resolve, and what the graph left out
+};
+
+// `linked` (optional) adds the inter-thread dependencies of a linked trace of the same Kineto trace.
+// Behind a unique_ptr: the graph refers to the trace and must not move apart from it.
+std::unique_ptr<RankSimulation> prepareRankSimulation(std::shared_ptr<const Trace> trace, int rank,
+                                                      const LinkedTrace* linked = nullptr);
+
+}  // namespace sutra

@@ -3,12 +3,15 @@
 // trace exactly, and knobs move the projection in the direction they should.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 
 #include "io/readers.h"
 #include "link/launch_index.h"
 #include "link/sync_dependencies.h"
+#include "simulate/rank_simulation.h"
 #include "simulate/sim_inputs.h"
+#include "simulate/step_projection.h"
 #include "simulate/simulator.h"
 #include "test_support.h"
 
@@ -92,6 +95,28 @@ TEST_P(SimRealTrace, FasterDevicesOrCpusNeverMakeAnythingLater) {
     ASSERT_TRUE(run.ok());
     EXPECT_LT(run->finish - run->begin, base->finish - base->begin);
   }
+}
+
+// The bar: with no knobs, each step's simulated time within 3% of its measured time.
+TEST_P(SimRealTrace, EachStepWithinThreePercentOfMeasured) {
+  SUTRA_REQUIRE_SHARED_TRACES();
+  auto trace = readKinetoTrace(test::sharedTrace(GetParam()));
+  ASSERT_TRUE(trace.ok()) << trace.error().message;
+  auto sim = prepareRankSimulation(std::make_shared<const Trace>(std::move(trace.value())), 0);
+  auto run = simulate(sim->graph);
+  ASSERT_TRUE(run.ok());
+  const RankProjection p = projectSteps(sim->graph, *run, sim->steps);
+  ASSERT_FALSE(p.steps.empty());
+  double worst = 0;
+  for (const auto& s : p.steps) {
+    EXPECT_GT(s.measuredNs, 0) << s.name;
+    EXPECT_LE(std::abs(s.relativeError()), 0.03) << s.name << " measured " << s.measuredNs << " simulated "
+                                                 << s.simulatedNs;
+    worst = std::max(worst, std::abs(s.relativeError()));
+  }
+  std::printf("%s: %zu steps, worst step error %.4f%%, total measured %lld ns simulated %lld ns\n",
+              GetParam(), p.steps.size(), 100 * worst, static_cast<long long>(p.measuredNs),
+              static_cast<long long>(p.simulatedNs));
 }
 
 INSTANTIATE_TEST_SUITE_P(Shared, SimRealTrace, ::testing::ValuesIn(kKinetoTraces));

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "command.h"
 #include "io/discover.h"
 #include "io/readers.h"
+#include "link/linked_trace.h"
 #include "simulate/rank_simulation.h"
 #include "simulate/step_projection.h"
 #include "simulate/timeline_export.h"
@@ -29,8 +31,8 @@ constexpr const char* kHelp =
     "Input:\n"
     "  DIR|FILE...          trace files or directories; every rank with a Kineto trace\n"
     "  --kineto KINETO      one Kineto trace (.json or .json.gz)\n"
-    "  --et ET              its PyTorch execution trace (accepted; the replay uses the Kineto\n"
-    "                       trace, which holds every op's times)\n\n"
+    "  --et ET              its PyTorch execution trace: linked to the Kineto trace for the\n"
+    "                       inter-thread dependencies (a directory pairs them by itself)\n\n"
     "What-if knobs:\n"
     "  --scale 'REGEX=F'    multiply the durations of device ops whose names match REGEX\n"
     "                       (ECMAScript, searched anywhere in the name) by F; repeatable, the\n"
@@ -50,6 +52,7 @@ constexpr const char* kHelp =
 struct RankInput {
   int rank = 0;
   std::string kineto;
+  std::optional<std::string> et;  // linked for its inter-thread dependencies
 };
 
 struct RankOutcome {
@@ -249,7 +252,7 @@ int runSimulate(int argc, char** argv) {
       if (*etKind != FileKind::PytorchEt && *etKind != FileKind::LinkedEt)
         return fail(*et + ": not a PyTorch execution trace (" + std::string(fileKindName(*etKind)) + ")");
     }
-    inputs.push_back({0, *kineto});
+    inputs.push_back({0, *kineto, args->value("--et")});
   } else {
     if (args->value("--et")) return fail("--et goes with --kineto");
     if (args->positional().empty()) {
@@ -260,7 +263,7 @@ int runSimulate(int argc, char** argv) {
     if (!found) return fail(found.error().message);
     std::vector<std::string> chakraOnly;
     for (const auto& group : found->ranks) {
-      if (group.kineto) inputs.push_back({group.rank, *group.kineto});
+      if (group.kineto) inputs.push_back({group.rank, *group.kineto, group.et});
       else if (!group.chakra.empty()) chakraOnly.push_back(group.chakra.front());
     }
     if (inputs.empty()) {
@@ -279,7 +282,20 @@ int runSimulate(int argc, char** argv) {
     RankOutcome o;
     o.path = in.kineto;
     const int rank = trace->meta.rank.value_or(in.rank);
-    o.sim = prepareRankSimulation(std::make_shared<const Trace>(std::move(trace.value())), rank);
+    auto shared = std::make_shared<const Trace>(std::move(trace.value()));
+    std::optional<LinkedTrace> linked;
+    if (in.et) {
+      auto et = readPytorchEt(*in.et);
+      if (!et) return fail(et.error().message);
+      LinkOptions options;
+      options.rank = rank;
+      auto link = linkTraces(std::make_shared<const EtTrace>(std::move(et.value())), shared, options);
+      // Linking only adds inter-thread dependencies: without them the Kineto trace still replays.
+      if (link) linked = std::move(link.value());
+      else std::fprintf(stderr, "sutra-cli simulate: note: %s; simulating the Kineto trace alone\n",
+                        link.error().message.c_str());
+    }
+    o.sim = prepareRankSimulation(shared, rank, linked ? &*linked : nullptr);
     auto baseline = simulate(o.sim->graph);
     if (!baseline) return fail(baseline.error().message);
     o.baseline = std::move(baseline.value());

@@ -121,5 +121,37 @@ TEST_P(SimRealTrace, EachStepWithinThreePercentOfMeasured) {
 
 INSTANTIATE_TEST_SUITE_P(Shared, SimRealTrace, ::testing::ValuesIn(kKinetoTraces));
 
+// The traces with both an ET and a Kineto trace, linked: the linked trace's inter-thread
+// dependencies join the graph, and each step stays within 3% (the replay stays exact).
+TEST(SimLinkedTrace, EachStepWithinThreePercentOfMeasured) {
+  SUTRA_REQUIRE_SHARED_TRACES();
+  const std::pair<const char*, const char*> pairs[] = {
+      {"param/linear_et.json.gz", "param/linear_kineto.json.gz"},
+      {"hta/execution_trace/simple_add_et.json.gz", "hta/execution_trace/simple_add_kineto.json.gz"},
+  };
+  for (const auto& [etPath, kinetoPath] : pairs) {
+    auto et = readPytorchEt(test::sharedTrace(etPath));
+    ASSERT_TRUE(et.ok()) << et.error().message;
+    auto kineto = readKinetoTrace(test::sharedTrace(kinetoPath));
+    ASSERT_TRUE(kineto.ok()) << kineto.error().message;
+    auto trace = std::make_shared<const Trace>(std::move(kineto.value()));
+    auto linked = linkTraces(std::make_shared<const EtTrace>(std::move(et.value())), trace);
+    ASSERT_TRUE(linked.ok()) << linked.error().message;
+    auto sim = prepareRankSimulation(trace, 0, &linked.value());
+    auto run = simulate(sim->graph);
+    ASSERT_TRUE(run.ok());
+    EXPECT_EQ(run->forcedNodes, 0u);
+    const RankProjection p = projectSteps(sim->graph, *run, sim->steps);
+    double worst = 0;
+    for (const auto& s : p.steps) {
+      EXPECT_LE(std::abs(s.relativeError()), 0.03) << kinetoPath << " " << s.name;
+      worst = std::max(worst, std::abs(s.relativeError()));
+    }
+    std::printf("%s + %s: %zu steps, %llu inter-thread dependencies used, worst step error %.4f%%\n",
+                etPath, kinetoPath, p.steps.size(), static_cast<unsigned long long>(sim->graph.threadDepsUsed),
+                100 * worst);
+  }
+}
+
 }  // namespace
 }  // namespace sutra

@@ -50,6 +50,8 @@ class TimelineView : public QWidget {
   // and returns their number, or -1 for an invalid expression.
   int search(const QString& pattern, bool regex);
   void clearSearch();
+  // Highlights `events` as matches (e.g. a table row's occurrences) that next/previous step through.
+  void showMatches(std::vector<EventId> events) { applyMatches(std::move(events)); }
   // Selects the next (previous) match after (before) the selection and reveals it.
   void nextMatch();
   void previousMatch();

@@ -7,6 +7,8 @@
 
 #include "io/discover.h"
 #include "io/readers.h"
+#include "analysis/op_table.h"
+#include "analysis/steps.h"
 
 namespace sutra::widgets {
 
@@ -19,7 +21,19 @@ TraceSession::TraceSession(QObject* parent) : QObject(parent) {}
 
 TraceSession::~TraceSession() {
   cancel();
-  future_.waitForFinished();  // the worker posts to this object: it must be gone first
+  future_.waitForFinished();  // the workers post to this object: they must be gone first
+  tableFuture_.waitForFinished();
+}
+
+void TraceSession::requestOpTable(int index, TimeWindow window, bool groupByShapes) {
+  if (index < 0 || index >= static_cast<int>(ranks_.size()) || !ranks_[static_cast<std::size_t>(index)]->launches) return;
+  std::shared_ptr<const RankData> rank = ranks_[static_cast<std::size_t>(index)];
+  auto job = job_;
+  tableFuture_.waitForFinished();  // one table at a time; each takes a fraction of the load
+  tableFuture_ = QtConcurrent::run([this, job, rank, index, window, groupByShapes] {
+    auto table = std::make_shared<const OpTable>(buildOpTable(*rank->trace, *rank->launches, {window, groupByShapes}));
+    post(job, [this, index, table] { emit opTableReady(index, table); });
+  });
 }
 
 void TraceSession::cancel() {
@@ -136,7 +150,7 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
   // Stage 2: launch attribution and sync dependencies, per rank.
   for (int g = 0; g < total; ++g) {
     if (job->canceled) return stop();
-    progress(80 + g * 20 / total, tr("Linking launches and syncs"));
+    progress(80 + g * 10 / total, tr("Linking launches and syncs"));
     const auto& before = loaded[static_cast<std::size_t>(g)];
     auto data = std::make_shared<RankData>(*before);
     auto launches = std::make_shared<LaunchIndex>(LaunchIndex::build(*data->trace, &data->linkProblems));
@@ -150,6 +164,22 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
       for (const auto& problem : published->linkProblems.all()) problems_.push_back({name, problem});
       emit linksReady(g);
       emit problemsChanged();
+    });
+    loaded[static_cast<std::size_t>(g)] = data;
+  }
+
+  // Stage 3: steps and the operator table of the whole trace, per rank.
+  for (int g = 0; g < total; ++g) {
+    if (job->canceled) return stop();
+    progress(90 + g * 10 / total, tr("Building the operator table"));
+    auto data = std::make_shared<RankData>(*loaded[static_cast<std::size_t>(g)]);
+    data->steps = findSteps(*data->trace, *data->launches);
+    data->opTable = std::make_shared<const OpTable>(
+        buildOpTable(*data->trace, *data->launches, {wholeTraceWindow(*data->trace), false}));
+    std::shared_ptr<const RankData> published = data;
+    post(job, [this, published, g] {
+      ranks_[static_cast<std::size_t>(g)] = published;
+      emit analysesReady(g);
     });
   }
   post(job, [this] {

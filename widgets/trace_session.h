@@ -13,6 +13,8 @@
 #include <memory>
 #include <vector>
 
+#include "analysis/op_table.h"
+#include "analysis/steps.h"
 #include "lane_layout.h"
 #include "link/launch_index.h"
 #include "link/sync_dependencies.h"
@@ -31,6 +33,9 @@ struct RankData {
   std::shared_ptr<const LaunchIndex> launches;
   std::shared_ptr<const std::vector<SyncDependency>> syncs;
   ProblemLog linkProblems;  // what attribution and sync matching could not resolve
+  // The analyses' results; empty until the analysis stage is done.
+  std::vector<Step> steps;
+  std::shared_ptr<const OpTable> opTable;  // the whole trace, not grouped by shapes
 };
 
 // A problem kind counted in one file, for the problems panel.
@@ -55,6 +60,8 @@ class TraceSession : public QObject {
 
   const std::vector<std::shared_ptr<const RankData>>& ranks() const { return ranks_; }
   const std::vector<FileProblem>& problems() const { return problems_; }
+  // Builds rank `index`'s operator table for `window` on a worker; answers with opTableReady.
+  void requestOpTable(int index, TimeWindow window, bool groupByShapes);
   QStringList notes() const { return notes_; }
 
  signals:
@@ -65,6 +72,9 @@ class TraceSession : public QObject {
   // Stage 2: rank `index` has its launch index and sync dependencies.
   void linksReady(int index);
   void problemsChanged();
+  // Stage 3: rank `index` has its steps and its whole-trace operator table.
+  void analysesReady(int index);
+  void opTableReady(int index, std::shared_ptr<const sutra::OpTable> table);
   void finished();
   void failed(const QString& message);  // the core Error's message, as is
   void canceled();
@@ -80,6 +90,7 @@ class TraceSession : public QObject {
   QStringList paths_;
   std::shared_ptr<Job> job_;
   QFuture<void> future_;
+  QFuture<void> tableFuture_;
   bool loading_ = false;
 };
 

@@ -30,7 +30,9 @@
 
 #include "event_details.h"
 #include "format.h"
+#include "op_table_view.h"
 #include "problems_model.h"
+#include "analysis/op_table.h"
 #include "timeline_view.h"
 #include "trace_session.h"
 
@@ -70,6 +72,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     currentRank_ = -1;
     timeline_->clear();
     details_->showDetails(nullptr, kNoEvent);
+    ops_->clear();
   });
   connect(session_, &widgets::TraceSession::progressChanged, this, [this](int percent, const QString& stage) {
     progress_->setValue(percent);
@@ -103,6 +106,29 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   });
 
   connect(timeline_, &widgets::TimelineView::selectionChanged, this, &MainWindow::onSelection);
+  connect(session_, &widgets::TraceSession::analysesReady, this, [this](int index) {
+    if (index == currentRank_) showAnalyses(index);
+  });
+  connect(session_, &widgets::TraceSession::opTableReady, this,
+          [this](int index, std::shared_ptr<const OpTable> table) {
+            if (index == currentRank_) ops_->setTable(std::move(table));
+          });
+  connect(ops_, &widgets::OpTableView::tableRequested, this, [this](TimeWindow window, bool shapes) {
+    session_->requestOpTable(currentRank_, window, shapes);
+  });
+  // A table row: its occurrences highlighted in the timeline, the first selected; the timeline's
+  // next/previous buttons (and Enter in the search box) step through them.
+  connect(ops_, &widgets::OpTableView::rowSelected, this, [this](const std::vector<EventId>& events) {
+    searchBox_->blockSignals(true);
+    searchBox_->clear();
+    searchBox_->blockSignals(false);
+    timeline_->showMatches(events);
+    timeline_->nextMatch();
+  });
+  connect(ops_, &widgets::OpTableView::rowActivated, this, [this](EventId event) {
+    timeline_->selectEvent(event, true);
+    timeline_->fitSelection();
+  });
   connect(timeline_, &widgets::TimelineView::matchesChanged, this, [this](int current, int total) {
     if (searchBox_->text().isEmpty()) {
       matchLabel_->clear();
@@ -234,7 +260,11 @@ void MainWindow::buildDocks() {
   problemsView_->horizontalHeader()->setStretchLastSection(true);
   problemsView_->setSelectionBehavior(QAbstractItemView::SelectRows);
   problemsView_->setAlternatingRowColors(true);
-  dock(tr("Problems"), "ProblemsDock", problemsView_, Qt::BottomDockWidgetArea);
+  ops_ = new widgets::OpTableView(this);
+  QDockWidget* opsDock = dock(tr("Operators"), "OperatorsDock", ops_, Qt::BottomDockWidgetArea);
+  QDockWidget* problemsDock = dock(tr("Problems"), "ProblemsDock", problemsView_, Qt::BottomDockWidgetArea);
+  tabifyDockWidget(opsDock, problemsDock);
+  opsDock->raise();
 }
 
 void MainWindow::openPaths(const QStringList& paths) {
@@ -306,6 +336,8 @@ void MainWindow::setCurrentRank(int index) {
   timeline_->setTrace(data->trace, data->layout);
   if (!searchBox_->text().isEmpty()) timeline_->search(searchBox_->text(), regexBox_->isChecked());
   details_->showDetails(nullptr, kNoEvent);
+  ops_->clear();
+  if (data->opTable) showAnalyses(index);
   const Trace& trace = *data->trace;
   statusLabel_->setText(tr("%1: %2 events on %3 lanes, %4, %5 flows")
                             .arg(data->label)
@@ -321,7 +353,20 @@ void MainWindow::searchAndSelect(const QString& pattern) {
   timeline_->nextMatch();
 }
 
-void MainWindow::onSelection(EventId event) { details_->showDetails(rank(), event); }
+void MainWindow::showAnalyses(int index) {
+  const auto& data = session_->ranks()[static_cast<std::size_t>(index)];
+  ops_->setSteps(data->steps);
+  ops_->setTable(data->opTable);
+}
+
+void MainWindow::onSelection(EventId event) {
+  const auto data = rank();
+  details_->showDetails(data, event);
+  // Selecting a step in the timeline puts the operator table on that step.
+  if (!data || event == kNoEvent) return;
+  for (std::size_t i = 0; i < data->steps.size(); ++i)
+    if (data->steps[i].annotation == event) ops_->followStep(static_cast<int>(i));
+}
 
 void MainWindow::updateTitle() {
   const auto data = rank();

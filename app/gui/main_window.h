@@ -24,6 +24,7 @@ class TraceSession;
 class TimelineView;
 class EventDetailsView;
 class ProblemsModel;
+class OpTableView;
 struct RankData;
 }  // namespace sutra::widgets
 
@@ -62,6 +63,7 @@ class MainWindow : public QMainWindow {
   void rebuildRecentMenu();
   void onRankReady(int index);
   void onSelection(EventId event);
+  void showAnalyses(int index);
   void updateTitle();
   std::shared_ptr<const widgets::RankData> rank() const;
 
@@ -69,6 +71,7 @@ class MainWindow : public QMainWindow {
   widgets::TimelineView* timeline_ = nullptr;
   widgets::EventDetailsView* details_ = nullptr;
   widgets::ProblemsModel* problems_ = nullptr;
+  widgets::OpTableView* ops_ = nullptr;
   QTableView* problemsView_ = nullptr;
   QComboBox* rankBox_ = nullptr;
   QLineEdit* searchBox_ = nullptr;

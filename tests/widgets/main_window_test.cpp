@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: MIT
 // The window as a user drives it: a bad file shows the error dialog with its reason; a real trace
-// fills the timeline and search selects.
+// fills the timeline and search selects; an operator-table row selects its occurrences.
 #include "main_window.h"
 
 #include <gtest/gtest.h>
 
 #include <QMessageBox>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QTableView>
+#include <algorithm>
 
+#include "op_table_model.h"
+#include "op_table_view.h"
 #include "qt_app.h"
 #include "test_support.h"
 #include "timeline_view.h"
@@ -55,6 +59,41 @@ TEST(MainWindow, OpensARealTraceIntoTheTimeline) {
   const EventId selected = window.timeline().selectedEvent();
   ASSERT_NE(selected, kNoEvent);
   EXPECT_EQ(window.timeline().trace()->name(window.timeline().trace()->events[selected]), "aten::linear");
+}
+
+TEST(MainWindow, ATableRowSelectsItsOccurrencesInTheTimeline) {
+  SUTRA_REQUIRE_SHARED_TRACES();
+  test::qtApp();
+  MainWindow window;
+  window.resize(1400, 900);
+  QSignalSpy loaded(&window, &MainWindow::loadFinished);
+  window.openPaths({QString::fromStdString(test::sharedTrace("param/linear_kineto.json.gz"))});
+  ASSERT_TRUE(waitFor(loaded));
+  auto* ops = window.findChild<widgets::OpTableView*>();
+  ASSERT_NE(ops, nullptr);
+  ASSERT_NE(window.timeline().trace(), nullptr);
+  EXPECT_EQ(window.timeline().trace()->events.size(), 61950u);
+  EXPECT_EQ(window.timeline().layout()->tracks().size(), 6u);
+
+  ASSERT_GT(ops->proxy()->rowCount(), 0);
+  // Pick the aten::linear row through the filter, as a user would.
+  ops->setFilterText("aten::linear");
+  int row = -1;
+  for (int r = 0; r < ops->proxy()->rowCount(); ++r)
+    if (ops->proxy()->data(ops->proxy()->index(r, widgets::OpTableModel::Name)).toString() == "aten::linear") row = r;
+  ASSERT_GE(row, 0);
+  const auto* opRow = ops->model()->rowAt(ops->proxy()->mapToSource(ops->proxy()->index(row, 0)).row());
+  ASSERT_NE(opRow, nullptr);
+  ops->table()->setCurrentIndex(ops->proxy()->index(row, widgets::OpTableModel::Name));
+  const auto& trace = *window.timeline().trace();
+  std::vector<EventId> expected;
+  for (EventId i = 0; i < trace.events.size(); ++i)
+    if (trace.name(trace.events[i]) == "aten::linear") expected.push_back(i);
+  std::vector<EventId> highlighted = window.timeline().highlighted();
+  std::sort(highlighted.begin(), highlighted.end());
+  EXPECT_EQ(highlighted, expected);
+  ASSERT_NE(window.timeline().selectedEvent(), kNoEvent);
+  EXPECT_EQ(trace.name(trace.events[window.timeline().selectedEvent()]), "aten::linear");
 }
 
 }  // namespace

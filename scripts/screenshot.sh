@@ -3,13 +3,13 @@
 # Screenshots of the sutra window on a real trace, under Xvfb (no display needed):
 #   scripts/screenshot.sh [BUILD_DIR] [TRACE] [OUT.png] [SEARCH]
 # Defaults: build, ../shared/traces/param/linear_kineto.json.gz, docs/screenshot-main.png,
-# "aten::linear" (the first match is selected, so its flows and details show).
+# "aten::addmm" (the first match is selected, so its flows, details and chain show).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$here/build}"
 trace="${2:-$here/../shared/traces/param/linear_kineto.json.gz}"
 out="${3:-$here/docs/screenshot-main.png}"
-search="${4:-aten::linear}"
+search="${4:-aten::addmm}"
 sutra="$build/app/gui/sutra"
 [[ -x "$sutra" ]] || { echo "screenshot.sh: $sutra is not built" >&2; exit 2; }
 [[ -e "$trace" ]] || { echo "screenshot.sh: $trace: no such file" >&2; exit 2; }

@@ -20,6 +20,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QScrollArea>
 #include <QPushButton>
 #include <QSettings>
 #include <QSortFilterProxyModel>
@@ -28,10 +29,12 @@
 #include <QToolBar>
 #include <QToolButton>
 
+#include "chain_view.h"
 #include "event_details.h"
 #include "format.h"
 #include "op_table_view.h"
 #include "problems_model.h"
+#include "analysis/chain.h"
 #include "analysis/op_table.h"
 #include "timeline_view.h"
 #include "trace_session.h"
@@ -73,6 +76,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     timeline_->clear();
     details_->showDetails(nullptr, kNoEvent);
     ops_->clear();
+    chain_->clear();
   });
   connect(session_, &widgets::TraceSession::progressChanged, this, [this](int percent, const QString& stage) {
     progress_->setValue(percent);
@@ -128,6 +132,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(ops_, &widgets::OpTableView::rowActivated, this, [this](EventId event) {
     timeline_->selectEvent(event, true);
     timeline_->fitSelection();
+    chainDock_->show();
+    chainDock_->raise();
+  });
+  // A hop selects its event in the timeline and keeps the chain it belongs to on screen.
+  connect(chain_, &widgets::ChainView::hopClicked, this, [this](EventId event) {
+    selectingFromChain_ = true;
+    timeline_->selectEvent(event, true);
+    selectingFromChain_ = false;
+  });
+  connect(timeline_, &widgets::TimelineView::eventActivated, this, [this](EventId) {
+    chainDock_->show();
+    chainDock_->raise();
   });
   connect(timeline_, &widgets::TimelineView::matchesChanged, this, [this](int current, int total) {
     if (searchBox_->text().isEmpty()) {
@@ -247,6 +263,12 @@ void MainWindow::buildDocks() {
   };
   details_ = new widgets::EventDetailsView(this);
   dock(tr("Details"), "DetailsDock", details_, Qt::RightDockWidgetArea)->setMinimumWidth(340);
+  chain_ = new widgets::ChainView(this);
+  auto* chainScroll = new QScrollArea(this);
+  chainScroll->setWidget(chain_);
+  chainScroll->setWidgetResizable(false);
+  chainScroll->setBackgroundRole(QPalette::Base);
+  chainDock_ = dock(tr("Dependency chain"), "ChainDock", chainScroll, Qt::RightDockWidgetArea);
 
   problems_ = new widgets::ProblemsModel(this);
   auto* proxy = new QSortFilterProxyModel(this);
@@ -337,6 +359,7 @@ void MainWindow::setCurrentRank(int index) {
   if (!searchBox_->text().isEmpty()) timeline_->search(searchBox_->text(), regexBox_->isChecked());
   details_->showDetails(nullptr, kNoEvent);
   ops_->clear();
+  chain_->clear();
   if (data->opTable) showAnalyses(index);
   const Trace& trace = *data->trace;
   statusLabel_->setText(tr("%1: %2 events on %3 lanes, %4, %5 flows")
@@ -359,9 +382,19 @@ void MainWindow::showAnalyses(int index) {
   ops_->setTable(data->opTable);
 }
 
+void MainWindow::showChain(EventId event) {
+  const auto data = rank();
+  if (!data || !data->launches || !data->syncs || event == kNoEvent) {
+    chain_->clear();
+    return;
+  }
+  chain_->setChain(data->trace, dependencyChain(*data->trace, *data->launches, *data->syncs, event));
+}
+
 void MainWindow::onSelection(EventId event) {
   const auto data = rank();
   details_->showDetails(data, event);
+  if (!selectingFromChain_) showChain(event);
   // Selecting a step in the timeline puts the operator table on that step.
   if (!data || event == kNoEvent) return;
   for (std::size_t i = 0; i < data->steps.size(); ++i)

@@ -16,6 +16,7 @@ class QCheckBox;
 class QProgressBar;
 class QPushButton;
 class QMenu;
+class QDockWidget;
 class QTableView;
 class QSortFilterProxyModel;
 
@@ -25,6 +26,7 @@ class TimelineView;
 class EventDetailsView;
 class ProblemsModel;
 class OpTableView;
+class ChainView;
 struct RankData;
 }  // namespace sutra::widgets
 
@@ -64,6 +66,7 @@ class MainWindow : public QMainWindow {
   void onRankReady(int index);
   void onSelection(EventId event);
   void showAnalyses(int index);
+  void showChain(EventId event);
   void updateTitle();
   std::shared_ptr<const widgets::RankData> rank() const;
 
@@ -72,6 +75,9 @@ class MainWindow : public QMainWindow {
   widgets::EventDetailsView* details_ = nullptr;
   widgets::ProblemsModel* problems_ = nullptr;
   widgets::OpTableView* ops_ = nullptr;
+  widgets::ChainView* chain_ = nullptr;
+  QDockWidget* chainDock_ = nullptr;
+  bool selectingFromChain_ = false;
   QTableView* problemsView_ = nullptr;
   QComboBox* rankBox_ = nullptr;
   QLineEdit* searchBox_ = nullptr;

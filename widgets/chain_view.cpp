@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+#include "chain_view.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <algorithm>
+
+#include "format.h"
+
+namespace sutra::widgets {
+namespace {
+
+constexpr int kMargin = 12;
+constexpr int kIndent = 26;
+constexpr int kBoxWidth = 360;
+constexpr int kBoxHeight = 38;
+constexpr int kRowPitch = 50;
+constexpr int kGapColumn = 270;
+
+QColor hopColour(HopKind kind) {
+  switch (kind) {
+    case HopKind::Annotation: return QColor(0x9b, 0x7f, 0xc8);
+    case HopKind::PythonFrame: return QColor(0x5f, 0xa8, 0xa8);
+    case HopKind::FrameworkOp: return QColor(0x5b, 0x8d, 0xd6);
+    case HopKind::RuntimeCall: return QColor(0xdb, 0x9a, 0x4e);
+    case HopKind::DeviceOp: return QColor(0x4f, 0xa8, 0x6e);
+    case HopKind::Sync: return QColor(0xd0, 0x5a, 0x4e);
+    case HopKind::ResumedOp: return QColor(0x8c, 0x93, 0x9e);
+    case HopKind::DataProducer:
+    case HopKind::DataConsumer: return QColor(0xb0, 0x6a, 0xb3);
+  }
+  return QColor(Qt::gray);
+}
+
+}  // namespace
+
+ChainView::ChainView(QWidget* parent) : QWidget(parent) {
+  setMouseTracking(true);
+  setBackgroundRole(QPalette::Base);
+  setAutoFillBackground(true);
+}
+
+void ChainView::setChain(std::shared_ptr<const Trace> trace, DependencyChain chain) {
+  trace_ = std::move(trace);
+  chain_ = std::move(chain);
+  depth_.assign(chain_.hops.size(), 0);
+  for (std::size_t i = 0; i < chain_.hops.size(); ++i) {
+    const int previous = chain_.hops[i].previous;
+    // `previous` always points at an earlier hop, so its depth is known.
+    if (previous >= 0 && static_cast<std::size_t>(previous) < i) depth_[i] = depth_[static_cast<std::size_t>(previous)] + 1;
+  }
+  hovered_ = -1;
+  updateGeometry();
+  resize(sizeHint().expandedTo(parentWidget() ? parentWidget()->size() : QSize()));
+  update();
+}
+
+void ChainView::clear() { setChain(nullptr, {}); }
+
+QRect ChainView::hopRect(int index) const {
+  if (index < 0 || index >= static_cast<int>(chain_.hops.size())) return {};
+  return {kMargin + depth_[static_cast<std::size_t>(index)] * kIndent, kMargin + index * kRowPitch, kBoxWidth, kBoxHeight};
+}
+
+int ChainView::hopAt(const QPoint& pos) const {
+  for (int i = 0; i < static_cast<int>(chain_.hops.size()); ++i)
+    if (hopRect(i).contains(pos)) return i;
+  return -1;
+}
+
+QSize ChainView::sizeHint() const {
+  const int deepest = depth_.empty() ? 0 : *std::max_element(depth_.begin(), depth_.end());
+  const int rows = std::max<int>(1, static_cast<int>(chain_.hops.size()) + (chain_.omittedLaunches > 0 ? 1 : 0));
+  return {2 * kMargin + deepest * kIndent + kBoxWidth + kGapColumn, 2 * kMargin + rows * kRowPitch};
+}
+
+void ChainView::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.setRenderHint(QPainter::Antialiasing, true);
+  if (chain_.hops.empty() || !trace_) {
+    p.setPen(palette().color(QPalette::PlaceholderText));
+    p.drawText(rect().adjusted(kMargin, kMargin, -kMargin, -kMargin), Qt::AlignTop | Qt::AlignLeft | Qt::TextWordWrap,
+               tr("Select an event in the timeline, or double-click an operator, to see its chain:\n"
+                  "framework op -> runtime launch -> device op(s) -> the sync that waited on them."));
+    return;
+  }
+  const TimeNs origin = trace_->startNs;
+  const QFontMetrics metrics(font());
+  QFont small = font();
+  small.setPointSizeF(font().pointSizeF() * 0.9);
+  QFont bold = font();
+  bold.setBold(true);
+
+  // Connectors first, under the boxes: down from the previous hop, then right into this one.
+  for (int i = 0; i < static_cast<int>(chain_.hops.size()); ++i) {
+    const ChainHop& hop = chain_.hops[static_cast<std::size_t>(i)];
+    if (hop.previous < 0) continue;
+    const QRect from = hopRect(hop.previous);
+    const QRect to = hopRect(i);
+    const QPointF start(from.left() + 12, from.bottom());
+    const QPointF end(to.left(), to.center().y());
+    QPainterPath path(start);
+    path.lineTo(start.x(), end.y());
+    path.lineTo(end);
+    p.setPen(QPen(QColor(0x6b, 0x72, 0x80), 1.4));
+    p.setBrush(Qt::NoBrush);
+    p.drawPath(path);
+    QPolygonF head;
+    head << end << QPointF(end.x() - 7, end.y() - 4) << QPointF(end.x() - 7, end.y() + 4);
+    p.setBrush(QColor(0x6b, 0x72, 0x80));
+    p.drawPolygon(head);
+    if (hop.gapKind != GapKind::None) {
+      p.setFont(small);
+      p.setPen(hop.gap < 0 ? QColor(0xb0, 0x1e, 0x1e) : QColor(0x3a, 0x40, 0x4a));
+      const QString gap = QStringLiteral("%1: %2").arg(QString::fromUtf8(gapKindName(hop.gapKind)).replace('_', ' '),
+                                                       durationText(hop.gap));
+      p.drawText(QRect(to.right() + 12, to.top(), kGapColumn - 16, kBoxHeight), Qt::AlignVCenter | Qt::AlignLeft, gap);
+    }
+  }
+
+  for (int i = 0; i < static_cast<int>(chain_.hops.size()); ++i) {
+    const ChainHop& hop = chain_.hops[static_cast<std::size_t>(i)];
+    const QRect box = hopRect(i);
+    const QColor colour = hopColour(hop.kind);
+    p.setPen(hop.focus ? QPen(QColor(0x11, 0x11, 0x11), 2.2) : QPen(colour.darker(140), i == hovered_ ? 2.0 : 1.0));
+    p.setBrush(colour.lighter(i == hovered_ ? 150 : 165));
+    p.drawRoundedRect(QRectF(box).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
+    p.fillRect(QRect(box.left() + 1, box.top() + 1, 5, box.height() - 2), colour);
+    const QRect text = box.adjusted(12, 3, -8, -3);
+    p.setFont(small);
+    p.setPen(QColor(0x45, 0x4b, 0x56));
+    const QString kind = QString::fromUtf8(hopKindName(hop.kind)).replace('_', ' ');
+    QString when;
+    if (hop.end > hop.start || hop.start != 0)
+      when = QStringLiteral("+%1 · %2").arg(durationText(hop.start - origin), durationText(hop.end - hop.start));
+    p.drawText(text, Qt::AlignTop | Qt::AlignLeft, kind);
+    p.drawText(text, Qt::AlignTop | Qt::AlignRight, when);
+    p.setFont(bold);
+    p.setPen(QColor(0x1a, 0x1d, 0x23));
+    p.drawText(text, Qt::AlignBottom | Qt::AlignLeft,
+               QFontMetrics(bold).elidedText(QString::fromStdString(hop.name), Qt::ElideMiddle, text.width()));
+  }
+  if (chain_.omittedLaunches > 0) {
+    p.setFont(small);
+    p.setPen(QColor(0x5a, 0x61, 0x70));
+    const int y = kMargin + static_cast<int>(chain_.hops.size()) * kRowPitch;
+    p.drawText(QRect(kMargin, y, width() - 2 * kMargin, 20), Qt::AlignLeft,
+               tr("... and %1 more launches under this op").arg(chain_.omittedLaunches));
+  }
+}
+
+void ChainView::mousePressEvent(QMouseEvent* event) {
+  const int hop = hopAt(event->position().toPoint());
+  if (hop >= 0 && chain_.hops[static_cast<std::size_t>(hop)].event != kNoEvent)
+    emit hopClicked(chain_.hops[static_cast<std::size_t>(hop)].event);
+}
+
+void ChainView::mouseMoveEvent(QMouseEvent* event) {
+  const int hop = hopAt(event->position().toPoint());
+  if (hop != hovered_) {
+    hovered_ = hop;
+    setCursor(hop >= 0 ? Qt::PointingHandCursor : Qt::ArrowCursor);
+    update();
+  }
+}
+
+}  // namespace sutra::widgets

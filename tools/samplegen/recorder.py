@@ -136,6 +136,13 @@ class Recorder:
         self.collective_ready = {}  # collective index -> ns its kernel could start on this rank
         self.peer_ready = {}        # collective index -> latest start over all ranks (previous pass)
         self.et_only_ops = 0        # ET operators with no Kineto event (## process_group:init ##)
+        self.launched = set()       # streams that have had device work queued
+        # Waits that have device work to wait on: a stream wait whose event follows work on its
+        # stream; a blocking call per stream (Context Sync: every stream) it waits on.
+        self.stream_waits_on_work = 0
+        self.host_waits_on_work = 0
+        self.blocking_calls_on_work = 0  # blocking calls that waited on at least one device op
+        self.waits_without_work = 0      # event waits on an event recorded before any work
         self.et_active = et_active
         self.process_root = self._new_id()  # id 1: the process root, written last
         self.thread(0)
@@ -289,6 +296,7 @@ class Recorder:
         self.flows["ac2g"] += 1
 
     def _queue(self, stream, earliest, dur_ns):
+        self.launched.add(stream)
         start = max(earliest, self.stream_free(stream))
         self.streams[stream] = start + dur_ns
         return start
@@ -329,6 +337,7 @@ class Recorder:
         self.collective_ready[index] = start
         end = max(start, self.peer_ready.get(index, start)) + int(transfer_us * 1000)
         self.streams[stream] = end
+        self.launched.add(stream)
         self.runtime.append({
             "ph": "X", "cat": "kernel", "name": name, "pid": self.device, "tid": stream,
             "ts": start, "dur": end - start,
@@ -404,6 +413,7 @@ class Recorder:
         call_dur = self.us(1.5, 3.0)
         call, corr = self._runtime_call("cudaEventRecord", 135, call_dur)
         ev = Event(stream, max(self.stream_free(stream), call["ts"]), corr, self.next_cuda_event)
+        ev.has_work = stream in self.launched
         self.next_cuda_event += 1
         self.cur.clock += call_dur + self.us(0.2, 0.6)
         return ev
@@ -413,6 +423,8 @@ class Recorder:
         call_dur = self.us(1.5, 3.0)
         call, corr = self._runtime_call("cudaStreamWaitEvent", 147, call_dur)
         self.streams[stream] = max(self.stream_free(stream), ev.done_ns)
+        self.stream_waits_on_work += ev.has_work
+        self.waits_without_work += not ev.has_work
         self._sync_event("Stream Wait Event", call, corr, stream, call["ts"] + 500, call_dur - 800,
                          {"wait_on_stream": ev.stream, "wait_on_cuda_event_record_corr_id": ev.record_corr,
                           "wait_on_cuda_event_id": ev.event_id, "stream": stream})
@@ -428,18 +440,25 @@ class Recorder:
     def event_synchronize(self, ev):
         """ev.synchronize(): the host waits for the event (Event Sync)."""
         call, corr, t0, dur = self._blocking("cudaEventSynchronize", 137, ev.done_ns)
+        self.host_waits_on_work += ev.has_work
+        self.blocking_calls_on_work += ev.has_work
+        self.waits_without_work += not ev.has_work
         self._sync_event("Event Sync", call, corr, -1, t0 + 700, dur - 1200,
                          {"wait_on_stream": ev.stream, "wait_on_cuda_event_record_corr_id": ev.record_corr,
                           "wait_on_cuda_event_id": ev.event_id, "stream": -1})
 
     def stream_synchronize(self, stream=7):
         call, corr, t0, dur = self._blocking("cudaStreamSynchronize", 131, self.stream_free(stream))
+        self.host_waits_on_work += stream in self.launched
+        self.blocking_calls_on_work += stream in self.launched
         self._sync_event("Stream Sync", call, corr, stream, t0 + 700, dur - 1200, {"stream": stream})
 
     def device_synchronize(self):
         """torch.cuda.synchronize(): waits for every stream (Context Sync)."""
         until = max(self.streams.values()) if self.streams else self.cur.clock
         call, corr, t0, dur = self._blocking("cudaDeviceSynchronize", 165, until)
+        self.host_waits_on_work += len(self.launched)
+        self.blocking_calls_on_work += bool(self.launched)
         self._sync_event("Context Sync", call, corr, -1, t0 + 700, dur - 1200, {"stream": -1})
 
     def fwdbwd(self, fwd_op_ev_ts, fwd_tid, bwd_ts, bwd_tid):

@@ -232,6 +232,12 @@ def expected_counts(rec, events, world):
             "operators_only_in_et": rec.et_only_ops,
             "max_node_id": max(n["id"] for n in nodes),
         },
+        "sync": {
+            "stream_waits_on_work": rec.stream_waits_on_work,
+            "host_waits_on_work": rec.host_waits_on_work,
+            "blocking_calls_on_work": rec.blocking_calls_on_work,
+            "event_waits_without_work": rec.waits_without_work,
+        },
         "link": {
             "et_ops": len(ops),
             "matched_et_ops": len(ops) - rec.et_only_ops,

@@ -1,0 +1,16 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Renders the README screenshots of the compare view and the simulation view under Xvfb:
+#   scripts/screenshot-compare.sh [BUILD_DIR]   (default: build)
+# Writes docs/screenshot-compare.png and docs/screenshot-simulation.png from HTA's trace_compare
+# pair in ../shared/traces.
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build}
+traces=$root/../shared/traces/hta/trace_compare
+tool=$build/tests/widgets/sutra-widget-screenshots
+[ -x "$tool" ] || { echo "screenshot-compare.sh: build $tool first (cmake --build $build --target sutra-widget-screenshots)" >&2; exit 2; }
+[ -f "$traces/base.json.gz" ] || { echo "screenshot-compare.sh: $traces/base.json.gz is absent" >&2; exit 2; }
+mkdir -p "$root/docs"
+xvfb-run -a -s "-screen 0 1920x1200x24" "$tool" "$root/docs" "$traces/base.json.gz" "$traces/test.json.gz"
+echo "wrote $root/docs/screenshot-compare.png and $root/docs/screenshot-simulation.png"

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+// The compare view on HTA's trace_compare pair. Expected numbers from the files:
+//   python3 -c "import json,gzip; d=json.load(gzip.open('base.json.gz')); print(sum(round(e['dur']*1000)
+//     for e in d['traceEvents'] if e.get('cat') in ('kernel','gpu_memcpy','gpu_memset')))"
+// gives 1694000 ns for base and 1690000 ns for test; the largest device row of both is
+// "Memcpy HtoD (Pinned -> Device)" with 1226000 ns; both first steps start at ts 1661938466265087 us.
+#include "compare_view.h"
+
+#include <gtest/gtest.h>
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+
+#include "qt_app.h"
+#include "test_support.h"
+
+namespace sutra::widgets {
+namespace {
+
+class CompareViewTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    SUTRA_REQUIRE_SHARED_TRACES();
+    test::qtApp();
+    base = QString::fromStdString(test::sharedTrace("hta/trace_compare/base.json.gz"));
+    other = QString::fromStdString(test::sharedTrace("hta/trace_compare/test.json.gz"));
+  }
+  QString base, other;
+};
+
+TEST_F(CompareViewTest, ShowsTotalsTableAndChartOfThePair) {
+  CompareView view;
+  view.resize(1400, 900);
+  QSignalSpy ready(&view, &CompareView::ready);
+  view.openFiles(base, other);
+  ASSERT_TRUE(ready.wait(60'000));
+
+  const OpComparison& c = view.comparison();
+  EXPECT_EQ(c.selfDeviceTotalA, 1'694'000);
+  EXPECT_EQ(c.selfDeviceTotalB, 1'690'000);
+  EXPECT_TRUE(view.totalsText().contains(
+      QString::fromStdString(totalLine("Self CUDA total", 1'694'000, 1'690'000))));
+  EXPECT_TRUE(view.totalsText().startsWith("base.json.gz -> test.json.gz"));
+  EXPECT_EQ(view.model()->rowCount(), int(c.rows.size()));
+  EXPECT_EQ(view.inputs(), (QStringList{base, other}));
+
+  QAbstractItemModelTester tester(view.sortedModel(),
+                                  QAbstractItemModelTester::FailureReportingMode::Warning);
+  // Sorted by Self CUDA A, descending: the first row holds the largest value of the column.
+  QSortFilterProxyModel* sorted = view.sortedModel();
+  sorted->sort(CompareModel::SelfDeviceA, Qt::DescendingOrder);
+  const qlonglong top = sorted->index(0, CompareModel::SelfDeviceA).data(CompareModel::SortRole).toLongLong();
+  for (int r = 0; r < sorted->rowCount(); ++r)
+    EXPECT_LE(sorted->index(r, CompareModel::SelfDeviceA).data(CompareModel::SortRole).toLongLong(), top);
+  bool found = false;
+  for (const OpDelta& d : c.rows)
+    if (d.name == "Memcpy HtoD (Pinned -> Device)") {
+      found = true;
+      EXPECT_EQ(d.a.selfDevice, 1'226'000);
+      EXPECT_EQ(d.b.selfDevice, 1'226'000);
+    }
+  EXPECT_TRUE(found);
+  EXPECT_EQ(view.chart()->seriesCount(), 2);  // A and B bars
+}
+
+TEST_F(CompareViewTest, TimelinesAreAlignedOnTheirStepAndZoomLocked) {
+  CompareView view;
+  view.resize(1400, 900);
+  QSignalSpy ready(&view, &CompareView::ready);
+  view.openFiles(base, other);
+  ASSERT_TRUE(ready.wait(60'000));
+  ASSERT_NE(view.timelineA()->trace(), nullptr);
+  ASSERT_NE(view.timelineB()->trace(), nullptr);
+  // Both first steps start at the same time, so B shows exactly A's window.
+  const TimeNs stepStart = 1'661'938'466'265'087'000;
+  view.timelineA()->setVisibleRange({stepStart, stepStart + 50'000'000});
+  EXPECT_EQ(view.timelineB()->visibleRange(), (TimeRange{stepStart, stepStart + 50'000'000}));
+  view.timelineB()->setVisibleRange({stepStart + 1'000'000, stepStart + 11'000'000});
+  EXPECT_EQ(view.timelineA()->visibleRange(), (TimeRange{stepStart + 1'000'000, stepStart + 11'000'000}));
+}
+
+TEST(CompareViewErrors, NamesTheFileThatCannotBeRead) {
+  test::qtApp();
+  CompareView view;
+  QSignalSpy failed(&view, &CompareView::failed);
+  view.openFiles("/nonexistent/a.json", "/nonexistent/b.json");
+  ASSERT_TRUE(failed.wait(10'000));
+  EXPECT_TRUE(failed.front().front().toString().contains("/nonexistent/a.json"));
+}
+
+}  // namespace
+}  // namespace sutra::widgets

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+// sutra-widget-screenshots OUTDIR BASE TEST: renders the compare view of BASE and TEST and the
+// simulation view of BASE (with a what-if: copies 4x slower) to OUTDIR/screenshot-compare.png and
+// OUTDIR/screenshot-simulation.png. Run by scripts/screenshot-compare.sh under Xvfb.
+#include <QApplication>
+#include <QTimer>
+#include <cstdio>
+
+#include "compare_view.h"
+#include "io/readers.h"
+#include "simulation_view.h"
+
+using namespace sutra;
+using namespace sutra::widgets;
+
+int main(int argc, char** argv) {
+  QApplication app(argc, argv);
+  if (argc != 4) {
+    std::fprintf(stderr, "usage: sutra-widget-screenshots OUTDIR BASE TEST\n");
+    return 2;
+  }
+  const QString out = argv[1];
+  CompareView compare;
+  compare.resize(1600, 1000);
+  compare.setWindowTitle("Sutra: compare");
+  SimulationView simulation;
+  simulation.resize(1400, 800);
+  simulation.setWindowTitle("Sutra: simulation");
+  int pending = 2;
+  auto done = [&] {
+    if (--pending == 0) QApplication::exit(0);
+  };
+  QObject::connect(&compare, &CompareView::failed, [](const QString& m) {
+    std::fprintf(stderr, "%s\n", qPrintable(m));
+    QApplication::exit(2);
+  });
+  QObject::connect(&compare, &CompareView::ready, [&] {
+    QTimer::singleShot(300, [&] {
+      if (!compare.grab().save(out + "/screenshot-compare.png")) QApplication::exit(1);
+      done();
+    });
+  });
+  bool whatIfApplied = false;
+  QObject::connect(&simulation, &SimulationView::ready, [&] {
+    if (!whatIfApplied) {
+      whatIfApplied = true;
+      SimKnobs knobs;
+      knobs.scales.push_back({"Memcpy", 4.0});
+      simulation.applyKnobs(knobs);
+      return;
+    }
+    QTimer::singleShot(300, [&] {
+      if (!simulation.grab().save(out + "/screenshot-simulation.png")) QApplication::exit(1);
+      done();
+    });
+  });
+  auto trace = readKinetoTrace(argv[2]);
+  if (!trace) {
+    std::fprintf(stderr, "%s\n", trace.error().message.c_str());
+    return 2;
+  }
+  compare.show();
+  simulation.show();
+  compare.openFiles(argv[2], argv[3]);
+  simulation.simulate(std::make_shared<const Trace>(std::move(trace).value()));
+  return app.exec();
+}

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+#include "chart_view.h"
+
+#include <QEvent>
+#include <QFileInfo>
+#include <QPainter>
+#include <QSvgGenerator>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include "format.h"
+
+namespace sutra::widgets {
+namespace {
+
+// Distinct hues that read on light and dark backgrounds.
+QColor seriesColour(int i) {
+  static const QColor colours[] = {QColor(0x1f77b4), QColor(0xff7f0e), QColor(0x2ca02c),
+                                   QColor(0xd62728), QColor(0x9467bd), QColor(0x8c564b),
+                                   QColor(0xe377c2), QColor(0x17becf)};
+  return colours[i % 8];
+}
+
+double us(TimeNs ns) { return double(ns) / 1000.0; }
+
+}  // namespace
+
+ChartView::ChartView(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(plot_);
+  plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  plot_->plotLayout()->insertRow(0);
+  plot_->plotLayout()->addElement(0, 0, new QCPTextElement(plot_, QString()));
+  applyPalette();
+}
+
+int ChartView::seriesCount() const { return plot_->plottableCount(); }
+
+void ChartView::reset(const QString& title) {
+  title_ = title;
+  plot_->clearPlottables();
+  plot_->legend->setVisible(false);
+  plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+  plot_->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+  if (auto* text = qobject_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0)))
+    text->setText(title);
+}
+
+void ChartView::setCategoryAxis(const QVector<QString>& labels, bool horizontal) {
+  QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+  for (int i = 0; i < labels.size(); ++i) ticker->addTick(i + 1, labels[i]);
+  QCPAxis* axis = horizontal ? plot_->yAxis : plot_->xAxis;
+  axis->setTicker(ticker);
+  axis->setTickLabelRotation(horizontal ? 0 : 45);
+  axis->setRange(0, labels.size() + 1);
+}
+
+void ChartView::showUtilisation(const UtilisationSeries& series) {
+  reset(tr("Device utilisation per stream"));
+  double maxX = 0;
+  for (std::size_t s = 0; s < series.streams.size(); ++s) {
+    const auto& stream = series.streams[s];
+    auto* graph = plot_->addGraph();
+    graph->setName(QString::fromStdString(stream.label));
+    graph->setPen(QPen(seriesColour(int(s)), 1.5));
+    graph->setLineStyle(QCPGraph::lsStepLeft);
+    for (std::size_t b = 0; b < stream.busy.size(); ++b) {
+      const double x = us(TimeNs(b) * series.bucketNs) / 1000.0;  // ms from the trace start
+      graph->addData(x, stream.busy[b] * 100.0);
+      maxX = std::max(maxX, x);
+    }
+  }
+  plot_->xAxis->setLabel(tr("time from trace start (ms)"));
+  plot_->yAxis->setLabel(tr("busy (%)"));
+  plot_->xAxis->setRange(0, std::max(maxX, 1e-3));
+  plot_->yAxis->setRange(0, 105);
+  plot_->legend->setVisible(!series.streams.empty());
+  applyPalette();
+  plot_->replot();
+}
+
+void ChartView::showHistogram(const DurationHistogram& histogram) {
+  reset(tr("Kernel durations"));
+  auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
+  bars->setBrush(seriesColour(0));
+  bars->setPen(Qt::NoPen);
+  QVector<QString> labels;
+  double maxCount = 0;
+  for (std::size_t i = 0; i < histogram.counts.size(); ++i) {
+    bars->addData(double(i + 1), double(histogram.counts[i]));
+    labels << durationText(TimeNs(1) << (histogram.firstPower + int(i)));
+    maxCount = std::max(maxCount, double(histogram.counts[i]));
+  }
+  setCategoryAxis(labels, false);
+  plot_->xAxis->setLabel(tr("duration (at least)"));
+  plot_->yAxis->setLabel(tr("kernels"));
+  plot_->yAxis->setRange(0, std::max(1.0, maxCount * 1.1));
+  applyPalette();
+  plot_->replot();
+}
+
+void ChartView::showTopOperators(const std::vector<NamedTime>& ops) {
+  reset(tr("Top operators by device time"));
+  auto* bars = new QCPBars(plot_->yAxis, plot_->xAxis);  // horizontal: names read left
+  bars->setBrush(seriesColour(0));
+  bars->setPen(Qt::NoPen);
+  QVector<QString> labels;
+  double maxValue = 0;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    // Largest at the top: the last category is drawn highest.
+    const std::size_t at = ops.size() - 1 - i;
+    bars->addData(double(at + 1), us(ops[i].value));
+    maxValue = std::max(maxValue, us(ops[i].value));
+  }
+  for (std::size_t i = ops.size(); i-- > 0;)
+    labels << QString::fromStdString(ops[i].name).left(48);
+  setCategoryAxis(labels, true);
+  plot_->xAxis->setLabel(tr("device time (us)"));
+  plot_->xAxis->setRange(0, std::max(1.0, maxValue * 1.1));
+  applyPalette();
+  plot_->replot();
+}
+
+void ChartView::showComparison(const std::vector<ComparisonBar>& bars, const QString& labelA,
+                               const QString& labelB) {
+  reset(tr("Largest changes per operator"));
+  auto* group = new QCPBarsGroup(plot_);
+  auto* a = new QCPBars(plot_->yAxis, plot_->xAxis);
+  auto* b = new QCPBars(plot_->yAxis, plot_->xAxis);
+  a->setName(labelA);
+  b->setName(labelB);
+  a->setBrush(seriesColour(0));
+  b->setBrush(seriesColour(1));
+  a->setPen(Qt::NoPen);
+  b->setPen(Qt::NoPen);
+  a->setWidth(0.4);
+  b->setWidth(0.4);
+  a->setBarsGroup(group);
+  b->setBarsGroup(group);
+  QVector<QString> labels;
+  double maxValue = 0;
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    const double at = double(bars.size() - i);
+    a->addData(at, us(bars[i].a));
+    b->addData(at, us(bars[i].b));
+    maxValue = std::max({maxValue, us(bars[i].a), us(bars[i].b)});
+  }
+  for (std::size_t i = bars.size(); i-- > 0;)
+    labels << QString::fromStdString(bars[i].name).left(48);
+  setCategoryAxis(labels, true);
+  plot_->xAxis->setLabel(tr("self time (us)"));
+  plot_->xAxis->setRange(0, std::max(1.0, maxValue * 1.1));
+  plot_->legend->setVisible(true);
+  applyPalette();
+  plot_->replot();
+}
+
+void ChartView::showStepTimings(const std::vector<StepTiming>& steps) {
+  reset(tr("Measured and simulated time per step"));
+  auto* group = new QCPBarsGroup(plot_);
+  auto* measured = new QCPBars(plot_->xAxis, plot_->yAxis);
+  auto* simulated = new QCPBars(plot_->xAxis, plot_->yAxis);
+  measured->setName(tr("measured"));
+  simulated->setName(tr("simulated"));
+  measured->setBrush(seriesColour(0));
+  simulated->setBrush(seriesColour(1));
+  for (auto* bars : {measured, simulated}) {
+    bars->setPen(Qt::NoPen);
+    bars->setWidth(0.4);
+    bars->setBarsGroup(group);
+  }
+  QVector<QString> labels;
+  double maxValue = 0;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    measured->addData(double(i + 1), us(steps[i].measured));
+    simulated->addData(double(i + 1), us(steps[i].simulated));
+    maxValue = std::max({maxValue, us(steps[i].measured), us(steps[i].simulated)});
+    labels << QString::fromStdString(steps[i].name);
+  }
+  setCategoryAxis(labels, false);
+  plot_->yAxis->setLabel(tr("time (us)"));
+  plot_->yAxis->setRange(0, std::max(1.0, maxValue * 1.1));
+  plot_->legend->setVisible(true);
+  applyPalette();
+  plot_->replot();
+}
+
+void ChartView::applyPalette() {
+  const QPalette p = palette();
+  const QColor fg = p.color(QPalette::WindowText), bg = p.color(QPalette::Base);
+  plot_->setBackground(bg);
+  for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
+    axis->setBasePen(QPen(fg));
+    axis->setTickPen(QPen(fg));
+    axis->setSubTickPen(QPen(fg));
+    axis->setTickLabelColor(fg);
+    axis->setLabelColor(fg);
+    QColor grid = fg;
+    grid.setAlpha(40);
+    axis->grid()->setPen(QPen(grid, 0, Qt::DotLine));
+  }
+  plot_->legend->setBrush(bg);
+  plot_->legend->setTextColor(fg);
+  plot_->legend->setBorderPen(QPen(fg));
+  if (auto* text = qobject_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0)))
+    text->setTextColor(fg);
+}
+
+void ChartView::changeEvent(QEvent* event) {
+  QWidget::changeEvent(event);
+  if (event->type() == QEvent::PaletteChange) {
+    applyPalette();
+    plot_->replot();
+  }
+}
+
+bool ChartView::save(const QString& path, QString* error) const {
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  const int w = std::max(plot_->width(), 800), h = std::max(plot_->height(), 500);
+  bool ok = false;
+  if (suffix == "png") {
+    ok = plot_->savePng(path, w, h);
+  } else if (suffix == "pdf") {
+    ok = plot_->savePdf(path, w, h);
+  } else if (suffix == "svg") {
+    QSvgGenerator svg;
+    svg.setFileName(path);
+    svg.setSize(QSize(w, h));
+    svg.setViewBox(QRect(0, 0, w, h));
+    svg.setTitle(title_);
+    QCPPainter painter;
+    ok = painter.begin(&svg);
+    if (ok) {
+      plot_->toPainter(&painter, w, h);
+      painter.end();
+      ok = QFileInfo(path).size() > 0;
+    }
+  } else {
+    if (error) *error = tr("%1: a chart is saved as .png, .svg or .pdf").arg(path);
+    return false;
+  }
+  if (!ok && error) *error = tr("%1: could not write the chart").arg(path);
+  return ok;
+}
+
+}  // namespace sutra::widgets

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: MIT
+#include "simulation_view.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+#include "format.h"
+#include "link/launch_index.h"
+#include "link/sync_dependencies.h"
+#include "simulate/sim_inputs.h"
+
+namespace sutra::widgets {
+
+SimulationResult runSimulation(std::shared_ptr<const Trace> trace, const SimKnobs& knobs) {
+  SimulationResult r;
+  r.trace = std::move(trace);
+  auto launches = std::make_shared<LaunchIndex>(LaunchIndex::build(*r.trace));
+  r.graph = std::make_shared<const SimGraph>(buildSimGraph(
+      *r.trace, simInputsFromKineto(*launches, findSyncDependencies(*r.trace, *launches))));
+  r.launches = std::move(launches);
+  auto baseline = simulate(*r.graph);
+  if (!baseline) {
+    r.error = QString::fromStdString(baseline.error().message);
+    return r;
+  }
+  r.baseline = std::move(*baseline);
+  r.steps = stepTimings(*r.trace, findSteps(*r.trace, *r.launches), *r.launches, *r.graph,
+                        r.baseline);
+  if (knobs.any()) return rerunSimulation(r, knobs);
+  return r;
+}
+
+SimulationResult rerunSimulation(const SimulationResult& base, const SimKnobs& knobs) {
+  SimulationResult r = base;
+  r.knobs = knobs;
+  r.variant.reset();
+  r.variantSteps.clear();
+  r.moved = {};
+  r.error.clear();
+  if (!knobs.any()) return r;
+  auto variant = simulate(*r.graph, knobs);
+  if (!variant) {
+    r.error = QString::fromStdString(variant.error().message);
+    return r;
+  }
+  r.variant = std::move(*variant);
+  r.variantSteps = stepTimings(*r.trace, findSteps(*r.trace, *r.launches), *r.launches, *r.graph,
+                               *r.variant);
+  r.moved = whatMoved(*r.graph, r.baseline, *r.variant);
+  return r;
+}
+
+// --- StepTimingModel ---
+
+StepTimingModel::StepTimingModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void StepTimingModel::setSteps(std::vector<StepTiming> steps, std::vector<StepTiming> whatIf) {
+  beginResetModel();
+  steps_ = std::move(steps);
+  whatIf_ = std::move(whatIf);
+  endResetModel();
+}
+
+int StepTimingModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : int(steps_.size());
+}
+int StepTimingModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant StepTimingModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
+  const StepTiming& s = steps_[std::size_t(index.row())];
+  const StepTiming* w = std::size_t(index.row()) < whatIf_.size() ? &whatIf_[std::size_t(index.row())] : nullptr;
+  if (role == SortRole) {
+    switch (index.column()) {
+      case Step: return qlonglong(s.number);
+      case Measured: return qlonglong(s.measured);
+      case Simulated: return qlonglong(s.simulated);
+      case WhatIf: return w ? QVariant(qlonglong(w->simulated)) : QVariant();
+    }
+    return {};
+  }
+  if (role == Qt::TextAlignmentRole)
+    return index.column() == Step ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                  : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+  if (role != Qt::DisplayRole) return {};
+  switch (index.column()) {
+    case Step: return QString::fromStdString(s.name);
+    case Measured: return durationText(s.measured);
+    case Simulated: return durationText(s.simulated);
+    case WhatIf: return w ? durationText(w->simulated) : QString();
+  }
+  return {};
+}
+
+QVariant StepTimingModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  switch (section) {
+    case Step: return tr("Step");
+    case Measured: return tr("Measured");
+    case Simulated: return tr("Simulated");
+    case WhatIf: return tr("What-if");
+  }
+  return {};
+}
+
+// --- WhatIfDialog ---
+
+WhatIfDialog::WhatIfDialog(QWidget* parent)
+    : QDialog(parent),
+      scales_(new QPlainTextEdit(this)),
+      launchLatencyUs_(new QLineEdit(this)),
+      cpuSpeed_(new QDoubleSpinBox(this)),
+      dropSyncs_(new QCheckBox(tr("Blocking calls and stream waits wait for nothing"), this)) {
+  setWindowTitle(tr("What if..."));
+  scales_->setPlaceholderText(tr("one per line: REGEX=FACTOR, e.g. gemm=0.5"));
+  launchLatencyUs_->setPlaceholderText(tr("as measured"));
+  cpuSpeed_->setRange(0.01, 100.0);
+  cpuSpeed_->setDecimals(2);
+  cpuSpeed_->setValue(1.0);
+  auto* form = new QFormLayout;
+  form->addRow(tr("Scale device ops"), scales_);
+  form->addRow(tr("Launch latency (us)"), launchLatencyUs_);
+  form->addRow(tr("CPU speed (x)"), cpuSpeed_);
+  form->addRow(tr("Syncs"), dropSyncs_);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+  connect(buttons, &QDialogButtonBox::accepted, this, [this] {
+    if (auto k = knobs(); !k)
+      QMessageBox::warning(this, windowTitle(), QString::fromStdString(k.error().message));
+    else
+      accept();
+  });
+  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(form);
+  layout->addWidget(buttons);
+}
+
+Result<SimKnobs> WhatIfDialog::knobs() const {
+  SimKnobs k;
+  for (const QString& line : scales_->toPlainText().split('\n', Qt::SkipEmptyParts)) {
+    if (line.trimmed().isEmpty()) continue;
+    auto scale = parseDurationScale(line.trimmed().toStdString());
+    if (!scale) return scale.error();
+    k.scales.push_back(std::move(*scale));
+  }
+  if (!launchLatencyUs_->text().trimmed().isEmpty()) {
+    bool ok = false;
+    const double us = launchLatencyUs_->text().trimmed().toDouble(&ok);
+    if (!ok || us < 0)
+      return Error{"launch latency: '" + launchLatencyUs_->text().toStdString() +
+                   "' is not a number of microseconds >= 0"};
+    k.launchLatencyNs = TimeNs(us * 1000.0 + 0.5);
+  }
+  k.cpuSpeed = cpuSpeed_->value();
+  k.dropSyncs = dropSyncs_->isChecked();
+  if (auto valid = validateKnobs(k); !valid) return valid.error();
+  return k;
+}
+
+void WhatIfDialog::setKnobs(const SimKnobs& k) {
+  QStringList lines;
+  for (const auto& s : k.scales)
+    lines << QString::fromStdString(s.pattern) + '=' + QString::number(s.factor);
+  scales_->setPlainText(lines.join('\n'));
+  launchLatencyUs_->setText(k.launchLatencyNs ? QString::number(double(*k.launchLatencyNs) / 1000.0)
+                                              : QString());
+  cpuSpeed_->setValue(k.cpuSpeed);
+  dropSyncs_->setChecked(k.dropSyncs);
+}
+
+// --- SimulationView ---
+
+SimulationView::SimulationView(QWidget* parent)
+    : QWidget(parent),
+      model_(new StepTimingModel(this)),
+      table_(new QTableView(this)),
+      chart_(new ChartView(this)),
+      summary_(new QLabel(this)),
+      moved_(new QLabel(this)),
+      watcher_(new QFutureWatcher<SimulationResult>(this)) {
+  auto* proxy = new QSortFilterProxyModel(this);
+  proxy->setSourceModel(model_);
+  proxy->setSortRole(StepTimingModel::SortRole);
+  table_->setModel(proxy);
+  table_->setSortingEnabled(true);
+  table_->verticalHeader()->hide();
+  summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  moved_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  moved_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+  auto* whatIf = new QPushButton(tr("What if..."), this);
+  connect(whatIf, &QPushButton::clicked, this, &SimulationView::editKnobs);
+
+  auto* left = new QWidget(this);
+  auto* leftLayout = new QVBoxLayout(left);
+  leftLayout->setContentsMargins(0, 0, 0, 0);
+  leftLayout->addWidget(table_, 1);
+  leftLayout->addWidget(whatIf);
+  leftLayout->addWidget(moved_);
+  auto* split = new QSplitter(Qt::Horizontal, this);
+  split->addWidget(left);
+  split->addWidget(chart_);
+  split->setStretchFactor(1, 2);
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(summary_);
+  layout->addWidget(split, 1);
+
+  connect(watcher_, &QFutureWatcher<SimulationResult>::finished, this, [this] {
+    SimulationResult r = watcher_->result();
+    if (!r.error.isEmpty()) {
+      emit failed(r.error);
+      return;
+    }
+    setResult(std::move(r));
+  });
+}
+
+void SimulationView::simulate(std::shared_ptr<const Trace> trace) {
+  summary_->setText(tr("Simulating..."));
+  watcher_->setFuture(QtConcurrent::run([trace] { return runSimulation(trace); }));
+}
+
+void SimulationView::applyKnobs(const SimKnobs& knobs) {
+  if (!result_) return;
+  summary_->setText(tr("Simulating the what-if..."));
+  auto base = result_;
+  watcher_->setFuture(QtConcurrent::run([base, knobs] { return rerunSimulation(*base, knobs); }));
+}
+
+void SimulationView::editKnobs() {
+  if (!result_) return;
+  WhatIfDialog dialog(this);
+  dialog.setKnobs(result_->knobs);
+  if (dialog.exec() != QDialog::Accepted) return;
+  if (auto k = dialog.knobs()) applyKnobs(*k);
+}
+
+void SimulationView::setResult(SimulationResult r) {
+  result_ = std::make_shared<const SimulationResult>(std::move(r));
+  const SimulationResult& s = *result_;
+  const TimeNs measured = s.trace->endNs - s.trace->startNs;
+  QString text = tr("Measured %1, simulated %2 (%3 device ops replayed)")
+                     .arg(durationText(measured), durationText(s.baseline.finish - s.baseline.begin))
+                     .arg(s.graph->deviceOpCount());
+  if (s.variant)
+    text += tr("; what-if: %1 (%2)")
+                .arg(durationText(s.moved.variantNs),
+                     QString::fromStdString(describeChange(s.moved.baselineNs, s.moved.variantNs)));
+  summary_->setText(text);
+  QString moved;
+  if (s.variant) {
+    moved = tr("What moved:") + '\n';
+    for (const TrackChange& t : s.moved.tracks)
+      moved += QStringLiteral("  %1: ends %2 -> %3\n")
+                   .arg(QString::fromStdString(t.label), durationText(t.baselineEnd - s.baseline.begin),
+                        durationText(t.variantEnd - s.variant->begin));
+    for (const OpChange& o : s.moved.ops)
+      moved += QStringLiteral("  %1 (%2x): %3 -> %4\n")
+                   .arg(QString::fromStdString(o.name).left(60))
+                   .arg(o.count)
+                   .arg(durationText(o.baselineNs), durationText(o.variantNs));
+  }
+  moved_->setText(moved);
+  model_->setSteps(s.steps, s.variantSteps);
+  chart_->showStepTimings(s.variant ? s.variantSteps : s.steps);
+  emit ready();
+}
+
+}  // namespace sutra::widgets

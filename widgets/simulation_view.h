@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The simulator on the loaded trace: measured against simulated time per step (a table and a
+// chart), and what-if knobs (a dialog) with the projected time and what moved. The graph is built
+// and replayed off the GUI thread.
+#include <QAbstractTableModel>
+#include <QDialog>
+#include <QFutureWatcher>
+#include <QLabel>
+#include <QTableView>
+#include <QWidget>
+#include <memory>
+
+#include "chart_data.h"
+#include "chart_view.h"
+#include "simulate/sim_knobs.h"
+#include "simulate/what_moved.h"
+
+class QCheckBox;
+class QDoubleSpinBox;
+class QLineEdit;
+class QPlainTextEdit;
+
+namespace sutra::widgets {
+
+// Everything one simulation produced, immutable once published to the GUI thread.
+struct SimulationResult {
+  std::shared_ptr<const Trace> trace;
+  std::shared_ptr<const LaunchIndex> launches;
+  std::shared_ptr<const SimGraph> graph;
+  SimRun baseline;
+  std::vector<StepTiming> steps;
+  SimKnobs knobs;                  // of the variant; none when `variant` is empty
+  std::optional<SimRun> variant;
+  std::vector<StepTiming> variantSteps;
+  WhatMoved moved;
+  QString error;
+};
+
+// Builds the graph of `trace`, replays it as measured and, when `knobs` has any, under them.
+SimulationResult runSimulation(std::shared_ptr<const Trace> trace, const SimKnobs& knobs = {});
+// Replays an existing result's graph under new knobs (no rebuild).
+SimulationResult rerunSimulation(const SimulationResult& base, const SimKnobs& knobs);
+
+class StepTimingModel : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  enum Column { Step, Measured, Simulated, WhatIf, ColumnCount };
+  static constexpr int SortRole = Qt::UserRole + 1;
+  explicit StepTimingModel(QObject* parent = nullptr);
+  void setSteps(std::vector<StepTiming> steps, std::vector<StepTiming> whatIf);
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
+
+ private:
+  std::vector<StepTiming> steps_, whatIf_;
+};
+
+// The knobs: "regex=factor" scales (one per line), launch latency, CPU speed, drop syncs.
+class WhatIfDialog : public QDialog {
+  Q_OBJECT
+
+ public:
+  explicit WhatIfDialog(QWidget* parent = nullptr);
+  // The knobs as entered, or an error naming the line that does not parse.
+  Result<SimKnobs> knobs() const;
+  void setKnobs(const SimKnobs& knobs);
+
+ private:
+  QPlainTextEdit* scales_;
+  QLineEdit* launchLatencyUs_;
+  QDoubleSpinBox* cpuSpeed_;
+  QCheckBox* dropSyncs_;
+};
+
+class SimulationView : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit SimulationView(QWidget* parent = nullptr);
+
+  // Starts simulating `trace` (off the GUI thread); `ready` or `failed` follows.
+  void simulate(std::shared_ptr<const Trace> trace);
+  // Replays the current graph under `knobs`; `ready` follows.
+  void applyKnobs(const SimKnobs& knobs);
+  void setResult(SimulationResult result);
+  const SimulationResult* result() const { return result_.get(); }
+  StepTimingModel* model() const { return model_; }
+  ChartView* chart() const { return chart_; }
+  QString summaryText() const { return summary_->text(); }
+  QString movedText() const { return moved_->text(); }
+
+ public slots:
+  void editKnobs();  // opens the what-if dialog
+
+ signals:
+  void ready();
+  void failed(const QString& message);
+
+ private:
+  std::shared_ptr<const SimulationResult> result_;
+  StepTimingModel* model_;
+  QTableView* table_;
+  ChartView* chart_;
+  QLabel* summary_;
+  QLabel* moved_;
+  QFutureWatcher<SimulationResult>* watcher_;
+};
+
+}  // namespace sutra::widgets

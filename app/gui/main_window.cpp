@@ -29,6 +29,7 @@
 #include <QToolBar>
 #include <QToolButton>
 
+#include "analysis_menus.h"
 #include "chain_view.h"
 #include "event_details.h"
 #include "format.h"
@@ -53,6 +54,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setCentralWidget(timeline_);
   buildDocks();
   buildMenus();
+  installAnalysisMenus(this, session_, [this] { return currentRank(); });
 
   progress_ = new QProgressBar(this);
   progress_->setRange(0, 100);

@@ -3,6 +3,7 @@
 // the simulated timeline as Chrome-trace JSON; and the overwrite checks.
 #include <gtest/gtest.h>
 
+#include <QDir>
 #include <QFile>
 #include <QStandardItemModel>
 #include <QTemporaryDir>
@@ -46,6 +47,7 @@ TEST(TableExport, NeverOverAnInputAskBeforeReplacingAnythingElse) {
     f.write("{}");
   }
   ASSERT_TRUE(QFile::link(input, dir.filePath("link.json")));
+  ASSERT_TRUE(QDir(dir.path()).mkdir("sub"));
   const QStringList inputs{input};
   EXPECT_EQ(checkExportTarget(dir.filePath("new.csv"), inputs), ExportTarget::New);
   EXPECT_EQ(checkExportTarget(other, inputs), ExportTarget::Exists);

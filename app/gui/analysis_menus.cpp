@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+#include "analysis_menus.h"
+
+#include <QAbstractItemView>
+#include <QApplication>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPointer>
+#include <QProgressDialog>
+#include <QTableView>
+#include <QtConcurrent>
+
+#include "charts_view.h"
+#include "compare_view.h"
+#include "simulation_view.h"
+#include "table_export.h"
+#include "trace_export.h"
+#include "trace_session.h"
+
+namespace sutra::gui {
+namespace {
+
+QMenu* findMenu(QMainWindow* window, const QString& title) {
+  for (QAction* action : window->menuBar()->actions())
+    if (action->menu() && action->text().remove('&') == title) return action->menu();
+  return window->menuBar()->addMenu('&' + title);
+}
+
+// The menu's last action (File's Quit), to insert before; null (append) for an empty menu.
+QAction* lastAction(QMenu* menu) {
+  const auto actions = menu->actions();
+  return actions.isEmpty() ? nullptr : actions.back();
+}
+
+QStringList loadedInputs(widgets::TraceSession* session) {
+  QStringList inputs = session->paths();
+  for (const auto& rank : session->ranks()) inputs << rank->path;
+  return inputs;
+}
+
+std::shared_ptr<const widgets::RankData> currentRankData(widgets::TraceSession* session,
+                                                         const std::function<int()>& currentRank) {
+  const auto& ranks = session->ranks();
+  if (ranks.empty()) return nullptr;
+  const int index = currentRank ? currentRank() : 0;
+  return ranks[std::size_t(index >= 0 && std::size_t(index) < ranks.size() ? index : 0)];
+}
+
+QWidget* showWindow(QWidget* parent, QWidget* content, const QString& title) {
+  content->setParent(parent, Qt::Window);
+  content->setAttribute(Qt::WA_DeleteOnClose);
+  content->setWindowTitle(title);
+  content->resize(1200, 800);
+  content->show();
+  return content;
+}
+
+// The table to export: the focused one, else the first table of the active window.
+QAbstractItemView* tableToExport(QMainWindow* window) {
+  if (auto* view = qobject_cast<QAbstractItemView*>(QApplication::focusWidget())) return view;
+  QWidget* active = QApplication::activeWindow() ? QApplication::activeWindow() : window;
+  return active->findChild<QTableView*>();
+}
+
+widgets::ChartView* chartToExport(QMainWindow* window) {
+  QWidget* active = QApplication::activeWindow() ? QApplication::activeWindow() : window;
+  if (auto* charts = active->findChild<widgets::ChartsView*>()) return charts->currentChart();
+  return active->findChild<widgets::ChartView*>();
+}
+
+}  // namespace
+
+bool confirmExportTarget(QWidget* parent, const QString& target, const QStringList& inputs) {
+  switch (widgets::checkExportTarget(target, inputs)) {
+    case widgets::ExportTarget::New: return true;
+    case widgets::ExportTarget::IsInput:
+      QMessageBox::warning(parent, QObject::tr("Export"),
+                           QObject::tr("%1 is a loaded input; choose another file.").arg(target));
+      return false;
+    case widgets::ExportTarget::Exists:
+      return QMessageBox::question(parent, QObject::tr("Export"),
+                                   QObject::tr("%1 exists. Replace it?").arg(target)) ==
+             QMessageBox::Yes;
+  }
+  return false;
+}
+
+QWidget* openCompareWindow(QWidget* parent, const QString& pathA, const QString& pathB) {
+  auto* view = new widgets::CompareView;
+  QObject::connect(view, &widgets::CompareView::failed, view, [view](const QString& message) {
+    QMessageBox::critical(view, QObject::tr("Compare"), message);
+  });
+  view->openFiles(pathA, pathB);
+  return showWindow(parent, view,
+                    QObject::tr("Compare %1 and %2")
+                        .arg(QFileInfo(pathA).fileName(), QFileInfo(pathB).fileName()));
+}
+
+void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
+                          std::function<int()> currentRank) {
+  QMenu* file = findMenu(window, QObject::tr("File"));
+  QMenu* view = findMenu(window, QObject::tr("View"));
+
+  auto* compare = new QAction(QObject::tr("&Compare..."), window);
+  QObject::connect(compare, &QAction::triggered, window, [window] {
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        window, QObject::tr("Compare two traces (choose two files)"), QString(),
+        QObject::tr("Kineto traces (*.json *.json.gz *.pt.trace.json);;All files (*)"));
+    if (paths.size() != 2) {
+      if (!paths.isEmpty())
+        QMessageBox::information(window, QObject::tr("Compare"),
+                                 QObject::tr("Choose exactly two trace files."));
+      return;
+    }
+    openCompareWindow(window, paths[0], paths[1]);
+  });
+  QAction* quit = lastAction(file);
+  file->insertAction(quit, compare);
+  QMenu* exportMenu = new QMenu(QObject::tr("&Export"), window);
+  file->insertMenu(quit, exportMenu);
+  if (quit) file->insertSeparator(quit);
+
+  exportMenu->addAction(QObject::tr("&Chakra trace(s)..."), window, [window, session] {
+    if (session->ranks().empty()) return;
+    const QString dir = QFileDialog::getExistingDirectory(window, QObject::tr("Export Chakra traces into"));
+    if (dir.isEmpty()) return;
+    std::vector<widgets::RankExportInput> inputs;
+    for (const auto& rank : session->ranks()) inputs.push_back({rank->rank, rank->trace, nullptr});
+    const QString stem = QFileInfo(session->ranks().front()->path).baseName();
+    for (const auto& in : inputs) {
+      const QString target = QStringLiteral("%1/%2.%3.et").arg(dir, stem).arg(in.rank);
+      if (!confirmExportTarget(window, target, loadedInputs(session))) return;
+    }
+    std::vector<std::string> protectedPaths;
+    for (const QString& p : loadedInputs(session)) protectedPaths.push_back(p.toStdString());
+    auto* progress = new QProgressDialog(QObject::tr("Writing Chakra traces..."), QString(), 0, 0, window);
+    progress->setWindowModality(Qt::WindowModal);
+    progress->show();
+    auto* watcher = new QFutureWatcher<widgets::ChakraExportSummary>(window);
+    QObject::connect(watcher, &QFutureWatcher<widgets::ChakraExportSummary>::finished, window,
+                     [window, watcher, progress] {
+                       progress->deleteLater();
+                       QMessageBox::information(window, QObject::tr("Chakra export"),
+                                                QString::fromStdString(watcher->result().text()));
+                       watcher->deleteLater();
+                     });
+    watcher->setFuture(QtConcurrent::run([inputs, dir, stem, protectedPaths] {
+      return widgets::exportChakraTraces(inputs, dir.toStdString(), stem.toStdString(), protectedPaths);
+    }));
+  });
+
+  exportMenu->addAction(QObject::tr("&Simulated timeline (Chrome JSON)..."), window,
+                        [window, session, currentRank] {
+    const auto rank = currentRankData(session, currentRank);
+    if (!rank) return;
+    const QString path = QFileDialog::getSaveFileName(
+        window, QObject::tr("Export the simulated timeline"), QString(),
+        QObject::tr("Chrome trace (*.json)"), nullptr, QFileDialog::DontConfirmOverwrite);
+    if (path.isEmpty() || !confirmExportTarget(window, path, loadedInputs(session))) return;
+    auto* watcher = new QFutureWatcher<Status>(window);
+    QObject::connect(watcher, &QFutureWatcher<Status>::finished, window, [window, watcher, path] {
+      const Status status = watcher->result();
+      if (status.ok())
+        QMessageBox::information(window, QObject::tr("Export"), QObject::tr("Wrote %1").arg(path));
+      else
+        QMessageBox::critical(window, QObject::tr("Export"), QString::fromStdString(status.error().message));
+      watcher->deleteLater();
+    });
+    const auto trace = rank->trace;
+    watcher->setFuture(QtConcurrent::run([trace, path] {
+      return widgets::exportSimulatedTimeline(*trace, path.toStdString());
+    }));
+  });
+
+  exportMenu->addAction(QObject::tr("Table as C&SV..."), window, [window, session] {
+    QAbstractItemView* table = tableToExport(window);
+    if (!table || !table->model()) {
+      QMessageBox::information(window, QObject::tr("Export"), QObject::tr("Click into a table first."));
+      return;
+    }
+    const QString path = QFileDialog::getSaveFileName(window, QObject::tr("Export the table"), QString(),
+                                                      QObject::tr("CSV (*.csv)"), nullptr,
+                                                      QFileDialog::DontConfirmOverwrite);
+    if (path.isEmpty() || !confirmExportTarget(window, path, loadedInputs(session))) return;
+    QString error;
+    if (!widgets::writeModelCsv(*table->model(), path, &error))
+      QMessageBox::critical(window, QObject::tr("Export"), error);
+  });
+
+  exportMenu->addAction(QObject::tr("C&hart (PNG, SVG, PDF)..."), window, [window, session] {
+    widgets::ChartView* chart = chartToExport(window);
+    if (!chart) {
+      QMessageBox::information(window, QObject::tr("Export"),
+                               QObject::tr("Open View > Charts, Simulation or a comparison first."));
+      return;
+    }
+    const QString path = QFileDialog::getSaveFileName(
+        window, QObject::tr("Save the chart"), QString(),
+        QObject::tr("PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"), nullptr, QFileDialog::DontConfirmOverwrite);
+    if (path.isEmpty() || !confirmExportTarget(window, path, loadedInputs(session))) return;
+    QString error;
+    if (!chart->save(path, &error)) QMessageBox::critical(window, QObject::tr("Export"), error);
+  });
+
+  view->addSeparator();
+  view->addAction(QObject::tr("&Simulation"), window, [window, session, currentRank] {
+    const auto rank = currentRankData(session, currentRank);
+    if (!rank) return;
+    auto* sim = new widgets::SimulationView;
+    QObject::connect(sim, &widgets::SimulationView::failed, sim, [sim](const QString& message) {
+      QMessageBox::critical(sim, QObject::tr("Simulation"), message);
+    });
+    sim->simulate(rank->trace);
+    showWindow(window, sim, QObject::tr("Simulation of %1").arg(rank->label));
+  });
+  view->addAction(QObject::tr("&Charts"), window, [window, session, currentRank] {
+    const auto rank = currentRankData(session, currentRank);
+    if (!rank) return;
+    auto* charts = new widgets::ChartsView;
+    charts->setTrace(rank->trace);
+    showWindow(window, charts, QObject::tr("Charts of %1").arg(rank->label));
+  });
+}
+
+}  // namespace sutra::gui

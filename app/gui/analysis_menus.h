@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The analysis menus of the main window: File > Compare..., File > Export > (Chakra traces,
+// simulated timeline, table as CSV, chart as PNG/SVG/PDF), View > Simulation, View > Charts.
+// Installed by one call, so the window's own code stays about exploring one trace.
+#include <QString>
+#include <QStringList>
+#include <functional>
+
+class QMainWindow;
+class QWidget;
+
+namespace sutra::widgets {
+class TraceSession;
+}
+
+namespace sutra::gui {
+
+// Adds the menus to `window`'s menu bar (into its File and View menus where they exist).
+// `currentRank` says which loaded rank the simulation, the charts and the simulated export use.
+void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
+                          std::function<int()> currentRank = {});
+
+// Opens a compare window for two trace files (File > Compare..., `sutra --compare A B`).
+QWidget* openCompareWindow(QWidget* parent, const QString& pathA, const QString& pathB);
+
+// Asks before replacing an existing file and refuses an input; true when writing may go on.
+bool confirmExportTarget(QWidget* parent, const QString& target, const QStringList& inputs);
+
+}  // namespace sutra::gui

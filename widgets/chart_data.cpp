@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <bit>
 
-#include "link/launch_index.h"
+#include "simulate/step_projection.h"
 
 namespace sutra::widgets {
 
@@ -92,33 +92,11 @@ std::vector<ComparisonBar> comparisonBars(const OpComparison& comparison, std::s
   return out;
 }
 
-std::vector<StepTiming> stepTimings(const Trace& trace, const std::vector<Step>& steps,
-                                    const LaunchIndex& launches, const SimGraph& graph,
-                                    const SimRun& run) {
+std::vector<StepTiming> stepTimings(const SimGraph& graph, const SimRun& run,
+                                    const std::vector<Step>& steps) {
   std::vector<StepTiming> out;
-  for (const Step& step : steps) {
-    StepTiming t{step.number, step.name, step.duration(), 0};
-    if (step.annotation == kNoEvent) {
-      t.simulated = run.finish - run.begin;
-      out.push_back(t);
-      continue;
-    }
-    const auto own = simulatedTimes(graph, run, step.annotation);
-    if (!own) {
-      out.push_back(t);
-      continue;
-    }
-    TimeNs end = own->second;
-    for (const Event& e : trace.events) {
-      if (!isDeviceOp(e.klass)) continue;
-      const EventId id = EventId(&e - trace.events.data());
-      const EventId call = launches.runtimeCallOf(id);
-      if (call == kNoEvent || !stepWindow(step).contains(trace.events[call].start)) continue;
-      if (const auto sim = simulatedTimes(graph, run, id)) end = std::max(end, sim->second);
-    }
-    t.simulated = end - own->first;
-    out.push_back(t);
-  }
+  for (const StepProjection& p : projectSteps(graph, run, steps).steps)
+    out.push_back({p.number, p.name, p.measuredNs, p.simulatedNs});
   return out;
 }
 

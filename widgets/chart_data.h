@@ -63,11 +63,8 @@ struct StepTiming {
   TimeNs simulated = 0;
 };
 
-// Each step's measured time (Step::duration) and its simulated one: from the simulated start of
-// its annotation to the latest simulated end of the annotation and of the device ops launched in
-// it. A whole-trace step spans the whole simulated run.
-std::vector<StepTiming> stepTimings(const Trace& trace, const std::vector<Step>& steps,
-                                    const LaunchIndex& launches, const SimGraph& graph,
-                                    const SimRun& run);
+// Each step's measured time and its simulated one, as core's projectSteps defines them.
+std::vector<StepTiming> stepTimings(const SimGraph& graph, const SimRun& run,
+                                    const std::vector<Step>& steps);
 
 }  // namespace sutra::widgets

@@ -35,8 +35,7 @@ SimulationResult runSimulation(std::shared_ptr<const Trace> trace, const SimKnob
     return r;
   }
   r.baseline = std::move(*baseline);
-  r.steps = stepTimings(*r.trace, findSteps(*r.trace, *r.launches), *r.launches, *r.graph,
-                        r.baseline);
+  r.steps = stepTimings(*r.graph, r.baseline, findSteps(*r.trace, *r.launches));
   if (knobs.any()) return rerunSimulation(r, knobs);
   return r;
 }
@@ -55,8 +54,7 @@ SimulationResult rerunSimulation(const SimulationResult& base, const SimKnobs& k
     return r;
   }
   r.variant = std::move(*variant);
-  r.variantSteps = stepTimings(*r.trace, findSteps(*r.trace, *r.launches), *r.launches, *r.graph,
-                               *r.variant);
+  r.variantSteps = stepTimings(*r.graph, *r.variant, findSteps(*r.trace, *r.launches));
   r.moved = whatMoved(*r.graph, r.baseline, *r.variant);
   return r;
 }

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <unordered_set>
 
 #include "link/launch_index.h"
 #include "model/time.h"
@@ -41,6 +40,7 @@ class GraphBuilder {
 
   CriticalPath run() {
     selectEvents();
+    edges_.reserve(events_.size() * 2 + syncs_.size());
     addSyncEdges();  // first: they decide which blocking calls weigh nothing
     addCpuEdges();
     addDeviceEdges();
@@ -73,6 +73,7 @@ class GraphBuilder {
   void add(EventId e) {
     slot_[e] = static_cast<std::uint32_t>(events_.size());
     events_.push_back(e);
+    zeroed_.push_back(false);
   }
 
   void edge(std::uint32_t from, std::uint32_t to, TimeNs weight, CriticalKind kind, EventId attributed) {
@@ -95,7 +96,7 @@ class GraphBuilder {
       // the device work, so the call's own span weighs nothing.
       const TimeNs tail = waiter.end() - std::max(awaited.end(), waiter.start);
       edge(endNode(on), endNode(w), tail, CriticalKind::SyncWait, s.waiter);
-      zeroed_.insert(s.waiter);
+      zeroed_[w] = true;
     }
   }
 
@@ -113,7 +114,7 @@ class GraphBuilder {
       parent[k] = p;
     }
     for (auto& [lane, ops] : byLane) {
-      std::sort(ops.begin(), ops.end(), [&](std::uint32_t a, std::uint32_t b) { return events_[a] < events_[b]; });
+      // Slots were given in event order, which on a lane is start order: no sort needed.
       std::vector<std::uint32_t> stack;
       std::uint32_t last = kNone, lastTop = kNone;
       auto exit = [&]() {
@@ -121,7 +122,7 @@ class GraphBuilder {
         stack.pop_back();
         if (last != kNone) {
           const EventId e = events_[k];
-          const bool zero = zeroed_.count(e) > 0;
+          const bool zero = zeroed_[k];
           const EventId to = last % 2 == 0 ? events_[last / 2] : e;  // HTA's cases 2 and 3
           edge(last, endNode(k), zero ? 0 : nodeTime(endNode(k)) - nodeTime(last),
                zero ? CriticalKind::Dependency : CriticalKind::Cpu, to);
@@ -156,13 +157,14 @@ class GraphBuilder {
     for (std::uint32_t k = 0; k < events_.size(); ++k)
       if (isDeviceOp(trace_.events[events_[k]].klass)) byLane[trace_.events[events_[k]].lane].push_back(k);
     for (auto& [lane, ops] : byLane) {
-      std::sort(ops.begin(), ops.end(), [&](std::uint32_t a, std::uint32_t b) { return events_[a] < events_[b]; });
-      std::uint32_t prev = kNone;
+      std::uint32_t prev = kNone;  // ops are in start order, as their slots were given
       for (std::uint32_t k : ops) {
         const EventId d = events_[k];
         const Event& e = trace_.events[d];
+        if (communication_.empty()) communication_.assign(trace_.names.size(), -1);
+        if (communication_[e.name] < 0) communication_[e.name] = isCommunication(trace_.name(e)) ? 1 : 0;
         edge(startNode(k), endNode(k), e.dur,
-             isCommunication(trace_.name(e)) ? CriticalKind::DeviceCommunication : CriticalKind::DeviceCompute, d);
+             communication_[e.name] ? CriticalKind::DeviceCommunication : CriticalKind::DeviceCompute, d);
         TimeNs syncEnd = -1;
         if (auto it = streamWaits_.find(d); it != streamWaits_.end()) {
           const std::uint32_t src = index(it->second);
@@ -262,7 +264,8 @@ class GraphBuilder {
   std::vector<EventId> events_;       // the graph's events, by slot
   std::vector<std::uint32_t> slot_;   // event -> slot, kNone outside the graph
   std::vector<Edge> edges_;
-  std::unordered_set<EventId> zeroed_;       // blocking calls reached by a sync edge
+  std::vector<std::int8_t> communication_;  // by name: 1 a collective kernel, 0 not, -1 unknown
+  std::vector<bool> zeroed_;  // by slot: blocking calls reached by a sync edge
   std::map<EventId, EventId> streamWaits_;   // waiting device op -> awaited device op
 };
 

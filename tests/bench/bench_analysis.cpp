@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+// sutra-bench-analysis: the operator table and the critical path on a large trace made by
+// replicating a real one back to back (times and correlation ids shifted), with each stage's CPU
+// time. Goal (issue 6): each under a second after loading on the ~1 GB scaled trace.
+//
+// Usage: sutra-bench-analysis [KINETO_TRACE] [COPIES]   (defaults: ../shared param linear, 48:
+//        about 3 million events: 48 x its 21 MB of JSON is ~1 GB)
+// Prints one JSON object: {"events","copies","seconds":{...}}.
+#include <time.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "analysis/critical_path.h"
+#include "analysis/op_table.h"
+#include "analysis/steps.h"
+#include "io/readers.h"
+#include "link/launch_index.h"
+#include "link/sync_dependencies.h"
+#include "model/trace_builder.h"
+
+namespace {
+
+// CPU time of this process: the development machine is shared, so wall time overstates.
+double cpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+sutra::Trace replicate(const sutra::Trace& source, int copies) {
+  using namespace sutra;
+  TraceBuilder builder(source.path + " x" + std::to_string(copies));
+  Trace& t = builder.trace();
+  t.meta.deviceBackend = source.meta.deviceBackend;
+  std::vector<StringId> names(source.names.size());
+  for (StringId i = 0; i < source.names.size(); ++i) names[i] = t.names.intern(source.names.view(i));
+  std::vector<std::uint16_t> cats(source.categories.size());
+  for (StringId i = 0; i < source.categories.size(); ++i)
+    cats[i] = static_cast<std::uint16_t>(t.categories.intern(source.categories.view(i)));
+  std::vector<LaneId> lanes;
+  for (const auto& l : source.lanes) lanes.push_back(builder.lane(l.pid, l.tid));
+  std::int64_t maxCorrelation = 0;
+  for (const auto& e : source.events) maxCorrelation = std::max(maxCorrelation, e.correlation);
+  const TimeNs period = source.endNs - source.startNs + 1'000'000;
+  t.events.reserve(source.events.size() * static_cast<std::size_t>(copies));
+  for (int c = 0; c < copies; ++c)
+    for (const auto& src : source.events) {
+      Event e = src;
+      e.start += period * c;
+      e.name = names[src.name];
+      e.category = cats[src.category];
+      e.lane = lanes[src.lane];
+      e.parent = kNoEvent;
+      e.args = kNoArgs;
+      if (e.correlation > 0) e.correlation += (maxCorrelation + 1) * c;
+      builder.addEvent(e);
+    }
+  return builder.finish();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace sutra;
+  const std::string path =
+      argc > 1 ? argv[1] : std::string(SUTRA_SHARED_TRACES) + "/param/linear_kineto.json.gz";
+  const int copies = argc > 2 ? std::atoi(argv[2]) : 48;
+  auto source = readKinetoTrace(path);
+  if (!source) {
+    std::fprintf(stderr, "%s\n", source.error().message.c_str());
+    return 2;
+  }
+  double t0 = cpuSeconds();
+  const Trace big = replicate(*source, copies);
+  const double tReplicate = cpuSeconds() - t0;
+
+  t0 = cpuSeconds();
+  const LaunchIndex launches = LaunchIndex::build(big);
+  const double tLaunches = cpuSeconds() - t0;
+  t0 = cpuSeconds();
+  const auto syncs = findSyncDependencies(big, launches);
+  const double tSyncs = cpuSeconds() - t0;
+  t0 = cpuSeconds();
+  const auto steps = findSteps(big, launches);
+  const double tSteps = cpuSeconds() - t0;
+
+  t0 = cpuSeconds();
+  const OpTable whole = buildOpTable(big, launches, {wholeTraceWindow(big), false});
+  const double tTable = cpuSeconds() - t0;
+  t0 = cpuSeconds();
+  const OpTable byShape = buildOpTable(big, launches, {wholeTraceWindow(big), true});
+  const double tTableShapes = cpuSeconds() - t0;
+  const TimeWindow firstStep = steps.empty() ? wholeTraceWindow(big) : stepWindow(steps.front());
+  t0 = cpuSeconds();
+  const OpTable stepTable = buildOpTable(big, launches, {firstStep, false});
+  const double tStepTable = cpuSeconds() - t0;
+
+  t0 = cpuSeconds();
+  const CriticalPath wholePath = criticalPath(big, launches, syncs, wholeTraceWindow(big));
+  const double tPath = cpuSeconds() - t0;
+  t0 = cpuSeconds();
+  const CriticalPath stepPath = criticalPath(big, launches, syncs, firstStep);
+  const double tStepPath = cpuSeconds() - t0;
+
+  std::printf(
+      "{\"events\":%zu,\"copies\":%d,\"steps\":%zu,\"rows\":%zu,\"shape_rows\":%zu,"
+      "\"step_rows\":%zu,\"path_edges\":%zu,\"path_graph_nodes\":%zu,\"step_path_edges\":%zu,\n"
+      " \"seconds\":{\"replicate\":%.3f,\"launch_index\":%.3f,\"sync_dependencies\":%.3f,"
+      "\"steps\":%.3f,\"op_table\":%.3f,\"op_table_by_shape\":%.3f,\"op_table_one_step\":%.3f,"
+      "\"critical_path_whole\":%.3f,\"critical_path_one_step\":%.3f}}\n",
+      big.events.size(), copies, steps.size(), whole.rows.size(), byShape.rows.size(),
+      stepTable.rows.size(), wholePath.segments.size(), wholePath.nodes, stepPath.segments.size(),
+      tReplicate, tLaunches, tSyncs, tSteps, tTable, tTableShapes, tStepTable, tPath, tStepPath);
+  return 0;
+}

@@ -4,6 +4,8 @@
 #include <iostream>
 
 #include "analysis/chain.h"
+#include "io/readers.h"
+#include "link/linked_trace.h"
 #include "analysis_input.h"
 #include "command.h"
 
@@ -11,7 +13,7 @@ namespace sutra::cli {
 namespace {
 
 constexpr const char* kHelp =
-    "Usage: sutra-cli chain TRACE (--event ID | --name NAME [--nth K]) [--json]\n"
+    "Usage: sutra-cli chain TRACE (--event ID | --name NAME [--nth K]) [--et ET] [--json]\n"
     "The dependency chain of one event of a Kineto trace: the annotations, Python frames and\n"
     "framework op above it, the runtime launch, the device op(s), the call that synchronized on\n"
     "them and the op that resumed after it, with each hop's time and the gaps between hops\n"
@@ -20,6 +22,8 @@ constexpr const char* kHelp =
     "  --name NAME    the event with this exact name ...\n"
     "  --nth K        ... its K-th occurrence in time order (default 0, the first)\n"
     "  --max-launches N   launches listed below a framework op (default 32)\n"
+    "  --et ET        the execution trace recorded with TRACE: adds the producers of the op's\n"
+    "                 input tensors and the consumers of its outputs (ET data dependencies)\n"
     "  --json         {\"focus\",\"hops\":[{\"index\",\"kind\",\"name\",\"event\",\"category\",\n"
     "                 \"start_ns\",\"end_ns\",\"dur_ns\",\"previous\",\"gap_kind\",\"gap_ns\",\n"
     "                 \"focus\"}],\"omitted_launches\"}\n";
@@ -31,7 +35,7 @@ int fail(const std::string& message) {
 
 int runChain(int argc, char** argv) {
   std::string error;
-  auto args = Args::parse(argc, argv, {"--event", "--name", "--nth", "--max-launches"},
+  auto args = Args::parse(argc, argv, {"--event", "--name", "--nth", "--max-launches", "--et"},
                           {"--json", "--help", "-h"}, error);
   if (!args) {
     std::fprintf(stderr, "sutra-cli chain: %s\n%s", error.c_str(), kHelp);
@@ -77,8 +81,18 @@ int runChain(int argc, char** argv) {
       return fail(path + ": no event named '" + *name + "'" +
                   (nth > 0 ? " with occurrence " + std::to_string(nth) : std::string()));
   }
-  const DependencyChain chain =
-      dependencyChain(trace, *input->launches, input->syncs, focus, nullptr, options);
+  std::optional<LinkedTrace> linked;
+  if (auto etPath = args->value("--et")) {
+    auto et = readPytorchEt(*etPath);
+    if (!et.ok()) return fail(et.error().message);
+    // The linked trace refers to the Kineto trace, which `input` keeps alive for this scope.
+    std::shared_ptr<const Trace> kineto(input->trace.get(), [](const Trace*) {});
+    auto link = linkTraces(std::make_shared<const EtTrace>(std::move(et).value()), kineto);
+    if (!link.ok()) return fail(link.error().message);
+    linked = std::move(link).value();
+  }
+  const DependencyChain chain = dependencyChain(trace, *input->launches, input->syncs, focus,
+                                                linked ? &*linked : nullptr, options);
   if (args->flag("--json")) std::cout << chainJson(trace, chain).dump(2) << "\n";
   else std::cout << chainText(trace, chain);
   return kExitOk;

@@ -15,6 +15,7 @@
 #include "analysis/op_table.h"
 #include "io/readers.h"
 #include "link/launch_index.h"
+#include "link/linked_trace.h"
 #include "link/sync_dependencies.h"
 #include "test_support.h"
 
@@ -184,6 +185,34 @@ TEST(AnalysisRealTraces, ChainOfTheCopyThatAStreamSyncWaitedOn) {
   EXPECT_EQ(chain.hops[6].gapKind, GapKind::SyncWait);
   EXPECT_EQ(chain.hops[6].gap, 16'000);
   EXPECT_TRUE(chain.hops[5].focus);
+}
+
+TEST(AnalysisRealTraces, ChainWithTheEtDataDependencies) {
+  SUTRA_REQUIRE_SHARED_TRACES();
+  auto kineto = readKinetoTrace(test::sharedTrace("param/linear_kineto.json.gz"));
+  auto et = readPytorchEt(test::sharedTrace("param/linear_et.json.gz"));
+  ASSERT_TRUE(kineto.ok() && et.ok());
+  auto trace = std::make_shared<const Trace>(std::move(kineto).value());
+  auto linked = linkTraces(std::make_shared<const EtTrace>(std::move(et).value()), trace);
+  ASSERT_TRUE(linked.ok());
+  const LaunchIndex launches = LaunchIndex::build(*trace);
+  // ET node 32 is an aten::addmm; the Kineto op the linker matched to it is the focus.
+  EventId focus = kNoEvent;
+  for (const auto& op : linked->ops)
+    if (const EtNode* n = linked->etNode(op); n && n->id == 32) focus = op.kinetoEvent;
+  ASSERT_NE(focus, kNoEvent);
+  const DependencyChain chain = dependencyChain(*trace, launches, {}, focus, &*linked);
+  std::vector<std::int64_t> producers, consumers;
+  for (const auto& h : chain.hops) {
+    if (h.kind == HopKind::DataProducer) producers.push_back(h.etNode);
+    if (h.kind == HopKind::DataConsumer) consumers.push_back(h.etNode);
+    if (h.focus) {
+      EXPECT_EQ(h.etNode, 32);
+    }
+  }
+  // tests/tools/et_data_deps_expected.py linear_et.json.gz 32
+  EXPECT_EQ(producers, (std::vector<std::int64_t>{21, 31}));
+  EXPECT_EQ(consumers, (std::vector<std::int64_t>{36, 37}));
 }
 
 void expectPathInvariants(const Trace& trace, const CriticalPath& path, const TimeWindow& w) {

@@ -83,6 +83,14 @@ def main():
     rc, _, err = run(cli, "chain", sync, "--event", "99999")
     check(rc == 2 and "no event 99999" in err, "chain unknown id")
 
+    linear = os.path.join(traces, "param/linear_kineto.json.gz")
+    linear_et = os.path.join(traces, "param/linear_et.json.gz")
+    rc, out, _ = run(cli, "chain", linear, "--name", "aten::addmm", "--nth", "22", "--et", linear_et, "--json")
+    kinds = [h["kind"] for h in json.loads(out)["hops"]] if rc == 0 else []
+    check("data_producer" in kinds and "data_consumer" in kinds, "chain --et lists data dependencies")
+    rc, _, err = run(cli, "chain", linear, "--name", "aten::addmm", "--et", "/nonexistent/et.json")
+    check(rc == 2 and "/nonexistent/et.json" in err, "chain --et missing file")
+
     rc, out, _ = run(cli, "critical-path", sync, "--json")
     check(rc == 0, "critical-path exit 0")
     path = json.loads(out)

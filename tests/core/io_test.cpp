@@ -36,7 +36,9 @@ TEST(JsonNumbers, MicrosTextToNanosIsExact) {
 std::pair<std::vector<std::string>, std::vector<std::string>> streamAll(const std::string& text,
                                                                         std::size_t chunk,
                                                                         const char* key = "traceEvents") {
-  const std::string path = testing::TempDir() + "/stream.json";
+  // One file per test: ctest runs the tests of this binary as parallel processes.
+  const auto* info = testing::UnitTest::GetInstance()->current_test_info();
+  const std::string path = testing::TempDir() + "/stream_" + info->test_suite_name() + "_" + info->name() + ".json";
   std::ofstream(path, std::ios::binary) << text;
   auto source = ByteSource::open(path);
   EXPECT_TRUE(source.ok());

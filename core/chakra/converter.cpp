@@ -440,6 +440,7 @@ class Converter {
           Severity::Warning,
           "sync dependency on a device op that starts after the waiting op ends (dropped)",
           w.name + " on " + d.name);
+      ++out_.stats.syncDepsDropped;
       return;
     }
     if (w.isCpu() && (waitedOp == waiterOp || isAncestor(waiterOp, waitedOp))) {
@@ -453,6 +454,7 @@ class Converter {
       if (k >= chain.size()) {
         problems().add(Severity::Info, "sync on own work with no later op on the thread (dropped)",
                        w.name);
+        ++out_.stats.syncDepsDropped;
         return;
       }
       ++out_.stats.syncDepsRedirected;

@@ -48,7 +48,10 @@ struct ConvertStats {
   std::size_t deviceNodes = 0;
   std::size_t cyclesBroken = 0;        // edges removed to break cycles
   std::size_t syncDepsRedirected = 0;  // waits on own work moved to the op that follows
-  std::size_t droppedDeps = 0;         // deps on ops that are not nodes (ET roots, skipped nodes)
+  // Waits dropped: on own work with no op after it on the thread (nothing left to hold back), or
+  // on a device op that starts after the waiting op ended (a false dependency).
+  std::size_t syncDepsDropped = 0;
+  std::size_t droppedDeps = 0;  // deps on ops that are not nodes (ET roots, skipped nodes)
 
   std::size_t edgeCount(EdgeKind k) const { return edges[static_cast<std::size_t>(k)]; }
   std::size_t totalEdges() const;

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+// `sutra-cli convert`: PyTorch ET + Kineto trace(s) -> Chakra execution traces, one per rank.
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "chakra/convert_files.h"
+#include "cli_args.h"
+#include "command.h"
+#include "io/discover.h"
+
+namespace sutra::cli {
+namespace {
+
+constexpr const char* kHelp =
+    "Usage: sutra-cli convert (--et ET --kineto KINETO | DIR...) -o PREFIX [OPTIONS]\n"
+    "Converts PyTorch execution traces linked with their Kineto traces into MLCommons Chakra\n"
+    "execution traces: one PREFIX.<rank>.et per rank, which ASTRA-sim and Chakra's tools read.\n\n"
+    "Inputs:\n"
+    "  --et FILE          a PyTorch execution trace (.json or .json.gz)\n"
+    "  --kineto FILE      the Kineto trace recorded with it\n"
+    "  DIR...             directories or files: every rank with an ET and a Kineto trace is\n"
+    "                     converted (files are classified by content, ranks from the content or\n"
+    "                     the names)\n\n"
+    "Options:\n"
+    "  -o PREFIX          output prefix (required); writes PREFIX.<rank>.et\n"
+    "  --rank R           the rank of an --et/--kineto pair (default: the trace's "
+    "distributedInfo,\n"
+    "                     else 0)\n"
+    "  --ranks N          replicate the one converted rank into PREFIX.0.et .. PREFIX.<N-1>.et.\n"
+    "                     ASTRA-sim needs two or more ranks: a single-rank trace runs as\n"
+    "                     `--ranks 2` (each copy issues the same collectives, so they match)\n"
+    "  --metadata-nodes   write process-group init as METADATA_NODE (ASTRA-sim aborts on them;\n"
+    "                     by default they go into the GlobalMetadata attribute pg_config)\n"
+    "  --keep-unsupported-collectives\n"
+    "                     write reduce/gather/scatter/barrier as COMM_COLL_NODE (ASTRA-sim "
+    "rejects\n"
+    "                     them; by default they are COMP_NODEs with their measured duration)\n"
+    "  --no-stream-order  no dependency between consecutive device ops of a stream\n"
+    "  --no-costs         no num_ops / tensor_size attributes\n"
+    "  --gzip             gzip the .et files (Chakra's tools read them; ASTRA-sim does not)\n"
+    "  --json             print a JSON summary (nodes by type, edges by kind, problems)\n"
+    "  -h, --help         show this help\n\n"
+    "Check the output with: python3 et_check.py PREFIX N   (the rules ASTRA-sim enforces)\n";
+
+struct Job {
+  int rank = 0;
+  std::string et, kineto;
+};
+
+nlohmann::json problemsJson(const ProblemLog& log) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& p : log.all())
+    out.push_back({{"severity", severityName(p.severity)},
+                   {"what", p.what},
+                   {"count", p.count},
+                   {"example", p.example}});
+  return out;
+}
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "sutra-cli convert: %s\n", message.c_str());
+  return kExitBadInput;
+}
+
+int runConvert(int argc, char** argv) {
+  std::string error;
+  auto args = Args::parse(argc, argv, {"--et", "--kineto", "-o", "--rank", "--ranks"},
+                          {"--metadata-nodes", "--keep-unsupported-collectives",
+                           "--no-stream-order", "--no-costs", "--gzip", "--json", "-h", "--help"},
+                          error);
+  if (!args) return fail(error + "\n" + kHelp);
+  if (args->flag("-h") || args->flag("--help")) {
+    std::fputs(kHelp, stdout);
+    return kExitOk;
+  }
+  const auto prefix = args->value("-o");
+  if (!prefix) return fail(std::string("missing -o PREFIX\n") + kHelp);
+  const auto et = args->value("--et"), kineto = args->value("--kineto");
+  if (et.has_value() != kineto.has_value()) return fail("--et and --kineto go together");
+  if (et && !args->positional().empty())
+    return fail("give either --et/--kineto or directories, not both");
+  if (!et && args->positional().empty()) return fail(std::string("no input\n") + kHelp);
+
+  auto parseInt = [](const std::optional<std::string>& v, int& out) {
+    if (!v) return true;
+    try {
+      std::size_t used = 0;
+      out = std::stoi(*v, &used);
+      return used == v->size();
+    } catch (...) {
+      return false;
+    }
+  };
+  int rankOverride = -1, replicate = 0;
+  if (!parseInt(args->value("--rank"), rankOverride) || (args->value("--rank") && rankOverride < 0))
+    return fail("--rank needs a rank number >= 0");
+  if (!parseInt(args->value("--ranks"), replicate) || (args->value("--ranks") && replicate < 1))
+    return fail("--ranks needs a count >= 1");
+
+  std::vector<Job> jobs;
+  std::vector<std::string> notes;
+  if (et) {
+    jobs.push_back({rankOverride < 0 ? 0 : rankOverride, *et, *kineto});
+  } else {
+    auto found = discoverTraces(args->positional());
+    if (!found) return fail(found.error().message);
+    notes = found->notes;
+    for (const auto& g : found->ranks) {
+      if (g.et && g.kineto)
+        jobs.push_back({g.rank, *g.et, *g.kineto});
+      else if (g.linked)
+        notes.push_back("rank " + std::to_string(g.rank) + ": an ET+ file (" + *g.linked +
+                        ") needs its Kineto trace beside it to be converted");
+    }
+    if (jobs.empty())
+      return fail("no rank with both an execution trace and a Kineto trace in the input");
+  }
+  if (replicate > 0 && jobs.size() > 1)
+    return fail("--ranks replicates one rank; the input has " + std::to_string(jobs.size()) +
+                " ranks");
+
+  chakra::ConvertOptions copts;
+  copts.metadataNodes = args->flag("--metadata-nodes");
+  copts.unsupportedCollectivesAsComm = args->flag("--keep-unsupported-collectives");
+  copts.streamOrder = !args->flag("--no-stream-order");
+  copts.estimateCosts = !args->flag("--no-costs");
+  chakra::ChakraWriteOptions wopts;
+  wopts.gzip = args->flag("--gzip");
+
+  nlohmann::json summary;
+  summary["ranks"] = nlohmann::json::array();
+  for (const auto& job : jobs) {
+    wopts.protectedPaths = {job.et, job.kineto};
+    LinkOptions lopts;
+    lopts.rank = job.rank;
+    auto conv = chakra::convertTracePair(job.et, job.kineto, lopts, copts);
+    if (!conv) return fail(conv.error().message);
+    int rank = job.rank;
+    if (et && rankOverride < 0 && conv->linked.kineto && conv->linked.kineto->meta.rank)
+      rank = *conv->linked.kineto->meta.rank;
+    std::vector<int> ranks;
+    if (replicate > 0)
+      for (int r = 0; r < replicate; ++r) ranks.push_back(r);
+    else
+      ranks.push_back(rank);
+    auto written = chakra::writeRankFiles(conv->chakra.trace, *prefix, ranks, wopts);
+    if (!written) return fail(written.error().message);
+
+    const auto& st = conv->chakra.stats;
+    nlohmann::json r;
+    r["rank"] = rank;
+    r["et"] = job.et;
+    r["kineto"] = job.kineto;
+    r["outputs"] = written.value();
+    r["nodes"] = conv->chakra.trace.nodes.size();
+    nlohmann::json byType = nlohmann::json::object();
+    for (const auto& [type, count] : st.nodesByType)
+      byType[std::string(chakra::nodeTypeName(static_cast<ChakraProtoMsg::NodeType>(type)))] =
+          count;
+    r["nodes_by_type"] = byType;
+    nlohmann::json edges = nlohmann::json::object();
+    for (int k = 0; k < static_cast<int>(chakra::EdgeKind::Count); ++k)
+      edges[std::string(chakra::edgeKindName(static_cast<chakra::EdgeKind>(k)))] =
+          st.edgeCount(static_cast<chakra::EdgeKind>(k));
+    r["edges"] = edges;
+    r["cpu_nodes"] = st.cpuNodes;
+    r["device_nodes"] = st.deviceNodes;
+    r["cycles_broken"] = st.cyclesBroken;
+    r["sync_deps_redirected"] = st.syncDepsRedirected;
+    r["link"] = {{"matching", conv->linked.report.matching},
+                 {"et_ops", conv->linked.report.etOps},
+                 {"matched_et_ops", conv->linked.report.matchedEtOps},
+                 {"device_ops", conv->linked.report.deviceOps},
+                 {"linked_device_ops", conv->linked.report.linkedDeviceOps}};
+    r["problems"] = problemsJson(conv->chakra.trace.problems);
+    summary["ranks"].push_back(r);
+    if (!args->flag("--json")) {
+      std::printf(
+          "rank %d: %zu nodes (%zu CPU, %zu device), %zu edges, %zu cycle edges removed -> %s%s\n",
+          rank, conv->chakra.trace.nodes.size(), st.cpuNodes, st.deviceNodes, st.totalEdges(),
+          st.cyclesBroken, written->front().c_str(),
+          written->size() > 1 ? (" .. " + written->back()).c_str() : "");
+      for (const auto& p : conv->chakra.trace.problems.all())
+        std::printf("  %s: %s (%llu), e.g. %s\n", std::string(severityName(p.severity)).c_str(),
+                    p.what.c_str(), static_cast<unsigned long long>(p.count), p.example.c_str());
+    }
+  }
+  summary["notes"] = notes;
+  const std::size_t files = replicate > 0 ? static_cast<std::size_t>(replicate) : jobs.size();
+  if (files < 2)
+    notes.push_back(
+        "ASTRA-sim needs two or more ranks: rerun with --ranks 2 to replicate this rank");
+  if (args->flag("--json")) {
+    summary["notes"] = notes;
+    std::printf("%s\n", summary.dump(2).c_str());
+  } else {
+    for (const auto& n : notes) std::fprintf(stderr, "note: %s\n", n.c_str());
+  }
+  return kExitOk;
+}
+
+const RegisterCommand reg{{"convert",
+                           "convert ET + Kineto traces to Chakra .et files (ASTRA-sim input)", 40,
+                           &runConvert}};
+
+}  // namespace
+}  // namespace sutra::cli

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+// sutra-bench-convert: the ET + Kineto -> Chakra conversion, stage by stage (read ET, read Kineto,
+// link, convert, write the .et), with CPU and wall time and the process's peak memory. MLCommons
+// Chakra's Python converter is not installed on the development machine (no PyPI access), so the
+// side-by-side ratio against it is left to a machine that has it: run `chakra_trace_link` and
+// `chakra_converter` on the same pair and divide.
+//
+// Usage: sutra-bench-convert [ET KINETO] [REPEATS]   (defaults: ../shared param linear pair, 5)
+#include <sys/resource.h>
+#include <time.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "chakra/converter.h"
+#include "chakra/et_file.h"
+#include "io/readers.h"
+#include "link/linked_trace.h"
+
+namespace {
+
+struct Stamp {
+  double wall, cpu;
+  static Stamp now() {
+    timespec cpu{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+    return {
+        std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(),
+        static_cast<double>(cpu.tv_sec) + 1e-9 * static_cast<double>(cpu.tv_nsec)};
+  }
+};
+
+struct Stage {
+  const char* name;
+  std::vector<double> wall, cpu;
+  void add(Stamp t0) {
+    const Stamp t1 = Stamp::now();
+    wall.push_back(t1.wall - t0.wall);
+    cpu.push_back(t1.cpu - t0.cpu);
+  }
+  static double best(std::vector<double> v) { return *std::min_element(v.begin(), v.end()); }
+};
+
+long peakRssKb() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace sutra;
+  const std::string shared = SUTRA_SHARED_TRACES;
+  const std::string etPath = argc > 2 ? argv[1] : shared + "/param/linear_et.json.gz";
+  const std::string kinetoPath = argc > 2 ? argv[2] : shared + "/param/linear_kineto.json.gz";
+  const int repeats =
+      std::max(1, argc > 3 ? std::atoi(argv[3]) : (argc == 2 ? std::atoi(argv[1]) : 5));
+  const std::string out =
+      (std::filesystem::temp_directory_path() / "sutra-bench-convert.0.et").string();
+
+  Stage readEt{"read ET", {}, {}}, readKineto{"read Kineto", {}, {}}, link{"link", {}, {}},
+      convert{"convert", {}, {}}, write{"write .et", {}, {}};
+  std::size_t nodes = 0, edges = 0, bytes = 0;
+  for (int r = 0; r < repeats; ++r) {
+    Stamp t = Stamp::now();
+    auto et = readPytorchEt(etPath);
+    readEt.add(t);
+    t = Stamp::now();
+    auto kineto = readKinetoTrace(kinetoPath);
+    readKineto.add(t);
+    if (!et || !kineto) {
+      std::fprintf(stderr, "%s\n", (!et ? et.error() : kineto.error()).message.c_str());
+      return 2;
+    }
+    t = Stamp::now();
+    auto linked = linkTraces(std::make_shared<const EtTrace>(std::move(et.value())),
+                             std::make_shared<const Trace>(std::move(kineto.value())));
+    link.add(t);
+    if (!linked) {
+      std::fprintf(stderr, "%s\n", linked.error().message.c_str());
+      return 2;
+    }
+    t = Stamp::now();
+    auto conv = chakra::convertToChakra(*linked);
+    convert.add(t);
+    if (!conv) {
+      std::fprintf(stderr, "%s\n", conv.error().message.c_str());
+      return 2;
+    }
+    t = Stamp::now();
+    auto st = chakra::writeChakraTrace(conv->trace, out);
+    write.add(t);
+    if (!st) {
+      std::fprintf(stderr, "%s\n", st.error().message.c_str());
+      return 2;
+    }
+    nodes = conv->trace.nodes.size();
+    edges = conv->stats.totalEdges();
+    bytes = std::filesystem::file_size(out);
+  }
+  std::filesystem::remove(out);
+  std::printf("sutra-bench-convert: %s + %s, best of %d\n", etPath.c_str(), kinetoPath.c_str(),
+              repeats);
+  std::printf("  %zu nodes, %zu edges, %zu bytes written\n", nodes, edges, bytes);
+  double totalWall = 0, totalCpu = 0;
+  for (const Stage* s : {&readEt, &readKineto, &link, &convert, &write}) {
+    const double w = Stage::best(s->wall), c = Stage::best(s->cpu);
+    totalWall += w;
+    totalCpu += c;
+    std::printf("  %-12s %9.2f ms wall %9.2f ms CPU\n", s->name, 1e3 * w, 1e3 * c);
+  }
+  std::printf("  %-12s %9.2f ms wall %9.2f ms CPU\n", "total", 1e3 * totalWall, 1e3 * totalCpu);
+  std::printf("  convert: %.0f nodes/s (CPU); peak RSS %.1f MiB\n",
+              static_cast<double>(nodes) / Stage::best(convert.cpu),
+              static_cast<double>(peakRssKb()) / 1024.0);
+  return 0;
+}

@@ -5,7 +5,13 @@
 // side-by-side ratio against it is left to a machine that has it: run `chakra_trace_link` and
 // `chakra_converter` on the same pair and divide.
 //
-// Usage: sutra-bench-convert [ET KINETO] [REPEATS]   (defaults: ../shared param linear pair, 5)
+// With --scale N the linked trace is replicated N times back to back (ids, times and dependencies
+// shifted, threads and streams shared, so each copy follows the previous) before it is converted,
+// to measure the converter and the writer on a million-node graph; reading and linking are then
+// timed once on the original pair.
+//
+// Usage: sutra-bench-convert [ET KINETO] [--repeats N] [--scale N]
+//        (defaults: ../shared param linear pair, 5 repeats, scale 1)
 #include <sys/resource.h>
 #include <time.h>
 
@@ -47,6 +53,38 @@ struct Stage {
   static double best(std::vector<double> v) { return *std::min_element(v.begin(), v.end()); }
 };
 
+// `copies` back-to-back copies of a linked trace.
+sutra::LinkedTrace replicate(const sutra::LinkedTrace& source, int copies) {
+  using namespace sutra;
+  LinkedTrace out;
+  out.kineto = source.kineto;
+  out.et = source.et;
+  out.rank = source.rank;
+  std::int64_t maxId = 0;
+  TimeNs first = 0, last = 0;
+  for (const auto& op : source.ops) {
+    maxId = std::max(maxId, op.id);
+    if (op.ts > 0 && (first == 0 || op.ts < first)) first = op.ts;
+    last = std::max(last, op.ts + op.inclusiveDur);
+  }
+  const std::int64_t idStride = maxId + 1;
+  const TimeNs period = last - first + 1000;
+  out.ops.reserve(source.ops.size() * static_cast<std::size_t>(copies));
+  for (int c = 0; c < copies; ++c) {
+    for (const auto& src : source.ops) {
+      LinkedOp op = src;
+      op.id += idStride * c;
+      if (op.parent >= 0) op.parent += idStride * c;
+      if (op.ts > 0) op.ts += period * c;
+      for (auto& d : op.interThreadDeps) d += idStride * c;
+      for (auto& d : op.syncDeps) d += idStride * c;
+      out.ops.push_back(std::move(op));
+    }
+  }
+  out.reindex();
+  return out;
+}
+
 long peakRssKb() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
@@ -58,10 +96,27 @@ long peakRssKb() {
 int main(int argc, char** argv) {
   using namespace sutra;
   const std::string shared = SUTRA_SHARED_TRACES;
-  const std::string etPath = argc > 2 ? argv[1] : shared + "/param/linear_et.json.gz";
-  const std::string kinetoPath = argc > 2 ? argv[2] : shared + "/param/linear_kineto.json.gz";
-  const int repeats =
-      std::max(1, argc > 3 ? std::atoi(argv[3]) : (argc == 2 ? std::atoi(argv[1]) : 5));
+  std::vector<std::string> positional;
+  int repeats = 5, scale = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if ((a == "--repeats" || a == "--scale") && i + 1 < argc) {
+      (a == "--repeats" ? repeats : scale) = std::max(1, std::atoi(argv[++i]));
+    } else if (a == "-h" || a == "--help") {
+      std::printf("Usage: sutra-bench-convert [ET KINETO] [--repeats N] [--scale N]\n");
+      return 0;
+    } else {
+      positional.push_back(a);
+    }
+  }
+  if (positional.size() != 0 && positional.size() != 2) {
+    std::fprintf(stderr, "Usage: sutra-bench-convert [ET KINETO] [--repeats N] [--scale N]\n");
+    return 2;
+  }
+  const std::string etPath =
+      positional.empty() ? shared + "/param/linear_et.json.gz" : positional[0];
+  const std::string kinetoPath =
+      positional.empty() ? shared + "/param/linear_kineto.json.gz" : positional[1];
   const std::string out =
       (std::filesystem::temp_directory_path() / "sutra-bench-convert.0.et").string();
 
@@ -87,6 +142,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "%s\n", linked.error().message.c_str());
       return 2;
     }
+    if (scale > 1) linked = replicate(*linked, scale);
     t = Stamp::now();
     auto conv = chakra::convertToChakra(*linked);
     convert.add(t);
@@ -106,8 +162,8 @@ int main(int argc, char** argv) {
     bytes = std::filesystem::file_size(out);
   }
   std::filesystem::remove(out);
-  std::printf("sutra-bench-convert: %s + %s, best of %d\n", etPath.c_str(), kinetoPath.c_str(),
-              repeats);
+  std::printf("sutra-bench-convert: %s + %s, linked trace x%d, best of %d\n", etPath.c_str(),
+              kinetoPath.c_str(), scale, repeats);
   std::printf("  %zu nodes, %zu edges, %zu bytes written\n", nodes, edges, bytes);
   double totalWall = 0, totalCpu = 0;
   for (const Stage* s : {&readEt, &readKineto, &link, &convert, &write}) {

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/trace_summary.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+
+#include "chakra/chakra_timeline.h"
+#include "io/readers.h"
+
+namespace sutra {
+namespace {
+
+std::vector<std::pair<std::string, std::uint64_t>> sortedCounts(
+    const std::map<std::string, std::uint64_t>& counts) {
+  std::vector<std::pair<std::string, std::uint64_t>> out(counts.begin(), counts.end());
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  return out;
+}
+
+std::string lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+// The "cat" string of an ET+ node, read from its raw JSON without parsing all of it.
+std::string categoryInRawNode(std::string_view raw) {
+  const auto key = raw.find("\"cat\"");
+  if (key == std::string_view::npos) return {};
+  auto pos = raw.find_first_not_of(" \t\r\n", key + 5);
+  if (pos == std::string_view::npos || raw[pos] != ':') return {};
+  pos = raw.find_first_not_of(" \t\r\n", pos + 1);
+  if (pos == std::string_view::npos || raw[pos] != '"') return {};
+  const auto end = raw.find('"', pos + 1);
+  if (end == std::string_view::npos) return {};
+  return std::string(raw.substr(pos + 1, end - pos - 1));
+}
+
+}  // namespace
+
+TraceSummary summarizeTrace(const Trace& trace) {
+  TraceSummary s;
+  s.path = trace.path;
+  s.events = trace.events.size();
+  std::vector<std::uint64_t> perCategory(trace.categories.size(), 0);
+  for (const auto& e : trace.events) ++perCategory[e.category];
+  std::map<std::string, std::uint64_t> counts;
+  for (std::size_t c = 0; c < perCategory.size(); ++c)
+    if (perCategory[c] > 0)
+      counts[std::string(trace.categories.view(static_cast<StringId>(c)))] += perCategory[c];
+  s.byCategory = sortedCounts(counts);
+  s.lanes = trace.lanes.size();
+  s.flows = trace.flows.size();
+  const std::string backend = lower(trace.meta.deviceBackend);
+  std::set<std::int64_t> listed;
+  for (const auto& d : trace.meta.devices) {
+    s.devices.push_back({backend + ":" + std::to_string(d.id), d.name});
+    listed.insert(d.id);
+  }
+  // Devices with streams in the timeline but no deviceProperties entry.
+  std::set<std::int64_t> unlisted;
+  for (const auto& lane : trace.lanes)
+    if (lane.kind == LaneKind::DeviceStream && lane.device >= 0 && !listed.count(lane.device))
+      unlisted.insert(lane.device);
+  for (auto id : unlisted) s.devices.push_back({backend + ":" + std::to_string(id), ""});
+  s.spanNs = trace.events.empty() ? 0 : trace.endNs - trace.startNs;
+  s.problems = trace.problems.all();
+  return s;
+}
+
+TraceSummary summarizeEt(const EtTrace& et) {
+  TraceSummary s;
+  s.path = et.path;
+  s.schema = et.schema;
+  s.events = et.nodes.size();
+  std::map<std::string, std::uint64_t> counts;
+  std::set<std::int64_t> tids;
+  std::set<std::string> devices;
+  for (const auto& n : et.nodes) {
+    std::string category = n.isRoot() ? "process root" : n.isThreadRoot() ? "thread root" : "";
+    if (category.empty()) {
+      category = categoryInRawNode(n.rawJson);
+      if (category.empty()) category = "operator";
+      tids.insert(n.tid);
+    }
+    ++counts[category];
+    for (const auto* side : {&n.inputs, &n.outputs})
+      for (const auto& t : side->tensors)
+        if (!t.device.empty()) devices.insert(t.device);
+  }
+  s.byCategory = sortedCounts(counts);
+  s.lanes = tids.size();
+  for (const auto& d : devices) s.devices.push_back({d, ""});
+  if (et.startTs > 0 && et.finishTs >= et.startTs) s.spanNs = (et.finishTs - et.startTs) * 1000000;
+  s.problems = et.problems.all();
+  return s;
+}
+
+Result<TraceSummary> summarizeTraceFile(const DiscoveredFile& file) {
+  TraceSummary s;
+  switch (file.kind) {
+    case FileKind::KinetoTrace: {
+      auto trace = readKinetoTrace(file.path);
+      if (!trace) return trace.error();
+      s = summarizeTrace(*trace);
+      s.schema = trace->meta.schemaVersion.empty() ? file.schema : trace->meta.schemaVersion;
+      break;
+    }
+    case FileKind::PytorchEt:
+    case FileKind::LinkedEt: {
+      auto et = readPytorchEt(file.path);
+      if (!et) return et.error();
+      s = summarizeEt(*et);
+      break;
+    }
+    case FileKind::ChakraEt: {
+      auto trace = chakra::readChakraTimeline(file.path);
+      if (!trace) return trace.error();
+      s = summarizeTrace(*trace);
+      s.schema = file.schema;
+      break;
+    }
+    case FileKind::Unknown:
+      return makeError(file.path, file.reason);
+  }
+  s.path = file.path;
+  s.kind = file.kind;
+  s.rank = file.rank;
+  return s;
+}
+
+}  // namespace sutra

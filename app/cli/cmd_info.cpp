@@ -3,6 +3,7 @@
 // classified by content (discovery), grouped by rank, read with the reader for their kind and
 // summarized; --json prints one document for the whole run.
 #include <cstdio>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -79,8 +80,9 @@ void printHuman(const TraceSummary& s) {
   } else {
     std::printf("  problems\n");
     for (const auto& p : s.problems)
-      std::printf("    %-7s %s: %llu (first: %s)\n", std::string(severityName(p.severity)).c_str(),
-                  p.what.c_str(), static_cast<unsigned long long>(p.count), p.example.c_str());
+      std::printf("    %-7s %s: %llu%s\n", std::string(severityName(p.severity)).c_str(),
+                  p.what.c_str(), static_cast<unsigned long long>(p.count),
+                  p.example.empty() ? "" : (" (first: " + p.example + ")").c_str());
   }
 }
 
@@ -141,8 +143,14 @@ int runInfo(int argc, char** argv) {
     for (const auto& n : discovery->notes) std::fprintf(stderr, "  %s\n", n.c_str());
     return kExitBadInput;
   }
-  // Pairing notes matter only when there is more than one file to pair.
-  const bool showNotes = discovery->files.size() > 1 && !discovery->notes.empty();
+  // Pairing notes matter for a directory, or files among which an ET may pair with a Kineto trace.
+  bool directory = false, anyEt = false, anyKineto = false;
+  for (const auto& p : paths) directory = directory || std::filesystem::is_directory(p);
+  for (const auto& f : discovery->files) {
+    anyEt = anyEt || f.kind == FileKind::PytorchEt || f.kind == FileKind::LinkedEt;
+    anyKineto = anyKineto || f.kind == FileKind::KinetoTrace;
+  }
+  const bool showNotes = !discovery->notes.empty() && (directory || (anyEt && anyKineto));
   if (json) {
     if (showNotes) doc["notes"] = discovery->notes;
     std::printf("%s\n", doc.dump(2).c_str());

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: MIT
+// sutra-bench-load: load throughput and peak memory of the Kineto reader on a large trace, side by
+// side with a naive nlohmann::json DOM parse of the same file.
+//
+// The trace is made by repeating a real trace (default
+// ../shared/traces/param/linear_kineto.json.gz) with shifted times and ids until it reaches the
+// requested size, written as plain JSON. Each measurement runs in a child process of its own, so
+// its peak RSS (wait4's ru_maxrss) is its own and not the generator's. Prints one JSON document.
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include "io/readers.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr const char* kHelp =
+    "Usage: sutra-bench-load [--size-mb N] [--source TRACE] [--file BIG.json] [--out PATH]\n"
+    "                        [--keep] [--dom | --no-dom]\n"
+    "Generates a Kineto trace of N MB (default 1024) by repeating TRACE with shifted times, loads\n"
+    "it with Sutra's reader and with a naive nlohmann::json DOM parse, each in its own process,\n"
+    "and prints MB/s of uncompressed JSON and peak RSS as JSON.\n"
+    "  --file BIG.json  measure an existing file instead of generating one\n"
+    "  --out PATH       where to write the generated file (default: the temp directory)\n"
+    "  --keep           keep the generated file\n"
+    "  --dom / --no-dom force or skip the DOM comparison (default: only up to 512 MB, as a DOM\n"
+    "                   takes about ten times the file's size in memory)\n";
+
+std::string readGzipOrPlain(const std::string& path) {
+  gzFile f = gzopen(path.c_str(), "rb");
+  if (!f) return {};
+  std::string out;
+  char buf[1 << 16];
+  int n;
+  while ((n = gzread(f, buf, sizeof buf)) > 0) out.append(buf, static_cast<std::size_t>(n));
+  gzclose(f);
+  return out;
+}
+
+std::int64_t intOf(const json& v) {
+  if (v.is_number_integer()) return v.get<std::int64_t>();
+  if (v.is_number_float()) return static_cast<std::int64_t>(v.get<double>());
+  return 0;
+}
+
+// Writes `targetBytes` of Kineto JSON: the source's top-level members, then its events repeated,
+// each copy shifted after the previous one in time, with flow ids, correlations and External ids
+// shifted so they stay unique. Metadata events are written once.
+std::optional<std::uint64_t> generate(const std::string& source, const std::string& out,
+                                      std::uint64_t targetBytes, std::uint64_t& eventsWritten) {
+  json doc = json::parse(readGzipOrPlain(source), nullptr, false);
+  if (doc.is_discarded() || !doc.contains("traceEvents")) {
+    std::fprintf(stderr, "sutra-bench-load: %s: not a Kineto trace\n", source.c_str());
+    return std::nullopt;
+  }
+  json events = std::move(doc["traceEvents"]);
+  doc.erase("traceEvents");
+  std::int64_t first = INT64_MAX, last = INT64_MIN, maxId = 0;
+  for (const auto& e : events) {
+    if (!e.contains("ts")) continue;
+    const std::int64_t ts = intOf(e["ts"]);
+    first = std::min(first, ts);
+    last = std::max(last, ts + (e.contains("dur") ? intOf(e["dur"]) : 0));
+    if (e.contains("id")) maxId = std::max(maxId, intOf(e["id"]));
+    if (e.contains("args")) {
+      const auto& a = e["args"];
+      for (const char* k : {"correlation", "External id"})
+        if (a.contains(k)) maxId = std::max(maxId, intOf(a[k]));
+    }
+  }
+  const std::int64_t period = (last - first) + 1000;  // 1 ms gap between copies
+  std::ofstream f(out, std::ios::binary | std::ios::trunc);
+  if (!f) {
+    std::fprintf(stderr, "sutra-bench-load: %s: cannot write\n", out.c_str());
+    return std::nullopt;
+  }
+  std::string head = doc.dump(1);  // "{\n ... \n}"
+  head.pop_back();
+  while (!head.empty() && (head.back() == '\n' || head.back() == ' ')) head.pop_back();
+  f << head << (doc.empty() ? "" : ",") << "\n\"traceEvents\": [\n";
+  std::uint64_t written = head.size() + 20;
+  bool firstEvent = true;
+  for (std::int64_t copy = 0; written < targetBytes; ++copy) {
+    for (auto e : events) {
+      if (e.value("ph", "") == "M" && copy > 0) continue;
+      if (e.contains("ts")) e["ts"] = intOf(e["ts"]) + copy * period;
+      const std::int64_t idShift = copy * (maxId + 1);
+      if (e.contains("id") && e["id"].is_number()) e["id"] = intOf(e["id"]) + idShift;
+      if (e.contains("args") && e["args"].is_object()) {
+        auto& a = e["args"];
+        for (const char* k : {"correlation", "External id"})
+          if (a.contains(k) && a[k].is_number() && intOf(a[k]) > 0) a[k] = intOf(a[k]) + idShift;
+      }
+      std::string line = e.dump();
+      if (!firstEvent) f << ",\n";
+      firstEvent = false;
+      f << line;
+      written += line.size() + 2;
+      ++eventsWritten;
+      if (written >= targetBytes) break;
+    }
+  }
+  f << "\n]\n}\n";
+  f.close();
+  if (!f) return std::nullopt;
+  return fs::file_size(out);
+}
+
+struct Measure {
+  bool ok = false;
+  double seconds = 0;
+  double peakRssMb = 0;
+  double cpuSeconds = 0;    // user + system time of the child, all its threads
+  std::uint64_t items = 0;  // events (Sutra) or traceEvents elements (DOM)
+  std::string error;
+};
+
+struct Outcome {
+  std::uint64_t items = 0;
+  std::string error;
+  double seconds = 0;  // the load alone, measured in the child (not its teardown)
+};
+
+double since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Measures one loader in a fresh process (this program re-run with --child), so the peak RSS
+// (wait4's ru_maxrss) is the loader's alone, not the generator's heap inherited through fork.
+Measure inChild(const std::string& mode, const std::string& file) {
+  int pipeFd[2];
+  if (pipe(pipeFd) != 0) return {false, 0, 0, 0, 0, "pipe failed"};
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(pipeFd[0]);
+    dup2(pipeFd[1], STDOUT_FILENO);
+    execl("/proc/self/exe", "sutra-bench-load", "--child", mode.c_str(), file.c_str(),
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(pipeFd[1]);
+  std::string msg;
+  char buf[4096];
+  ssize_t n;
+  while ((n = read(pipeFd[0], buf, sizeof buf)) > 0) msg.append(buf, static_cast<std::size_t>(n));
+  close(pipeFd[0]);
+  int status = 0;
+  struct rusage usage {};
+  wait4(pid, &status, 0, &usage);
+  Measure m;
+  m.peakRssMb = static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
+  m.cpuSeconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                 static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+  const auto nl = msg.find('\n');
+  if (nl != std::string::npos) {
+    std::istringstream first(msg.substr(0, nl));
+    first >> m.items >> m.seconds;
+  }
+  m.error = nl == std::string::npos ? "child died (signal or out of memory)" : msg.substr(nl + 1);
+  m.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  return m;
+}
+
+// The child's side: load, print "items seconds" and any error, exit without tearing down.
+int runChild(const std::string& mode, const std::string& file) {
+  Outcome o;
+  const auto start = std::chrono::steady_clock::now();
+  if (mode == "sutra") {
+    auto trace = sutra::readKinetoTrace(file);
+    o.seconds = since(start);
+    if (trace)
+      o.items = trace->events.size() + trace->instants.size();
+    else
+      o.error = trace.error().message;
+  } else {
+    std::ifstream in(file, std::ios::binary);
+    json doc = json::parse(in, nullptr, false);
+    o.seconds = since(start);
+    if (doc.is_discarded())
+      o.error = "nlohmann: parse error";
+    else
+      o.items = doc["traceEvents"].size();
+  }
+  std::printf("%llu %.6f\n%s", static_cast<unsigned long long>(o.items), o.seconds,
+              o.error.c_str());
+  std::fflush(stdout);
+  std::_Exit(o.error.empty() ? 0 : 1);  // the teardown of a big model is not part of loading
+}
+
+json report(const Measure& m, double mb) {
+  json j;
+  j["ok"] = m.ok;
+  if (!m.ok) j["error"] = m.error;
+  j["seconds"] = m.seconds;
+  j["mb_per_s"] = m.seconds > 0 ? mb / m.seconds : 0;
+  j["cpu_seconds"] = m.cpuSeconds;
+  j["mb_per_cpu_s"] = m.cpuSeconds > 0 ? mb / m.cpuSeconds : 0;
+  j["peak_rss_mb"] = m.peakRssMb;
+  j["items"] = m.items;
+  return j;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc == 4 && std::string(argv[1]) == "--child") return runChild(argv[2], argv[3]);
+  std::uint64_t sizeMb = 1024;
+  std::string source = std::string(SUTRA_SHARED_TRACES) + "/param/linear_kineto.json.gz";
+  std::string file, out;
+  bool keep = false;
+  std::optional<bool> dom;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "sutra-bench-load: %s needs a value\n", a.c_str());
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--size-mb")
+      sizeMb = std::stoull(next());
+    else if (a == "--source")
+      source = next();
+    else if (a == "--file")
+      file = next();
+    else if (a == "--out")
+      out = next();
+    else if (a == "--keep")
+      keep = true;
+    else if (a == "--dom")
+      dom = true;
+    else if (a == "--no-dom")
+      dom = false;
+    else if (a == "-h" || a == "--help") {
+      std::fputs(kHelp, stdout);
+      return 0;
+    } else {
+      std::fprintf(stderr, "sutra-bench-load: unknown option %s\n%s", a.c_str(), kHelp);
+      return 2;
+    }
+  }
+
+  json result;
+  std::uint64_t generatedEvents = 0;
+  const bool generated = file.empty();
+  if (generated) {
+    file = out.empty() ? (fs::temp_directory_path() /
+                          ("sutra-bench-load-" + std::to_string(sizeMb) + "MB.json"))
+                             .string()
+                       : out;
+    const auto start = std::chrono::steady_clock::now();
+    auto bytes = generate(source, file, sizeMb << 20, generatedEvents);
+    if (!bytes) return 2;
+    result["generated_from"] = source;
+    result["generate_seconds"] = since(start);
+  }
+  std::error_code ec;
+  const std::uint64_t bytes = fs::file_size(file, ec);
+  if (ec) {
+    std::fprintf(stderr, "sutra-bench-load: %s: no such file\n", file.c_str());
+    return 2;
+  }
+  const double mb = static_cast<double>(bytes) / (1024.0 * 1024.0);
+  result["file"] = file;
+  result["file_mb"] = mb;
+  if (generated) result["events_written"] = generatedEvents;
+
+  const Measure sutra = inChild("sutra", file);
+  result["sutra"] = report(sutra, mb);
+  result["sutra"]["peak_rss_over_file_size"] = sutra.peakRssMb / mb;
+
+  const bool runDom = dom.value_or(mb <= 512);
+  if (runDom) {
+    const Measure naive = inChild("dom", file);
+    result["nlohmann_dom"] = report(naive, mb);
+    if (sutra.ok && naive.ok) {
+      result["speedup_vs_dom"] = naive.seconds / sutra.seconds;
+      result["memory_vs_dom"] = sutra.peakRssMb / naive.peakRssMb;
+    }
+  } else {
+    result["nlohmann_dom"] = "skipped (a DOM of this size needs ~10x the file in memory; --dom)";
+  }
+  result["goal"] = {{"mb_per_s_at_least", 500},
+                    {"met_mb_per_s", sutra.ok && sutra.seconds > 0 && mb / sutra.seconds >= 500},
+                    {"met_peak_rss_le_file", sutra.ok && sutra.peakRssMb <= mb}};
+  result["cpus"] = sysconf(_SC_NPROCESSORS_ONLN);
+  std::printf("%s\n", result.dump(2).c_str());
+  if (generated && !keep) fs::remove(file, ec);
+  return sutra.ok ? 0 : 1;
+}

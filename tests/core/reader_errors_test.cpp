@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: MIT
+// Every bad input under tests/data/bad gets the readers' exact message (naming the file and the
+// problem, with the byte offset where JSON is malformed), never a crash; recoverable oddities load
+// with counted problems. Fixtures: tests/tools/make_fixtures.py and hand-written files.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "chakra/et_file.h"
+#include "io/readers.h"
+#include "test_support.h"
+
+namespace sutra {
+namespace {
+
+using test::fixture;
+
+std::string kinetoError(const std::string& rel) {
+  auto r = readKinetoTrace(fixture(rel));
+  EXPECT_FALSE(r.ok()) << rel;
+  return r.ok() ? std::string() : r.error().message;
+}
+
+std::string etError(const std::string& rel) {
+  auto r = readPytorchEt(fixture(rel));
+  EXPECT_FALSE(r.ok()) << rel;
+  return r.ok() ? std::string() : r.error().message;
+}
+
+TEST(ReaderErrors, FileLevel) {
+  for (auto* read : {&kinetoError, &etError}) {
+    EXPECT_EQ(read("bad/missing.json"), fixture("bad/missing.json") + ": no such file");
+    EXPECT_EQ(read("bad/a_directory.json"),
+              fixture("bad/a_directory.json") + ": is a directory, not a trace file");
+    EXPECT_EQ(read("bad/empty.json"), fixture("bad/empty.json") + ": empty file");
+    EXPECT_EQ(read("bad/empty.json.gz"),
+              fixture("bad/empty.json.gz") + ": no JSON content (only whitespace)");
+    EXPECT_EQ(read("bad/truncated.json.gz"),
+              fixture("bad/truncated.json.gz") +
+                  ": truncated gzip stream: the file ends at byte 343 before the compressed data "
+                  "does");
+    EXPECT_EQ(read("bad/corrupt.json.gz"),
+              fixture("bad/corrupt.json.gz") +
+                  ": corrupt gzip data near compressed byte 20: invalid distance too far back");
+    EXPECT_EQ(read("bad/garbage.bin"),
+              fixture("bad/garbage.bin") + ": not JSON: expected '{' or '[' at byte 0, found 0x05");
+    EXPECT_EQ(read("bad/trailing_garbage.json"),
+              fixture("bad/trailing_garbage.json") +
+                  ": malformed JSON at byte 100: unexpected 't' after the end of the document");
+  }
+}
+
+TEST(ReaderErrors, PermissionDenied) {
+  if (geteuid() == 0) GTEST_SKIP() << "root reads every file: no permission error to provoke";
+  const auto path = std::filesystem::temp_directory_path() / "sutra_reader_noperm.json";
+  { std::ofstream(path) << "{\"traceEvents\": []}"; }
+  std::filesystem::permissions(path, std::filesystem::perms::none);
+  auto r = readKinetoTrace(path.string());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, path.string() + ": permission denied");
+  std::filesystem::remove(path);
+}
+
+TEST(ReaderErrors, KinetoContent) {
+  EXPECT_EQ(kinetoError("bad/truncated.json"),
+            fixture("bad/truncated.json") +
+                ": truncated JSON: the file ends at byte 1006 inside the \"traceEvents\" array");
+  EXPECT_EQ(
+      kinetoError("bad/not_a_trace.json"),
+      fixture("bad/not_a_trace.json") +
+          ": not a Kineto trace: no \"traceEvents\" array (top-level members: hello, values)");
+  EXPECT_EQ(kinetoError("bad/events_not_array.json"),
+            fixture("bad/events_not_array.json") +
+                ": not a Kineto trace: no \"traceEvents\" array (top-level members: "
+                "schemaVersion, traceEvents)");
+  EXPECT_EQ(kinetoError("et/flat_1.0.1.json"),
+            fixture("et/flat_1.0.1.json") +
+                ": not a Kineto trace: no \"traceEvents\" array (top-level members: schema, pid, "
+                "time, start_ts, nodes, finish_ts)");
+  EXPECT_EQ(kinetoError("bad/deep_nesting.json"),
+            fixture("bad/deep_nesting.json") +
+                ": truncated JSON: the file ends at byte 100000 inside the \"traceEvents\" array");
+}
+
+TEST(ReaderErrors, EtContent) {
+  EXPECT_EQ(etError("bad/truncated.json"),
+            fixture("bad/truncated.json") +
+                ": truncated JSON: the file ends at byte 1006 before the document is closed");
+  EXPECT_EQ(etError("bad/et_nodes_not_array.json"),
+            fixture("bad/et_nodes_not_array.json") +
+                ": not a PyTorch execution trace: no \"nodes\" array");
+  EXPECT_EQ(etError("kineto/bare_array.json"),
+            fixture("kineto/bare_array.json") +
+                ": not a PyTorch execution trace: the document is an array, not an object with "
+                "\"nodes\"");
+  EXPECT_EQ(etError("kineto/basic.json"),
+            fixture("kineto/basic.json") + ": not a PyTorch execution trace: no \"nodes\" array");
+}
+
+TEST(ReaderErrors, ChakraContent) {
+  auto r = chakra::readChakraTrace(fixture("bad/truncated.et"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, fixture("bad/truncated.et") +
+                                   ": truncated file: message 2 at byte 71 declares 36 bytes but "
+                                   "only 32 remain");
+  auto json = chakra::readChakraTrace(fixture("kineto/basic.json"));
+  EXPECT_FALSE(json.ok());
+}
+
+// Recoverable oddities: the file loads and the problem is counted with an example.
+TEST(ReaderProblems, CountedNotFatal) {
+  auto neg = readKinetoTrace(fixture("bad/negative_duration.json"));
+  ASSERT_TRUE(neg.ok()) << neg.error().message;
+  EXPECT_EQ(neg->events.size(), 2u);
+  EXPECT_EQ(neg->problems.count("event with negative duration (set to 0)"), 1u);
+
+  auto unknown = readKinetoTrace(fixture("bad/unknown_fields.json"));
+  ASSERT_TRUE(unknown.ok()) << unknown.error().message;
+  EXPECT_EQ(unknown->events.size(), 2u);  // the unknown category is kept as data
+  EXPECT_EQ(unknown->problems.count("event phase Sutra does not use, skipped"), 1u);
+
+  auto control = readKinetoTrace(fixture("bad/control_chars.json"));
+  ASSERT_TRUE(control.ok()) << control.error().message;
+  ASSERT_EQ(control->events.size(), 1u);
+  // tab, 0x01, 0x02 and 0x07 in the name and a newline in the args: five raw control characters.
+  EXPECT_EQ(control->problems.count("raw control characters in strings (replaced with spaces)"),
+            5u);
+
+  auto future = readPytorchEt(fixture("bad/et_unknown_schema.json"));
+  ASSERT_TRUE(future.ok()) << future.error().message;
+  EXPECT_EQ(future->nodes.size(), 2u);
+  EXPECT_EQ(future->problems.count("ET schema version Sutra does not know; read by shape"), 1u);
+}
+
+// The good layouts: each loads, with the counts the fixture was written with.
+TEST(ReaderLayouts, KinetoFixtures) {
+  struct Case {
+    const char* rel;
+    std::size_t events, lanes, flows, instants;
+  };
+  const Case cases[] = {
+      {"kineto/basic.json", 5, 2, 1, 1},      {"kineto/basic.json.gz", 5, 2, 1, 1},
+      {"kineto/string_ids.json", 4, 2, 0, 0}, {"kineto/ns_base.json", 4, 2, 0, 0},
+      {"kineto/bare_array.json", 3, 2, 0, 0},
+  };
+  for (const auto& c : cases) {
+    auto t = readKinetoTrace(fixture(c.rel));
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    EXPECT_EQ(t->events.size(), c.events) << c.rel;
+    EXPECT_EQ(t->lanes.size(), c.lanes) << c.rel;
+    EXPECT_EQ(t->flows.size(), c.flows) << c.rel;
+    EXPECT_EQ(t->instants.size(), c.instants) << c.rel;
+  }
+  // ns resolution: 10.126 us after the base is 10126 ns after it, exactly.
+  auto ns = readKinetoTrace(fixture("kineto/ns_base.json"));
+  ASSERT_TRUE(ns.ok());
+  EXPECT_EQ(ns->meta.baseTimeNanoseconds, 1700000000000000000);
+  std::vector<TimeNs> durations;
+  for (const auto& e : ns->events) durations.push_back(e.dur);
+  std::sort(durations.begin(), durations.end());
+  EXPECT_EQ(durations, (std::vector<TimeNs>{1, 750, 1999, 2500}));
+  // String pids and tids are kept as written.
+  auto ids = readKinetoTrace(fixture("kineto/string_ids.json"));
+  ASSERT_TRUE(ids.ok());
+  bool worker = false;
+  for (const auto& lane : ids->lanes)
+    worker = worker || (lane.pid == "host" && lane.tid == "worker-1");
+  EXPECT_TRUE(worker);
+}
+
+TEST(ReaderLayouts, EtFixtures) {
+  auto flat = readPytorchEt(fixture("et/flat_1.0.1.json"));
+  ASSERT_TRUE(flat.ok()) << flat.error().message;
+  EXPECT_EQ(flat->schema, "1.0.1");
+  EXPECT_EQ(flat->nodes.size(), 5u);
+  ASSERT_NE(flat->find(1), nullptr);
+  EXPECT_TRUE(flat->find(1)->isRoot());  // the execution_graph root name
+  EXPECT_TRUE(flat->find(2)->isThreadRoot());
+  EXPECT_EQ(flat->find(4)->parent, 3);
+  EXPECT_EQ(flat->find(7)->rfId, 12);
+
+  auto attrs = readPytorchEt(fixture("et/attrs_1.1.0.json"));
+  ASSERT_TRUE(attrs.ok()) << attrs.error().message;
+  EXPECT_EQ(attrs->nodes.size(), 4u);
+  const EtNode* comm = attrs->find(4);
+  ASSERT_NE(comm, nullptr);
+  EXPECT_EQ(comm->rfId, 22);
+  EXPECT_EQ(comm->parent, 2);
+  ASSERT_TRUE(comm->comm.has_value());
+  EXPECT_EQ(comm->comm->collectiveName, "allreduce");
+  EXPECT_EQ(comm->comm->inMsgNelems, 8);
+  EXPECT_EQ(comm->comm->pgSize, 2);
+  const EtNode* mul = attrs->find(3);
+  ASSERT_NE(mul, nullptr);
+  ASSERT_EQ(mul->inputs.tensors.size(), 1u);
+  EXPECT_EQ(mul->inputs.tensors[0].device, "cuda:0");
+  EXPECT_EQ(mul->inputs.tensors[0].numel, 8);
+}
+
+}  // namespace
+}  // namespace sutra

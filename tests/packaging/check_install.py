@@ -133,7 +133,7 @@ def main():
         if "info" in commands:
             samples = os.path.join(share, "sutra/samples")
             traces = sorted(os.path.join(d, f) for d, _, fs in os.walk(samples) for f in fs
-                            if f.endswith((".json", ".json.gz"))) if on(a.samples) else []
+                            if f.endswith((".kineto.json.gz", ".et.json.gz"))) if on(a.samples) else []
             target = traces[0] if traces else a.fixture
             r = run([cli, "info", target])
             check(r.returncode == 0 and r.stdout.strip() != "",

@@ -21,14 +21,9 @@ trap 'rm -rf "$out"' EXIT
 step() { printf '\n$ %s\n' "$*"; "$@" || echo "(exit status $?)"; }
 naive=$samples/rmsnorm_naive/rank0.kineto.json.gz
 fused=$samples/rmsnorm_fused/rank0.kineto.json.gz
-for command in info link convert; do
-  "$cli" --help | grep -q "^  $command " || continue
-  case $command in
-    info) step "$cli" info "$samples/rmsnorm_naive" ;;
-    link) step "$cli" link "$samples/rmsnorm_naive" -o "$out/linked" ;;
-    convert) step "$cli" convert "$samples/rmsnorm_naive" -o "$out/rmsnorm" ;;
-  esac
-done
+step "$cli" info "$samples/rmsnorm_naive"
+step "$cli" link "$samples/rmsnorm_naive" -o "$out/linked"
+step "$cli" convert "$samples/rmsnorm_naive" -o "$out/rmsnorm" --ranks 2
 step "$cli" stats "$naive" --sort self_device --limit 10
 step "$cli" compare "$naive" "$fused"
 step "$cli" simulate "$naive"

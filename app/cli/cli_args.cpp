@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "cli_args.h"
 
+#include <cstdio>
+
 namespace sutra::cli {
 
 std::optional<Args> Args::parse(int argc, char** argv, const std::set<std::string>& valued,
@@ -52,6 +54,11 @@ std::vector<std::string> Args::values(const std::string& name) const {
   std::vector<std::string> out;
   for (auto [it, end] = values_.equal_range(name); it != end; ++it) out.push_back(it->second);
   return out;
+}
+
+int fail(const char* command, const std::string& message) {
+  std::fprintf(stderr, "sutra-cli %s: %s\n", command, message.c_str());
+  return kExitBadInput;
 }
 
 }  // namespace sutra::cli

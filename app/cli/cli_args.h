@@ -32,4 +32,7 @@ class Args {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadInput = 2;
 
+// Prints "sutra-cli COMMAND: MESSAGE" on stderr and returns kExitBadInput: every command's bad input.
+int fail(const char* command, const std::string& message);
+
 }  // namespace sutra::cli

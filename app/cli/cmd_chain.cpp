@@ -28,11 +28,6 @@ constexpr const char* kHelp =
     "                 \"start_ns\",\"end_ns\",\"dur_ns\",\"previous\",\"gap_kind\",\"gap_ns\",\n"
     "                 \"focus\"}],\"omitted_launches\"}\n";
 
-int fail(const std::string& message) {
-  std::fprintf(stderr, "sutra-cli chain: %s\n", message.c_str());
-  return kExitBadInput;
-}
-
 int runChain(int argc, char** argv) {
   std::string error;
   auto args = Args::parse(argc, argv, {"--event", "--name", "--nth", "--max-launches", "--et"},
@@ -45,50 +40,50 @@ int runChain(int argc, char** argv) {
     std::fputs(kHelp, stdout);
     return kExitOk;
   }
-  if (args->positional().size() != 1) return fail("give exactly one trace file (see --help)");
+  if (args->positional().size() != 1) return fail("chain", "give exactly one trace file (see --help)");
   const auto eventText = args->value("--event");
   const auto name = args->value("--name");
-  if (eventText.has_value() == name.has_value()) return fail("give either --event ID or --name NAME");
+  if (eventText.has_value() == name.has_value()) return fail("chain", "give either --event ID or --name NAME");
   std::int64_t nth = 0;
   if (auto v = args->value("--nth")) {
     auto n = parseInteger(*v, "--nth");
-    if (!n.ok()) return fail(n.error().message);
-    if (*n < 0) return fail("--nth: must not be negative");
+    if (!n.ok()) return fail("chain", n.error().message);
+    if (*n < 0) return fail("chain", "--nth: must not be negative");
     nth = *n;
   }
   ChainOptions options;
   if (auto v = args->value("--max-launches")) {
     auto n = parseInteger(*v, "--max-launches");
-    if (!n.ok()) return fail(n.error().message);
-    if (*n < 0) return fail("--max-launches: must not be negative");
+    if (!n.ok()) return fail("chain", n.error().message);
+    if (*n < 0) return fail("chain", "--max-launches: must not be negative");
     options.maxLaunches = static_cast<std::size_t>(*n);
   }
   const std::string& path = args->positional()[0];
   auto input = loadAnalysisInput(path, true);
-  if (!input.ok()) return fail(input.error().message);
+  if (!input.ok()) return fail("chain", input.error().message);
   const Trace& trace = *input->trace;
   EventId focus = kNoEvent;
   if (eventText) {
     auto id = parseInteger(*eventText, "--event");
-    if (!id.ok()) return fail(id.error().message);
+    if (!id.ok()) return fail("chain", id.error().message);
     if (*id < 0 || static_cast<std::uint64_t>(*id) >= trace.events.size())
-      return fail(path + ": no event " + *eventText + " (the trace has " +
+      return fail("chain", path + ": no event " + *eventText + " (the trace has " +
                   std::to_string(trace.events.size()) + " events)");
     focus = static_cast<EventId>(*id);
   } else {
     focus = findEventByName(trace, *name, static_cast<std::size_t>(nth));
     if (focus == kNoEvent)
-      return fail(path + ": no event named '" + *name + "'" +
+      return fail("chain", path + ": no event named '" + *name + "'" +
                   (nth > 0 ? " with occurrence " + std::to_string(nth) : std::string()));
   }
   std::optional<LinkedTrace> linked;
   if (auto etPath = args->value("--et")) {
     auto et = readPytorchEt(*etPath);
-    if (!et.ok()) return fail(et.error().message);
+    if (!et.ok()) return fail("chain", et.error().message);
     // The linked trace refers to the Kineto trace, which `input` keeps alive for this scope.
     std::shared_ptr<const Trace> kineto(input->trace.get(), [](const Trace*) {});
     auto link = linkTraces(std::make_shared<const EtTrace>(std::move(et).value()), kineto);
-    if (!link.ok()) return fail(link.error().message);
+    if (!link.ok()) return fail("chain", link.error().message);
     linked = std::move(link).value();
   }
   const DependencyChain chain = dependencyChain(trace, *input->launches, input->syncs, focus,

@@ -29,11 +29,6 @@ constexpr const char* kHelp =
     "                     \"side\",\"a\":{...},\"b\":{...},\"delta\":{...}}]}\n"
     "  --csv              the rows as CSV\n";
 
-int fail(const std::string& message) {
-  std::fprintf(stderr, "sutra-cli compare: %s\n", message.c_str());
-  return kExitBadInput;
-}
-
 struct Side {
   std::string path;
   std::optional<std::int64_t> step;
@@ -52,34 +47,34 @@ int runCompare(int argc, char** argv) {
     return kExitOk;
   }
   const auto& paths = args->positional();
-  if (paths.empty() || paths.size() > 2) return fail("give two traces, or one trace and --step-a and --step-b");
-  if (args->flag("--json") && args->flag("--csv")) return fail("choose --json or --csv, not both");
+  if (paths.empty() || paths.size() > 2) return fail("compare", "give two traces, or one trace and --step-a and --step-b");
+  if (args->flag("--json") && args->flag("--csv")) return fail("compare", "choose --json or --csv, not both");
   Side a{paths[0], {}}, b{paths.size() == 2 ? paths[1] : paths[0], {}};
   for (auto [option, sides] : {std::pair{"--step", 2}, std::pair{"--step-a", 0}, std::pair{"--step-b", 1}}) {
     auto v = args->value(option);
     if (!v) continue;
     auto n = parseInteger(*v, option);
-    if (!n.ok()) return fail(n.error().message);
+    if (!n.ok()) return fail("compare", n.error().message);
     if (sides != 1) a.step = *n;
     if (sides != 0) b.step = *n;
   }
   if (paths.size() == 1 && (!a.step || !b.step || *a.step == *b.step))
-    return fail("with one trace, give two different steps: --step-a N --step-b M");
+    return fail("compare", "with one trace, give two different steps: --step-a N --step-b M");
   std::optional<std::size_t> limit;
   if (auto v = args->value("--limit")) {
     auto n = parseInteger(*v, "--limit");
-    if (!n.ok()) return fail(n.error().message);
-    if (*n < 0) return fail("--limit: must not be negative");
+    if (!n.ok()) return fail("compare", n.error().message);
+    if (*n < 0) return fail("compare", "--limit: must not be negative");
     limit = static_cast<std::size_t>(*n);
   }
   const bool byShape = args->flag("--group-by-shape");
 
   auto first = loadAnalysisInput(a.path);
-  if (!first.ok()) return fail(first.error().message);
+  if (!first.ok()) return fail("compare", first.error().message);
   std::optional<AnalysisInput> second;
   if (paths.size() == 2) {
     auto loaded = loadAnalysisInput(b.path);
-    if (!loaded.ok()) return fail(loaded.error().message);
+    if (!loaded.ok()) return fail("compare", loaded.error().message);
     second = std::move(loaded).value();
   }
   auto tableOf = [&](const AnalysisInput& in, const Side& side, std::string& label) -> Result<OpTable> {
@@ -91,9 +86,9 @@ int runCompare(int argc, char** argv) {
   };
   std::string labelA, labelB;
   auto tableA = tableOf(*first, a, labelA);
-  if (!tableA.ok()) return fail(tableA.error().message);
+  if (!tableA.ok()) return fail("compare", tableA.error().message);
   auto tableB = tableOf(second ? *second : *first, b, labelB);
-  if (!tableB.ok()) return fail(tableB.error().message);
+  if (!tableB.ok()) return fail("compare", tableB.error().message);
 
   const OpComparison c = compareOpTables(*tableA, *tableB, labelA, labelB);
   if (args->flag("--json")) std::cout << comparisonJson(c, limit.value_or(0)).dump(2) << "\n";

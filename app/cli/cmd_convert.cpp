@@ -60,29 +60,24 @@ nlohmann::json problemsJson(const ProblemLog& log) {
   return out;
 }
 
-int fail(const std::string& message) {
-  std::fprintf(stderr, "sutra-cli convert: %s\n", message.c_str());
-  return kExitBadInput;
-}
-
 int runConvert(int argc, char** argv) {
   std::string error;
   auto args = Args::parse(argc, argv, {"--et", "--kineto", "-o", "--rank", "--ranks"},
                           {"--metadata-nodes", "--keep-unsupported-collectives",
                            "--no-stream-order", "--no-costs", "--gzip", "--json", "-h", "--help"},
                           error);
-  if (!args) return fail(error + "\n" + kHelp);
+  if (!args) return fail("convert", error + "\n" + kHelp);
   if (args->flag("-h") || args->flag("--help")) {
     std::fputs(kHelp, stdout);
     return kExitOk;
   }
   const auto prefix = args->value("-o");
-  if (!prefix) return fail(std::string("missing -o PREFIX\n") + kHelp);
+  if (!prefix) return fail("convert", std::string("missing -o PREFIX\n") + kHelp);
   const auto et = args->value("--et"), kineto = args->value("--kineto");
-  if (et.has_value() != kineto.has_value()) return fail("--et and --kineto go together");
+  if (et.has_value() != kineto.has_value()) return fail("convert", "--et and --kineto go together");
   if (et && !args->positional().empty())
-    return fail("give either --et/--kineto or directories, not both");
-  if (!et && args->positional().empty()) return fail(std::string("no input\n") + kHelp);
+    return fail("convert", "give either --et/--kineto or directories, not both");
+  if (!et && args->positional().empty()) return fail("convert", std::string("no input\n") + kHelp);
 
   auto parseInt = [](const std::optional<std::string>& v, int& out) {
     if (!v) return true;
@@ -96,9 +91,9 @@ int runConvert(int argc, char** argv) {
   };
   int rankOverride = -1, replicate = 0;
   if (!parseInt(args->value("--rank"), rankOverride) || (args->value("--rank") && rankOverride < 0))
-    return fail("--rank needs a rank number >= 0");
+    return fail("convert", "--rank needs a rank number >= 0");
   if (!parseInt(args->value("--ranks"), replicate) || (args->value("--ranks") && replicate < 1))
-    return fail("--ranks needs a count >= 1");
+    return fail("convert", "--ranks needs a count >= 1");
 
   std::vector<Job> jobs;
   std::vector<std::string> notes;
@@ -106,7 +101,7 @@ int runConvert(int argc, char** argv) {
     jobs.push_back({rankOverride < 0 ? 0 : rankOverride, *et, *kineto});
   } else {
     auto found = discoverTraces(args->positional());
-    if (!found) return fail(found.error().message);
+    if (!found) return fail("convert", found.error().message);
     notes = found->notes;
     for (const auto& g : found->ranks) {
       if (g.et && g.kineto)
@@ -116,10 +111,10 @@ int runConvert(int argc, char** argv) {
                         ") needs its Kineto trace beside it to be converted");
     }
     if (jobs.empty())
-      return fail("no rank with both an execution trace and a Kineto trace in the input");
+      return fail("convert", "no rank with both an execution trace and a Kineto trace in the input");
   }
   if (replicate > 0 && jobs.size() > 1)
-    return fail("--ranks replicates one rank; the input has " + std::to_string(jobs.size()) +
+    return fail("convert", "--ranks replicates one rank; the input has " + std::to_string(jobs.size()) +
                 " ranks");
 
   chakra::ConvertOptions copts;
@@ -137,7 +132,7 @@ int runConvert(int argc, char** argv) {
     LinkOptions lopts;
     lopts.rank = job.rank;
     auto conv = chakra::convertTracePair(job.et, job.kineto, lopts, copts);
-    if (!conv) return fail(conv.error().message);
+    if (!conv) return fail("convert", conv.error().message);
     int rank = job.rank;
     if (et && rankOverride < 0 && conv->linked.kineto && conv->linked.kineto->meta.rank)
       rank = *conv->linked.kineto->meta.rank;
@@ -147,7 +142,7 @@ int runConvert(int argc, char** argv) {
     else
       ranks.push_back(rank);
     auto written = chakra::writeRankFiles(conv->chakra.trace, *prefix, ranks, wopts);
-    if (!written) return fail(written.error().message);
+    if (!written) return fail("convert", written.error().message);
 
     const auto& st = conv->chakra.stats;
     nlohmann::json r;

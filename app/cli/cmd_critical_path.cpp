@@ -24,11 +24,6 @@ constexpr const char* kHelp =
     "                 \"device_compute_ns\",\"device_communication_ns\",\"launch_delay_ns\",\n"
     "                 \"kernel_gap_ns\",\"sync_wait_ns\"},\"graph\",\"segments\":[...]}\n";
 
-int fail(const std::string& message) {
-  std::fprintf(stderr, "sutra-cli critical-path: %s\n", message.c_str());
-  return kExitBadInput;
-}
-
 int runCriticalPath(int argc, char** argv) {
   std::string error;
   auto args = Args::parse(argc, argv, {"--step", "--start-ns", "--end-ns", "--limit"},
@@ -41,23 +36,23 @@ int runCriticalPath(int argc, char** argv) {
     std::fputs(kHelp, stdout);
     return kExitOk;
   }
-  if (args->positional().size() != 1) return fail("give exactly one trace file (see --help)");
+  if (args->positional().size() != 1) return fail("critical-path", "give exactly one trace file (see --help)");
   auto spec = windowSpecFrom(*args);
-  if (!spec.ok()) return fail(spec.error().message);
+  if (!spec.ok()) return fail("critical-path", spec.error().message);
   std::optional<std::size_t> limit;
   if (auto v = args->value("--limit")) {
     auto n = parseInteger(*v, "--limit");
-    if (!n.ok()) return fail(n.error().message);
-    if (*n < 0) return fail("--limit: must not be negative");
+    if (!n.ok()) return fail("critical-path", n.error().message);
+    if (*n < 0) return fail("critical-path", "--limit: must not be negative");
     limit = static_cast<std::size_t>(*n);
   }
   auto input = loadAnalysisInput(args->positional()[0], true);
-  if (!input.ok()) return fail(input.error().message);
+  if (!input.ok()) return fail("critical-path", input.error().message);
   const Trace& trace = *input->trace;
   if (!spec->step && !spec->start && !spec->end && !input->steps.empty())
     spec->step = input->steps.front().number;
   auto window = resolveWindow(trace, input->steps, *spec);
-  if (!window.ok()) return fail(window.error().message);
+  if (!window.ok()) return fail("critical-path", window.error().message);
   const CriticalPath path = criticalPath(trace, *input->launches, input->syncs, *window);
   if (args->flag("--json")) std::cout << criticalPathJson(trace, path, limit.value_or(0)).dump(2) << "\n";
   else std::cout << criticalPathText(trace, path, limit.value_or(40));

@@ -63,11 +63,6 @@ struct RankOutcome {
   std::optional<WhatMoved> moved;
 };
 
-int fail(const std::string& message) {
-  std::fprintf(stderr, "sutra-cli simulate: %s\n", message.c_str());
-  return kExitBadInput;
-}
-
 std::optional<double> parseNumber(const std::string& text) {
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
@@ -210,57 +205,57 @@ int runSimulate(int argc, char** argv) {
   SimKnobs knobs;
   for (const auto& text : args->values("--scale")) {
     auto scale = parseDurationScale(text);
-    if (!scale) return fail(scale.error().message);
+    if (!scale) return fail("simulate", scale.error().message);
     knobs.scales.push_back(*scale);
   }
   if (auto v = args->value("--launch-latency-us")) {
     auto us = parseNumber(*v);
-    if (!us || *us < 0) return fail("--launch-latency-us '" + *v + "': expected microseconds >= 0");
+    if (!us || *us < 0) return fail("simulate", "--launch-latency-us '" + *v + "': expected microseconds >= 0");
     knobs.launchLatencyNs = static_cast<TimeNs>(std::llround(*us * 1000.0));
   }
   if (auto v = args->value("--launch-latency-scale")) {
     auto f = parseNumber(*v);
-    if (!f || *f < 0) return fail("--launch-latency-scale '" + *v + "': expected a number >= 0");
+    if (!f || *f < 0) return fail("simulate", "--launch-latency-scale '" + *v + "': expected a number >= 0");
     knobs.launchLatencyScale = *f;
   }
   if (auto v = args->value("--cpu-speed")) {
     auto f = parseNumber(*v);
-    if (!f || *f <= 0) return fail("--cpu-speed '" + *v + "': expected a number > 0");
+    if (!f || *f <= 0) return fail("simulate", "--cpu-speed '" + *v + "': expected a number > 0");
     knobs.cpuSpeed = *f;
   }
   knobs.dropSyncs = args->flag("--no-sync");
-  if (auto ok = validateKnobs(knobs); !ok) return fail(ok.error().message);
+  if (auto ok = validateKnobs(knobs); !ok) return fail("simulate", ok.error().message);
   std::optional<std::int64_t> onlyStep;
   if (auto v = args->value("--step")) {
     char* end = nullptr;
     const long long n = std::strtoll(v->c_str(), &end, 10);
-    if (v->empty() || end != v->c_str() + v->size()) return fail("--step '" + *v + "': expected a step number");
+    if (v->empty() || end != v->c_str() + v->size()) return fail("simulate", "--step '" + *v + "': expected a step number");
     onlyStep = n;
   }
 
   // Which Kineto trace each rank has.
   std::vector<RankInput> inputs;
   if (auto kineto = args->value("--kineto")) {
-    if (!args->positional().empty()) return fail("give either --kineto or files and directories, not both");
+    if (!args->positional().empty()) return fail("simulate", "give either --kineto or files and directories, not both");
     auto kind = sniffTraceKind(*kineto);
-    if (!kind) return fail(kind.error().message);
+    if (!kind) return fail("simulate", kind.error().message);
     if (*kind != FileKind::KinetoTrace)
-      return fail(*kineto + ": not a Kineto trace (" + std::string(fileKindName(*kind)) + ")");
+      return fail("simulate", *kineto + ": not a Kineto trace (" + std::string(fileKindName(*kind)) + ")");
     if (auto et = args->value("--et")) {
       auto etKind = sniffTraceKind(*et);
-      if (!etKind) return fail(etKind.error().message);
+      if (!etKind) return fail("simulate", etKind.error().message);
       if (*etKind != FileKind::PytorchEt && *etKind != FileKind::LinkedEt)
-        return fail(*et + ": not a PyTorch execution trace (" + std::string(fileKindName(*etKind)) + ")");
+        return fail("simulate", *et + ": not a PyTorch execution trace (" + std::string(fileKindName(*etKind)) + ")");
     }
     inputs.push_back({0, *kineto, args->value("--et")});
   } else {
-    if (args->value("--et")) return fail("--et goes with --kineto");
+    if (args->value("--et")) return fail("simulate", "--et goes with --kineto");
     if (args->positional().empty()) {
       std::fprintf(stderr, "sutra-cli simulate: no input\n%s", kHelp);
       return kExitBadInput;
     }
     auto found = discoverTraces(args->positional());
-    if (!found) return fail(found.error().message);
+    if (!found) return fail("simulate", found.error().message);
     std::vector<std::string> chakraOnly;
     for (const auto& group : found->ranks) {
       if (group.kineto) inputs.push_back({group.rank, *group.kineto, group.et});
@@ -268,17 +263,17 @@ int runSimulate(int argc, char** argv) {
     }
     if (inputs.empty()) {
       if (!chakraOnly.empty())
-        return fail(chakraOnly.front() +
+        return fail("simulate", chakraOnly.front() +
                     ": a Chakra graph alone cannot be simulated by this version; give the Kineto "
                     "trace it was converted from");
-      return fail("no Kineto trace among the inputs (a Kineto trace is needed to simulate)");
+      return fail("simulate", "no Kineto trace among the inputs (a Kineto trace is needed to simulate)");
     }
   }
 
   std::vector<RankOutcome> outcomes;
   for (const auto& in : inputs) {
     auto trace = readKinetoTrace(in.kineto);
-    if (!trace) return fail(trace.error().message);
+    if (!trace) return fail("simulate", trace.error().message);
     RankOutcome o;
     o.path = in.kineto;
     const int rank = trace->meta.rank.value_or(in.rank);
@@ -286,7 +281,7 @@ int runSimulate(int argc, char** argv) {
     std::optional<LinkedTrace> linked;
     if (in.et) {
       auto et = readPytorchEt(*in.et);
-      if (!et) return fail(et.error().message);
+      if (!et) return fail("simulate", et.error().message);
       LinkOptions options;
       options.rank = rank;
       auto link = linkTraces(std::make_shared<const EtTrace>(std::move(et.value())), shared, options);
@@ -297,11 +292,11 @@ int runSimulate(int argc, char** argv) {
     }
     o.sim = prepareRankSimulation(shared, rank, linked ? &*linked : nullptr);
     auto baseline = simulate(o.sim->graph);
-    if (!baseline) return fail(baseline.error().message);
+    if (!baseline) return fail("simulate", baseline.error().message);
     o.baseline = std::move(baseline.value());
     if (knobs.any()) {
       auto run = simulate(o.sim->graph, knobs);
-      if (!run) return fail(run.error().message);
+      if (!run) return fail("simulate", run.error().message);
       o.run = std::move(run.value());
       o.moved = whatMoved(o.sim->graph, o.baseline, o.run);
     } else {
@@ -314,7 +309,7 @@ int runSimulate(int argc, char** argv) {
         std::string known;
         for (std::size_t i = 0; i < steps.size() && i < 8; ++i)
           known += (i ? ", " : "") + std::to_string(steps[i].number);
-        return fail(in.kineto + ": no step " + std::to_string(*onlyStep) + " (steps: " +
+        return fail("simulate", in.kineto + ": no step " + std::to_string(*onlyStep) + " (steps: " +
                     (known.empty() ? "none" : known) + ")");
       }
       steps = {*s};
@@ -326,7 +321,7 @@ int runSimulate(int argc, char** argv) {
   if (auto out = args->value("-o")) {
     std::vector<SimulatedRank> ranks;
     for (const auto& o : outcomes) ranks.push_back({o.sim->rank, &o.sim->graph, &o.run});
-    if (auto ok = writeSimulatedTimeline(*out, ranks); !ok) return fail(ok.error().message);
+    if (auto ok = writeSimulatedTimeline(*out, ranks); !ok) return fail("simulate", ok.error().message);
   }
   if (args->flag("--json")) {
     std::printf("%s\n", toJson(outcomes).dump().c_str());

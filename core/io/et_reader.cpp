@@ -28,12 +28,6 @@ bool knownSchema(std::string_view schema) {
   return false;
 }
 
-std::string_view trimToken(std::string_view t) {
-  while (!t.empty() && (t.back() == ' ' || t.back() == '\n' || t.back() == '\r' || t.back() == '\t'))
-    t.remove_suffix(1);
-  return t;
-}
-
 // A value as read: a string's content or a scalar's token, and the raw JSON of anything.
 struct AttrValue {
   std::string_view text;  // string content, or number/literal token; empty for arrays and objects
@@ -46,7 +40,7 @@ bool readValue(od::value v, AttrValue& out) {
   if (v.type().get(type)) return false;
   if (type == od::json_type::string) {
     out.isString = true;
-    out.raw = trimToken(v.raw_json_token());
+    out.raw = trimJsonToken(v.raw_json_token());
     return !v.get_string().get(out.text);
   }
   if (type == od::json_type::array) {
@@ -57,7 +51,7 @@ bool readValue(od::value v, AttrValue& out) {
     od::object o;
     return !v.get_object().get(o) && !o.raw_json().get(out.raw);
   }
-  out.text = out.raw = trimToken(v.raw_json_token());
+  out.text = out.raw = trimJsonToken(v.raw_json_token());
   return true;
 }
 

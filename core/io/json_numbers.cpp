@@ -57,6 +57,12 @@ std::optional<std::int64_t> microsTextToNanos(std::string_view text) {
   return negative ? -ns : ns;
 }
 
+std::string_view trimJsonToken(std::string_view t) {
+  while (!t.empty() && (t.back() == ' ' || t.back() == '\n' || t.back() == '\r' || t.back() == '\t'))
+    t.remove_suffix(1);
+  return t;
+}
+
 std::optional<std::int64_t> integerText(std::string_view text) {
   text = trim(text);
   std::int64_t v = 0;

@@ -14,6 +14,9 @@ namespace sutra {
 // number or out of range.
 std::optional<std::int64_t> microsTextToNanos(std::string_view text);
 
+// A JSON token without the whitespace simdjson's raw_json_token() leaves after it.
+std::string_view trimJsonToken(std::string_view token);
+
 // A JSON integer (or an integral float such as "3.0") as int64; nullopt otherwise.
 std::optional<std::int64_t> integerText(std::string_view text);
 

@@ -22,19 +22,13 @@ namespace {
 
 namespace od = simdjson::ondemand;
 
-std::string_view trimToken(std::string_view t) {
-  while (!t.empty() && (t.back() == ' ' || t.back() == '\n' || t.back() == '\r' || t.back() == '\t'))
-    t.remove_suffix(1);
-  return t;
-}
-
 // The text of a scalar: a string's content, or a number's / literal's JSON token.
 bool scalarText(od::value& v, std::string_view& out) {
   od::json_type type;
   if (v.type().get(type)) return false;
   if (type == od::json_type::string) return !v.get_string().get(out);
   if (type == od::json_type::object || type == od::json_type::array) return false;
-  out = trimToken(v.raw_json_token());
+  out = trimJsonToken(v.raw_json_token());
   return true;
 }
 

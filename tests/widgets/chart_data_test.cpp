@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Chart data over tests/data/widgets/two_streams.json (hand-made; expected values worked out by
+// Chart data over tests/data/charts/two_streams.json (hand-made; expected values worked out by
 // hand in the comments) and the ChartView that draws and saves it.
 #include "chart_data.h"
 
@@ -22,7 +22,7 @@ namespace sutra::widgets {
 namespace {
 
 Trace twoStreams() {
-  auto trace = readKinetoTrace(test::fixture("widgets/two_streams.json"));
+  auto trace = readKinetoTrace(test::fixture("charts/two_streams.json"));
   EXPECT_TRUE(trace.ok()) << (trace.ok() ? "" : trace.error().message);
   return std::move(trace).value();
 }

@@ -33,15 +33,8 @@ struct Step {
 // Steps sorted by start. Never empty for a trace with events.
 std::vector<Step> findSteps(const Trace& trace, const LaunchIndex& launches);
 
-// A half-open interval [start, end) of trace time that a table or an analysis covers. An event
-// belongs to a window when it starts inside it; a device op, when its launch call does.
-struct TimeWindow {
-  TimeNs start = 0;
-  TimeNs end = 0;
-
-  bool contains(TimeNs t) const { return t >= start && t < end; }
-  TimeNs length() const { return end - start; }
-};
+// The window (model/time.h) that a table or an analysis covers: an event belongs to it when it
+// starts inside it; a device op, when its launch call does.
 
 // What the user asked for: the whole trace (nothing set), one step, or a time range.
 struct WindowSpec {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "chakra/et_file.h"
 
+#include "util/atomic_file.h"
+
 #include <fcntl.h>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/stubs/logging.h>
@@ -143,35 +145,6 @@ void checkGraph(ChakraTrace& t) {
   }
 }
 
-Status writeAll(int fd, const std::string& bytes) {
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return Error{std::strerror(errno)};
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  return Ok{};
-}
-
-Result<std::string> gzipBytes(const std::string& in, const std::string& path) {
-  z_stream zs{};
-  if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-    return makeError(path, "zlib initialisation failed");
-  std::string out(deflateBound(&zs, static_cast<uLong>(in.size())), '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-  zs.avail_in = static_cast<uInt>(in.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  const int rc = deflate(&zs, Z_FINISH);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  if (rc != Z_STREAM_END) return makeError(path, "gzip compression failed");
-  return out;
-}
-
 }  // namespace
 
 const Node* ChakraTrace::findNode(std::uint64_t id) const {
@@ -273,39 +246,10 @@ std::string serializeChakraTrace(const ChakraTrace& trace) {
 
 Status writeChakraTrace(const ChakraTrace& trace, const std::string& path,
                         const ChakraWriteOptions& options) {
-  std::error_code ec;
-  for (const auto& input : options.protectedPaths) {
-    if (fs::exists(path, ec) && fs::exists(input, ec) && fs::equivalent(path, input, ec))
-      return makeError(path, "refusing to overwrite an input of this conversion (" + input + ")");
-  }
-  if (fs::is_directory(path, ec)) return makeError(path, "is a directory");
-  std::string bytes = serializeChakraTrace(trace);
-  if (options.gzip) {
-    auto z = gzipBytes(bytes, path);
-    if (!z) return z.error();
-    bytes = std::move(z.value());
-  }
-  const fs::path target(path);
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string tmpl = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
-  const int fd = ::mkstemp(tmpl.data());
-  if (fd < 0)
-    return makeError(path, std::string("cannot create a temporary file in ") + dir.string() + ": " +
-                               std::strerror(errno));
-  ::fchmod(fd, 0644);
-  Status written = writeAll(fd, bytes);
-  if (written && ::fsync(fd) != 0) written = Error{std::strerror(errno)};
-  if (::close(fd) != 0 && written) written = Error{std::strerror(errno)};
-  if (!written) {
-    ::unlink(tmpl.c_str());
-    return makeError(path, "write failed: " + written.error().message);
-  }
-  if (::rename(tmpl.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    ::unlink(tmpl.c_str());
-    return makeError(path, "cannot rename the temporary file into place: " + why);
-  }
-  return Ok{};
+  AtomicFileOptions file;
+  file.gzip = options.gzip;
+  file.protectedPaths = options.protectedPaths;
+  return writeFileAtomically(path, serializeChakraTrace(trace), file);
 }
 
 const ChakraProtoMsg::AttributeProto* findAttr(const Node& node, std::string_view name) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "link/et_plus_writer.h"
 
+#include "util/atomic_file.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -158,39 +160,11 @@ std::string etPlusJson(const LinkedTrace& linked) {
   return out;
 }
 
-Status writeEtPlus(const LinkedTrace& linked, const std::string& path) {
-  namespace fs = std::filesystem;
-  const fs::path target(path);
-  if (target.filename().empty()) return makeError(path, "not a file name");
-  fs::path dir = target.parent_path();
-  if (dir.empty()) dir = ".";
-  std::string tmpl = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
-  const int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) return makeError(path, std::string("cannot create a file in its directory: ") + std::strerror(errno));
-  const std::string text = etPlusJson(linked);
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const std::string why = std::strerror(errno);
-      ::close(fd);
-      ::unlink(tmpl.c_str());
-      return makeError(path, "cannot write: " + why);
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  if (::fchmod(fd, 0644) != 0 || ::close(fd) != 0) {
-    const std::string why = std::strerror(errno);
-    ::unlink(tmpl.c_str());
-    return makeError(path, "cannot write: " + why);
-  }
-  if (::rename(tmpl.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    ::unlink(tmpl.c_str());
-    return makeError(path, "cannot rename the temporary file into place: " + why);
-  }
-  return Ok{};
+Status writeEtPlus(const LinkedTrace& linked, const std::string& path,
+                  const std::vector<std::string>& protectedPaths) {
+  AtomicFileOptions options;
+  options.protectedPaths = protectedPaths;
+  return writeFileAtomically(path, etPlusJson(linked), options);
 }
 
 }  // namespace sutra

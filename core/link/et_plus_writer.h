@@ -12,6 +12,7 @@
 // written in the 1.0.3-chakra.0.0.4 layout with empty inputs and outputs.
 // Written to a temporary file beside the target and renamed: never half-written.
 #include <string>
+#include <vector>
 
 #include "link/linked_trace.h"
 #include "util/result.h"
@@ -20,7 +21,8 @@ namespace sutra {
 
 // The ET+ document as text.
 std::string etPlusJson(const LinkedTrace& linked);
-// Writes etPlusJson(linked) to `path` atomically.
-Status writeEtPlus(const LinkedTrace& linked, const std::string& path);
+// Writes etPlusJson(linked) to `path` atomically, never over one of `protectedPaths` (the inputs).
+Status writeEtPlus(const LinkedTrace& linked, const std::string& path,
+                   const std::vector<std::string>& protectedPaths = {});
 
 }  // namespace sutra

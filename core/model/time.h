@@ -10,6 +10,16 @@ namespace sutra {
 
 using TimeNs = std::int64_t;
 
+// A half-open interval [start, end) of trace time.
+struct TimeWindow {
+  TimeNs start = 0;
+  TimeNs end = 0;
+
+  bool contains(TimeNs t) const { return t >= start && t < end; }
+  bool overlaps(TimeNs from, TimeNs to) const { return from < end && to > start; }
+  TimeNs length() const { return end - start; }
+};
+
 // "1.234 ms", "403.3 us", "12 ns": three significant digits, unit chosen by magnitude.
 std::string formatDuration(TimeNs ns);
 

@@ -1,53 +1,19 @@
 // SPDX-License-Identifier: MIT
 #include "simulate/timeline_export.h"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <map>
-#include <nlohmann/json.hpp>
+
+#include "io/chrome_trace_stream.h"
 
 namespace sutra {
-namespace {
-
-// Microseconds with three decimals from integer ns, exactly (no double on epoch-sized values).
-void appendMicros(std::string& out, TimeNs ns) {
-  if (ns < 0) {
-    out.push_back('-');
-    ns = -ns;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%lld.%03lld", static_cast<long long>(ns / 1000),
-                static_cast<long long>(ns % 1000));
-  out += buf;
-}
-
-std::string jsonString(std::string_view text) {
-  return nlohmann::json(std::string(text)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-}  // namespace
 
 Status writeSimulatedTimeline(const std::string& path, std::span<const SimulatedRank> ranks) {
-  const std::string tmp = path + ".tmp";
-  FILE* file = std::fopen(tmp.c_str(), "wb");
-  if (!file) return makeError(path, std::string("cannot write: ") + std::strerror(errno));
-  std::string out;
-  out.reserve(1 << 20);
-  bool ok = true;
-  auto flush = [&](bool force) {
-    if (!force && out.size() < (1 << 20)) return;
-    if (std::fwrite(out.data(), 1, out.size(), file) != out.size()) ok = false;
-    out.clear();
-  };
-  out += "{\"displayTimeUnit\":\"ms\",\"traceName\":\"Sutra simulated timeline\",\"traceEvents\":[";
-  bool first = true;
-  auto begin = [&]() {
-    if (!first) out.push_back(',');
-    first = false;
-    out += "\n";
-  };
+  AtomicFileOptions file;
+  file.gzip = hasGzipSuffix(path);
+  for (const auto& r : ranks) file.protectedPaths.push_back(r.graph->trace->path);
+  auto stream = ChromeTraceStream::open(
+      path, "\"displayTimeUnit\":\"ms\",\"traceName\":\"Sutra simulated timeline\"", file);
+  if (!stream) return stream.error();
   int nextPid = 1;
   for (const auto& r : ranks) {
     const SimGraph& g = *r.graph;
@@ -63,17 +29,15 @@ Status writeSimulatedTimeline(const std::string& path, std::span<const Simulated
         ++nextPid;
         std::string name = lane.processName.empty() ? "pid " + lane.pid : lane.processName;
         if (ranks.size() > 1) name = "rank " + std::to_string(r.rank) + " " + name;
-        begin();
-        out += "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" + std::to_string(it->second) +
-               ",\"args\":{\"name\":" + jsonString(name + " (simulated)") + "}}";
+        stream->event() += "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" + std::to_string(it->second) +
+               ",\"args\":{\"name\":" + jsonQuoted(name + " (simulated)") + "}}";
       }
       pidOfTrack[t] = it->second;
       tidOfTrack[t] = ++tidsPerPid[lane.pid];
       std::string threadName = g.tracks[t].device ? "stream " + lane.tid
                                : lane.threadName.empty() ? "thread " + lane.tid : lane.threadName;
-      begin();
-      out += "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" + std::to_string(pidOfTrack[t]) +
-             ",\"tid\":" + std::to_string(tidOfTrack[t]) + ",\"args\":{\"name\":" + jsonString(threadName) + "}}";
+      stream->event() += "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" + std::to_string(pidOfTrack[t]) +
+             ",\"tid\":" + std::to_string(tidOfTrack[t]) + ",\"args\":{\"name\":" + jsonQuoted(threadName) + "}}";
     }
     std::vector<std::string> nameCache(trace.names.size()), catCache(trace.categories.size());
     for (EventId e = 0; e < trace.events.size(); ++e) {
@@ -82,9 +46,9 @@ Status writeSimulatedTimeline(const std::string& path, std::span<const Simulated
       if (track == kNoTrack) continue;
       const auto times = simulatedTimes(g, *r.run, e);
       if (!times) continue;
-      if (nameCache[ev.name].empty()) nameCache[ev.name] = jsonString(trace.name(ev));
-      if (catCache[ev.category].empty()) catCache[ev.category] = jsonString(trace.category(ev));
-      begin();
+      if (nameCache[ev.name].empty()) nameCache[ev.name] = jsonQuoted(trace.name(ev));
+      if (catCache[ev.category].empty()) catCache[ev.category] = jsonQuoted(trace.category(ev));
+      std::string& out = stream->event();
       out += "{\"ph\":\"X\",\"name\":";
       out += nameCache[ev.name];
       out += ",\"cat\":";
@@ -99,23 +63,9 @@ Status writeSimulatedTimeline(const std::string& path, std::span<const Simulated
       out += ",\"measured_dur\":";
       appendMicros(out, ev.dur);
       out += "}}";
-      flush(false);
     }
   }
-  out += "\n]}\n";
-  flush(true);
-  if (std::fclose(file) != 0) ok = false;
-  if (!ok) {
-    std::remove(tmp.c_str());
-    return makeError(path, "write failed (disk full?)");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    return makeError(path, "cannot replace: " + ec.message());
-  }
-  return Ok{};
+  return stream->finish();
 }
 
 }  // namespace sutra

@@ -2,7 +2,8 @@
 #pragma once
 // The simulated timeline as Chrome-trace JSON (chrome://tracing, Perfetto, Sutra itself): every
 // event the simulator replays at its simulated time, with its measured time in args. Written to a
-// temporary file beside the target and renamed, so a reader never sees half a file.
+// temporary file beside the target and renamed, so a reader never sees half a file; never over
+// one of the traces it was simulated from; gzipped when the name ends in .gz.
 #include <span>
 #include <string>
 

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Every file Sutra writes (Chakra .et, ET+ JSON, Chrome-trace timelines) goes through here: the
+// bytes go to a temporary file beside the target, which is renamed into place only when all of it
+// is written, so a reader never sees half a file and a failure leaves nothing behind. An output
+// that is one of the inputs it was made from is refused before anything is written.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "util/result.h"
+
+namespace sutra {
+
+struct AtomicFileOptions {
+  bool gzip = false;                        // compress the stream (a .json.gz, a gzipped .et)
+  std::vector<std::string> protectedPaths;  // the inputs: never overwritten
+};
+
+class AtomicFile {
+ public:
+  // Refuses a directory, or a path that is the same file as one of options.protectedPaths.
+  static Result<AtomicFile> create(const std::string& path, const AtomicFileOptions& options = {});
+
+  AtomicFile(AtomicFile&&) noexcept;
+  AtomicFile& operator=(AtomicFile&&) noexcept;
+  ~AtomicFile();  // an uncommitted file is removed
+
+  Status write(std::string_view bytes);
+  // Flushes, syncs and renames the temporary file to the target. After a failure nothing is left.
+  Status commit();
+
+  const std::string& path() const;
+
+ private:
+  struct State;
+  explicit AtomicFile(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+// The whole of `bytes` as the file `path`, atomically.
+Status writeFileAtomically(const std::string& path, std::string_view bytes,
+                           const AtomicFileOptions& options = {});
+
+// "x.json.gz", "x.et.gz": the name asks for a gzipped file.
+bool hasGzipSuffix(std::string_view path);
+
+// True when `output` names the same existing file as one of `inputs`.
+bool isOneOfInputs(const std::string& output, const std::vector<std::string>& inputs);
+
+}  // namespace sutra

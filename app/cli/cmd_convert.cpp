@@ -15,15 +15,16 @@ namespace sutra::cli {
 namespace {
 
 constexpr const char* kHelp =
-    "Usage: sutra-cli convert (--et ET --kineto KINETO | DIR...) -o PREFIX [OPTIONS]\n"
+    "Usage: sutra-cli convert (--et ET --kineto KINETO | --linked ET+ | DIR...) -o PREFIX [OPTIONS]\n"
     "Converts PyTorch execution traces linked with their Kineto traces into MLCommons Chakra\n"
     "execution traces: one PREFIX.<rank>.et per rank, which ASTRA-sim and Chakra's tools read.\n\n"
     "Inputs:\n"
     "  --et FILE          a PyTorch execution trace (.json or .json.gz)\n"
     "  --kineto FILE      the Kineto trace recorded with it\n"
-    "  DIR...             directories or files: every rank with an ET and a Kineto trace is\n"
-    "                     converted (files are classified by content, ranks from the content or\n"
-    "                     the names)\n\n"
+    "  --linked FILE      an ET+ file, linked already (by `sutra-cli link` or chakra_trace_link)\n"
+    "  DIR...             directories or files: every rank with an ET and a Kineto trace, or else\n"
+    "                     an ET+ file, is converted (files are classified by content, ranks from\n"
+    "                     the content or the names)\n\n"
     "Options:\n"
     "  -o PREFIX          output prefix (required); writes PREFIX.<rank>.et\n"
     "  --rank R           the rank of an --et/--kineto pair (default: the trace's "
@@ -47,7 +48,8 @@ constexpr const char* kHelp =
 
 struct Job {
   int rank = 0;
-  std::string et, kineto;
+  std::string et, kineto;  // a pair to link, or
+  std::string linked;      // an ET+ file, linked already
 };
 
 nlohmann::json problemsJson(const ProblemLog& log) {
@@ -62,7 +64,7 @@ nlohmann::json problemsJson(const ProblemLog& log) {
 
 int runConvert(int argc, char** argv) {
   std::string error;
-  auto args = Args::parse(argc, argv, {"--et", "--kineto", "-o", "--rank", "--ranks"},
+  auto args = Args::parse(argc, argv, {"--et", "--kineto", "--linked", "-o", "--rank", "--ranks"},
                           {"--metadata-nodes", "--keep-unsupported-collectives",
                            "--no-stream-order", "--no-costs", "--gzip", "--json", "-h", "--help"},
                           error);
@@ -75,9 +77,12 @@ int runConvert(int argc, char** argv) {
   if (!prefix) return fail("convert", std::string("missing -o PREFIX\n") + kHelp);
   const auto et = args->value("--et"), kineto = args->value("--kineto");
   if (et.has_value() != kineto.has_value()) return fail("convert", "--et and --kineto go together");
-  if (et && !args->positional().empty())
-    return fail("convert", "give either --et/--kineto or directories, not both");
-  if (!et && args->positional().empty()) return fail("convert", std::string("no input\n") + kHelp);
+  const auto linkedInput = args->value("--linked");
+  if (static_cast<int>(et.has_value()) + static_cast<int>(linkedInput.has_value()) +
+          static_cast<int>(!args->positional().empty()) > 1)
+    return fail("convert", "give one of --et/--kineto, --linked or directories");
+  if (!et && !linkedInput && args->positional().empty())
+    return fail("convert", std::string("no input\n") + kHelp);
 
   auto parseInt = [](const std::optional<std::string>& v, int& out) {
     if (!v) return true;
@@ -98,20 +103,23 @@ int runConvert(int argc, char** argv) {
   std::vector<Job> jobs;
   std::vector<std::string> notes;
   if (et) {
-    jobs.push_back({rankOverride < 0 ? 0 : rankOverride, *et, *kineto});
+    jobs.push_back({rankOverride < 0 ? 0 : rankOverride, *et, *kineto, {}});
+  } else if (linkedInput) {
+    jobs.push_back({rankOverride < 0 ? 0 : rankOverride, {}, {}, *linkedInput});
   } else {
     auto found = discoverTraces(args->positional());
     if (!found) return fail("convert", found.error().message);
     notes = found->notes;
     for (const auto& g : found->ranks) {
       if (g.et && g.kineto)
-        jobs.push_back({g.rank, *g.et, *g.kineto});
+        jobs.push_back({g.rank, *g.et, *g.kineto, {}});
       else if (g.linked)
-        notes.push_back("rank " + std::to_string(g.rank) + ": an ET+ file (" + *g.linked +
-                        ") needs its Kineto trace beside it to be converted");
+        jobs.push_back({g.rank, {}, {}, *g.linked});
     }
     if (jobs.empty())
-      return fail("convert", "no rank with both an execution trace and a Kineto trace in the input");
+      return fail("convert",
+                  "no rank with both an execution trace and a Kineto trace, or an ET+ file, in the "
+                  "input");
   }
   if (replicate > 0 && jobs.size() > 1)
     return fail("convert", "--ranks replicates one rank; the input has " + std::to_string(jobs.size()) +
@@ -128,10 +136,16 @@ int runConvert(int argc, char** argv) {
   nlohmann::json summary;
   summary["ranks"] = nlohmann::json::array();
   for (const auto& job : jobs) {
-    wopts.protectedPaths = {job.et, job.kineto};
     LinkOptions lopts;
     lopts.rank = job.rank;
-    auto conv = chakra::convertTracePair(job.et, job.kineto, lopts, copts);
+    Result<chakra::PairConversion> conv = Error{};
+    if (job.linked.empty()) {
+      wopts.protectedPaths = {job.et, job.kineto};
+      conv = chakra::convertTracePair(job.et, job.kineto, lopts, copts);
+    } else {
+      wopts.protectedPaths = {job.linked};
+      conv = chakra::convertLinkedFile(job.linked, copts);
+    }
     if (!conv) return fail("convert", conv.error().message);
     int rank = job.rank;
     if (et && rankOverride < 0 && conv->linked.kineto && conv->linked.kineto->meta.rank)
@@ -147,8 +161,12 @@ int runConvert(int argc, char** argv) {
     const auto& st = conv->chakra.stats;
     nlohmann::json r;
     r["rank"] = rank;
-    r["et"] = job.et;
-    r["kineto"] = job.kineto;
+    if (job.linked.empty()) {
+      r["et"] = job.et;
+      r["kineto"] = job.kineto;
+    } else {
+      r["linked"] = job.linked;
+    }
     r["outputs"] = written.value();
     r["nodes"] = conv->chakra.trace.nodes.size();
     nlohmann::json byType = nlohmann::json::object();

@@ -132,8 +132,9 @@ std::optional<LinkedTrace> linkPair(const std::string& etPath, const std::string
   return std::move(linked).value();
 }
 
-bool write(const LinkedTrace& linked, const std::string& path) {
-  if (auto s = writeEtPlus(linked, path); !s) {
+// Writes the ET+ file, never over one of the inputs it was linked from.
+bool write(const LinkedTrace& linked, const std::string& path, const std::vector<std::string>& inputs) {
+  if (auto s = writeEtPlus(linked, path, inputs); !s) {
     std::fprintf(stderr, "sutra-cli link: %s\n", s.error().message.c_str());
     return false;
   }
@@ -190,7 +191,7 @@ int runLink(int argc, char** argv) {
     }
     auto linked = linkPair(*etPath, *kinetoPath, options, rankGiven);
     if (!linked) return kExitBadInput;
-    if (!output.empty() && !write(*linked, output)) return kExitBadInput;
+    if (!output.empty() && !write(*linked, output, {*etPath, *kinetoPath})) return kExitBadInput;
     if (json) {
       auto j = summaryJson(*linked);
       if (!output.empty()) j["output"] = output;
@@ -233,7 +234,7 @@ int runLink(int argc, char** argv) {
       continue;
     }
     const std::string path = (std::filesystem::path(output) / ("et_plus_" + std::to_string(group.rank) + ".json")).string();
-    if (!write(*linked, path)) {
+    if (!write(*linked, path, {*group.et, *group.kineto})) {
       failed = true;
       continue;
     }

@@ -26,8 +26,9 @@ void printUsage(FILE* out) {
                "Headless jobs of Sutra, the trace explorer for PyTorch workloads.\n\nCommands:\n");
   for (const auto& c : cmds) std::fprintf(out, "  %-14s %s\n", c.name.c_str(), c.summary.c_str());
   std::fprintf(out,
-               "\nOptions:\n  -h, --help     show this help\n  --version      print the version\n"
-               "\nRun 'sutra-cli COMMAND --help' for a command's options.\n"
+               "\nOptions:\n  -h, --help     show this help\n  -V, --version  print the version\n"
+               "\nRun 'sutra-cli help COMMAND' (or 'sutra-cli COMMAND --help') for a command's "
+               "options.\n"
                "Exit status: 0 success, 1 a check failed, 2 bad input or usage.\n");
 }
 
@@ -39,6 +40,17 @@ int main(int argc, char** argv) {
     return sutra::cli::kExitBadInput;
   }
   const std::string first = argv[1];
+  if (first == "help" && argc > 2) {
+    // `sutra-cli help COMMAND` is `sutra-cli COMMAND --help`.
+    for (const auto& c : sutra::cli::commands()) {
+      if (c.name != argv[2]) continue;
+      char helpFlag[] = "--help";
+      char* helpArgv[] = {helpFlag, nullptr};
+      return c.run(1, helpArgv);
+    }
+    std::fprintf(stderr, "sutra-cli: no command '%s'; 'sutra-cli --help' lists them\n", argv[2]);
+    return sutra::cli::kExitBadInput;
+  }
   if (first == "-h" || first == "--help" || first == "help") {
     printUsage(stdout);
     return sutra::cli::kExitOk;
@@ -56,7 +68,7 @@ int main(int argc, char** argv) {
       return sutra::cli::kExitBadInput;
     }
   }
-  std::fprintf(stderr, "sutra-cli: unknown command '%s'\n\n", first.c_str());
-  printUsage(stderr);
+  std::fprintf(stderr, "sutra-cli: unknown command '%s'; 'sutra-cli --help' lists them\n",
+               first.c_str());
   return sutra::cli::kExitBadInput;
 }

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "io/readers.h"
+#include "link/et_plus_reader.h"
 
 namespace sutra::chakra {
 
@@ -15,6 +16,15 @@ Result<PairConversion> convertTracePair(const std::string& etPath, const std::st
   if (!kineto) return kineto.error();
   auto linked = linkTraces(std::make_shared<const EtTrace>(std::move(et.value())),
                            std::make_shared<const Trace>(std::move(kineto.value())), link);
+  if (!linked) return linked.error();
+  auto chakra = convertToChakra(*linked, convert);
+  if (!chakra) return chakra.error();
+  return PairConversion{std::move(linked.value()), std::move(chakra.value())};
+}
+
+Result<PairConversion> convertLinkedFile(const std::string& etPlusPath,
+                                         const ConvertOptions& convert) {
+  auto linked = readLinkedEt(etPlusPath);
   if (!linked) return linked.error();
   auto chakra = convertToChakra(*linked, convert);
   if (!chakra) return chakra.error();

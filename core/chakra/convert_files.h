@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // File-level conversion to Chakra: read an ET and the Kineto trace recorded with it, link them,
-// convert; and write one `<prefix>.<rank>.et` per rank. Used by `sutra-cli convert`, the tests and
+// convert (or read an ET+ file that is linked already); and write one `<prefix>.<rank>.et` per rank. Used by `sutra-cli convert`, the tests and
 // the benchmark, so all three run the same path.
 #include <string>
 #include <vector>
@@ -20,6 +20,10 @@ struct PairConversion {
 Result<PairConversion> convertTracePair(const std::string& etPath, const std::string& kinetoPath,
                                         const LinkOptions& link = {},
                                         const ConvertOptions& convert = {});
+
+// An ET+ file (Sutra's `link -o` or chakra_trace_link's output), already linked, converted.
+Result<PairConversion> convertLinkedFile(const std::string& etPlusPath,
+                                         const ConvertOptions& convert = {});
 
 // "<prefix>.<rank>.et"
 std::string rankFileName(const std::string& prefix, int rank);

@@ -228,28 +228,60 @@ Result<ChakraTrace> readChakraTrace(const std::string& path) {
   return parseChakraTrace(bytes.value(), path);
 }
 
-std::string serializeChakraTrace(const ChakraTrace& trace) {
+namespace {
+
+// Calls `sink` with the file's bytes, GlobalMetadata first then the nodes by id, about a megabyte
+// at a time, so writing a million-node graph never holds a second copy of it as one string.
+template <typename Sink>
+bool serializeInChunks(const ChakraTrace& trace, Sink&& sink) {
   std::vector<std::size_t> order(trace.nodes.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return trace.nodes[a].id() < trace.nodes[b].id();
   });
+  constexpr std::size_t kChunk = 1 << 20;
   std::string out;
+  out.reserve(kChunk + (64 << 10));
   auto append = [&out](const google::protobuf::MessageLite& m) {
     appendVarint32(out, static_cast<std::uint32_t>(m.ByteSizeLong()));
     m.AppendToString(&out);
   };
   append(trace.meta);
-  for (auto i : order) append(trace.nodes[i]);
-  return out;
+  for (auto i : order) {
+    append(trace.nodes[i]);
+    if (out.size() >= kChunk) {
+      if (!sink(std::string_view(out))) return false;
+      out.clear();
+    }
+  }
+  return sink(std::string_view(out));
+}
+
+}  // namespace
+
+std::string serializeChakraTrace(const ChakraTrace& trace) {
+  std::string all;
+  serializeInChunks(trace, [&all](std::string_view chunk) {
+    all += chunk;
+    return true;
+  });
+  return all;
 }
 
 Status writeChakraTrace(const ChakraTrace& trace, const std::string& path,
                         const ChakraWriteOptions& options) {
-  AtomicFileOptions file;
-  file.gzip = options.gzip;
-  file.protectedPaths = options.protectedPaths;
-  return writeFileAtomically(path, serializeChakraTrace(trace), file);
+  AtomicFileOptions fileOptions;
+  fileOptions.gzip = options.gzip;
+  fileOptions.protectedPaths = options.protectedPaths;
+  auto file = AtomicFile::create(path, fileOptions);
+  if (!file) return file.error();
+  Status written = Ok{};
+  serializeInChunks(trace, [&](std::string_view chunk) {
+    written = file->write(chunk);
+    return written.ok();
+  });
+  if (!written) return written;
+  return file->commit();
 }
 
 const ChakraProtoMsg::AttributeProto* findAttr(const Node& node, std::string_view name) {

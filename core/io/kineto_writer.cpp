@@ -85,36 +85,42 @@ class Writer {
     s += ",\"tid\":";
     s += jsonPidOrTid(lane.tid);
   }
+  // `,"pid":P,"tid":T,"ts":US` then `,"args":{...}` where there are args, and the closing brace.
+  void placeAndClose(std::string& s, const Lane& lane, TimeNs ts, std::string_view args) {
+    s += ',';
+    place(s, lane);
+    s += ",\"ts\":";
+    appendMicros(s, ts);
+    if (!args.empty()) {
+      s += ",\"args\":";
+      s += args;
+    }
+    s += '}';
+  }
+
+  void metadata(const Lane& lane, std::string_view what, const std::string& args) {
+    std::string& s = out_.event();
+    s += "{\"ph\":\"M\",\"name\":\"";
+    s += what;
+    s += "\",";
+    place(s, lane);
+    s += ",\"args\":{" + args + "}}";
+  }
 
   void laneMetadata(LaneId l) {
     const Lane& lane = t_.lanes[l];
     // A process's name and order are written with its first lane.
     if (seenProcesses_.insert(lane.pid).second) {
-      if (!lane.processName.empty()) {
-        std::string& s = out_.event();
-        s += "{\"ph\":\"M\",\"name\":\"process_name\",";
-        place(s, lane);
-        s += ",\"args\":{\"name\":" + jsonQuoted(lane.processName) + "}}";
-      }
-      if (lane.processSortIndex != 0) {
-        std::string& s = out_.event();
-        s += "{\"ph\":\"M\",\"name\":\"process_sort_index\",";
-        place(s, lane);
-        s += ",\"args\":{\"sort_index\":" + std::to_string(lane.processSortIndex) + "}}";
-      }
+      if (!lane.processName.empty())
+        metadata(lane, "process_name", "\"name\":" + jsonQuoted(lane.processName));
+      if (lane.processSortIndex != 0)
+        metadata(lane, "process_sort_index",
+                 "\"sort_index\":" + std::to_string(lane.processSortIndex));
     }
-    if (!lane.threadName.empty()) {
-      std::string& s = out_.event();
-      s += "{\"ph\":\"M\",\"name\":\"thread_name\",";
-      place(s, lane);
-      s += ",\"args\":{\"name\":" + jsonQuoted(lane.threadName) + "}}";
-    }
-    if (lane.threadSortIndex != 0) {
-      std::string& s = out_.event();
-      s += "{\"ph\":\"M\",\"name\":\"thread_sort_index\",";
-      place(s, lane);
-      s += ",\"args\":{\"sort_index\":" + std::to_string(lane.threadSortIndex) + "}}";
-    }
+    if (!lane.threadName.empty())
+      metadata(lane, "thread_name", "\"name\":" + jsonQuoted(lane.threadName));
+    if (lane.threadSortIndex != 0)
+      metadata(lane, "thread_sort_index", "\"sort_index\":" + std::to_string(lane.threadSortIndex));
   }
 
   void complete(const Event& ev) {
@@ -123,18 +129,9 @@ class Writer {
     s += category(ev.category);
     s += ",\"name\":";
     s += name(ev.name);
-    s += ',';
-    place(s, t_.lanes[ev.lane]);
-    s += ",\"ts\":";
-    appendMicros(s, ev.start);
     s += ",\"dur\":";
     appendMicros(s, ev.dur);
-    const std::string_view args = t_.argsJson(ev);
-    if (!args.empty()) {
-      s += ",\"args\":";
-      s += args;
-    }
-    s += '}';
+    placeAndClose(s, t_.lanes[ev.lane], ev.start, t_.argsJson(ev));
   }
 
   void flowEnd(const Flow& f, const Event& at, bool start) {
@@ -144,11 +141,7 @@ class Writer {
     s += category(f.category);
     s += ",\"name\":";
     s += category(f.category);
-    s += ',';
-    place(s, t_.lanes[at.lane]);
-    s += ",\"ts\":";
-    appendMicros(s, at.start);
-    s += '}';
+    placeAndClose(s, t_.lanes[at.lane], at.start, {});
   }
   void flow(const Flow& f) {
     flowEnd(f, t_.events[f.from], true);
@@ -161,15 +154,8 @@ class Writer {
     s += i.scope;
     s += "\",\"name\":";
     s += name(i.name);
-    s += ',';
-    place(s, t_.lanes[i.lane]);
-    s += ",\"ts\":";
-    appendMicros(s, i.time);
-    if (i.args != kNoArgs) {
-      s += ",\"args\":";
-      s += t_.args.get(i.args);
-    }
-    s += '}';
+    placeAndClose(s, t_.lanes[i.lane], i.time,
+                  i.args == kNoArgs ? std::string_view{} : t_.args.get(i.args));
   }
 
   // The reader names a series "<counter>/<key>", or "<counter>" alone for a single series of

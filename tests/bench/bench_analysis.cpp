@@ -18,7 +18,7 @@
 #include "io/readers.h"
 #include "link/launch_index.h"
 #include "link/sync_dependencies.h"
-#include "model/trace_builder.h"
+#include "replicate_trace.h"
 
 namespace {
 
@@ -29,36 +29,6 @@ double cpuSeconds() {
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
-sutra::Trace replicate(const sutra::Trace& source, int copies) {
-  using namespace sutra;
-  TraceBuilder builder(source.path + " x" + std::to_string(copies));
-  Trace& t = builder.trace();
-  t.meta.deviceBackend = source.meta.deviceBackend;
-  std::vector<StringId> names(source.names.size());
-  for (StringId i = 0; i < source.names.size(); ++i) names[i] = t.names.intern(source.names.view(i));
-  std::vector<std::uint16_t> cats(source.categories.size());
-  for (StringId i = 0; i < source.categories.size(); ++i)
-    cats[i] = static_cast<std::uint16_t>(t.categories.intern(source.categories.view(i)));
-  std::vector<LaneId> lanes;
-  for (const auto& l : source.lanes) lanes.push_back(builder.lane(l.pid, l.tid));
-  std::int64_t maxCorrelation = 0;
-  for (const auto& e : source.events) maxCorrelation = std::max(maxCorrelation, e.correlation);
-  const TimeNs period = source.endNs - source.startNs + 1'000'000;
-  t.events.reserve(source.events.size() * static_cast<std::size_t>(copies));
-  for (int c = 0; c < copies; ++c)
-    for (const auto& src : source.events) {
-      Event e = src;
-      e.start += period * c;
-      e.name = names[src.name];
-      e.category = cats[src.category];
-      e.lane = lanes[src.lane];
-      e.parent = kNoEvent;
-      e.args = kNoArgs;
-      if (e.correlation > 0) e.correlation += (maxCorrelation + 1) * c;
-      builder.addEvent(e);
-    }
-  return builder.finish();
-}
 
 }  // namespace
 
@@ -73,7 +43,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   double t0 = cpuSeconds();
-  const Trace big = replicate(*source, copies);
+  const Trace big = bench::replicateTrace(*source, copies);
   const double tReplicate = cpuSeconds() - t0;
 
   t0 = cpuSeconds();

@@ -15,7 +15,7 @@
 #include "io/readers.h"
 #include "link/launch_index.h"
 #include "link/sync_dependencies.h"
-#include "model/trace_builder.h"
+#include "replicate_trace.h"
 #include "simulate/sim_inputs.h"
 #include "simulate/simulator.h"
 
@@ -36,37 +36,6 @@ struct Clock {
 double wallSince(Clock::time_point t0) { return Clock::now().wall - t0.wall; }
 double secondsSince(Clock::time_point t0) { return Clock::now().cpu - t0.cpu; }
 
-// `copies` back-to-back copies of `source`, each shifted by the source's span plus a gap.
-sutra::Trace replicate(const sutra::Trace& source, int copies) {
-  using namespace sutra;
-  TraceBuilder builder(source.path + " x" + std::to_string(copies));
-  Trace& t = builder.trace();
-  std::vector<StringId> names(source.names.size());
-  for (StringId i = 0; i < source.names.size(); ++i) names[i] = t.names.intern(source.names.view(i));
-  std::vector<std::uint16_t> cats(source.categories.size());
-  for (StringId i = 0; i < source.categories.size(); ++i)
-    cats[i] = static_cast<std::uint16_t>(t.categories.intern(source.categories.view(i)));
-  std::vector<LaneId> lanes;
-  for (const auto& l : source.lanes) lanes.push_back(builder.lane(l.pid, l.tid));
-  std::int64_t maxCorrelation = 0;
-  for (const auto& e : source.events) maxCorrelation = std::max(maxCorrelation, e.correlation);
-  const TimeNs period = source.endNs - source.startNs + 1'000'000;
-  t.events.reserve(source.events.size() * static_cast<std::size_t>(copies));
-  for (int c = 0; c < copies; ++c) {
-    for (const auto& src : source.events) {
-      Event e = src;
-      e.start += period * c;
-      e.name = names[src.name];
-      e.category = cats[src.category];
-      e.lane = lanes[src.lane];
-      e.parent = kNoEvent;
-      e.args = kNoArgs;
-      if (e.correlation > 0) e.correlation += (maxCorrelation + 1) * c;
-      builder.addEvent(e);
-    }
-  }
-  return builder.finish();
-}
 
 }  // namespace
 
@@ -86,7 +55,7 @@ int main(int argc, char** argv) {
   const int copies = static_cast<int>((minNodes + sourceGraph.nodes.size() - 1) / sourceGraph.nodes.size());
 
   auto t0 = Clock::now();
-  const Trace big = replicate(*source, copies);
+  const Trace big = bench::replicateTrace(*source, copies);
   const double tReplicate = secondsSince(t0);
   t0 = Clock::now();
   const LaunchIndex index = LaunchIndex::build(big);

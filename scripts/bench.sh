@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# `make bench`: every benchmark of the README's figures, one after the other (never two at once:
+# they compare things side by side inside one run, and a second run beside them would skew it).
+# Each prints its figures; the outputs are kept in BUILD/bench-results. Benchmarks that read the real
+# traces in ../shared say so and are skipped where it is absent.
+set -euo pipefail
+build=${1:-build/release}
+cd "$(dirname "$0")/.."
+bench="$build/tests/bench"
+results="$build/bench-results"
+mkdir -p "$results"
+shared=../shared/traces
+
+run() {
+  local name=$1
+  shift
+  printf '\n== %s\n$ %s\n' "$name" "$*"
+  if "$@" | tee "$results/$name.txt"; then :; else echo "($name failed with status $?)"; fi
+}
+
+if [ ! -x "$bench/sutra-bench-load" ]; then
+  echo "no benchmarks in $build (configure with -DSUTRA_BUILD_BENCH=ON)" >&2
+  exit 2
+fi
+if [ -d "$shared" ]; then
+  # Reader speed and peak memory beside a nlohmann DOM, at 64 MB and 200 MB of generated trace.
+  run load-64mb "$bench/sutra-bench-load" --size-mb 64
+  run load-200mb "$bench/sutra-bench-load" --size-mb 200
+  run link "$bench/sutra-bench-link"
+  run link-1gb "$bench/sutra-bench-link" --scale 48 --repeat 3
+  run convert "$bench/sutra-bench-convert"
+  run convert-1m-nodes "$bench/sutra-bench-convert" --scale 48
+  run simulate-1m-nodes "$bench/sutra-bench-simulate"
+  run analysis-1gb "$bench/sutra-bench-analysis"
+else
+  echo "../shared/traces is absent: the reader, linker, converter, simulator and analysis"
+  echo "benchmarks need its real traces and are skipped."
+fi
+if [ -x "$bench/sutra-bench-timeline" ]; then
+  run timeline-10m "$bench/sutra-bench-timeline" --synthetic 10000000
+fi
+echo
+echo "results: $results"

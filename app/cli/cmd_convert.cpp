@@ -15,16 +15,17 @@ namespace sutra::cli {
 namespace {
 
 constexpr const char* kHelp =
-    "Usage: sutra-cli convert (--et ET --kineto KINETO | --linked ET+ | DIR...) -o PREFIX [OPTIONS]\n"
+    "Usage: sutra-cli convert ([--et ET] --kineto KINETO | --linked ET+ | DIR...) -o PREFIX [OPTIONS]\n"
     "Converts PyTorch execution traces linked with their Kineto traces into MLCommons Chakra\n"
     "execution traces: one PREFIX.<rank>.et per rank, which ASTRA-sim and Chakra's tools read.\n\n"
     "Inputs:\n"
     "  --et FILE          a PyTorch execution trace (.json or .json.gz)\n"
-    "  --kineto FILE      the Kineto trace recorded with it\n"
+    "  --kineto FILE      the Kineto trace recorded with it; alone, the Kineto trace's own CPU\n"
+    "                     ops, launches and device ops are converted (no ET data dependencies)\n"
     "  --linked FILE      an ET+ file, linked already (by `sutra-cli link` or chakra_trace_link)\n"
-    "  DIR...             directories or files: every rank with an ET and a Kineto trace, or else\n"
-    "                     an ET+ file, is converted (files are classified by content, ranks from\n"
-    "                     the content or the names)\n\n"
+    "  DIR...             directories or files: every rank is converted from its ET and Kineto\n"
+    "                     trace, else its ET+ file, else its Kineto trace alone (files are\n"
+    "                     classified by content, ranks from the content or the names)\n\n"
     "Options:\n"
     "  -o PREFIX          output prefix (required); writes PREFIX.<rank>.et\n"
     "  --rank R           the rank of an --et/--kineto pair (default: the trace's "
@@ -76,12 +77,12 @@ int runConvert(int argc, char** argv) {
   const auto prefix = args->value("-o");
   if (!prefix) return fail("convert", std::string("missing -o PREFIX\n") + kHelp);
   const auto et = args->value("--et"), kineto = args->value("--kineto");
-  if (et.has_value() != kineto.has_value()) return fail("convert", "--et and --kineto go together");
+  if (et && !kineto) return fail("convert", "--et needs the --kineto trace recorded with it");
   const auto linkedInput = args->value("--linked");
-  if (static_cast<int>(et.has_value()) + static_cast<int>(linkedInput.has_value()) +
+  if (static_cast<int>(kineto.has_value()) + static_cast<int>(linkedInput.has_value()) +
           static_cast<int>(!args->positional().empty()) > 1)
     return fail("convert", "give one of --et/--kineto, --linked or directories");
-  if (!et && !linkedInput && args->positional().empty())
+  if (!kineto && !linkedInput && args->positional().empty())
     return fail("convert", std::string("no input\n") + kHelp);
 
   auto parseInt = [](const std::optional<std::string>& v, int& out) {
@@ -102,8 +103,8 @@ int runConvert(int argc, char** argv) {
 
   std::vector<Job> jobs;
   std::vector<std::string> notes;
-  if (et) {
-    jobs.push_back({rankOverride < 0 ? 0 : rankOverride, *et, *kineto, {}});
+  if (kineto) {
+    jobs.push_back({rankOverride < 0 ? 0 : rankOverride, et.value_or(""), *kineto, {}});
   } else if (linkedInput) {
     jobs.push_back({rankOverride < 0 ? 0 : rankOverride, {}, {}, *linkedInput});
   } else {
@@ -115,11 +116,14 @@ int runConvert(int argc, char** argv) {
         jobs.push_back({g.rank, *g.et, *g.kineto, {}});
       else if (g.linked)
         jobs.push_back({g.rank, {}, {}, *g.linked});
+      else if (g.kineto) {
+        jobs.push_back({g.rank, {}, *g.kineto, {}});
+        notes.push_back("rank " + std::to_string(g.rank) +
+                        ": no execution trace; converted from the Kineto trace alone");
+      }
     }
     if (jobs.empty())
-      return fail("convert",
-                  "no rank with both an execution trace and a Kineto trace, or an ET+ file, in the "
-                  "input");
+      return fail("convert", "no Kineto trace or ET+ file in the input");
   }
   if (replicate > 0 && jobs.size() > 1)
     return fail("convert", "--ranks replicates one rank; the input has " + std::to_string(jobs.size()) +
@@ -140,7 +144,8 @@ int runConvert(int argc, char** argv) {
     lopts.rank = job.rank;
     Result<chakra::PairConversion> conv = Error{};
     if (job.linked.empty()) {
-      wopts.protectedPaths = {job.et, job.kineto};
+      wopts.protectedPaths = {job.kineto};
+      if (!job.et.empty()) wopts.protectedPaths.push_back(job.et);
       conv = chakra::convertTracePair(job.et, job.kineto, lopts, copts);
     } else {
       wopts.protectedPaths = {job.linked};
@@ -148,7 +153,7 @@ int runConvert(int argc, char** argv) {
     }
     if (!conv) return fail("convert", conv.error().message);
     int rank = job.rank;
-    if (et && rankOverride < 0 && conv->linked.kineto && conv->linked.kineto->meta.rank)
+    if (kineto && rankOverride < 0 && conv->linked.kineto && conv->linked.kineto->meta.rank)
       rank = *conv->linked.kineto->meta.rank;
     std::vector<int> ranks;
     if (replicate > 0)
@@ -162,7 +167,7 @@ int runConvert(int argc, char** argv) {
     nlohmann::json r;
     r["rank"] = rank;
     if (job.linked.empty()) {
-      r["et"] = job.et;
+      if (!job.et.empty()) r["et"] = job.et;
       r["kineto"] = job.kineto;
     } else {
       r["linked"] = job.linked;

@@ -10,12 +10,16 @@ namespace sutra::chakra {
 
 Result<PairConversion> convertTracePair(const std::string& etPath, const std::string& kinetoPath,
                                         const LinkOptions& link, const ConvertOptions& convert) {
-  auto et = readPytorchEt(etPath);
-  if (!et) return et.error();
+  std::shared_ptr<const EtTrace> etTrace;
+  if (!etPath.empty()) {
+    auto et = readPytorchEt(etPath);
+    if (!et) return et.error();
+    etTrace = std::make_shared<const EtTrace>(std::move(et.value()));
+  }
   auto kineto = readKinetoTrace(kinetoPath);
   if (!kineto) return kineto.error();
-  auto linked = linkTraces(std::make_shared<const EtTrace>(std::move(et.value())),
-                           std::make_shared<const Trace>(std::move(kineto.value())), link);
+  auto linked =
+      linkTraces(std::move(etTrace), std::make_shared<const Trace>(std::move(kineto.value())), link);
   if (!linked) return linked.error();
   auto chakra = convertToChakra(*linked, convert);
   if (!chakra) return chakra.error();

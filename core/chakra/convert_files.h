@@ -17,6 +17,7 @@ struct PairConversion {
   ChakraConversion chakra;
 };
 
+// An empty etPath converts the Kineto trace alone: its own CPU ops, launches and device ops.
 Result<PairConversion> convertTracePair(const std::string& etPath, const std::string& kinetoPath,
                                         const LinkOptions& link = {},
                                         const ConvertOptions& convert = {});

@@ -3,14 +3,21 @@
 """CLI test of `sutra-cli convert` against the rules ASTRA-sim enforces (../shared/tools/et_check.py).
 
 Usage: check_convert.py SUTRA_CLI SHARED_DIR OUT_DIR
-Converts the real ET + Kineto pairs (replicated to 2 ranks, as ASTRA-sim needs), requires
-et_check.py to pass on each, and requires it to fail on the reference converter's
+Converts the real ET + Kineto pairs and Kineto traces alone (replicated to 2 ranks, as ASTRA-sim
+needs), requires et_check.py to pass on each, and requires it to fail on the reference converter's
 feeder_chakra.0.et. Exit 0 pass, 1 fail, 77 skip (../shared absent).
 """
+import json
 import os
 import shutil
 import subprocess
 import sys
+
+KINETO_ONLY = [
+    ("linear_kineto_only", "traces/param/linear_kineto.json.gz"),
+    ("rocm_kineto_only", "traces/hta/amd/mi250_minitoy_train_rocm6.2.json.gz"),
+    ("mtia_kineto_only", "traces/hta/mtia/mtia_inference_rank_0.json.gz"),
+]
 
 PAIRS = [
     ("linear", "traces/param/linear_et.json.gz", "traces/param/linear_kineto.json.gz"),
@@ -35,6 +42,24 @@ def main():
         print(res.stdout)
         if res.returncode != 0:
             print("FAIL: et_check rejects Sutra's %s conversion" % name)
+            return 1
+    # Kineto traces alone (no ET: their own CPU ops, launches and device ops), on CUDA, ROCm and
+    # MTIA, pass the same rules.
+    for name, kineto in KINETO_ONLY:
+        prefix = os.path.join(out, name)
+        res = subprocess.run([cli, "convert", "--kineto", os.path.join(shared, kineto), "-o", prefix,
+                              "--ranks", "2", "--json"], capture_output=True, text=True)
+        if res.returncode != 0:
+            print("FAIL: converting %s alone: %s" % (kineto, res.stderr))
+            return 1
+        summary = json.loads(res.stdout)["ranks"][0]
+        if summary["link"]["matching"] != "kineto_only" or summary["device_nodes"] == 0:
+            print("FAIL: %s alone: %s" % (kineto, summary["link"]))
+            return 1
+        res = subprocess.run([sys.executable, check, prefix, "2"], capture_output=True, text=True)
+        print(res.stdout)
+        if res.returncode != 0:
+            print("FAIL: et_check rejects Sutra's conversion of %s alone" % kineto)
             return 1
     # The reference converter's file: linked as <prefix>.0.et and <prefix>.1.et for two ranks.
     feeder = os.path.join(shared, "traces", "chakra", "feeder_chakra.0.et")

@@ -4,15 +4,13 @@
 #include <QFileInfo>
 #include <QSaveFile>
 
+#include "util/csv.h"
+
 namespace sutra::widgets {
 namespace {
 
-QString csvField(QString text) {
-  if (text.contains(',') || text.contains('"') || text.contains('\n') || text.contains('\r')) {
-    text.replace('"', QStringLiteral("\"\""));
-    return '"' + text + '"';
-  }
-  return text;
+QString csvField(const QString& text) {
+  return QString::fromStdString(sutra::csvField(text.toStdString()));
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "analysis/op_table_format.h"
 #include "model/time.h"
+#include "util/csv.h"
 
 namespace sutra {
 namespace {
@@ -26,16 +27,6 @@ std::size_t shown(const OpComparison& c, std::size_t limit) {
 std::string signedTime(TimeNs delta) {
   if (delta == 0) return "0";
   return (delta > 0 ? "+" : "-") + formatDuration(delta > 0 ? delta : -delta);
-}
-
-std::string csvField(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char ch : text) {
-    if (ch == '"') out.push_back('"');
-    out.push_back(ch);
-  }
-  return out + "\"";
 }
 
 nlohmann::json sideJson(const OpSide& s) {

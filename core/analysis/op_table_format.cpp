@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/op_table_format.h"
+#include "util/csv.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -20,16 +21,6 @@ std::string printf1(const char* format, double value) {
 
 std::string rightAligned(const std::string& text, std::size_t width) {
   return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
-}
-
-std::string csvField(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"') out.push_back('"');
-    out.push_back(c);
-  }
-  return out + "\"";
 }
 
 std::size_t rowCount(const OpTable& table, std::size_t limit) {

@@ -30,6 +30,7 @@
 #include <QToolButton>
 
 #include "analysis_menus.h"
+#include "sample_notice.h"
 #include "chain_view.h"
 #include "event_details.h"
 #include "format.h"
@@ -64,6 +65,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   cancelButton_->setVisible(false);
   statusLabel_ = new QLabel(tr("Open a trace directory or files (File menu), or drop them here."), this);
   statusBar()->addWidget(statusLabel_, 1);
+  sampleLabel_ = new QLabel(this);
+  sampleLabel_->setObjectName(QStringLiteral("sampleNotice"));
+  sampleLabel_->setStyleSheet(QStringLiteral("QLabel { color: #8a5300; font-weight: bold; }"));
+  sampleLabel_->setVisible(false);
+  statusBar()->addPermanentWidget(sampleLabel_);
   statusBar()->addPermanentWidget(progress_);
   statusBar()->addPermanentWidget(cancelButton_);
   connect(cancelButton_, &QPushButton::clicked, session_, &widgets::TraceSession::cancel);
@@ -73,6 +79,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     progress_->setVisible(true);
     cancelButton_->setVisible(true);
     statusLabel_->setText(tr("Opening %1").arg(paths.join(QStringLiteral(", "))));
+    const QString notice = sampleNotice(paths);
+    sampleLabel_->setText(notice);
+    sampleLabel_->setToolTip(notice.isEmpty() ? QString() : tr("See SAMPLE.md beside the traces"));
+    sampleLabel_->setVisible(!notice.isEmpty());
     rankBox_->clear();
     currentRank_ = -1;
     timeline_->clear();
@@ -98,6 +108,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   };
   connect(session_, &widgets::TraceSession::finished, this, [this, done] {
     done();
+    showRankSummary();  // the last stage's "Done" gives way to what was loaded
     updateTitle();
     emit loadFinished();
   });
@@ -363,6 +374,13 @@ void MainWindow::setCurrentRank(int index) {
   ops_->clear();
   chain_->clear();
   if (data->opTable) showAnalyses(index);
+  showRankSummary();
+  updateTitle();
+}
+
+void MainWindow::showRankSummary() {
+  const auto data = rank();
+  if (!data) return;
   const Trace& trace = *data->trace;
   statusLabel_->setText(tr("%1: %2 events on %3 lanes, %4, %5 flows")
                             .arg(data->label)
@@ -370,7 +388,6 @@ void MainWindow::setCurrentRank(int index) {
                             .arg(data->layout->tracks().size())
                             .arg(widgets::durationText(trace.endNs - trace.startNs))
                             .arg(trace.flows.size()));
-  updateTitle();
 }
 
 void MainWindow::searchAndSelect(const QString& pattern) {

@@ -64,6 +64,7 @@ class MainWindow : public QMainWindow {
   void addRecent(const QStringList& paths);
   void rebuildRecentMenu();
   void onRankReady(int index);
+  void showRankSummary();  // the current rank's counts in the status bar
   void onSelection(EventId event);
   void showAnalyses(int index);
   void showChain(EventId event);
@@ -86,6 +87,7 @@ class MainWindow : public QMainWindow {
   QProgressBar* progress_ = nullptr;
   QPushButton* cancelButton_ = nullptr;
   QLabel* statusLabel_ = nullptr;
+  QLabel* sampleLabel_ = nullptr;  // says that a bundled sample is synthetic
   QMenu* recentMenu_ = nullptr;
   QMenu* viewMenu_ = nullptr;
   int currentRank_ = -1;

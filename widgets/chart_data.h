@@ -51,6 +51,7 @@ std::vector<NamedTime> topOperatorsByDeviceTime(const OpTable& table, std::size_
 struct ComparisonBar {
   std::string name;
   TimeNs a = 0, b = 0;  // self device time, or self CPU time for host rows without device time
+  TimeNs c = 0;         // the same for a third run, where one is compared
 };
 
 // The first `count` rows of the comparison (it is sorted by the size of the change).

@@ -23,6 +23,28 @@ QColor seriesColour(int i) {
 
 double us(TimeNs ns) { return double(ns) / 1000.0; }
 
+// The unit an axis of times up to `maxNs` reads best in: its numbers stay under four digits.
+struct TimeUnit {
+  double nsPer;
+  const char* name;
+  double of(TimeNs ns) const { return double(ns) / nsPer; }
+};
+TimeUnit timeUnitFor(TimeNs maxNs) {
+  if (maxNs >= 10'000'000'000) return {1e9, "s"};
+  if (maxNs >= 10'000'000) return {1e6, "ms"};
+  if (maxNs >= 10'000) return {1e3, "us"};
+  return {1.0, "ns"};
+}
+
+// A category axis label short enough to leave the plot its room: kernel names run to hundreds of
+// characters; their head and tail tell them apart ("void at::native::vect...<float>").
+QString categoryLabel(const std::string& name) {
+  constexpr int kMax = 34;
+  const QString text = QString::fromStdString(name);
+  if (text.size() <= kMax) return text;
+  return text.left(kMax - 12) + QStringLiteral("\u2026") + text.right(11);
+}
+
 }  // namespace
 
 ChartView::ChartView(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
@@ -41,6 +63,7 @@ void ChartView::reset(const QString& title) {
   title_ = title;
   plot_->clearPlottables();
   plot_->legend->setVisible(false);
+  plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
   plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
   plot_->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
   if (auto* text = qobject_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0)))
@@ -114,7 +137,7 @@ void ChartView::showTopOperators(const std::vector<NamedTime>& ops) {
     maxValue = std::max(maxValue, us(ops[i].value));
   }
   for (std::size_t i = ops.size(); i-- > 0;)
-    labels << QString::fromStdString(ops[i].name).left(48);
+    labels << categoryLabel(ops[i].name);
   setCategoryAxis(labels, true);
   plot_->xAxis->setLabel(tr("device time (us)"));
   plot_->xAxis->setRange(0, std::max(1.0, maxValue * 1.1));
@@ -123,35 +146,37 @@ void ChartView::showTopOperators(const std::vector<NamedTime>& ops) {
 }
 
 void ChartView::showComparison(const std::vector<ComparisonBar>& bars, const QString& labelA,
-                               const QString& labelB) {
+                               const QString& labelB, const QString& labelC) {
   reset(tr("Largest changes per operator"));
   auto* group = new QCPBarsGroup(plot_);
-  auto* a = new QCPBars(plot_->yAxis, plot_->xAxis);
-  auto* b = new QCPBars(plot_->yAxis, plot_->xAxis);
-  a->setName(labelA);
-  b->setName(labelB);
-  a->setBrush(seriesColour(0));
-  b->setBrush(seriesColour(1));
-  a->setPen(Qt::NoPen);
-  b->setPen(Qt::NoPen);
-  a->setWidth(0.4);
-  b->setWidth(0.4);
-  a->setBarsGroup(group);
-  b->setBarsGroup(group);
+  std::vector<QCPBars*> sets;
+  const QStringList names = labelC.isEmpty() ? QStringList{labelA, labelB} : QStringList{labelA, labelB, labelC};
+  const double width = 0.8 / double(names.size());
+  for (int i = 0; i < names.size(); ++i) {
+    auto* set = new QCPBars(plot_->yAxis, plot_->xAxis);
+    set->setName(names[i]);
+    set->setBrush(seriesColour(i));
+    set->setPen(Qt::NoPen);
+    set->setWidth(width);
+    set->setBarsGroup(group);
+    sets.push_back(set);
+  }
+  TimeNs maxNs = 0;
+  for (const ComparisonBar& bar : bars) maxNs = std::max({maxNs, bar.a, bar.b, bar.c});
+  const TimeUnit unit = timeUnitFor(maxNs);
   QVector<QString> labels;
-  double maxValue = 0;
   for (std::size_t i = 0; i < bars.size(); ++i) {
     const double at = double(bars.size() - i);
-    a->addData(at, us(bars[i].a));
-    b->addData(at, us(bars[i].b));
-    maxValue = std::max({maxValue, us(bars[i].a), us(bars[i].b)});
+    const TimeNs values[] = {bars[i].a, bars[i].b, bars[i].c};
+    for (std::size_t s = 0; s < sets.size(); ++s) sets[s]->addData(at, unit.of(values[s]));
   }
-  for (std::size_t i = bars.size(); i-- > 0;)
-    labels << QString::fromStdString(bars[i].name).left(48);
+  for (std::size_t i = bars.size(); i-- > 0;) labels << categoryLabel(bars[i].name);
   setCategoryAxis(labels, true);
-  plot_->xAxis->setLabel(tr("self time (us)"));
-  plot_->xAxis->setRange(0, std::max(1.0, maxValue * 1.1));
+  plot_->xAxis->setLabel(tr("self time (%1)").arg(unit.name));
+  plot_->xAxis->setRange(0, std::max(1.0, unit.of(maxNs) * 1.1));
   plot_->legend->setVisible(true);
+  // The legend sits bottom right, where the shortest bars (the smallest changes) leave room.
+  plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
   applyPalette();
   plot_->replot();
 }
@@ -170,17 +195,20 @@ void ChartView::showStepTimings(const std::vector<StepTiming>& steps) {
     bars->setWidth(0.4);
     bars->setBarsGroup(group);
   }
+  TimeNs maxNs = 0;
+  for (const StepTiming& step : steps) maxNs = std::max({maxNs, step.measured, step.simulated});
+  const TimeUnit unit = timeUnitFor(maxNs);
   QVector<QString> labels;
-  double maxValue = 0;
   for (std::size_t i = 0; i < steps.size(); ++i) {
-    measured->addData(double(i + 1), us(steps[i].measured));
-    simulated->addData(double(i + 1), us(steps[i].simulated));
-    maxValue = std::max({maxValue, us(steps[i].measured), us(steps[i].simulated)});
+    measured->addData(double(i + 1), unit.of(steps[i].measured));
+    simulated->addData(double(i + 1), unit.of(steps[i].simulated));
     labels << QString::fromStdString(steps[i].name);
   }
   setCategoryAxis(labels, false);
-  plot_->yAxis->setLabel(tr("time (us)"));
-  plot_->yAxis->setRange(0, std::max(1.0, maxValue * 1.1));
+  // Step names are short: level, not slanted, unless there are many.
+  plot_->xAxis->setTickLabelRotation(steps.size() > 8 ? 45 : 0);
+  plot_->yAxis->setLabel(tr("time (%1)").arg(unit.name));
+  plot_->yAxis->setRange(0, std::max(1e-3, unit.of(maxNs) * 1.1));
   plot_->legend->setVisible(true);
   applyPalette();
   plot_->replot();

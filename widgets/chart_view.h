@@ -20,8 +20,9 @@ class ChartView : public QWidget {
   void showUtilisation(const UtilisationSeries& series);
   void showHistogram(const DurationHistogram& histogram);
   void showTopOperators(const std::vector<NamedTime>& ops);
+  // With a non-empty labelC, a third bar per operator shows each bar's `c`.
   void showComparison(const std::vector<ComparisonBar>& bars, const QString& labelA,
-                      const QString& labelB);
+                      const QString& labelB, const QString& labelC = {});
   void showStepTimings(const std::vector<StepTiming>& steps);
 
   QString title() const { return title_; }

@@ -37,30 +37,43 @@ std::string fileLabel(const std::string& path) {
 
 }  // namespace
 
-ComparisonResult compareTraces(std::shared_ptr<const Trace> a, std::shared_ptr<const Trace> b) {
+ComparisonResult compareTraces(std::shared_ptr<const Trace> a, std::shared_ptr<const Trace> b,
+                               std::shared_ptr<const Trace> c) {
   ComparisonResult result;
   const std::string labelA = fileLabel(a->path), labelB = fileLabel(b->path);
   SideTable sa = analyse(std::move(a), labelA), sb = analyse(std::move(b), labelB);
   result.comparison = compareOpTables(sa.table, sb.table, labelA, labelB);
+  if (c) {
+    const std::string labelC = fileLabel(c->path);
+    SideTable sc = analyse(std::move(c), labelC);
+    result.aVsC = compareOpTables(sa.table, sc.table, labelA, labelC);
+    result.c = std::move(sc.side);
+  }
   result.a = std::move(sa.side);
   result.b = std::move(sb.side);
   return result;
 }
 
-ComparisonResult compareTraceFiles(const QString& pathA, const QString& pathB) {
-  auto a = readKinetoTrace(pathA.toStdString());
+ComparisonResult compareTraceFiles(const QStringList& paths) {
   ComparisonResult failed;
-  if (!a) {
-    failed.error = QString::fromStdString(a.error().message);
+  if (paths.size() < 2 || paths.size() > 3) {
+    failed.error = QObject::tr("compare wants two or three traces, not %1").arg(paths.size());
     return failed;
   }
-  auto b = readKinetoTrace(pathB.toStdString());
-  if (!b) {
-    failed.error = QString::fromStdString(b.error().message);
-    return failed;
+  std::vector<std::shared_ptr<const Trace>> traces;
+  for (const QString& path : paths) {
+    auto trace = readKinetoTrace(path.toStdString());
+    if (!trace) {
+      failed.error = QString::fromStdString(trace.error().message);
+      return failed;
+    }
+    traces.push_back(std::make_shared<const Trace>(std::move(*trace)));
   }
-  return compareTraces(std::make_shared<const Trace>(std::move(*a)),
-                       std::make_shared<const Trace>(std::move(*b)));
+  return compareTraces(traces[0], traces[1], traces.size() > 2 ? traces[2] : nullptr);
+}
+
+ComparisonResult compareTraceFiles(const QString& pathA, const QString& pathB) {
+  return compareTraceFiles(QStringList{pathA, pathB});
 }
 
 CompareView::CompareView(QWidget* parent)
@@ -69,8 +82,8 @@ CompareView::CompareView(QWidget* parent)
       proxy_(new QSortFilterProxyModel(this)),
       table_(new QTableView(this)),
       totals_(new QLabel(this)),
-      timelineA_(new TimelineView(this)),
-      timelineB_(new TimelineView(this)),
+      timelines_{new TimelineView(this), new TimelineView(this), new TimelineView(this)},
+      bottom_(new QSplitter(Qt::Horizontal, this)),
       chart_(new ChartView(this)),
       watcher_(new QFutureWatcher<ComparisonResult>(this)) {
   proxy_->setSourceModel(model_);
@@ -79,28 +92,26 @@ CompareView::CompareView(QWidget* parent)
   table_->setSortingEnabled(true);
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
   table_->verticalHeader()->hide();
+  table_->setWordWrap(false);
   totals_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   totals_->setObjectName("compareTotals");
 
   auto* timelines = new QSplitter(Qt::Horizontal, this);
-  timelines->addWidget(timelineA_);
-  timelines->addWidget(timelineB_);
-  auto* bottom = new QSplitter(Qt::Horizontal, this);
-  bottom->addWidget(table_);
-  bottom->addWidget(chart_);
-  bottom->setStretchFactor(0, 3);
-  bottom->setStretchFactor(1, 2);
+  for (TimelineView* timeline : timelines_) timelines->addWidget(timeline);
+  timelines_[2]->hide();
+  bottom_->addWidget(table_);
+  bottom_->addWidget(chart_);
+  bottom_->setStretchFactor(0, 1);
+  bottom_->setStretchFactor(1, 1);
   auto* vertical = new QSplitter(Qt::Vertical, this);
   vertical->addWidget(timelines);
-  vertical->addWidget(bottom);
+  vertical->addWidget(bottom_);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(totals_);
   layout->addWidget(vertical, 1);
 
-  connect(timelineA_, &TimelineView::visibleRangeChanged, this,
-          [this] { followRange(timelineA_, timelineB_, a_.alignAt, b_.alignAt); });
-  connect(timelineB_, &TimelineView::visibleRangeChanged, this,
-          [this] { followRange(timelineB_, timelineA_, b_.alignAt, a_.alignAt); });
+  for (int i = 0; i < 3; ++i)
+    connect(timelines_[i], &TimelineView::visibleRangeChanged, this, [this, i] { followRange(i); });
   connect(watcher_, &QFutureWatcher<ComparisonResult>::finished, this, [this] {
     ComparisonResult result = watcher_->result();
     if (!result.error.isEmpty()) {
@@ -111,43 +122,72 @@ CompareView::CompareView(QWidget* parent)
   });
 }
 
-void CompareView::openFiles(const QString& pathA, const QString& pathB) {
-  inputs_ = {pathA, pathB};
-  totals_->setText(tr("Reading %1 and %2 ...").arg(pathA, pathB));
-  watcher_->setFuture(QtConcurrent::run([pathA, pathB] { return compareTraceFiles(pathA, pathB); }));
+void CompareView::openFiles(const QStringList& paths) {
+  inputs_ = paths;
+  totals_->setText(tr("Reading %1 ...").arg(paths.join(QStringLiteral(", "))));
+  watcher_->setFuture(QtConcurrent::run([paths] { return compareTraceFiles(paths); }));
 }
 
 void CompareView::setResult(ComparisonResult result) {
-  a_ = result.a;
-  b_ = result.b;
-  if (inputs_.isEmpty() && a_.trace && b_.trace)
-    inputs_ = {QString::fromStdString(a_.trace->path), QString::fromStdString(b_.trace->path)};
+  const CompareSide sides[3] = {result.a, result.b, result.c.value_or(CompareSide{})};
+  for (int i = 0; i < 3; ++i) alignAt_[i] = sides[i].alignAt;
+  if (inputs_.isEmpty())
+    for (const CompareSide& side : sides)
+      if (side.trace) inputs_ << QString::fromStdString(side.trace->path);
   const OpComparison& c = result.comparison;
   const std::string dev = c.device.empty() ? "CUDA" : c.device;
-  totals_->setText(QString::fromStdString(
+  QString totals = QString::fromStdString(
       c.labelA + " -> " + c.labelB + "    " +
       totalLine("Self " + dev + " total", c.selfDeviceTotalA, c.selfDeviceTotalB) + "    " +
       totalLine("Self CPU total", c.selfCpuTotalA, c.selfCpuTotalB) + "    only in A: " +
-      std::to_string(c.onlyInA()) + ", only in B: " + std::to_string(c.onlyInB())));
-  chart_->showComparison(comparisonBars(c, 12), QString::fromStdString(c.labelA),
-                         QString::fromStdString(c.labelB));
-  model_->setComparison(std::move(result.comparison));
+      std::to_string(c.onlyInA()) + ", only in B: " + std::to_string(c.onlyInB()));
+  std::vector<ComparisonBar> bars = comparisonBars(c, 12);
+  if (result.aVsC) {
+    const OpComparison& ac = *result.aVsC;
+    totals += QString::fromStdString(
+        "\n" + ac.labelA + " -> " + ac.labelB + "    " +
+        totalLine("Self " + dev + " total", ac.selfDeviceTotalA, ac.selfDeviceTotalB) + "    " +
+        totalLine("Self CPU total", ac.selfCpuTotalA, ac.selfCpuTotalB) + "    only in C: " +
+        std::to_string(ac.onlyInB()));
+  }
+  totals_->setText(totals);
+  // Lettered, as the table's columns are: a run compared with itself keeps its sides apart.
+  const QString labelA = "A: " + QString::fromStdString(c.labelA), labelB = "B: " + QString::fromStdString(c.labelB);
+  const QString labelC = result.aVsC ? "C: " + QString::fromStdString(result.aVsC->labelB) : QString();
+  model_->setComparison(std::move(result.comparison), std::move(result.aVsC));
+  // The bars are the comparison's first rows, as are the model's: a bar's third value is the same
+  // measure (device time, else CPU time) of its row in C.
+  for (std::size_t i = 0; i < bars.size() && i < model_->rows().size(); ++i) {
+    const CompareModel::Row& row = model_->rows()[i];
+    const bool device = row.ab.a.selfDevice != 0 || row.ab.b.selfDevice != 0;
+    bars[i].c = device ? row.c.selfDevice : row.c.selfCpu;
+  }
+  chart_->showComparison(bars, labelA, labelB, labelC);
   table_->sortByColumn(CompareModel::Name, Qt::AscendingOrder);
   proxy_->sort(-1);  // back to the comparison's order: largest change first
+  table_->resizeColumnsToContents();
+  table_->setColumnWidth(CompareModel::Name, std::min(table_->columnWidth(CompareModel::Name), 260));
+  // Half the width each: the chart's operator names need their room.
+  bottom_->setSizes({width() / 2, width() / 2});
   syncing_ = true;
-  if (a_.trace) timelineA_->setTrace(a_.trace, a_.layout);
-  if (b_.trace) timelineB_->setTrace(b_.trace, b_.layout);
+  for (int i = 0; i < 3; ++i) {
+    timelines_[i]->setVisible(sides[i].trace != nullptr);
+    if (sides[i].trace) timelines_[i]->setTrace(sides[i].trace, sides[i].layout);
+  }
   syncing_ = false;
-  if (a_.trace) timelineA_->fitAll();
+  if (sides[0].trace) timelines_[0]->fitAll();
   emit ready();
 }
 
-void CompareView::followRange(TimelineView* from, TimelineView* to, TimeNs fromAlign,
-                              TimeNs toAlign) {
-  if (syncing_ || !from->trace() || !to->trace()) return;
-  syncing_ = true;  // the follower's own signal must not move the leader back
-  const TimeRange r = from->visibleRange();
-  to->setVisibleRange({r.start - fromAlign + toAlign, r.end - fromAlign + toAlign});
+void CompareView::followRange(int from) {
+  if (syncing_ || !timelines_[from]->trace()) return;
+  syncing_ = true;  // the followers' own signals must not move the leader back
+  const TimeRange r = timelines_[from]->visibleRange();
+  for (int to = 0; to < 3; ++to) {
+    if (to == from || !timelines_[to]->trace()) continue;
+    timelines_[to]->setVisibleRange(
+        {r.start - alignAt_[from] + alignAt_[to], r.end - alignAt_[from] + alignAt_[to]});
+  }
   syncing_ = false;
 }
 

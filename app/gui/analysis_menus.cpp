@@ -52,7 +52,7 @@ std::shared_ptr<const widgets::RankData> currentRankData(widgets::TraceSession* 
 }
 
 QWidget* showWindow(QWidget* parent, QWidget* content, const QString& title) {
-  content->setParent(parent, Qt::Window);
+  if (parent) content->setParent(parent, Qt::Window);
   content->setAttribute(Qt::WA_DeleteOnClose);
   content->setWindowTitle(title);
   content->resize(1200, 800);
@@ -90,15 +90,18 @@ bool confirmExportTarget(QWidget* parent, const QString& target, const QStringLi
   return false;
 }
 
-QWidget* openCompareWindow(QWidget* parent, const QString& pathA, const QString& pathB) {
+QWidget* openCompareWindow(QWidget* parent, const QStringList& paths) {
   auto* view = new widgets::CompareView;
   QObject::connect(view, &widgets::CompareView::failed, view, [view](const QString& message) {
-    QMessageBox::critical(view, QObject::tr("Compare"), message);
+    // Window-modal and non-blocking, so a script (sutra --compare --screenshot) can go on.
+    auto* box = new QMessageBox(QMessageBox::Critical, QObject::tr("Compare"), message, QMessageBox::Ok, view);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
   });
-  view->openFiles(pathA, pathB);
-  return showWindow(parent, view,
-                    QObject::tr("Compare %1 and %2")
-                        .arg(QFileInfo(pathA).fileName(), QFileInfo(pathB).fileName()));
+  view->openFiles(paths);
+  QStringList names;
+  for (const QString& path : paths) names << QFileInfo(path).fileName();
+  return showWindow(parent, view, QObject::tr("Compare %1").arg(names.join(QStringLiteral(", "))));
 }
 
 void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
@@ -109,15 +112,15 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
   auto* compare = new QAction(QObject::tr("&Compare..."), window);
   QObject::connect(compare, &QAction::triggered, window, [window] {
     const QStringList paths = QFileDialog::getOpenFileNames(
-        window, QObject::tr("Compare two traces (choose two files)"), QString(),
-        QObject::tr("Kineto traces (*.json *.json.gz *.pt.trace.json);;All files (*)"));
-    if (paths.size() != 2) {
+        window, QObject::tr("Compare traces (choose two or three files; the first is the baseline)"),
+        QString(), QObject::tr("Kineto traces (*.json *.json.gz *.pt.trace.json);;All files (*)"));
+    if (paths.size() < 2 || paths.size() > 3) {
       if (!paths.isEmpty())
         QMessageBox::information(window, QObject::tr("Compare"),
-                                 QObject::tr("Choose exactly two trace files."));
+                                 QObject::tr("Choose two or three trace files."));
       return;
     }
-    openCompareWindow(window, paths[0], paths[1]);
+    openCompareWindow(window, paths);
   });
   QAction* quit = lastAction(file);
   file->insertAction(quit, compare);

@@ -21,8 +21,12 @@ namespace sutra::gui {
 void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
                           std::function<int()> currentRank = {});
 
-// Opens a compare window for two trace files (File > Compare..., `sutra --compare A B`).
-QWidget* openCompareWindow(QWidget* parent, const QString& pathA, const QString& pathB);
+// Opens a compare window for two or three trace files (File > Compare..., `sutra --compare A B
+// [C]`); a null parent makes it a top-level window of its own.
+QWidget* openCompareWindow(QWidget* parent, const QStringList& paths);
+inline QWidget* openCompareWindow(QWidget* parent, const QString& pathA, const QString& pathB) {
+  return openCompareWindow(parent, QStringList{pathA, pathB});
+}
 
 // Asks before replacing an existing file and refuses an input; true when writing may go on.
 bool confirmExportTarget(QWidget* parent, const QString& target, const QStringList& inputs);

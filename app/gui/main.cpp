@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
 // sutra: the desktop trace explorer.
 //   sutra [--screenshot FILE] [--size WxH] [--search NAME] [PATH...]
+//   sutra --compare [--screenshot FILE] [--size WxH] A B [C]
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QSize>
 #include <QTimer>
 #include <cstdio>
 #include <cstring>
 
+#include "analysis_menus.h"
+#include "compare_view.h"
 #include "main_window.h"
 
 namespace {
@@ -40,7 +44,10 @@ int main(int argc, char** argv) {
   const QCommandLineOption search("search", "Once loaded, search the timeline for NAME and select the first match.",
                                   "NAME");
   const QCommandLineOption size("size", "Window size, as WxH (--screenshot: 1600x1000).", "WxH");
+  const QCommandLineOption compare(
+      "compare", "Compare two or three traces side by side (A B [C]; deltas against A) instead of exploring one.");
   parser.addOption(screenshot);
+  parser.addOption(compare);
   parser.addOption(search);
   parser.addOption(size);
   if (!parser.parse(QApplication::arguments())) {
@@ -62,28 +69,56 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  sutra::gui::MainWindow window;
+  QSize windowSize;
   if (parser.isSet(size)) {
     const QStringList wh = parser.value(size).split('x');
     if (wh.size() != 2 || wh[0].toInt() <= 0 || wh[1].toInt() <= 0) {
       std::fprintf(stderr, "sutra: --size wants WxH, e.g. 1600x1000, not %s\n", qPrintable(parser.value(size)));
       return 2;
     }
-    window.resize(wh[0].toInt(), wh[1].toInt());
+    windowSize = QSize(wh[0].toInt(), wh[1].toInt());
   } else if (!shot.isEmpty()) {
-    window.resize(1600, 1000);
+    windowSize = QSize(1600, 1000);
   }
+  // Grabs `window` once it has laid out and painted, and quits: 0 when saved.
+  auto grabAndQuit = [&shot](QWidget* window) {
+    QTimer::singleShot(500, window, [window, &shot] {
+      const bool saved = window->grab().save(shot);
+      if (!saved) std::fprintf(stderr, "sutra: cannot write %s\n", qPrintable(shot));
+      QApplication::exit(saved ? 0 : 1);
+    });
+  };
+
+  if (parser.isSet(compare)) {
+    const QStringList paths = parser.positionalArguments();
+    if (paths.size() < 2 || paths.size() > 3) {
+      std::fprintf(stderr, "sutra: --compare wants two or three traces, got %lld\n",
+                   static_cast<long long>(paths.size()));
+      return 2;
+    }
+    if (!pattern.isEmpty()) {
+      std::fprintf(stderr, "sutra: --search explores one trace; it does not go with --compare\n");
+      return 2;
+    }
+    auto* view = qobject_cast<sutra::widgets::CompareView*>(sutra::gui::openCompareWindow(nullptr, paths));
+    if (windowSize.isValid()) view->resize(windowSize);
+    if (!shot.isEmpty()) {
+      QObject::connect(view, &sutra::widgets::CompareView::ready, view, [&, view] { grabAndQuit(view); });
+      QObject::connect(view, &sutra::widgets::CompareView::failed, view, [](const QString& message) {
+        std::fprintf(stderr, "%s\n", qPrintable(message));
+        QApplication::exit(2);
+      });
+    }
+    return app.exec();
+  }
+
+  sutra::gui::MainWindow window;
+  if (windowSize.isValid()) window.resize(windowSize);
   window.show();
 
   QObject::connect(&window, &sutra::gui::MainWindow::loadFinished, &window, [&] {
     if (!pattern.isEmpty()) window.searchAndSelect(pattern);
-    if (shot.isEmpty()) return;
-    // Let the docks lay out and paint once before grabbing.
-    QTimer::singleShot(500, &window, [&] {
-      const bool saved = window.grab().save(shot);
-      if (!saved) std::fprintf(stderr, "sutra: cannot write %s\n", qPrintable(shot));
-      QApplication::exit(saved ? 0 : 1);
-    });
+    if (!shot.isEmpty()) grabAndQuit(&window);
   });
   if (!shot.isEmpty()) {
     QObject::connect(&window, &sutra::gui::MainWindow::errorShown, &window, [](const QString& message) {

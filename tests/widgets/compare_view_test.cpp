@@ -79,6 +79,76 @@ TEST_F(CompareViewTest, TimelinesAreAlignedOnTheirStepAndZoomLocked) {
   EXPECT_EQ(view.timelineA()->visibleRange(), (TimeRange{stepStart + 1'000'000, stepStart + 11'000'000}));
 }
 
+// Three runs: A = base, B = base, C = test. B equals A, so every B delta is 0 and the three
+// operators HTA's pair has in test only are the rows found in C only (the pair's "only in B: 3").
+TEST_F(CompareViewTest, ThirdRunAddsItsColumnsRowsAndTimeline) {
+  CompareView view;
+  view.resize(1600, 900);
+  QSignalSpy ready(&view, &CompareView::ready);
+  view.openFiles(QStringList{base, base, other});
+  ASSERT_TRUE(ready.wait(60'000));
+  CompareModel* model = view.model();
+  QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  QAbstractItemModelTester proxyTester(view.sortedModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+  ASSERT_TRUE(model->hasThirdRun());
+  EXPECT_EQ(model->columnCount(), int(CompareModel::ColumnCount));
+  EXPECT_EQ(model->headerData(CompareModel::SelfDeviceDeltaC, Qt::Horizontal).toString(), "Self CUDA C-A");
+  const std::size_t abRows = view.comparison().rows.size();
+  ASSERT_EQ(model->rowCount(), int(abRows) + 3);
+  int onlyC = 0;
+  for (int r = 0; r < model->rowCount(); ++r) {
+    EXPECT_EQ(model->index(r, CompareModel::SelfDeviceDelta).data(CompareModel::SortRole).toLongLong(), 0);
+    if (model->index(r, CompareModel::Side).data().toString() == "C only") {
+      ++onlyC;
+      EXPECT_GE(r, int(abRows));  // after the rows of A against B
+      EXPECT_EQ(model->index(r, CompareModel::CallsA).data(CompareModel::SortRole).toULongLong(), 0u);
+      EXPECT_EQ(model->index(r, CompareModel::CallsC).data(CompareModel::SortRole).toULongLong(), 1u);
+    }
+  }
+  EXPECT_EQ(onlyC, 3);
+  // C's device total is test's, and the totals say so on a second line.
+  EXPECT_TRUE(view.totalsText().contains(
+      "\nbase.json.gz -> test.json.gz    " +
+      QString::fromStdString(totalLine("Self CUDA total", 1'694'000, 1'690'000))));
+  EXPECT_EQ(view.chart()->seriesCount(), 3);  // A, B and C bars
+  // The third timeline shows C and follows the others' window (all first steps start together).
+  ASSERT_NE(view.timelineC()->trace(), nullptr);
+  EXPECT_FALSE(view.timelineC()->isHidden());
+  const TimeNs stepStart = 1'661'938'466'265'087'000;
+  view.timelineC()->setVisibleRange({stepStart, stepStart + 20'000'000});
+  EXPECT_EQ(view.timelineA()->visibleRange(), (TimeRange{stepStart, stepStart + 20'000'000}));
+  EXPECT_EQ(view.timelineB()->visibleRange(), (TimeRange{stepStart, stepStart + 20'000'000}));
+}
+
+// A = base, B = test, C = test: every row's C side is its B side, and C-A is B-A.
+TEST_F(CompareViewTest, ThirdRunDeltasAreAgainstTheFirst) {
+  CompareView view;
+  QSignalSpy ready(&view, &CompareView::ready);
+  view.openFiles(QStringList{base, other, other});
+  ASSERT_TRUE(ready.wait(60'000));
+  CompareModel* model = view.model();
+  ASSERT_EQ(model->rowCount(), int(view.comparison().rows.size()));
+  for (int r = 0; r < model->rowCount(); ++r) {
+    for (auto [b, c] : {std::pair{CompareModel::CallsB, CompareModel::CallsC},
+                        std::pair{CompareModel::SelfCpuB, CompareModel::SelfCpuC},
+                        std::pair{CompareModel::SelfCpuDelta, CompareModel::SelfCpuDeltaC},
+                        std::pair{CompareModel::SelfDeviceB, CompareModel::SelfDeviceC},
+                        std::pair{CompareModel::SelfDeviceDelta, CompareModel::SelfDeviceDeltaC}})
+      EXPECT_EQ(model->index(r, c).data(CompareModel::SortRole), model->index(r, b).data(CompareModel::SortRole));
+    const QString side = model->index(r, CompareModel::Side).data().toString();
+    EXPECT_TRUE(side == "all" || side == "B, C") << side.toStdString();
+  }
+}
+
+TEST_F(CompareViewTest, TwoRunsKeepTheirTenColumnsAndHideTheThirdTimeline) {
+  CompareView view;
+  QSignalSpy ready(&view, &CompareView::ready);
+  view.openFiles(base, other);
+  ASSERT_TRUE(ready.wait(60'000));
+  EXPECT_EQ(view.model()->columnCount(), int(CompareModel::TwoRunColumnCount));
+  EXPECT_TRUE(view.timelineC()->isHidden());
+}
+
 TEST(CompareViewErrors, NamesTheFileThatCannotBeRead) {
   test::qtApp();
   CompareView view;
@@ -86,6 +156,18 @@ TEST(CompareViewErrors, NamesTheFileThatCannotBeRead) {
   view.openFiles("/nonexistent/a.json", "/nonexistent/b.json");
   ASSERT_TRUE(failed.wait(10'000));
   EXPECT_TRUE(failed.front().front().toString().contains("/nonexistent/a.json"));
+}
+
+TEST(CompareViewErrors, NamesTheThirdFileWhenOnlyItCannotBeRead) {
+  SUTRA_REQUIRE_SHARED_TRACES();
+  test::qtApp();
+  CompareView view;
+  QSignalSpy failed(&view, &CompareView::failed);
+  const QString base = QString::fromStdString(test::sharedTrace("hta/trace_compare/base.json.gz"));
+  view.openFiles(QStringList{base, base, "/nonexistent/c.json"});
+  ASSERT_TRUE(failed.wait(30'000));
+  EXPECT_TRUE(failed.front().front().toString().startsWith("/nonexistent/c.json"))
+      << failed.front().front().toString().toStdString();
 }
 
 }  // namespace

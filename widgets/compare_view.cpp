@@ -106,6 +106,7 @@ CompareView::CompareView(QWidget* parent)
   auto* vertical = new QSplitter(Qt::Vertical, this);
   vertical->addWidget(timelines);
   vertical->addWidget(bottom_);
+  vertical->setSizes({420, 580});
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(totals_);
   layout->addWidget(vertical, 1);

@@ -5,6 +5,7 @@
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -22,6 +23,17 @@
 
 namespace sutra::widgets {
 
+namespace {
+
+void layOutSimulatedTimeline(SimulationResult& r, const SimRun& run) {
+  r.simulated = std::make_shared<const SimulatedTrace>(buildSimulatedTrace(*r.graph, run));
+  const std::string label = "rank" + std::to_string(r.trace->meta.rank.value_or(0)) +
+                            (r.variant ? " what-if" : " simulated");
+  r.simulatedLayout = std::make_shared<const LaneLayout>(LaneLayout::build(r.simulated->trace, label));
+}
+
+}  // namespace
+
 SimulationResult runSimulation(std::shared_ptr<const Trace> trace, const SimKnobs& knobs) {
   SimulationResult r;
   r.trace = std::move(trace);
@@ -36,7 +48,10 @@ SimulationResult runSimulation(std::shared_ptr<const Trace> trace, const SimKnob
   }
   r.baseline = std::move(*baseline);
   r.steps = stepTimings(*r.graph, r.baseline, findSteps(*r.trace, *r.launches));
+  const std::string label = "rank" + std::to_string(r.trace->meta.rank.value_or(0));
+  r.measuredLayout = std::make_shared<const LaneLayout>(LaneLayout::build(*r.trace, label));
   if (knobs.any()) return rerunSimulation(r, knobs);
+  layOutSimulatedTimeline(r, r.baseline);
   return r;
 }
 
@@ -47,7 +62,10 @@ SimulationResult rerunSimulation(const SimulationResult& base, const SimKnobs& k
   r.variantSteps.clear();
   r.moved = {};
   r.error.clear();
-  if (!knobs.any()) return r;
+  if (!knobs.any()) {
+    layOutSimulatedTimeline(r, r.baseline);
+    return r;
+  }
   auto variant = simulate(*r.graph, knobs);
   if (!variant) {
     r.error = QString::fromStdString(variant.error().message);
@@ -56,6 +74,7 @@ SimulationResult rerunSimulation(const SimulationResult& base, const SimKnobs& k
   r.variant = std::move(*variant);
   r.variantSteps = stepTimings(*r.graph, *r.variant, findSteps(*r.trace, *r.launches));
   r.moved = whatMoved(*r.graph, r.baseline, *r.variant);
+  layOutSimulatedTimeline(r, *r.variant);
   return r;
 }
 
@@ -188,7 +207,26 @@ SimulationView::SimulationView(QWidget* parent)
       chart_(new ChartView(this)),
       summary_(new QLabel(this)),
       moved_(new QLabel(this)),
+      measured_(new TimelineView(this)),
+      simulated_(new TimelineView(this)),
+      showMeasured_(new QCheckBox(tr("Measured lanes"), this)),
+      showSimulated_(new QCheckBox(tr("Simulated lanes"), this)),
       watcher_(new QFutureWatcher<SimulationResult>(this)) {
+  measured_->setObjectName("measuredTimeline");
+  simulated_->setObjectName("simulatedTimeline");
+  showMeasured_->setChecked(true);
+  showSimulated_->setChecked(true);
+  connect(showMeasured_, &QCheckBox::toggled, measured_, &QWidget::setVisible);
+  connect(showSimulated_, &QCheckBox::toggled, simulated_, &QWidget::setVisible);
+  // One time axis: the simulator keeps the measured clock, so a window is the same on both.
+  auto follow = [this](TimelineView* from, TimelineView* to) {
+    if (syncing_ || !from->trace() || !to->trace()) return;
+    syncing_ = true;
+    to->setVisibleRange(from->visibleRange());
+    syncing_ = false;
+  };
+  connect(measured_, &TimelineView::visibleRangeChanged, this, [this, follow] { follow(measured_, simulated_); });
+  connect(simulated_, &TimelineView::visibleRangeChanged, this, [this, follow] { follow(simulated_, measured_); });
   auto* proxy = new QSortFilterProxyModel(this);
   proxy->setSourceModel(model_);
   proxy->setSortRole(StepTimingModel::SortRole);
@@ -211,9 +249,22 @@ SimulationView::SimulationView(QWidget* parent)
   split->addWidget(left);
   split->addWidget(chart_);
   split->setStretchFactor(1, 2);
+  auto* lanes = new QSplitter(Qt::Vertical, this);
+  lanes->addWidget(measured_);
+  lanes->addWidget(simulated_);
+  auto* vertical = new QSplitter(Qt::Vertical, this);
+  vertical->addWidget(lanes);
+  vertical->addWidget(split);
+  vertical->setStretchFactor(0, 3);
+  vertical->setStretchFactor(1, 2);
+  vertical->setSizes({600, 400});  // the lanes first: they need the height
+  auto* top = new QHBoxLayout;
+  top->addWidget(summary_, 1);
+  top->addWidget(showMeasured_);
+  top->addWidget(showSimulated_);
   auto* layout = new QVBoxLayout(this);
-  layout->addWidget(summary_);
-  layout->addWidget(split, 1);
+  layout->addLayout(top);
+  layout->addWidget(vertical, 1);
 
   connect(watcher_, &QFutureWatcher<SimulationResult>::finished, this, [this] {
     SimulationResult r = watcher_->result();
@@ -272,7 +323,31 @@ void SimulationView::setResult(SimulationResult r) {
   }
   moved_->setText(moved);
   model_->setSteps(s.steps, s.variantSteps);
+  table_->sortByColumn(StepTimingModel::Step, Qt::AscendingOrder);
+  table_->resizeColumnsToContents();
   chart_->showStepTimings(s.variant ? s.variantSteps : s.steps);
+
+  // The timelines: the same window before and after a what-if, where one was shown.
+  const bool keepWindow = measured_->trace() == s.trace.get();
+  const TimeRange window = measured_->visibleRange();
+  syncing_ = true;
+  if (!keepWindow) measured_->setTrace(s.trace, s.measuredLayout);
+  std::shared_ptr<const Trace> simulatedTrace(s.simulated, &s.simulated->trace);
+  simulated_->setTrace(simulatedTrace, s.simulatedLayout);
+  const TimeRange all{std::min(s.trace->startNs, simulatedTrace->startNs),
+                      std::max(s.trace->endNs, simulatedTrace->endNs)};
+  measured_->setExtraBounds(all);
+  simulated_->setExtraBounds(all);
+  const int labels = std::max(measured_->labelWidth(), simulated_->labelWidth());
+  measured_->setMinimumLabelWidth(labels);
+  simulated_->setMinimumLabelWidth(labels);
+  syncing_ = false;
+  if (keepWindow) {
+    measured_->setVisibleRange(window);
+    simulated_->setVisibleRange(window);
+  } else {
+    measured_->fitAll();
+  }
   emit ready();
 }
 

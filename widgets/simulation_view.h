@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The simulator on the loaded trace: measured against simulated time per step (a table and a
-// chart), and what-if knobs (a dialog) with the projected time and what moved. The graph is built
-// and replayed off the GUI thread.
+// The simulator on the loaded trace: the simulated timeline under the measured one on one
+// zoom-locked time axis (each lane group can be hidden), measured against simulated time per step
+// (a table and a chart), and what-if knobs (a dialog) with the projected time and what moved. The
+// graph is built and replayed, and the simulated timeline laid out, off the GUI thread.
 #include <QAbstractTableModel>
 #include <QDialog>
 #include <QFutureWatcher>
@@ -13,7 +14,10 @@
 
 #include "chart_data.h"
 #include "chart_view.h"
+#include "lane_layout.h"
+#include "timeline_view.h"
 #include "simulate/sim_knobs.h"
+#include "simulate/simulated_trace.h"
 #include "simulate/what_moved.h"
 
 class QCheckBox;
@@ -34,6 +38,11 @@ struct SimulationResult {
   std::optional<SimRun> variant;
   std::vector<StepTiming> variantSteps;
   WhatMoved moved;
+  // The timelines: the measured one, and the simulated one of the variant where there is one,
+  // else of the baseline; simulatedTrace.measuredEvent maps its events back.
+  std::shared_ptr<const LaneLayout> measuredLayout;
+  std::shared_ptr<const SimulatedTrace> simulated;
+  std::shared_ptr<const LaneLayout> simulatedLayout;
   QString error;
 };
 
@@ -92,6 +101,11 @@ class SimulationView : public QWidget {
   StepTimingModel* model() const { return model_; }
   ChartView* chart() const { return chart_; }
   QString summaryText() const { return summary_->text(); }
+  TimelineView* measuredTimeline() const { return measured_; }
+  TimelineView* simulatedTimeline() const { return simulated_; }
+  QCheckBox* measuredToggle() const { return showMeasured_; }
+  QCheckBox* simulatedToggle() const { return showSimulated_; }
+  QTableView* table() const { return table_; }
   QString movedText() const { return moved_->text(); }
 
  public slots:
@@ -108,6 +122,11 @@ class SimulationView : public QWidget {
   ChartView* chart_;
   QLabel* summary_;
   QLabel* moved_;
+  TimelineView* measured_;
+  TimelineView* simulated_;
+  QCheckBox* showMeasured_;
+  QCheckBox* showSimulated_;
+  bool syncing_ = false;
   QFutureWatcher<SimulationResult>* watcher_;
 };
 

@@ -90,7 +90,7 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<
     for (const auto& group : layout_->groups())
       widest = std::max(widest, QFontMetrics(QFont(font().family(), font().pointSize(), QFont::Bold))
                                         .horizontalAdvance(QString::fromStdString(group.label)) + 10);
-    labelWidth_ = std::clamp(widest + 24, 180, 380);
+    labelWidth_ = std::max(std::clamp(widest + 24, 180, 380), minimumLabelWidth_);
   }
   rebuildLines();
   range_ = {};
@@ -102,9 +102,27 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<
 void TimelineView::clear() { setTrace(nullptr, nullptr); }
 
 TimeRange TimelineView::boundsRange() const {
-  if (!trace_ || trace_->endNs <= trace_->startNs) return {0, 1000};
-  const TimeNs margin = std::max<TimeNs>((trace_->endNs - trace_->startNs) / 50, 1);
-  return {trace_->startNs - margin, trace_->endNs + margin};
+  if (!trace_ || trace_->endNs <= trace_->startNs) return extraBounds_.value_or(TimeRange{0, 1000});
+  TimeNs start = trace_->startNs, end = trace_->endNs;
+  if (extraBounds_) {
+    start = std::min(start, extraBounds_->start);
+    end = std::max(end, extraBounds_->end);
+  }
+  const TimeNs margin = std::max<TimeNs>((end - start) / 50, 1);
+  return {start - margin, end + margin};
+}
+
+void TimelineView::setExtraBounds(TimeRange range) {
+  extraBounds_ = range;
+  setVisibleRange(range_);  // clamped anew
+}
+
+void TimelineView::setMinimumLabelWidth(int width) {
+  minimumLabelWidth_ = width;
+  if (labelWidth_ >= width) return;
+  labelWidth_ = width;
+  invalidateGeometry();
+  update();
 }
 
 int TimelineView::eventAreaWidth() const {

@@ -9,6 +9,7 @@
 #include <QScrollBar>
 #include <QWidget>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "lane_layout.h"
@@ -32,6 +33,12 @@ class TimelineView : public QWidget {
   TimeRange visibleRange() const { return range_; }
   // The trace's extent with a small margin: what "fit all" shows and panning stays inside.
   TimeRange boundsRange() const;
+  // Widens the bounds to cover `range` too, so that views locked together (measured and simulated
+  // timelines) can show the same window even where one trace ends earlier.
+  void setExtraBounds(TimeRange range);
+  // The label column's width; views stacked on one time axis give theirs the widest of them.
+  int labelWidth() const { return labelWidth_; }
+  void setMinimumLabelWidth(int width);
   void setVisibleRange(TimeRange range);
   void fitAll();
   void fitSelection();
@@ -121,6 +128,8 @@ class TimelineView : public QWidget {
   std::vector<int> rowLine_;  // per row: its line, or -1 while its group is collapsed
   int contentHeight_ = 0;
   int labelWidth_ = 300;
+  int minimumLabelWidth_ = 0;
+  std::optional<TimeRange> extraBounds_;
   QScrollBar* vscroll_ = nullptr;
   TimeRange range_;
 

@@ -25,9 +25,14 @@
 namespace sutra::gui {
 namespace {
 
-QMenu* findMenu(QMainWindow* window, const QString& title) {
+QMenu* findExistingMenu(QMainWindow* window, const QString& title) {
   for (QAction* action : window->menuBar()->actions())
     if (action->menu() && action->text().remove('&') == title) return action->menu();
+  return nullptr;
+}
+
+QMenu* findMenu(QMainWindow* window, const QString& title) {
+  if (QMenu* menu = findExistingMenu(window, title)) return menu;
   return window->menuBar()->addMenu('&' + title);
 }
 
@@ -107,7 +112,6 @@ QWidget* openCompareWindow(QWidget* parent, const QStringList& paths) {
 void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
                           std::function<int()> currentRank) {
   QMenu* file = findMenu(window, QObject::tr("File"));
-  QMenu* view = findMenu(window, QObject::tr("View"));
 
   auto* compare = new QAction(QObject::tr("&Compare..."), window);
   QObject::connect(compare, &QAction::triggered, window, [window] {
@@ -210,8 +214,11 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
     if (!chart->save(path, &error)) QMessageBox::critical(window, QObject::tr("Export"), error);
   });
 
-  view->addSeparator();
-  view->addAction(QObject::tr("&Simulation"), window, [window, session, currentRank] {
+  QMenu* analysis = findMenu(window, QObject::tr("Analysis"));
+  // Between View and Help, where a menu bar's analysis menu is looked for.
+  if (QMenu* help = findExistingMenu(window, QObject::tr("Help")))
+    window->menuBar()->insertMenu(help->menuAction(), analysis);
+  analysis->addAction(QObject::tr("&Simulate"), window, [window, session, currentRank] {
     const auto rank = currentRankData(session, currentRank);
     if (!rank) return;
     auto* sim = new widgets::SimulationView;
@@ -221,7 +228,7 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
     sim->simulate(rank->trace);
     showWindow(window, sim, QObject::tr("Simulation of %1").arg(rank->label));
   });
-  view->addAction(QObject::tr("&Charts"), window, [window, session, currentRank] {
+  analysis->addAction(QObject::tr("&Charts"), window, [window, session, currentRank] {
     const auto rank = currentRankData(session, currentRank);
     if (!rank) return;
     auto* charts = new widgets::ChartsView;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The analysis menus of the main window: File > Compare..., File > Export > (Chakra traces,
-// simulated timeline, table as CSV, chart as PNG/SVG/PDF), View > Simulation, View > Charts.
+// simulated timeline, table as CSV, chart as PNG/SVG/PDF), Analysis > Simulate, Analysis > Charts.
 // Installed by one call, so the window's own code stays about exploring one trace.
 #include <QString>
 #include <QStringList>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The main window carries the analysis menus: File > Compare..., File > Export > (four kinds),
-// View > Simulation and View > Charts; and a compare window opens from two paths.
+// Analysis > Simulate and Analysis > Charts; and a compare window opens from two paths.
 #include "analysis_menus.h"
 
 #include <gtest/gtest.h>
@@ -45,10 +45,13 @@ TEST(AnalysisMenus, MainWindowHasCompareExportSimulationAndCharts) {
   EXPECT_EQ(actionTexts(exportMenu),
             (QStringList{"Chakra trace(s)...", "Simulated timeline (Chrome JSON)...",
                          "Table as CSV...", "Chart (PNG, SVG, PDF)..."}));
-  QMenu* view = menuNamed(&window, "View");
-  ASSERT_NE(view, nullptr);
-  EXPECT_TRUE(actionTexts(view).contains("Simulation"));
-  EXPECT_TRUE(actionTexts(view).contains("Charts"));
+  QMenu* analysis = menuNamed(&window, "Analysis");
+  ASSERT_NE(analysis, nullptr);
+  EXPECT_EQ(actionTexts(analysis), (QStringList{"Simulate", "Charts"}));
+  // In the menu bar between View and Help.
+  QStringList bar;
+  for (const QAction* a : window.menuBar()->actions()) bar << a->text().remove('&');
+  EXPECT_EQ(bar, (QStringList{"File", "View", "Analysis", "Help"}));
 }
 
 TEST(AnalysisMenus, ConfirmsANewTargetWithoutAsking) {

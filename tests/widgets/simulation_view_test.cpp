@@ -2,12 +2,17 @@
 // The simulation view shows the simulator's numbers: on HTA's base.json.gz the steps' measured
 // times are (python over the file: step start to the later of its end and the end of the device
 // ops whose launch call starts in it) 157408000 ns for ProfilerStep#1009 and 174193000 ns for
-// #1010, and the simulator replays a trace exactly with no knobs.
+// #1010, and the simulator replays a trace exactly with no knobs. Its distributedInfo says rank 1.
 #include "simulation_view.h"
 
 #include <gtest/gtest.h>
 
+#include <QCheckBox>
+#include <QHeaderView>
 #include <QSignalSpy>
+#include <QTableView>
+#include <map>
+#include <qcustomplot.h>
 
 #include "format.h"
 #include "io/readers.h"
@@ -74,6 +79,114 @@ TEST(SimulationView, WhatIfShowsTheProjectedTimeAndWhatMoved) {
   EXPECT_TRUE(view.movedText().contains("Memcpy HtoD (Pinned -> Device)"));
   EXPECT_EQ(view.model()->index(0, StepTimingModel::WhatIf).data(StepTimingModel::SortRole).toLongLong(),
             r->variantSteps[0].simulated);
+}
+
+// The simulated lanes hold exactly what the simulator replays, at its times: one event per measured
+// event simulatedTimes() answers for, none other, with the same name and category.
+void expectSimulatorsEvents(const SimulationResult& r, const SimRun& run) {
+  ASSERT_NE(r.simulated, nullptr);
+  const Trace& measured = *r.trace;
+  const Trace& sim = r.simulated->trace;
+  ASSERT_EQ(r.simulated->measuredEvent.size(), sim.events.size());
+  std::map<EventId, EventId> simOf;
+  for (EventId s = 0; s < sim.events.size(); ++s)
+    EXPECT_TRUE(simOf.emplace(r.simulated->measuredEvent[s], s).second) << "measured event twice";
+  std::size_t expected = 0;
+  for (EventId e = 0; e < measured.events.size(); ++e) {
+    const auto times = simulatedTimes(*r.graph, run, e);
+    if (!times || r.graph->trackOfLane[measured.events[e].lane] == kNoTrack) continue;
+    ++expected;
+    auto it = simOf.find(e);
+    ASSERT_NE(it, simOf.end()) << measured.name(measured.events[e]);
+    const Event& s = sim.events[it->second];
+    EXPECT_EQ(s.start, times->first);
+    EXPECT_EQ(s.end(), times->second);
+    EXPECT_EQ(sim.name(s), measured.name(measured.events[e]));
+    EXPECT_EQ(sim.category(s), measured.category(measured.events[e]));
+    EXPECT_EQ(sim.lanes[s.lane].tid, measured.lanes[measured.events[e].lane].tid);
+  }
+  EXPECT_EQ(sim.events.size(), expected);
+}
+
+TEST(SimulationView, SimulatedLanesUnderTheMeasuredOnesOnOneTimeAxis) {
+  SUTRA_REQUIRE_SHARED_TRACES();
+  test::qtApp();
+  SimulationView view;
+  view.resize(1400, 900);
+  QSignalSpy ready(&view, &SimulationView::ready);
+  view.simulate(baseTrace());
+  ASSERT_TRUE(ready.wait(60'000));
+  const SimulationResult& r = *view.result();
+  expectSimulatorsEvents(r, r.baseline);
+  // The 18 device ops the summary counts are all on the simulated device lanes.
+  std::size_t deviceOps = 0;
+  for (const Event& e : r.simulated->trace.events) deviceOps += isDeviceOp(e.klass) ? 1 : 0;
+  EXPECT_EQ(deviceOps, r.graph->deviceOpCount());
+  EXPECT_EQ(r.graph->deviceOpCount(), 18u);
+
+  TimelineView* measured = view.measuredTimeline();
+  TimelineView* simulated = view.simulatedTimeline();
+  ASSERT_EQ(measured->trace(), r.trace.get());
+  ASSERT_EQ(simulated->trace(), &r.simulated->trace);
+  EXPECT_EQ(simulated->layout()->eventCount(), r.simulated->trace.events.size());
+  EXPECT_TRUE(simulated->layout()->groups().front().label.starts_with("rank1 simulated / "))
+      << simulated->layout()->groups().front().label;
+  // Zoom-locked on the same clock, with label columns of one width so times line up in pixels.
+  EXPECT_EQ(measured->labelWidth(), simulated->labelWidth());
+  const TimeRange window{r.trace->startNs + 1'000'000, r.trace->startNs + 3'000'000};
+  measured->setVisibleRange(window);
+  EXPECT_EQ(simulated->visibleRange(), window);
+  simulated->zoomBy(0.5);
+  EXPECT_EQ(measured->visibleRange(), simulated->visibleRange());
+  // Each lane group has its toggle.
+  view.show();
+  view.simulatedToggle()->setChecked(false);
+  EXPECT_FALSE(simulated->isVisible());
+  EXPECT_TRUE(measured->isVisible());
+  view.measuredToggle()->setChecked(false);
+  view.simulatedToggle()->setChecked(true);
+  EXPECT_TRUE(simulated->isVisible());
+  EXPECT_FALSE(measured->isVisible());
+}
+
+TEST(SimulationView, WhatIfLanesShowTheVariantsTimes) {
+  SUTRA_REQUIRE_SHARED_TRACES();
+  test::qtApp();
+  SimulationView view;
+  QSignalSpy ready(&view, &SimulationView::ready);
+  view.simulate(baseTrace());
+  ASSERT_TRUE(ready.wait(60'000));
+  SimKnobs knobs;
+  knobs.scales.push_back({"Memcpy", 4.0});
+  view.applyKnobs(knobs);
+  ASSERT_TRUE(ready.wait(60'000));
+  const SimulationResult& r = *view.result();
+  ASSERT_TRUE(r.variant.has_value());
+  expectSimulatorsEvents(r, *r.variant);
+  // Every copy lasts 4x its measured time: the five HtoD copies 4 x 1226000 ns together.
+  TimeNs htod = 0;
+  for (const Event& e : r.simulated->trace.events)
+    if (r.simulated->trace.name(e) == "Memcpy HtoD (Pinned -> Device)") htod += e.dur;
+  EXPECT_EQ(htod, 4 * 1'226'000);
+  EXPECT_EQ(view.simulatedTimeline()->trace(), &r.simulated->trace);
+  EXPECT_TRUE(view.simulatedTimeline()->layout()->groups().front().label.starts_with("rank1 what-if / "));
+}
+
+TEST(SimulationView, TableStartsByStepAndTheChartSpeaksMilliseconds) {
+  SUTRA_REQUIRE_SHARED_TRACES();
+  test::qtApp();
+  SimulationView view;
+  QSignalSpy ready(&view, &SimulationView::ready);
+  view.simulate(baseTrace());
+  ASSERT_TRUE(ready.wait(60'000));
+  QTableView* table = view.table();
+  EXPECT_EQ(table->horizontalHeader()->sortIndicatorSection(), int(StepTimingModel::Step));
+  EXPECT_EQ(table->horizontalHeader()->sortIndicatorOrder(), Qt::AscendingOrder);
+  EXPECT_EQ(table->model()->index(0, StepTimingModel::Step).data().toString(), "ProfilerStep#1009");
+  EXPECT_EQ(table->model()->index(1, StepTimingModel::Step).data().toString(), "ProfilerStep#1010");
+  // Steps of 157 and 174 ms: the axis reads in ms, up to 1.1 x 174.193.
+  EXPECT_EQ(view.chart()->plot()->yAxis->label(), "time (ms)");
+  EXPECT_DOUBLE_EQ(view.chart()->plot()->yAxis->range().upper, 174.193 * 1.1);
 }
 
 TEST(WhatIfDialog, ParsesKnobsAndNamesTheBadLine) {

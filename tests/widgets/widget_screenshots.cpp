@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
   compare.resize(1600, 1000);
   compare.setWindowTitle("Sutra: compare");
   SimulationView simulation;
-  simulation.resize(1400, 800);
+  simulation.resize(1600, 1000);
   simulation.setWindowTitle("Sutra: simulation");
   int pending = 2;
   auto done = [&] {

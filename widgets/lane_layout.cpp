@@ -58,13 +58,27 @@ bool encloses(const Event& p, const Event& c) {
   return c.start >= p.start && c.end() <= p.end();
 }
 
-std::string processPart(const Lane& lane) {
+// Kineto writes device-wide synchronisation (cudaDeviceSynchronize, a context sync) as cuda_sync
+// spans on the device's pid with tid -1, and sync records on a stream's tid: such a lane holds
+// only sync or event records, no thread ran there, and it belongs with the device's streams.
+bool isDeviceSyncLane(const Trace& trace, const Lane& lane) {
+  if (lane.kind != LaneKind::Other || lane.endEvent == lane.firstEvent) return false;
+  for (EventId i = lane.firstEvent; i < lane.endEvent; ++i) {
+    const CategoryClass k = trace.events[i].klass;
+    if (k != CategoryClass::Sync && k != CategoryClass::DeviceEvent) return false;
+  }
+  return true;
+}
+
+std::string processPart(const Lane& lane, bool deviceSync) {
   if (lane.kind == LaneKind::DeviceStream) return "device " + std::to_string(lane.device);
+  if (deviceSync) return "device " + lane.pid;
   return "pid " + lane.pid;
 }
 
-std::string threadPart(const Lane& lane) {
+std::string threadPart(const Lane& lane, bool deviceSync) {
   if (lane.kind == LaneKind::DeviceStream) return "stream " + std::to_string(lane.stream);
+  if (deviceSync) return lane.tidNumber < 0 ? std::string("context sync") : "stream " + lane.tid + " sync";
   return "thread " + lane.tid;
 }
 
@@ -81,6 +95,14 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::string& rankLabel) {
   const auto& events = trace.events;
   const std::string prefix = rankLabel.empty() ? std::string() : rankLabel + " / ";
 
+  std::vector<bool> deviceSync(trace.lanes.size(), false);
+  for (LaneId laneId = 0; laneId < trace.lanes.size(); ++laneId)
+    deviceSync[laneId] = isDeviceSyncLane(trace, trace.lanes[laneId]);
+  // A device's sync lane is drawn with its hardware, as a stream's own sync records are.
+  auto bandIn = [&](LaneId laneId, CategoryClass klass) {
+    return deviceSync[laneId] ? Band::Hardware : bandOf(trace.lanes[laneId].kind, klass);
+  };
+
   // Depth of each event inside its band, and how many rows each (lane, band) needs.
   std::vector<std::uint16_t> bandDepth(events.size(), 0);
   std::vector<std::array<std::uint32_t, kBands>> rowsNeeded(trace.lanes.size());
@@ -92,7 +114,7 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::string& rankLabel) {
     std::array<std::vector<EventId>, kBands> stacks;
     for (EventId i = lane.firstEvent; i < lane.endEvent; ++i) {
       const Event& e = events[i];
-      const auto b = static_cast<std::size_t>(bandOf(lane.kind, e.klass));
+      const auto b = static_cast<std::size_t>(bandIn(laneId, e.klass));
       auto& stack = stacks[b];
       while (!stack.empty() && events[stack.back()].end() <= e.start && !encloses(events[stack.back()], e))
         stack.pop_back();
@@ -117,8 +139,9 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::string& rankLabel) {
   for (LaneId laneId = 0; laneId < trace.lanes.size(); ++laneId) {
     const Lane& lane = trace.lanes[laneId];
     if (lane.endEvent == lane.firstEvent) continue;
-    const bool device = lane.kind == LaneKind::DeviceStream;
-    GroupKey key{device, device ? 0 : lane.processSortIndex, device ? lane.device : lane.pidNumber,
+    const bool device = lane.kind == LaneKind::DeviceStream || deviceSync[laneId];
+    GroupKey key{device, device ? 0 : lane.processSortIndex,
+                 lane.kind == LaneKind::DeviceStream ? lane.device : lane.pidNumber,
                  device ? std::string() : lane.pid};
     grouped[key].push_back(laneId);
   }
@@ -129,13 +152,16 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::string& rankLabel) {
     std::sort(lanes.begin(), lanes.end(), [&](LaneId a, LaneId b) {
       const Lane& x = trace.lanes[a];
       const Lane& y = trace.lanes[b];
-      return std::tie(x.threadSortIndex, x.tidNumber, x.tid) < std::tie(y.threadSortIndex, y.tidNumber, y.tid);
+      // A device's streams first, its sync lanes after them.
+      const bool sx = deviceSync[a], sy = deviceSync[b];
+      return std::tie(sx, x.threadSortIndex, x.tidNumber, x.tid) < std::tie(sy, y.threadSortIndex, y.tidNumber, y.tid);
     });
     const Lane& first = trace.lanes[lanes.front()];
     LayoutGroup group;
     group.device = key.device;
-    group.label = prefix + processPart(first);
-    if (!first.processName.empty() && first.processName != processPart(first))
+    const std::string firstProcess = processPart(first, deviceSync[lanes.front()]);
+    group.label = prefix + firstProcess;
+    if (!first.processName.empty() && first.processName != firstProcess)
       group.label += " (" + first.processName + ")";
     const auto groupIndex = static_cast<std::uint32_t>(layout.groups_.size());
     for (LaneId laneId : lanes) {
@@ -147,8 +173,8 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::string& rankLabel) {
         track.band = static_cast<Band>(b);
         track.group = groupIndex;
         track.threadName = lane.threadName;
-        track.shortLabel = threadPart(lane) + " / " + std::string(bandName(track.band));
-        track.label = prefix + processPart(lane) + " / " + track.shortLabel;
+        track.shortLabel = threadPart(lane, deviceSync[laneId]) + " / " + std::string(bandName(track.band));
+        track.label = prefix + processPart(lane, deviceSync[laneId]) + " / " + track.shortLabel;
         track.firstRow = static_cast<std::uint32_t>(layout.rows_.size());
         track.rowCount = rowsNeeded[laneId][b];
         track.eventCount = counts[laneId][b];
@@ -171,7 +197,7 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::string& rankLabel) {
   for (LaneId laneId = 0; laneId < trace.lanes.size(); ++laneId) {
     const Lane& lane = trace.lanes[laneId];
     for (EventId i = lane.firstEvent; i < lane.endEvent; ++i) {
-      const auto b = static_cast<std::size_t>(bandOf(lane.kind, events[i].klass));
+      const auto b = static_cast<std::size_t>(bandIn(laneId, events[i].klass));
       const std::uint32_t rowIndex = trackFirstRow[laneId][b] + bandDepth[i];
       LayoutRow& row = layout.rows_[rowIndex];
       const TimeNs end = events[i].end();

@@ -32,7 +32,8 @@ OpTableView::OpTableView(QWidget* parent) : QWidget(parent) {
   filter_->setClearButtonEnabled(true);
   shapes_ = new QCheckBox(tr("Group by input shapes"), this);
   window_ = new QComboBox(this);
-  window_->setToolTip(tr("The time window the table covers; follows the step selected in the timeline"));
+  window_->setToolTip(tr("The time window the table covers; follows the step selected in the timeline "
+                         "and a time range dragged on its ruler"));
   window_->setMinimumContentsLength(18);
   summary_ = new QLabel(this);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -81,6 +82,7 @@ OpTableView::OpTableView(QWidget* parent) : QWidget(parent) {
 
 void OpTableView::setSteps(std::vector<Step> steps) {
   steps_ = std::move(steps);
+  range_.reset();
   const QSignalBlocker blocker(window_);
   window_->clear();
   window_->addItem(tr("Whole trace"));
@@ -108,18 +110,42 @@ void OpTableView::followStep(int stepIndex) {
   if (item < window_->count() && item != window_->currentIndex()) window_->setCurrentIndex(item);
 }
 
+void OpTableView::followRange(TimeWindow range, const QString& label) {
+  const int rangeItem = static_cast<int>(steps_.size()) + 1;
+  if (range.length() <= 0) {
+    if (!range_) return;
+    range_.reset();
+    const bool wasShown = window_->currentIndex() == rangeItem;
+    {
+      const QSignalBlocker blocker(window_);
+      window_->removeItem(rangeItem);
+      if (wasShown) window_->setCurrentIndex(0);
+    }
+    if (wasShown) request();
+    return;
+  }
+  range_ = range;
+  const QSignalBlocker blocker(window_);
+  if (window_->count() <= rangeItem) window_->addItem(label);
+  else window_->setItemText(rangeItem, label);
+  window_->setCurrentIndex(rangeItem);
+  request();
+}
+
+TimeWindow OpTableView::currentWindow() const {
+  const int step = currentStep();
+  if (step >= 0 && step < static_cast<int>(steps_.size())) return stepWindow(steps_[static_cast<std::size_t>(step)]);
+  if (range_ && step == static_cast<int>(steps_.size())) return *range_;
+  return whole_;
+}
+
 int OpTableView::currentStep() const { return window_->currentIndex() - 1; }
 
 bool OpTableView::groupByShapes() const { return shapes_->isChecked(); }
 
 void OpTableView::setFilterText(const QString& text) { filter_->setText(text); }
 
-void OpTableView::request() {
-  const int step = currentStep();
-  const TimeWindow window =
-      step >= 0 && step < static_cast<int>(steps_.size()) ? stepWindow(steps_[static_cast<std::size_t>(step)]) : whole_;
-  emit tableRequested(window, shapes_->isChecked());
-}
+void OpTableView::request() { emit tableRequested(currentWindow(), shapes_->isChecked()); }
 
 void OpTableView::updateSummary() {
   const OpTable* t = model_->table();

@@ -5,6 +5,7 @@
 // timeline; double-clicking asks for the dependency chain of its first occurrence.
 #include <QWidget>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "analysis/steps.h"
@@ -37,6 +38,10 @@ class OpTableView : public QWidget {
   void clear();
   // Puts the window on the step with this index (in setSteps' order), -1 for the whole trace.
   void followStep(int stepIndex);
+  // Puts the window on a time range (a drag on the timeline's ruler); an empty one removes it.
+  void followRange(TimeWindow range, const QString& label);
+  // The window the table was last asked for.
+  TimeWindow currentWindow() const;
   int currentStep() const;
   bool groupByShapes() const;
   OpTableModel* model() const { return model_; }
@@ -63,6 +68,7 @@ class OpTableView : public QWidget {
   QLabel* summary_ = nullptr;
   std::vector<Step> steps_;
   TimeWindow whole_;
+  std::optional<TimeWindow> range_;  // the last item of the window box, where set
 };
 
 }  // namespace sutra::widgets

@@ -34,6 +34,8 @@ const QColor kGridLine(0xe2, 0xe5, 0xea);
 const QColor kSelection(0x11, 0x11, 0x11);
 const QColor kHighlightOutline(0xd9, 0x48, 0x1c);
 const QColor kFlow(0x25, 0x3b, 0x80);
+const QColor kRangeShade(0x3d, 0x7e, 0xd8, 0x30);
+const QColor kRangeRuler(0x9c, 0xc0, 0xf0);
 
 }  // namespace
 
@@ -70,6 +72,7 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<
   trace_ = std::move(trace);
   layout_ = std::move(layout);
   selected_ = kNoEvent;
+  timeRange_ = {0, 0};
   selectionFlows_.clear();
   highlighted_.clear();
   highlightMask_.clear();
@@ -100,6 +103,15 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<
 }
 
 void TimelineView::clear() { setTrace(nullptr, nullptr); }
+
+int TimelineView::rulerHeight() const { return kRulerHeight; }
+
+void TimelineView::setSelectedTimeRange(TimeRange range) {
+  if (range.end < range.start) std::swap(range.start, range.end);
+  if (range == timeRange_) return;
+  timeRange_ = range;
+  update();
+}
 
 TimeRange TimelineView::boundsRange() const {
   if (!trace_ || trace_->endNs <= trace_->startNs) return extraBounds_.value_or(TimeRange{0, 1000});
@@ -400,6 +412,14 @@ void TimelineView::paintEvent(QPaintEvent*) {
     p.restore();
   }
 
+  // The time range selected on the ruler, shaded over the lanes and the ruler.
+  if (timeRange_.end > timeRange_.start) {
+    const double x0 = std::clamp(timeToX(timeRange_.start, range_, areaWidth), -1.0, areaWidth + 1.0);
+    const double x1 = std::clamp(timeToX(timeRange_.end, range_, areaWidth), -1.0, areaWidth + 1.0);
+    QColor shade = kRangeShade;
+    p.fillRect(QRectF(labelWidth_ + x0, kRulerHeight, std::max(1.0, x1 - x0), height() - kRulerHeight), shade);
+  }
+
   // Ruler.
   p.fillRect(QRect(0, 0, width(), kRulerHeight), kRulerBackground);
   p.setPen(QColor(0x55, 0x5b, 0x66));
@@ -411,6 +431,14 @@ void TimelineView::paintEvent(QPaintEvent*) {
                QString::fromStdString(tickLabel(t - origin, step)));
   }
   p.drawLine(0, kRulerHeight - 1, width(), kRulerHeight - 1);
+  if (timeRange_.end > timeRange_.start) {
+    const double x0 = std::clamp(timeToX(timeRange_.start, range_, areaWidth), -1.0, areaWidth + 1.0);
+    const double x1 = std::clamp(timeToX(timeRange_.end, range_, areaWidth), -1.0, areaWidth + 1.0);
+    const QRectF band(labelWidth_ + x0, 0, std::max(1.0, x1 - x0), kRulerHeight - 1);
+    p.fillRect(band, kRangeRuler);
+    p.setPen(QColor(0x10, 0x30, 0x70));
+    p.drawText(band, Qt::AlignCenter, durationText(timeRange_.span()));
+  }
 
   // Label column.
   p.fillRect(QRect(0, kRulerHeight, labelWidth_, height() - kRulerHeight), QColor(0xfb, 0xfb, 0xfc));
@@ -667,6 +695,7 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
   pressPos_ = event->position().toPoint();
   pressRange_ = range_;
   pressScroll_ = vscroll_->value();
+  rangeDrag_ = trace_ && pressPos_.y() < kRulerHeight && pressPos_.x() >= labelWidth_;
   setFocus();
 }
 
@@ -675,6 +704,13 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
   const QPoint delta = event->position().toPoint() - pressPos_;
   if (!dragging_ && delta.manhattanLength() < QApplication::startDragDistance()) return;
   dragging_ = true;
+  if (rangeDrag_) {
+    const auto timeAt = [&](int x) {
+      return xToTime(std::clamp(double(x - labelWidth_), 0.0, double(eventAreaWidth())), range_, eventAreaWidth());
+    };
+    setSelectedTimeRange({timeAt(pressPos_.x()), timeAt(event->position().toPoint().x())});
+    return;
+  }
   setCursor(Qt::ClosedHandCursor);
   const double fraction = -double(delta.x()) / eventAreaWidth();
   setVisibleRange(panByFraction(pressRange_, fraction));
@@ -685,6 +721,15 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
   if (event->button() != Qt::LeftButton || !pressed_) return QWidget::mouseReleaseEvent(event);
   pressed_ = false;
   unsetCursor();
+  if (rangeDrag_) {
+    rangeDrag_ = false;
+    dragging_ = false;
+    // A drag selects a range; a click on the ruler clears it.
+    if (!(timeRange_.end > timeRange_.start) || pressPos_ == event->position().toPoint()) timeRange_ = {0, 0};
+    update();
+    emit timeRangeSelected(timeRange_.start, timeRange_.end);
+    return;
+  }
   if (dragging_) {
     dragging_ = false;
     return;

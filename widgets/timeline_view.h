@@ -63,6 +63,11 @@ class TimelineView : public QWidget {
   void nextMatch();
   void previousMatch();
   int matchCount() const { return static_cast<int>(matches_.size()); }
+
+  // The time range selected on the ruler (shaded over the lanes); empty when none.
+  TimeRange selectedTimeRange() const { return timeRange_; }
+  void setSelectedTimeRange(TimeRange range);
+  int rulerHeight() const;
   int currentMatch() const { return currentMatch_; }
 
   bool isGroupCollapsed(std::uint32_t group) const;
@@ -87,6 +92,8 @@ class TimelineView : public QWidget {
   void eventActivated(sutra::EventId event);  // double-click on an event
   void visibleRangeChanged(sutra::TimeNs start, sutra::TimeNs end);
   void matchesChanged(int current, int total);
+  // A drag on the ruler selected [start, end); a click on the ruler clears it (start == end).
+  void timeRangeSelected(sutra::TimeNs start, sutra::TimeNs end);
 
  protected:
   void paintEvent(QPaintEvent* event) override;
@@ -147,6 +154,8 @@ class TimelineView : public QWidget {
   int pressScroll_ = 0;
   bool dragging_ = false;
   bool pressed_ = false;
+  bool rangeDrag_ = false;  // the press was on the ruler: dragging selects a time range
+  TimeRange timeRange_{0, 0};
 };
 
 }  // namespace sutra::widgets

@@ -134,6 +134,7 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
     data->rank = group.rank;
     data->label = QStringLiteral("rank%1").arg(group.rank);
     data->path = path;
+    if (group.et) data->etPath = QString::fromStdString(*group.et);
     data->trace = std::make_shared<const Trace>(std::move(trace).value());
     data->layout = std::make_shared<const LaneLayout>(LaneLayout::build(*data->trace, data->label.toStdString()));
     if (job->canceled) return stop();

@@ -27,6 +27,7 @@ struct RankData {
   int rank = 0;
   QString label;  // "rank0"
   QString path;   // the Kineto trace it was read from
+  QString etPath; // the execution trace discovery paired with it, empty when none
   std::shared_ptr<const Trace> trace;
   std::shared_ptr<const LaneLayout> layout;
   // The linker's results; null until the linking stage is done.

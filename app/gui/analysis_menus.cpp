@@ -12,6 +12,7 @@
 #include <QMessageBox>
 #include <QPointer>
 #include <QProgressDialog>
+#include <atomic>
 #include <QTableView>
 #include <QtConcurrent>
 
@@ -78,6 +79,114 @@ widgets::ChartView* chartToExport(QMainWindow* window) {
   return active->findChild<widgets::ChartView*>();
 }
 
+std::vector<std::string> protectedInputs(widgets::TraceSession* session) {
+  std::vector<std::string> out;
+  for (const QString& p : loadedInputs(session)) out.push_back(p.toStdString());
+  for (const auto& rank : session->ranks())
+    if (!rank->etPath.isEmpty()) out.push_back(rank->etPath.toStdString());
+  return out;
+}
+
+// A file to write: asked for, refused when it is an input, confirmed when it exists.
+QString askTarget(QMainWindow* window, widgets::TraceSession* session, const QString& title,
+                  const QString& filter) {
+  const QString path = QFileDialog::getSaveFileName(window, title, QString(), filter, nullptr,
+                                                    QFileDialog::DontConfirmOverwrite);
+  if (path.isEmpty() || !confirmExportTarget(window, path, loadedInputs(session))) return {};
+  return path;
+}
+
+// Runs `job` off the GUI thread behind a busy progress dialog, then says what it wrote or why not.
+void runExport(QMainWindow* window, const QString& label, const QString& path, std::function<Status()> job) {
+  auto* progress = new QProgressDialog(label, QString(), 0, 0, window);
+  progress->setWindowModality(Qt::WindowModal);
+  progress->setMinimumDuration(300);
+  auto* watcher = new QFutureWatcher<Status>(window);
+  QObject::connect(watcher, &QFutureWatcher<Status>::finished, window, [window, watcher, progress, path] {
+    progress->deleteLater();
+    const Status status = watcher->result();
+    watcher->deleteLater();
+    auto* box = status.ok()
+                    ? new QMessageBox(QMessageBox::Information, QObject::tr("Export"),
+                                      QObject::tr("Wrote %1").arg(path), QMessageBox::Ok, window)
+                    : new QMessageBox(QMessageBox::Critical, QObject::tr("Export"),
+                                      QString::fromStdString(status.error().message), QMessageBox::Ok, window);
+    box->setObjectName("ExportResult");
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+  });
+  watcher->setFuture(QtConcurrent::run(std::move(job)));
+}
+
+// File > Export > Chakra trace(s): one .et per rank, linked with the rank's execution trace where
+// the directory has one; a progress bar per rank and stage with Cancel; then a summary of what was
+// written and the problems.
+void exportChakra(QMainWindow* window, widgets::TraceSession* session) {
+  if (session->ranks().empty()) return;
+  const QString dir = QFileDialog::getExistingDirectory(window, QObject::tr("Export Chakra traces into"));
+  if (dir.isEmpty()) return;
+  std::vector<widgets::RankExportInput> inputs;
+  for (const auto& rank : session->ranks())
+    inputs.push_back({rank->rank, rank->trace, nullptr, rank->etPath.toStdString()});
+  const QString stem = QFileInfo(session->ranks().front()->path).baseName();
+  for (const auto& in : inputs) {
+    const QString target = QStringLiteral("%1/%2.%3.et").arg(dir, stem).arg(in.rank);
+    if (!confirmExportTarget(window, target, loadedInputs(session))) return;
+  }
+  const std::vector<std::string> protectedPaths = protectedInputs(session);
+  const int steps = int(inputs.size()) * widgets::kExportStages;
+  auto* progress = new QProgressDialog(QObject::tr("Writing Chakra traces..."), QObject::tr("Cancel"), 0, steps, window);
+  progress->setObjectName("ChakraExportProgress");
+  progress->setWindowModality(Qt::WindowModal);
+  progress->setMinimumDuration(0);
+  progress->setAutoClose(false);
+  progress->setAutoReset(false);
+  progress->setValue(0);
+  auto canceled = std::make_shared<std::atomic<bool>>(false);
+  QObject::connect(progress, &QProgressDialog::canceled, progress, [canceled] { *canceled = true; });
+  const QPointer<QProgressDialog> shown(progress);
+  std::vector<int> rankNumbers;
+  for (const auto& in : inputs) rankNumbers.push_back(in.rank);
+  auto onProgress = [window, shown, canceled, rankNumbers](int index, int count, widgets::ExportStage stage) {
+    QMetaObject::invokeMethod(window, [shown, index, count, stage, rankNumbers] {
+      if (!shown) return;
+      shown->setValue(std::min(shown->maximum(), index * widgets::kExportStages + int(stage)));
+      if (stage != widgets::ExportStage::Done)
+        shown->setLabelText(QObject::tr("Rank %1 (%2 of %3): %4")
+                                .arg(rankNumbers[std::size_t(index)])
+                                .arg(index + 1)
+                                .arg(count)
+                                .arg(QString::fromStdString(widgets::exportStageName(stage))));
+    }, Qt::QueuedConnection);
+    return !canceled->load();
+  };
+  auto* watcher = new QFutureWatcher<widgets::ChakraExportSummary>(window);
+  QObject::connect(watcher, &QFutureWatcher<widgets::ChakraExportSummary>::finished, window,
+                   [window, watcher, progress] {
+    progress->deleteLater();
+    const widgets::ChakraExportSummary summary = watcher->result();
+    watcher->deleteLater();
+    const bool clean = summary.written() == summary.ranks.size() && summary.problemCount() == 0;
+    const QString text = QString::fromStdString(summary.text());
+    QStringList lines = text.split('\n', Qt::SkipEmptyParts);
+    QStringList head;
+    for (const QString& line : lines)
+      if (!line.startsWith(QStringLiteral("  "))) head << line;
+    auto* box = new QMessageBox(clean ? QMessageBox::Information : QMessageBox::Warning,
+                                QObject::tr("Chakra export"), head.join('\n'), QMessageBox::Ok, window);
+    box->setObjectName("ChakraExportSummary");
+    if (summary.problemCount() > 0) {
+      box->setInformativeText(QObject::tr("%1 kind(s) of problem: see the details.").arg(summary.problemCount()));
+      box->setDetailedText(text);
+    }
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+  });
+  watcher->setFuture(QtConcurrent::run([inputs, dir, stem, protectedPaths, onProgress] {
+    return widgets::exportChakraTraces(inputs, dir.toStdString(), stem.toStdString(), protectedPaths, onProgress);
+  }));
+}
+
 }  // namespace
 
 bool confirmExportTarget(QWidget* parent, const QString& target, const QStringList& inputs) {
@@ -132,56 +241,49 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
   file->insertMenu(quit, exportMenu);
   if (quit) file->insertSeparator(quit);
 
-  exportMenu->addAction(QObject::tr("&Chakra trace(s)..."), window, [window, session] {
-    if (session->ranks().empty()) return;
-    const QString dir = QFileDialog::getExistingDirectory(window, QObject::tr("Export Chakra traces into"));
-    if (dir.isEmpty()) return;
-    std::vector<widgets::RankExportInput> inputs;
-    for (const auto& rank : session->ranks()) inputs.push_back({rank->rank, rank->trace, nullptr});
-    const QString stem = QFileInfo(session->ranks().front()->path).baseName();
-    for (const auto& in : inputs) {
-      const QString target = QStringLiteral("%1/%2.%3.et").arg(dir, stem).arg(in.rank);
-      if (!confirmExportTarget(window, target, loadedInputs(session))) return;
-    }
-    std::vector<std::string> protectedPaths;
-    for (const QString& p : loadedInputs(session)) protectedPaths.push_back(p.toStdString());
-    auto* progress = new QProgressDialog(QObject::tr("Writing Chakra traces..."), QString(), 0, 0, window);
-    progress->setWindowModality(Qt::WindowModal);
-    progress->show();
-    auto* watcher = new QFutureWatcher<widgets::ChakraExportSummary>(window);
-    QObject::connect(watcher, &QFutureWatcher<widgets::ChakraExportSummary>::finished, window,
-                     [window, watcher, progress] {
-                       progress->deleteLater();
-                       QMessageBox::information(window, QObject::tr("Chakra export"),
-                                                QString::fromStdString(watcher->result().text()));
-                       watcher->deleteLater();
-                     });
-    watcher->setFuture(QtConcurrent::run([inputs, dir, stem, protectedPaths] {
-      return widgets::exportChakraTraces(inputs, dir.toStdString(), stem.toStdString(), protectedPaths);
-    }));
+  exportMenu->addAction(QObject::tr("&Chakra trace(s)..."), window,
+                        [window, session] { exportChakra(window, session); });
+
+  exportMenu->addAction(QObject::tr("&Linked ET+ JSON..."), window, [window, session, currentRank] {
+    const auto rank = currentRankData(session, currentRank);
+    if (!rank) return;
+    const QString path = askTarget(window, session, QObject::tr("Export the linked trace (ET+)"),
+                                   QObject::tr("ET+ JSON (*.json);;gzipped (*.json.gz)"));
+    if (path.isEmpty()) return;
+    const widgets::RankExportInput input{rank->rank, rank->trace, nullptr, rank->etPath.toStdString()};
+    const auto inputs = protectedInputs(session);
+    const QString with = rank->etPath.isEmpty() ? QObject::tr("the Kineto trace alone (no execution trace found)")
+                                                : QFileInfo(rank->etPath).fileName();
+    runExport(window, QObject::tr("Linking %1 with %2...").arg(rank->label, with), path, [input, path, inputs] {
+      return widgets::exportLinkedEtPlus(input, path.toStdString(), inputs);
+    });
   });
 
-  exportMenu->addAction(QObject::tr("&Simulated timeline (Chrome JSON)..."), window,
+  exportMenu->addAction(QObject::tr("&Measured timeline (Chrome/Perfetto JSON)..."), window,
                         [window, session, currentRank] {
     const auto rank = currentRankData(session, currentRank);
     if (!rank) return;
-    const QString path = QFileDialog::getSaveFileName(
-        window, QObject::tr("Export the simulated timeline"), QString(),
-        QObject::tr("Chrome trace (*.json)"), nullptr, QFileDialog::DontConfirmOverwrite);
-    if (path.isEmpty() || !confirmExportTarget(window, path, loadedInputs(session))) return;
-    auto* watcher = new QFutureWatcher<Status>(window);
-    QObject::connect(watcher, &QFutureWatcher<Status>::finished, window, [window, watcher, path] {
-      const Status status = watcher->result();
-      if (status.ok())
-        QMessageBox::information(window, QObject::tr("Export"), QObject::tr("Wrote %1").arg(path));
-      else
-        QMessageBox::critical(window, QObject::tr("Export"), QString::fromStdString(status.error().message));
-      watcher->deleteLater();
-    });
+    const QString path = askTarget(window, session, QObject::tr("Export the measured timeline"),
+                                   QObject::tr("Chrome trace (*.json);;gzipped (*.json.gz)"));
+    if (path.isEmpty()) return;
     const auto trace = rank->trace;
-    watcher->setFuture(QtConcurrent::run([trace, path] {
+    const auto inputs = protectedInputs(session);
+    runExport(window, QObject::tr("Writing the timeline of %1...").arg(rank->label), path, [trace, path, inputs] {
+      return widgets::exportMeasuredTimeline(*trace, path.toStdString(), inputs);
+    });
+  });
+
+  exportMenu->addAction(QObject::tr("&Simulated timeline (Chrome/Perfetto JSON)..."), window,
+                        [window, session, currentRank] {
+    const auto rank = currentRankData(session, currentRank);
+    if (!rank) return;
+    const QString path = askTarget(window, session, QObject::tr("Export the simulated timeline"),
+                                   QObject::tr("Chrome trace (*.json);;gzipped (*.json.gz)"));
+    if (path.isEmpty()) return;
+    const auto trace = rank->trace;
+    runExport(window, QObject::tr("Simulating %1...").arg(rank->label), path, [trace, path] {
       return widgets::exportSimulatedTimeline(*trace, path.toStdString());
-    }));
+    });
   });
 
   exportMenu->addAction(QObject::tr("Table as C&SV..."), window, [window, session] {

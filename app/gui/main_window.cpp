@@ -167,6 +167,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
       matchLabel_->setText(current >= 0 ? tr("%1 of %2").arg(current + 1).arg(total) : tr("%1 matches").arg(total));
     }
   });
+  // A range dragged on the ruler is the operator table's window (a click on the ruler clears it).
+  connect(timeline_, &widgets::TimelineView::timeRangeSelected, this, [this](TimeNs start, TimeNs end) {
+    const TimeNs origin = timeline_->trace() ? timeline_->trace()->startNs : 0;
+    ops_->followRange({start, end}, tr("Range +%1 .. +%2 (%3)")
+                                         .arg(widgets::durationText(start - origin), widgets::durationText(end - origin),
+                                              widgets::durationText(end - start)));
+  });
   connect(details_, &widgets::EventDetailsView::eventLinkActivated, this,
           [this](EventId event) { timeline_->selectEvent(event, true); });
 

@@ -43,8 +43,9 @@ TEST(AnalysisMenus, MainWindowHasCompareExportSimulationAndCharts) {
   QMenu* exportMenu = menuNamed(&window, "Export");
   ASSERT_NE(exportMenu, nullptr);
   EXPECT_EQ(actionTexts(exportMenu),
-            (QStringList{"Chakra trace(s)...", "Simulated timeline (Chrome JSON)...",
-                         "Table as CSV...", "Chart (PNG, SVG, PDF)..."}));
+            (QStringList{"Chakra trace(s)...", "Linked ET+ JSON...", "Measured timeline (Chrome/Perfetto JSON)...",
+                         "Simulated timeline (Chrome/Perfetto JSON)...", "Table as CSV...",
+                         "Chart (PNG, SVG, PDF)..."}));
   QMenu* analysis = menuNamed(&window, "Analysis");
   ASSERT_NE(analysis, nullptr);
   EXPECT_EQ(actionTexts(analysis), (QStringList{"Simulate", "Charts"}));

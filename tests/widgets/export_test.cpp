@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Export writes files that the readers read back: CSV of a table model, Chakra .et per rank,
+// Export writes files that the readers read back: CSV of a table model, Chakra .et per rank
+// (linked with the ET where there is one, with progress and Cancel), ET+ JSON, the measured and
 // the simulated timeline as Chrome-trace JSON; and the overwrite checks.
 #include <gtest/gtest.h>
 
@@ -8,8 +9,12 @@
 #include <QStandardItemModel>
 #include <QTemporaryDir>
 
+#include <QSignalSpy>
+
 #include "chakra/et_file.h"
 #include "io/readers.h"
+#include "link/et_plus_reader.h"
+#include "trace_session.h"
 #include "qt_app.h"
 #include "table_export.h"
 #include "test_support.h"
@@ -63,7 +68,7 @@ TEST(TraceExport, ChakraTracesAreReadBack) {
   ASSERT_TRUE(trace.ok());
   QTemporaryDir dir;
   const ChakraExportSummary summary = exportChakraTraces(
-      {{0, std::make_shared<const Trace>(std::move(trace).value()), nullptr}},
+      {{0, std::make_shared<const Trace>(std::move(trace).value()), nullptr, ""}},
       dir.path().toStdString(), "base", {path});
   ASSERT_EQ(summary.written(), 1u) << summary.text();
   const RankExportResult& rank = summary.ranks[0];
@@ -85,7 +90,7 @@ TEST(TraceExport, ChakraRefusesToReplaceAnInput) {
   const std::string target = dir.path().toStdString() + "/in.0.et";
   { QFile f(QString::fromStdString(target)); ASSERT_TRUE(f.open(QIODevice::WriteOnly)); f.write("x"); }
   const ChakraExportSummary summary = exportChakraTraces(
-      {{0, std::make_shared<const Trace>(std::move(trace).value()), nullptr}},
+      {{0, std::make_shared<const Trace>(std::move(trace).value()), nullptr, ""}},
       dir.path().toStdString(), "in", {target});
   EXPECT_EQ(summary.written(), 0u);
   EXPECT_FALSE(summary.ranks[0].error.empty());
@@ -115,6 +120,113 @@ TEST(TraceExport, SimulatedTimelineIsAKinetoTraceWithEveryDeviceOp) {
     }
   EXPECT_EQ(deviceOps, 18u);
   EXPECT_EQ(deviceTime, 1'694'000);
+}
+
+// The param pair: linear_kineto.json.gz recorded with linear_et.json.gz.
+RankExportInput linearPair() {
+  auto kineto = readKinetoTrace(test::sharedTrace("param/linear_kineto.json.gz"));
+  EXPECT_TRUE(kineto.ok());
+  return {0, std::make_shared<const Trace>(std::move(kineto).value()), nullptr,
+          test::sharedTrace("param/linear_et.json.gz")};
+}
+
+TEST(TraceExport, ChakraLinksTheEtAndReportsEachStage) {
+  SUTRA_REQUIRE_SHARED_TRACES();
+  const RankExportInput input = linearPair();
+  QTemporaryDir dir;
+  std::vector<std::pair<int, ExportStage>> seen;
+  const ChakraExportSummary summary = exportChakraTraces(
+      {input}, dir.path().toStdString(), "linear", {input.etPath},
+      [&](int index, int count, ExportStage stage) {
+        EXPECT_EQ(count, 1);
+        seen.emplace_back(index, stage);
+        return true;
+      });
+  ASSERT_EQ(summary.written(), 1u) << summary.text();
+  EXPECT_FALSE(summary.canceled);
+  const RankExportResult& rank = summary.ranks[0];
+  EXPECT_NE(rank.matching, "kineto_only");  // the ET was linked, not the Kineto trace alone
+  EXPECT_EQ(rank.etPath, input.etPath);
+  EXPECT_NE(summary.text().find("with " + input.etPath), std::string::npos);
+  const std::vector<std::pair<int, ExportStage>> stages{
+      {0, ExportStage::ReadingEt}, {0, ExportStage::Linking}, {0, ExportStage::Converting},
+      {0, ExportStage::Writing},   {1, ExportStage::Done}};
+  EXPECT_EQ(seen, stages);
+  auto back = chakra::readChakraTrace(rank.path);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->nodes.size(), rank.nodes);
+  // The same conversion without the ET has other nodes: the ET's operators are what was linked.
+  const ChakraExportSummary alone = exportChakraTraces({{0, input.kineto, nullptr, ""}},
+                                                       dir.path().toStdString(), "alone", {});
+  ASSERT_EQ(alone.written(), 1u);
+  EXPECT_EQ(alone.ranks[0].matching, "kineto_only");
+  EXPECT_NE(alone.ranks[0].nodes, rank.nodes);
+}
+
+TEST(TraceExport, ChakraCancelLeavesNoFile) {
+  SUTRA_REQUIRE_SHARED_TRACES();
+  const RankExportInput input = linearPair();
+  QTemporaryDir dir;
+  const ChakraExportSummary summary = exportChakraTraces(
+      {input, input}, dir.path().toStdString(), "linear", {},
+      [](int, int, ExportStage stage) { return stage != ExportStage::Converting; });
+  EXPECT_TRUE(summary.canceled);
+  EXPECT_EQ(summary.written(), 0u);
+  ASSERT_EQ(summary.ranks.size(), 2u);
+  EXPECT_EQ(summary.ranks[0].error, "cancelled");
+  EXPECT_EQ(summary.ranks[1].error, "cancelled");
+  EXPECT_TRUE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).isEmpty());
+  EXPECT_NE(summary.text().find("0 of 2 rank(s) written (cancelled)"), std::string::npos);
+}
+
+TEST(TraceExport, LinkedEtPlusIsReadBack) {
+  SUTRA_REQUIRE_SHARED_TRACES();
+  const RankExportInput input = linearPair();
+  QTemporaryDir dir;
+  const std::string out = dir.path().toStdString() + "/linear_plus.json";
+  std::string matching;
+  const Status status = exportLinkedEtPlus(input, out, {input.etPath}, &matching);
+  ASSERT_TRUE(status.ok()) << status.error().message;
+  EXPECT_NE(matching, "kineto_only");
+  auto back = readLinkedEt(out);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  // Never over an input.
+  const Status refused = exportLinkedEtPlus(input, input.etPath, {input.etPath});
+  EXPECT_FALSE(refused.ok());
+}
+
+TEST(TraceExport, MeasuredTimelineReadsBackAsTheSameEvents) {
+  SUTRA_REQUIRE_SHARED_TRACES();
+  const std::string path = test::sharedTrace("hta/trace_compare/base.json.gz");
+  auto trace = readKinetoTrace(path);
+  ASSERT_TRUE(trace.ok());
+  QTemporaryDir dir;
+  for (const std::string name : {"/measured.json", "/measured.json.gz"}) {
+    const std::string out = dir.path().toStdString() + name;
+    const Status status = exportMeasuredTimeline(*trace, out, {path});
+    ASSERT_TRUE(status.ok()) << status.error().message;
+    auto back = readKinetoTrace(out);
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    ASSERT_EQ(back->events.size(), trace->events.size());
+    for (std::size_t i = 0; i < trace->events.size(); ++i) {
+      EXPECT_EQ(back->events[i].start, trace->events[i].start);
+      EXPECT_EQ(back->events[i].dur, trace->events[i].dur);
+      EXPECT_EQ(back->name(back->events[i]), trace->name(trace->events[i]));
+    }
+    EXPECT_EQ(back->flows.size(), trace->flows.size());
+  }
+  EXPECT_FALSE(exportMeasuredTimeline(*trace, path, {path}).ok());
+}
+
+TEST(TraceExport, SessionPairsEachRankWithItsEt) {
+  SUTRA_REQUIRE_SHARED_TRACES();
+  test::qtApp();
+  TraceSession session;
+  QSignalSpy finished(&session, &TraceSession::finished);
+  session.open({QString::fromStdString(test::sharedTrace("param"))});
+  ASSERT_TRUE(finished.wait(120'000));
+  ASSERT_EQ(session.ranks().size(), 1u);
+  EXPECT_EQ(session.ranks()[0]->etPath.toStdString(), test::sharedTrace("param/linear_et.json.gz"));
 }
 
 }  // namespace

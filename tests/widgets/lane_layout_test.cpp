@@ -85,6 +85,37 @@ TEST(LaneLayout, SplitsHostThreadsIntoFrameworkAndRuntimeBandsAndStreamsIntoHard
   EXPECT_EQ(row.maxEnd, (std::vector<TimeNs>{50, 80}));
 }
 
+// Kineto writes a device-wide sync (cudaDeviceSynchronize) as a cuda_sync span on pid 0, tid -1
+// (HTA's critical_path traces have them): no thread ran there, so it is no "thread -1" runtime lane
+// of a host process but a "context sync" lane among device 0's streams.
+TEST(LaneLayout, DeviceWideSyncsSitWithTheirDeviceNotOnAFakeThread) {
+  TraceBuilder b("sync");
+  const LaneId host = b.lane("1234", "5678");
+  const LaneId stream = b.lane("0", "7");
+  const LaneId context = b.lane("0", "-1");
+  b.addEvent(makeEvent(b, host, "cudaDeviceSynchronize", 10, 50, "cuda_runtime"));
+  b.addEvent(makeEvent(b, stream, "gemm", 5, 40, "kernel"));
+  b.addEvent(makeEvent(b, stream, "Stream Sync", 45, 5, "cuda_sync"));
+  b.addEvent(makeEvent(b, context, "Context Sync", 12, 45, "cuda_sync"));
+  const Trace trace = b.finish();
+  const LaneLayout layout = LaneLayout::build(trace, "rank0");
+  ASSERT_EQ(layout.groups().size(), 2u);
+  EXPECT_EQ(layout.groups()[0].label, "rank0 / pid 1234");
+  EXPECT_EQ(layout.groups()[1].label, "rank0 / device 0");
+  ASSERT_EQ(layout.groups()[1].tracks.size(), 2u);
+  const LayoutTrack& streamTrack = layout.tracks()[layout.groups()[1].tracks[0]];
+  const LayoutTrack& syncTrack = layout.tracks()[layout.groups()[1].tracks[1]];
+  EXPECT_EQ(streamTrack.label, "rank0 / device 0 / stream 7 / hardware");
+  EXPECT_EQ(streamTrack.eventCount, 2u);  // the stream's own sync stays with its work
+  EXPECT_EQ(syncTrack.label, "rank0 / device 0 / context sync / hardware");
+  EXPECT_EQ(syncTrack.band, Band::Hardware);
+  EXPECT_EQ(syncTrack.eventCount, 1u);
+  EXPECT_EQ(syncTrack.lane, context);
+  for (const LayoutTrack& track : layout.tracks()) EXPECT_EQ(track.label.find("thread -1"), std::string::npos);
+  EXPECT_EQ(layout.eventCount(), trace.events.size());
+  for (EventId i = 0; i < trace.events.size(); ++i) EXPECT_NE(layout.rowOf(i), kNoRow);
+}
+
 TEST(LaneLayout, LeavesTheRankOutWhenUnknown) {
   const Trace trace = smallTrace();
   const LaneLayout layout = LaneLayout::build(trace, "");

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <QMessageBox>
+#include <QMouseEvent>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -15,6 +16,7 @@
 #include "op_table_view.h"
 #include "qt_app.h"
 #include "test_support.h"
+#include "time_axis.h"
 #include "timeline_view.h"
 #include "trace_session.h"
 
@@ -94,6 +96,51 @@ TEST(MainWindow, ATableRowSelectsItsOccurrencesInTheTimeline) {
   EXPECT_EQ(highlighted, expected);
   ASSERT_NE(window.timeline().selectedEvent(), kNoEvent);
   EXPECT_EQ(trace.name(trace.events[window.timeline().selectedEvent()]), "aten::linear");
+}
+
+void sendMouse(QWidget* widget, QEvent::Type type, QPoint pos, Qt::MouseButtons buttons) {
+  QMouseEvent event(type, QPointF(pos), widget->mapToGlobal(QPointF(pos)), Qt::LeftButton, buttons, Qt::NoModifier);
+  QApplication::sendEvent(widget, &event);
+}
+
+// A drag on the timeline's ruler selects a time range: the operator table is rebuilt for it, and a
+// click on the ruler gives the whole trace back.
+TEST(MainWindow, ARangeDraggedOnTheRulerIsTheOperatorTablesWindow) {
+  SUTRA_REQUIRE_SHARED_TRACES();
+  test::qtApp();
+  MainWindow window;
+  window.resize(1400, 900);
+  QSignalSpy loaded(&window, &MainWindow::loadFinished);
+  window.openPaths({QString::fromStdString(test::sharedTrace("param/linear_kineto.json.gz"))});
+  ASSERT_TRUE(waitFor(loaded));
+  auto* ops = window.findChild<widgets::OpTableView*>();
+  ASSERT_NE(ops, nullptr);
+  widgets::TimelineView& timeline = window.timeline();
+  const TimeWindow whole = ops->currentWindow();
+  const int left = timeline.eventAreaLeft(), y = timeline.rulerHeight() / 2;
+  const widgets::TimeRange view = timeline.visibleRange();
+  const int width = timeline.eventAreaWidth(), x0 = width / 5, x1 = width * 3 / 5;
+  const TimeNs t0 = widgets::xToTime(x0, view, width);
+  const TimeNs t1 = widgets::xToTime(x1, view, width);
+  QSignalSpy tables(&window.session(), &widgets::TraceSession::opTableReady);
+  sendMouse(&timeline, QEvent::MouseButtonPress, {left + x0, y}, Qt::LeftButton);
+  sendMouse(&timeline, QEvent::MouseMove, {left + (x0 + x1) / 2, y}, Qt::LeftButton);
+  sendMouse(&timeline, QEvent::MouseMove, {left + x1, y}, Qt::LeftButton);
+  sendMouse(&timeline, QEvent::MouseButtonRelease, {left + x1, y}, Qt::NoButton);
+  EXPECT_EQ(timeline.selectedTimeRange(), (widgets::TimeRange{t0, t1}));
+  EXPECT_EQ(timeline.visibleRange(), view);  // a ruler drag selects, it does not pan
+  EXPECT_EQ(ops->currentWindow().start, t0);
+  EXPECT_EQ(ops->currentWindow().end, t1);
+  ASSERT_TRUE(waitFor(tables));
+  ASSERT_NE(ops->model()->table(), nullptr);
+  EXPECT_EQ(ops->model()->table()->window.start, t0);
+  EXPECT_EQ(ops->model()->table()->window.end, t1);
+  // A click on the ruler clears the range: back to the whole trace.
+  sendMouse(&timeline, QEvent::MouseButtonPress, {left + x0 / 2, y}, Qt::LeftButton);
+  sendMouse(&timeline, QEvent::MouseButtonRelease, {left + x0 / 2, y}, Qt::NoButton);
+  EXPECT_EQ(timeline.selectedTimeRange(), (widgets::TimeRange{0, 0}));
+  EXPECT_EQ(ops->currentWindow().start, whole.start);
+  EXPECT_EQ(ops->currentWindow().end, whole.end);
 }
 
 }  // namespace

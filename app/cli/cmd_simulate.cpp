@@ -9,11 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "chakra/et_file.h"
 #include "cli_args.h"
 #include "command.h"
 #include "io/discover.h"
 #include "io/readers.h"
 #include "link/linked_trace.h"
+#include "simulate/chakra_simulation.h"
+#include "simulate/collective_matching.h"
 #include "simulate/rank_simulation.h"
 #include "simulate/step_projection.h"
 #include "simulate/timeline_export.h"
@@ -27,12 +30,22 @@ constexpr const char* kHelp =
     "Projects each rank's iteration time by replaying its trace event by event: host threads\n"
     "replay their measured CPU time, device streams run their ops in order after launch\n"
     "latency, blocking calls wait for what they synchronize on. With no knobs the replay\n"
-    "reproduces the measured steps; knobs say what a change would do.\n\n"
+    "reproduces the measured steps; knobs say what a change would do. With several ranks,\n"
+    "a collective ends when the last rank's matching collective has arrived plus its\n"
+    "transfer time, so a slow rank delays the others.\n\n"
     "Input:\n"
-    "  DIR|FILE...          trace files or directories; every rank with a Kineto trace\n"
+    "  DIR|FILE...          trace files or directories; every rank with a Kineto trace, and\n"
+    "                       every rank with only a Chakra graph (<prefix>.<rank>.et): its ops\n"
+    "                       run one at a time on their thread or stream after their ctrl and\n"
+    "                       data dependencies, for duration_micros\n"
     "  --kineto KINETO      one Kineto trace (.json or .json.gz)\n"
     "  --et ET              its PyTorch execution trace: linked to the Kineto trace for the\n"
-    "                       inter-thread dependencies (a directory pairs them by itself)\n\n"
+    "                       inter-thread dependencies (a directory pairs them by itself)\n"
+    "  --graph-only         Chakra graphs: ignore the start times in the file (no measured\n"
+    "                       gaps between ops): each op starts as soon as its dependencies,\n"
+    "                       its thread and its stream allow\n"
+    "  --comm-bandwidth-gbs X  Chakra graphs: communication nodes with no duration take\n"
+    "                       comm_size / X GB/s (ASTRA-sim's examples give sizes, no times)\n\n"
     "What-if knobs:\n"
     "  --scale 'REGEX=F'    multiply the durations of device ops whose names match REGEX\n"
     "                       (ECMAScript, searched anywhere in the name) by F; repeatable, the\n"
@@ -51,8 +64,9 @@ constexpr const char* kHelp =
 
 struct RankInput {
   int rank = 0;
-  std::string kineto;
+  std::string kineto;             // or, when chakra is set, the Chakra graph
   std::optional<std::string> et;  // linked for its inter-thread dependencies
+  bool chakra = false;
 };
 
 struct RankOutcome {
@@ -95,7 +109,15 @@ std::string knobsSummary(const SimKnobs& k) {
   return s;
 }
 
-void printHuman(const std::vector<RankOutcome>& outcomes, const SimKnobs& knobs) {
+void printHuman(const std::vector<RankOutcome>& outcomes, const SimKnobs& knobs,
+                const CollectiveMatching& matching) {
+  if (outcomes.size() > 1)
+    std::printf("%zu ranks simulated together: %zu collectives matched across ranks (%zu ops), %zu ops "
+                "unmatched\n",
+                outcomes.size(), matching.collectives.size(), matching.matchedOps, matching.unmatchedOps);
+  for (const auto& p : matching.problems.all())
+    std::printf("note: %s (x%llu), e.g. %s\n", p.what.c_str(), static_cast<unsigned long long>(p.count),
+                p.example.c_str());
   for (const auto& o : outcomes) {
     const SimGraph& g = o.sim->graph;
     std::size_t streams = 0, threads = 0;
@@ -107,17 +129,22 @@ void printHuman(const std::vector<RankOutcome>& outcomes, const SimKnobs& knobs)
                 static_cast<unsigned long long>(g.hostWaitsUsed),
                 static_cast<unsigned long long>(g.streamWaitsUsed));
     if (knobs.any()) std::printf("  what-if: %s\n", knobsSummary(knobs).c_str());
+    if (o.sim->chakra && !o.sim->measuredTimes)
+      std::printf("  no start times in the graph: nothing measured to compare with\n");
+    // Measured and error only where something was measured.
+    auto measured = [&](TimeNs ns) { return o.sim->measuredTimes ? formatDuration(ns) : std::string("-"); };
+    auto error = [&](double ratio) { return o.sim->measuredTimes ? percent(ratio) : std::string("-"); };
     std::printf("  %6s %-28s %14s %14s %9s\n", "step", "annotation", "measured", "simulated", "error");
     for (const auto& s : o.projection.steps)
       std::printf("  %6lld %-28.28s %14s %14s %9s\n", static_cast<long long>(s.number), s.name.c_str(),
-                  formatDuration(s.measuredNs).c_str(),
-                  formatDuration(s.simulatedNs).c_str(), percent(s.relativeError()).c_str());
+                  measured(s.measuredNs).c_str(), formatDuration(s.simulatedNs).c_str(),
+                  error(s.relativeError()).c_str());
     const double total = o.projection.measuredNs == 0
                              ? 0.0
                              : static_cast<double>(o.projection.simulatedNs - o.projection.measuredNs) /
                                    static_cast<double>(o.projection.measuredNs);
-    std::printf("  %-35s %14s %14s %9s\n", "total", formatDuration(o.projection.measuredNs).c_str(),
-                formatDuration(o.projection.simulatedNs).c_str(), percent(total).c_str());
+    std::printf("  %-35s %14s %14s %9s\n", "total", measured(o.projection.measuredNs).c_str(),
+                formatDuration(o.projection.simulatedNs).c_str(), error(total).c_str());
     if (o.moved) {
       const WhatMoved& m = *o.moved;
       std::printf("  replayed %s -> projected %s (%s)\n", formatDuration(m.baselineNs).c_str(),
@@ -145,16 +172,19 @@ void printHuman(const std::vector<RankOutcome>& outcomes, const SimKnobs& knobs)
   }
 }
 
-nlohmann::json toJson(const std::vector<RankOutcome>& outcomes) {
+nlohmann::json toJson(const std::vector<RankOutcome>& outcomes, const CollectiveMatching& matching) {
   nlohmann::json ranks = nlohmann::json::array();
   for (const auto& o : outcomes) {
     nlohmann::json steps = nlohmann::json::array();
     for (const auto& s : o.projection.steps)
-      steps.push_back({{"step", s.number}, {"name", s.name}, {"measured_ns", s.measuredNs},
+      steps.push_back({{"step", s.number}, {"name", s.name},
+                       {"measured_ns", o.sim->measuredTimes ? nlohmann::json(s.measuredNs) : nlohmann::json()},
                        {"simulated_ns", s.simulatedNs}});
+    // A Chakra graph without start times measured nothing: null, not a made-up number.
     nlohmann::json rank = {{"rank", o.sim->rank},
                            {"path", o.path},
-                           {"measured_ns", o.projection.measuredNs},
+                           {"measured_ns", o.sim->measuredTimes ? nlohmann::json(o.projection.measuredNs)
+                                                                : nlohmann::json()},
                            {"simulated_ns", o.projection.simulatedNs},
                            {"steps", steps},
                            {"graph",
@@ -184,15 +214,25 @@ nlohmann::json toJson(const std::vector<RankOutcome>& outcomes) {
     rank["problems"] = problems;
     ranks.push_back(std::move(rank));
   }
-  return {{"ranks", ranks}};
+  nlohmann::json collectiveProblems = nlohmann::json::array();
+  for (const auto& p : matching.problems.all())
+    collectiveProblems.push_back({{"severity", severityName(p.severity)}, {"what", p.what}, {"count", p.count},
+                                  {"example", p.example}});
+  return {{"ranks", ranks},
+          {"collectives",
+           {{"matched", matching.collectives.size()},
+            {"matched_ops", matching.matchedOps},
+            {"unmatched_ops", matching.unmatchedOps},
+            {"problems", collectiveProblems}}}};
 }
 
 int runSimulate(int argc, char** argv) {
   std::string error;
   auto args = Args::parse(argc, argv,
                           {"--kineto", "--et", "--scale", "--launch-latency-us",
-                           "--launch-latency-scale", "--cpu-speed", "--step", "-o"},
-                          {"--json", "--no-sync", "-h", "--help"}, error);
+                           "--launch-latency-scale", "--cpu-speed", "--step", "-o",
+                           "--comm-bandwidth-gbs"},
+                          {"--json", "--no-sync", "--graph-only", "-h", "--help"}, error);
   if (!args) {
     std::fprintf(stderr, "sutra-cli simulate: %s\n%s", error.c_str(), kHelp);
     return kExitBadInput;
@@ -233,7 +273,15 @@ int runSimulate(int argc, char** argv) {
     onlyStep = n;
   }
 
-  // Which Kineto trace each rank has.
+  ChakraSimOptions chakraOptions;
+  chakraOptions.dependenciesOnly = args->flag("--graph-only");
+  if (auto v = args->value("--comm-bandwidth-gbs")) {
+    auto gbs = parseNumber(*v);
+    if (!gbs || *gbs <= 0) return fail("simulate", "--comm-bandwidth-gbs '" + *v + "': expected GB/s > 0");
+    chakraOptions.commBytesPerNs = *gbs;  // 1 GB/s = 1 byte per ns
+  }
+
+  // Which trace each rank has: its Kineto trace, else its Chakra graph.
   std::vector<RankInput> inputs;
   if (auto kineto = args->value("--kineto")) {
     if (!args->positional().empty()) return fail("simulate", "give either --kineto or files and directories, not both");
@@ -256,26 +304,41 @@ int runSimulate(int argc, char** argv) {
     }
     auto found = discoverTraces(args->positional());
     if (!found) return fail("simulate", found.error().message);
-    std::vector<std::string> chakraOnly;
     for (const auto& group : found->ranks) {
-      if (group.kineto) inputs.push_back({group.rank, *group.kineto, group.et});
-      else if (!group.chakra.empty()) chakraOnly.push_back(group.chakra.front());
+      if (group.kineto) {
+        inputs.push_back({group.rank, *group.kineto, group.et});
+      } else if (group.chakra.size() > 1) {
+        return fail("simulate", group.chakra[0] + " and " + group.chakra[1] + ": two Chakra graphs of rank " +
+                    std::to_string(group.rank) + " (give one graph per rank, named <prefix>.<rank>.et)");
+      } else if (!group.chakra.empty()) {
+        inputs.push_back({group.rank, group.chakra.front(), std::nullopt, true});
+      }
     }
-    if (inputs.empty()) {
-      if (!chakraOnly.empty())
-        return fail("simulate", chakraOnly.front() +
-                    ": a Chakra graph alone cannot be simulated by this version; give the Kineto "
-                    "trace it was converted from");
-      return fail("simulate", "no Kineto trace among the inputs (a Kineto trace is needed to simulate)");
+    if (inputs.empty())
+      return fail("simulate", "no Kineto trace or Chakra graph among the inputs");
+    // Several ranks simulate together: every rank between the first and the last must be there.
+    for (std::size_t k = 1; k < inputs.size(); ++k) {
+      if (inputs[k].rank == inputs[k - 1].rank + 1) continue;
+      return fail("simulate", "rank " + std::to_string(inputs[k - 1].rank + 1) + " is missing: " +
+                  inputs[k - 1].kineto + " is rank " + std::to_string(inputs[k - 1].rank) + " and " +
+                  inputs[k].kineto + " is rank " + std::to_string(inputs[k].rank));
     }
   }
 
   std::vector<RankOutcome> outcomes;
   for (const auto& in : inputs) {
-    auto trace = readKinetoTrace(in.kineto);
-    if (!trace) return fail("simulate", trace.error().message);
     RankOutcome o;
     o.path = in.kineto;
+    if (in.chakra) {
+      auto et = chakra::readChakraTrace(in.kineto);
+      if (!et) return fail("simulate", et.error().message);
+      if (et->nodes.empty()) return fail("simulate", in.kineto + ": a Chakra graph with no nodes");
+      o.sim = prepareChakraSimulation(*et, in.rank, chakraOptions);
+      outcomes.push_back(std::move(o));
+      continue;
+    }
+    auto trace = readKinetoTrace(in.kineto);
+    if (!trace) return fail("simulate", trace.error().message);
     const int rank = trace->meta.rank.value_or(in.rank);
     auto shared = std::make_shared<const Trace>(std::move(trace.value()));
     std::optional<LinkedTrace> linked;
@@ -291,13 +354,30 @@ int runSimulate(int argc, char** argv) {
                         link.error().message.c_str());
     }
     o.sim = prepareRankSimulation(shared, rank, linked ? &*linked : nullptr);
-    auto baseline = simulate(o.sim->graph);
-    if (!baseline) return fail("simulate", baseline.error().message);
-    o.baseline = std::move(baseline.value());
-    if (knobs.any()) {
-      auto run = simulate(o.sim->graph, knobs);
-      if (!run) return fail("simulate", run.error().message);
-      o.run = std::move(run.value());
+    outcomes.push_back(std::move(o));
+  }
+
+  // All ranks at once, coupled by their collectives.
+  std::vector<const SimGraph*> graphs;
+  std::vector<RankComms> comms;
+  for (const auto& o : outcomes) {
+    graphs.push_back(&o.sim->graph);
+    comms.push_back({o.sim->rank, o.sim->comms});
+  }
+  const CollectiveMatching matching = matchCollectives(comms);
+  auto baselines = simulateRanks(graphs, matching.collectives);
+  if (!baselines) return fail("simulate", baselines.error().message);
+  std::optional<std::vector<SimRun>> variants;
+  if (knobs.any()) {
+    auto runs = simulateRanks(graphs, matching.collectives, knobs);
+    if (!runs) return fail("simulate", runs.error().message);
+    variants = std::move(runs.value());
+  }
+  for (std::size_t r = 0; r < outcomes.size(); ++r) {
+    RankOutcome& o = outcomes[r];
+    o.baseline = std::move((*baselines)[r]);
+    if (variants) {
+      o.run = std::move((*variants)[r]);
       o.moved = whatMoved(o.sim->graph, o.baseline, o.run);
     } else {
       o.run = o.baseline;
@@ -309,13 +389,12 @@ int runSimulate(int argc, char** argv) {
         std::string known;
         for (std::size_t i = 0; i < steps.size() && i < 8; ++i)
           known += (i ? ", " : "") + std::to_string(steps[i].number);
-        return fail("simulate", in.kineto + ": no step " + std::to_string(*onlyStep) + " (steps: " +
+        return fail("simulate", o.path + ": no step " + std::to_string(*onlyStep) + " (steps: " +
                     (known.empty() ? "none" : known) + ")");
       }
       steps = {*s};
     }
     o.projection = projectSteps(o.sim->graph, o.run, steps);
-    outcomes.push_back(std::move(o));
   }
 
   if (auto out = args->value("-o")) {
@@ -324,9 +403,9 @@ int runSimulate(int argc, char** argv) {
     if (auto ok = writeSimulatedTimeline(*out, ranks); !ok) return fail("simulate", ok.error().message);
   }
   if (args->flag("--json")) {
-    std::printf("%s\n", toJson(outcomes).dump().c_str());
+    std::printf("%s\n", toJson(outcomes, matching).dump().c_str());
   } else {
-    printHuman(outcomes, knobs);
+    printHuman(outcomes, knobs, matching);
     if (auto out = args->value("-o")) std::printf("simulated timeline written to %s\n", out->c_str());
   }
   return kExitOk;

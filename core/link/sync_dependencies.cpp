@@ -2,6 +2,8 @@
 #include "link/sync_dependencies.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -233,7 +235,92 @@ class SyncFinder {
     } else if (name.starts_with("Memcpy") && name.find("Async") == std::string_view::npos) {
       const auto ops = launches_.deviceOpsOf(call);
       if (!ops.empty()) add(SyncKind::BlockingCall, call, ops.back(), kNoEvent);
+    } else if (isBackendSynchronize(call)) {
+      fromBackendSynchronize(call);
     }
+  }
+
+  // MTIA, PrivateUse1 and other non-CUDA backends: a runtime call whose name holds "synchronize"
+  // ("synchronize", "synchronizeStream", "aclrtSynchronizeDevice" ...). Their device ops carry no
+  // correlation to a launch, so what the call waited on is read from device time: on each stream
+  // it covers, the last op that started before the call ended and ended by then (the call
+  // returned after it). A "stream" synchronize covers the stream in its args (stream_id or
+  // stream), else every stream of the device (args device, else every device). Event
+  // synchronizes are not covered. The device's own record of the call (a runtime event on the
+  // device's process, as MTIA writes one) waits on nothing.
+  bool isBackendSynchronize(EventId call) const {
+    const Event& e = trace_.events[call];
+    const std::string_view category = trace_.category(e);
+    if (category.starts_with("cuda") || category.starts_with("hip")) return false;
+    std::string name(trace_.name(e));
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    return name.find("synchronize") != std::string::npos && name.find("event") == std::string::npos;
+  }
+
+  void fromBackendSynchronize(EventId call) {
+    indexBackendStreams();
+    const Event& e = trace_.events[call];
+    if (devicePids_.count(trace_.lanes[e.lane].pidNumber)) return;
+    const auto args = nlohmann::json::parse(trace_.argsJson(e), nullptr, false);
+    const nlohmann::json empty = nlohmann::json::object();
+    const nlohmann::json& a = args.is_object() ? args : empty;
+    std::optional<std::int64_t> stream = numberArg(a, "stream_id");
+    if (!stream) stream = numberArg(a, "stream");
+    const std::optional<std::int64_t> device = numberArg(a, "device");
+    std::string name(trace_.name(e));
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    const bool oneStream = name.find("stream") != std::string::npos && stream;
+    bool any = false;
+    for (const auto& [key, ops] : backendStreams_) {
+      if (oneStream ? key.second != *stream || (device && key.first != *device)
+                    : device && key.first != *device)
+        continue;
+      // ops by start; the last one that started before the call ended and ended by then.
+      auto pos = std::upper_bound(ops.begin(), ops.end(), e.end(),
+                                  [&](TimeNs t, EventId op) { return t < trace_.events[op].start; });
+      while (pos != ops.begin() && trace_.events[*std::prev(pos)].end() > e.end()) --pos;
+      if (pos == ops.begin()) continue;
+      add(SyncKind::BlockingCall, call, *std::prev(pos), kNoEvent);
+      any = true;
+    }
+    if (!any) unresolved("backend synchronize with no device op that ended before it returned", call);
+  }
+
+  // Device ops by (device, stream), the stream from their args ("stream") or their lane; built
+  // once, the first time a backend synchronize is met.
+  void indexBackendStreams() {
+    if (backendIndexed_) return;
+    backendIndexed_ = true;
+    for (EventId i = 0; i < trace_.events.size(); ++i) {
+      const Event& op = trace_.events[i];
+      if (!isDeviceOp(op.klass)) continue;
+      const Lane& lane = trace_.lanes[op.lane];
+      devicePids_.insert(lane.pidNumber);
+      std::int64_t stream = lane.tidNumber;
+      const std::string_view text = trace_.argsJson(op);
+      if (text.find("\"stream\"") != std::string_view::npos) {
+        const auto args = nlohmann::json::parse(text, nullptr, false);
+        if (args.is_object())
+          if (auto s = numberArg(args, "stream")) stream = *s;
+      }
+      backendStreams_[{lane.pidNumber, stream}].push_back(i);
+    }
+    for (auto& [key, ops] : backendStreams_)
+      std::stable_sort(ops.begin(), ops.end(),
+                       [&](EventId a, EventId b) { return trace_.events[a].start < trace_.events[b].start; });
+  }
+
+  static std::optional<std::int64_t> numberArg(const nlohmann::json& args, const char* key) {
+    auto it = args.find(key);
+    if (it == args.end()) return std::nullopt;
+    if (it->is_number_integer()) return it->get<std::int64_t>();
+    if (it->is_string()) {
+      const auto& text = it->get_ref<const std::string&>();
+      char* end = nullptr;
+      const long long v = std::strtoll(text.c_str(), &end, 10);
+      if (!text.empty() && end == text.c_str() + text.size()) return v;
+    }
+    return std::nullopt;
   }
 
   // The latest cudaEventRecord/hipEventRecord on the call's thread before it.
@@ -250,6 +337,9 @@ class SyncFinder {
   std::map<StreamKey, std::vector<LaunchedOp>> streams_;
   std::unordered_map<LaneId, std::vector<LaunchedOp>> threadLaunches_;
   std::unordered_map<LaneId, std::vector<EventId>> records_;  // event record calls per thread
+  bool backendIndexed_ = false;
+  std::map<StreamKey, std::vector<EventId>> backendStreams_;  // device ops by start, per stream
+  std::unordered_set<std::int64_t> devicePids_;               // processes that hold device ops
   std::vector<SyncDependency> deps_;
   std::map<std::string, std::pair<std::uint64_t, std::string>> unresolved_;
 };

@@ -18,6 +18,7 @@ std::unique_ptr<RankSimulation> prepareRankSimulation(std::shared_ptr<const Trac
   sim->steps = findSteps(*sim->trace, sim->launches);
   sim->graph = buildSimGraph(*sim->trace, inputs);
   sim->problems.merge(sim->graph.problems);
+  sim->comms = kinetoCommOps(*sim->trace, sim->launches, sim->graph);
   return sim;
 }
 

@@ -9,6 +9,7 @@
 #include "analysis/steps.h"
 #include "link/launch_index.h"
 #include "link/linked_trace.h"
+#include "simulate/collective_matching.h"
 #include "simulate/sim_graph.h"
 #include "simulate/step_projection.h"
 
@@ -21,6 +22,11 @@ struct RankSimulation {
   std::vector<Step> steps;
   SimGraph graph;           // refers to *trace
   ProblemLog problems;      // what the linker could not resolve, and what the graph left out
+  std::vector<RankCommOp> comms;  // its communication ops, for matching with other ranks
+  // A Chakra graph: its one step is the whole graph, and without start times in the file
+  // nothing was measured (measuredTimes false).
+  bool chakra = false;
+  bool measuredTimes = true;
 };
 
 // `linked` (optional) adds the inter-thread dependencies of a linked trace of the same Kineto trace.

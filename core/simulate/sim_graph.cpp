@@ -446,6 +446,11 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
     ++g.threadDepsUsed;
   }
 
+  finishSimGraph(g);
+  return g;
+}
+
+void finishSimGraph(SimGraph& g) {
   for (auto& track : g.tracks) {
     track.times.reserve(track.nodes.size());
     for (const auto n : track.nodes) track.times.push_back(g.nodes[n].measured);
@@ -464,7 +469,6 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
   std::vector<std::uint32_t> fill(g.edgeOffsets.begin(), g.edgeOffsets.end() - 1);
   for (const auto& e : g.edges) sorted[fill[e.from]++] = e;
   g.edges = std::move(sorted);
-  return g;
 }
 
 }  // namespace sutra

@@ -30,6 +30,7 @@ enum class SimNodeKind : std::uint8_t {
   HostPoint,    // a moment on a host thread (launch, block start, dependency end or start)
   HostRelease,  // the end of a blocking call: waits for its CPU part and what it waits on
   DeviceOp,     // a kernel, memcpy or memset on its stream
+  HostOp,       // a host op with its own CPU time (a Chakra CPU node), scaled by the CPU speed
 };
 
 enum class SimEdgeKind : std::uint8_t {
@@ -39,14 +40,15 @@ enum class SimEdgeKind : std::uint8_t {
   HostSync,         // device op end -> release of the blocking call that waited on it
   StreamWaitEvent,  // device op end -> an op on another stream that waited on it
   InterThread,      // host op end -> start of an op on another thread that followed it
+  GraphDependency,  // a Chakra ctrl or data dependency (or thread and stream order) between ops
 };
 
 struct SimNode {
   TimeNs measured = 0;        // the measured time of this point (device op: its start)
-  TimeNs span = 0;            // device op: its measured duration; 0 for host points
+  TimeNs span = 0;            // device or host op: its measured duration; 0 for host points
   TimeNs anchor = kNoAnchor;  // earliest value regardless of edges (first point of a thread,
                               // device ops with no launch); kNoAnchor where none
-  EventId event = kNoEvent;   // DeviceOp: the op; HostRelease: the blocking call
+  EventId event = kNoEvent;   // DeviceOp, HostOp: the op; HostRelease: the blocking call
   EventId launchCall = kNoEvent;  // DeviceOp: the runtime call that launched it, if known
   std::uint32_t track = 0;    // index into SimGraph::tracks
   SimNodeKind kind = SimNodeKind::HostPoint;
@@ -65,6 +67,9 @@ struct SimTrack {
   std::vector<std::uint32_t> nodes;  // in order; host points by measured time
   TimeNs lastEnd = 0;                // host thread: the latest measured end of its events
   std::vector<TimeNs> times;         // measured time of each node, for binary search
+  // Every event of the track is a node with its own span (a Chakra graph): there is no host
+  // time between points to map, and `times` need not be sorted.
+  bool opNodes = false;
 };
 
 // What the graph is built from: launches and dependencies, found by the linker (LaunchIndex,
@@ -107,7 +112,7 @@ struct SimGraph {
   std::vector<std::uint32_t> inDegree;
   std::vector<SimTrack> tracks;
   std::vector<std::uint32_t> trackOfLane;      // lane -> track, kNoTrack for lanes not simulated
-  std::vector<std::uint32_t> nodeOfDeviceOp;   // event -> its DeviceOp node, else kNoNode
+  std::vector<std::uint32_t> nodeOfDeviceOp;   // event -> its DeviceOp (or HostOp) node, else kNoNode
   std::uint64_t hostWaitsUsed = 0;             // blocking calls given their dependencies
   std::uint64_t streamWaitsUsed = 0;
   std::uint64_t threadDepsUsed = 0;
@@ -121,6 +126,10 @@ struct SimGraph {
 // inconsistent (a wait on an op launched after the wait began, a wait on something that is not a
 // device op) are left out and counted in graph.problems.
 SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs);
+
+// Fills what follows from nodes, edges and tracks: the edges grouped by source (CSR), the
+// in-degrees, and each track's node times.
+void finishSimGraph(SimGraph& graph);
 
 // The host threads and streams the simulator replays: a lane is a host thread when it holds
 // framework ops, annotations, Python frames or runtime calls, a stream when it holds device ops.

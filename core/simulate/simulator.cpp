@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <numeric>
 #include <queue>
 
@@ -17,27 +18,62 @@ TimeNs scaled(TimeNs value, double factor) {
 }  // namespace
 
 Result<SimRun> simulate(const SimGraph& g, const SimKnobs& knobs) {
+  const SimGraph* graphs[] = {&g};
+  auto runs = simulateRanks(graphs, {}, knobs);
+  if (!runs) return runs.error();
+  return std::move(runs.value().front());
+}
+
+Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graphs,
+                                          std::span<const SimCollective> collectives,
+                                          const SimKnobs& knobs) {
   if (auto ok = validateKnobs(knobs); !ok) return ok.error();
-  auto scalerResult = DurationScaler::create(knobs.scales);
-  if (!scalerResult) return scalerResult.error();
-  DurationScaler scaler = std::move(scalerResult.value());
+  // One pass over all ranks: node ids are global (offset of the rank + local id).
+  std::vector<std::size_t> offset(graphs.size() + 1, 0);
+  for (std::size_t r = 0; r < graphs.size(); ++r) offset[r + 1] = offset[r] + graphs[r]->nodes.size();
+  const std::size_t n = offset.back();
+  std::vector<std::uint32_t> rankOf(n);
+  for (std::size_t r = 0; r < graphs.size(); ++r)
+    std::fill(rankOf.begin() + static_cast<std::ptrdiff_t>(offset[r]),
+              rankOf.begin() + static_cast<std::ptrdiff_t>(offset[r + 1]), static_cast<std::uint32_t>(r));
+  auto nodeAt = [&](std::size_t id) -> const SimNode& {
+    return graphs[rankOf[id]]->nodes[id - offset[rankOf[id]]];
+  };
 
-  const std::size_t n = g.nodes.size();
-  SimRun run;
-  run.cpuSpeed = knobs.cpuSpeed;
-  run.start.assign(n, kNoAnchor);
-  run.end.assign(n, kNoAnchor);
-  if (n == 0) return run;
-
-  // Simulated spans: device ops scaled by name.
-  std::vector<TimeNs> span(n, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    const SimNode& node = g.nodes[i];
-    if (node.kind != SimNodeKind::DeviceOp) continue;
-    const double f = scaler.empty() ? 1.0 : scaler.factor(g.trace->events[node.event].name, g.trace->names);
-    span[i] = scaled(node.span, f);
+  constexpr std::uint32_t kNoCollective = UINT32_MAX;
+  std::vector<std::uint32_t> collectiveOf(n, kNoCollective);
+  for (std::uint32_t c = 0; c < collectives.size(); ++c) {
+    for (const auto& m : collectives[c].members) {
+      if (m.rank >= graphs.size() || m.node >= graphs[m.rank]->nodes.size())
+        return Error{"collective " + std::to_string(c) + ": member node " + std::to_string(m.node) +
+                     " of rank index " + std::to_string(m.rank) + " does not exist"};
+      const std::size_t id = offset[m.rank] + m.node;
+      if (collectiveOf[id] != kNoCollective)
+        return Error{"collective " + std::to_string(c) + ": node " + std::to_string(m.node) +
+                     " of rank index " + std::to_string(m.rank) + " is already in collective " +
+                     std::to_string(collectiveOf[id])};
+      collectiveOf[id] = c;
+    }
   }
+
+  // Simulated spans: device ops scaled by name, host ops by the CPU speed.
   const double cpuFactor = 1.0 / knobs.cpuSpeed;
+  std::vector<TimeNs> span(n, 0);
+  for (std::size_t r = 0; r < graphs.size(); ++r) {
+    const SimGraph& g = *graphs[r];
+    auto scalerResult = DurationScaler::create(knobs.scales);
+    if (!scalerResult) return scalerResult.error();
+    DurationScaler scaler = std::move(scalerResult.value());
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+      const SimNode& node = g.nodes[i];
+      if (node.kind == SimNodeKind::HostOp) {
+        span[offset[r] + i] = scaled(node.span, cpuFactor);
+      } else if (node.kind == SimNodeKind::DeviceOp) {
+        const double f = scaler.empty() ? 1.0 : scaler.factor(g.trace->events[node.event].name, g.trace->names);
+        span[offset[r] + i] = scaled(node.span, f);
+      }
+    }
+  }
   auto weightOf = [&](const SimEdge& e) -> std::optional<TimeNs> {
     switch (e.kind) {
       case SimEdgeKind::Cpu: return scaled(e.weight, cpuFactor);
@@ -48,39 +84,69 @@ Result<SimRun> simulate(const SimGraph& g, const SimKnobs& knobs) {
         if (knobs.dropSyncs) return std::nullopt;
         return e.weight;
       case SimEdgeKind::StreamOrder:
-      case SimEdgeKind::InterThread: return e.weight;
+      case SimEdgeKind::InterThread:
+      case SimEdgeKind::GraphDependency: return e.weight;
     }
     return e.weight;
   };
 
-  std::vector<std::uint32_t> pending(g.inDegree);
+  std::vector<std::uint32_t> pending(n);
+  std::vector<TimeNs> value(n, kNoAnchor), end(n, kNoAnchor);
   std::vector<char> done(n, 0);
-  std::vector<TimeNs>& value = run.start;
-  using Item = std::pair<TimeNs, std::uint32_t>;
+  using Item = std::pair<TimeNs, std::size_t>;
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
-  for (std::uint32_t i = 0; i < n; ++i) {
-    if (g.nodes[i].anchor != kNoAnchor) value[i] = g.nodes[i].anchor;
-    if (pending[i] == 0) queue.emplace(value[i] == kNoAnchor ? g.nodes[i].measured : value[i], i);
+  for (std::size_t r = 0; r < graphs.size(); ++r) {
+    const SimGraph& g = *graphs[r];
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+      const std::size_t id = offset[r] + i;
+      pending[id] = g.inDegree[i];
+      if (g.nodes[i].anchor != kNoAnchor) value[id] = g.nodes[i].anchor;
+      if (pending[id] == 0) queue.emplace(value[id] == kNoAnchor ? g.nodes[i].measured : value[id], id);
+    }
   }
+  // Collectives: how many members arrived, and the latest arrival.
+  std::vector<std::uint32_t> arrived(collectives.size(), 0);
+  std::vector<TimeNs> lastArrival(collectives.size(), kNoAnchor);
   // Cycle breaking: nodes in measured order, scanned once when the queue runs dry.
-  std::vector<std::uint32_t> byMeasured;
+  std::vector<std::size_t> byMeasured;
   std::size_t nextForced = 0;
+  std::vector<std::uint64_t> forcedNodes(graphs.size(), 0);
+
+  // A node's end is known: release what depends on it.
+  auto release = [&](std::size_t id) {
+    const std::uint32_t r = rankOf[id];
+    const SimGraph& g = *graphs[r];
+    const std::size_t local = id - offset[r];
+    const TimeNs out = end[id];
+    for (std::uint32_t k = g.edgeOffsets[local]; k < g.edgeOffsets[local + 1]; ++k) {
+      const SimEdge& e = g.edges[k];
+      const std::size_t to = offset[r] + e.to;
+      if (done[to]) continue;
+      if (auto w = weightOf(e)) value[to] = std::max(value[to], out + *w);
+      if (--pending[to] == 0) {
+        // A node whose every incoming edge was dropped (no-sync) and that has no anchor sits at
+        // its predecessor's end.
+        if (value[to] == kNoAnchor) value[to] = out;
+        queue.emplace(value[to], to);
+      }
+    }
+  };
 
   std::size_t resolved = 0;
   while (resolved < n) {
     if (queue.empty()) {
       if (byMeasured.empty()) {
         byMeasured.resize(n);
-        std::iota(byMeasured.begin(), byMeasured.end(), 0u);
-        std::stable_sort(byMeasured.begin(), byMeasured.end(), [&](std::uint32_t a, std::uint32_t b) {
-          return g.nodes[a].measured < g.nodes[b].measured;
+        std::iota(byMeasured.begin(), byMeasured.end(), std::size_t{0});
+        std::stable_sort(byMeasured.begin(), byMeasured.end(), [&](std::size_t a, std::size_t b) {
+          return nodeAt(a).measured < nodeAt(b).measured;
         });
       }
       while (nextForced < n && done[byMeasured[nextForced]]) ++nextForced;
-      const std::uint32_t forced = byMeasured[nextForced];
-      if (value[forced] == kNoAnchor) value[forced] = g.nodes[forced].measured;
+      const std::size_t forced = byMeasured[nextForced];
+      if (value[forced] == kNoAnchor) value[forced] = nodeAt(forced).measured;
       pending[forced] = 0;
-      ++run.forcedNodes;
+      ++forcedNodes[rankOf[forced]];
       queue.emplace(value[forced], forced);
     }
     const auto [time, id] = queue.top();
@@ -89,27 +155,49 @@ Result<SimRun> simulate(const SimGraph& g, const SimKnobs& knobs) {
     done[id] = 1;
     ++resolved;
     if (value[id] == kNoAnchor) value[id] = time;
-    const TimeNs out = value[id] + span[id];
-    run.end[id] = out;
-    for (std::uint32_t k = g.edgeOffsets[id]; k < g.edgeOffsets[id + 1]; ++k) {
-      const SimEdge& e = g.edges[k];
-      if (done[e.to]) continue;
-      if (auto w = weightOf(e)) value[e.to] = std::max(value[e.to], out + *w);
-      if (--pending[e.to] == 0) {
-        // A node whose every incoming edge was dropped (no-sync) and that has no anchor sits at
-        // its predecessor's end.
-        if (value[e.to] == kNoAnchor) value[e.to] = out;
-        queue.emplace(value[e.to], e.to);
-      }
+    const std::uint32_t c = collectiveOf[id];
+    const SimCollective* coll = c == kNoCollective ? nullptr : &collectives[c];
+    // The send of a point-to-point pair ends on its own; every other member waits.
+    auto isSender = [&](const SimCollective::Member& m) {
+      return coll->pointToPoint && &m == &coll->members.front();
+    };
+    auto globalId = [&](const SimCollective::Member& m) { return offset[m.rank] + m.node; };
+    if (!coll || (isSender(coll->members.front()) && globalId(coll->members.front()) == id)) {
+      end[id] = value[id] + span[id];
+      release(id);
+      if (!coll) continue;
     }
+    // A member of a collective waits for the others; the last one to arrive ends them all.
+    lastArrival[c] = std::max(lastArrival[c], value[id]);
+    if (++arrived[c] < coll->members.size()) continue;
+    TimeNs transfer = std::numeric_limits<TimeNs>::max();
+    for (const auto& m : coll->members) transfer = std::min(transfer, span[globalId(m)]);
+    for (const auto& m : coll->members)
+      if (!isSender(m)) end[globalId(m)] = lastArrival[c] + transfer;
+    for (const auto& m : coll->members)
+      if (!isSender(m)) release(globalId(m));
   }
-  run.begin = *std::min_element(run.start.begin(), run.start.end());
-  run.finish = *std::max_element(run.end.begin(), run.end.end());
-  // A thread ends with its last event, which need not be one of its points.
-  for (std::uint32_t t = 0; t < g.tracks.size(); ++t)
-    if (!g.tracks[t].device && !g.tracks[t].nodes.empty())
-      run.finish = std::max(run.finish, mapHostTime(g, run, t, g.tracks[t].lastEnd, true));
-  return run;
+
+  std::vector<SimRun> runs(graphs.size());
+  for (std::size_t r = 0; r < graphs.size(); ++r) {
+    const SimGraph& g = *graphs[r];
+    SimRun& run = runs[r];
+    run.cpuSpeed = knobs.cpuSpeed;
+    run.forcedNodes = forcedNodes[r];
+    const auto first = value.begin() + static_cast<std::ptrdiff_t>(offset[r]);
+    const auto last = value.begin() + static_cast<std::ptrdiff_t>(offset[r + 1]);
+    run.start.assign(first, last);
+    run.end.assign(end.begin() + static_cast<std::ptrdiff_t>(offset[r]),
+                   end.begin() + static_cast<std::ptrdiff_t>(offset[r + 1]));
+    if (g.nodes.empty()) continue;
+    run.begin = *std::min_element(run.start.begin(), run.start.end());
+    run.finish = *std::max_element(run.end.begin(), run.end.end());
+    // A thread ends with its last event, which need not be one of its points.
+    for (std::uint32_t t = 0; t < g.tracks.size(); ++t)
+      if (!g.tracks[t].device && !g.tracks[t].opNodes && !g.tracks[t].nodes.empty())
+        run.finish = std::max(run.finish, mapHostTime(g, run, t, g.tracks[t].lastEnd, true));
+  }
+  return runs;
 }
 
 TimeNs mapHostTime(const SimGraph& g, const SimRun& run, std::uint32_t track, TimeNs t, bool isEnd) {

@@ -4,6 +4,7 @@
 // at the latest of its constraints, and nodes are processed in time order from a priority queue.
 // Integer nanoseconds throughout; the knobs change edge weights and durations, never the graph.
 #include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -26,6 +27,27 @@ struct SimRun {
 
 // Fails only on invalid knobs (a bad pattern, a non-positive factor).
 Result<SimRun> simulate(const SimGraph& graph, const SimKnobs& knobs = {});
+
+// One collective (or one send with its recv) matched across ranks: every member op starts on its
+// own rank, and all of them end when the last one has arrived (started) plus the transfer time,
+// the shortest simulated span among the members (the op of the rank that arrived last waited for
+// no one, so its span is the transfer alone). A send does not wait for its recv (the data is
+// buffered, as ASTRA-sim models it): it ends after its own span, and the recv ends at the later
+// of the two arrivals plus the transfer.
+struct SimCollective {
+  struct Member {
+    std::uint32_t rank = 0;  // index into the graphs given to simulateRanks
+    std::uint32_t node = 0;  // a DeviceOp or HostOp node of that graph
+  };
+  std::vector<Member> members;
+  bool pointToPoint = false;  // members[0] is a send, members[1] its recv
+};
+
+// Simulates several ranks at once, coupled by their collectives, so that a slow rank delays the
+// others; one SimRun per graph. With no collectives each run equals simulate() of its graph.
+Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graphs,
+                                          std::span<const SimCollective> collectives,
+                                          const SimKnobs& knobs = {});
 
 // The simulated start and end of any event the graph models: device ops from their nodes, host
 // events by mapping their measured times between the points of their thread. nullopt for events

@@ -20,10 +20,10 @@ std::vector<TrackTotals> totals(const SimGraph& g, const SimRun& run) {
     for (std::size_t k = 0; k < nodes.size(); ++k) {
       const auto n = nodes[k];
       out[t].end = std::max(out[t].end, run.end[n]);
-      if (g.tracks[t].device) out[t].busy += run.end[n] - run.start[n];
+      if (g.tracks[t].device || g.nodes[n].kind == SimNodeKind::HostOp) out[t].busy += run.end[n] - run.start[n];
       else if (g.nodes[n].kind == SimNodeKind::HostRelease && k > 0) out[t].busy += run.start[n] - run.start[nodes[k - 1]];
     }
-    if (!g.tracks[t].device) {
+    if (!g.tracks[t].device && !g.tracks[t].opNodes && !nodes.empty()) {
       // A thread ends with its last event, which need not be one of its points.
       out[t].end = std::max(out[t].end, mapHostTime(g, run, t, g.tracks[t].lastEnd, true));
     }

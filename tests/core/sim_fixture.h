@@ -16,8 +16,9 @@ class SimFixture {
   SimFixture() : builder_("mem") {}
   LaneId thread(const char* tid) { return builder_.lane("1", tid); }
   LaneId stream(const char* tid) { return builder_.lane("0", tid); }
+  LaneId lane(const char* pid, const char* tid) { return builder_.lane(pid, tid); }
   void add(LaneId lane, const char* name, TimeNs start, TimeNs dur, const char* cat = "cpu_op",
-           std::int64_t correlation = kNoId) {
+           std::int64_t correlation = kNoId, std::string_view args = {}) {
     Event e;
     e.name = builder_.trace().names.intern(name);
     e.category = static_cast<std::uint16_t>(builder_.trace().categories.intern(cat));
@@ -26,7 +27,7 @@ class SimFixture {
     e.start = start;
     e.dur = dur;
     e.correlation = correlation;
-    builder_.addEvent(e);
+    builder_.addEvent(e, args);
   }
   Trace finish() { return builder_.finish(); }
 

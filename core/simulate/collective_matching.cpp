@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: MIT
+#include "simulate/collective_matching.h"
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <tuple>
+
+#include "chakra/collective.h"
+
+namespace sutra {
+namespace {
+
+std::string describeOp(const RankCommOp& op, int rank) {
+  std::string s = "rank " + std::to_string(rank) + ": ";
+  if (op.kind == CommKind::Collective) {
+    s += op.collective + " #";
+    s += op.seq ? std::to_string(*op.seq) : "?";
+    s += " of process group '" + op.processGroup + "'";
+  } else {
+    s += std::string(op.kind == CommKind::Send ? "send to " : "recv from ") + std::to_string(op.peer) +
+         " tag " + std::to_string(op.tag);
+  }
+  return s;
+}
+
+std::optional<std::int64_t> numberArg(const nlohmann::json& args, const char* key) {
+  auto it = args.find(key);
+  if (it == args.end()) return std::nullopt;
+  if (it->is_number_integer()) return it->get<std::int64_t>();
+  if (it->is_string()) {
+    const auto& text = it->get_ref<const std::string&>();
+    char* end = nullptr;
+    const long long v = std::strtoll(text.c_str(), &end, 10);
+    if (!text.empty() && end == text.c_str() + text.size()) return v;
+  }
+  return std::nullopt;
+}
+
+std::string stringArg(const nlohmann::json& args, const char* key) {
+  auto it = args.find(key);
+  if (it == args.end()) return {};
+  if (it->is_string()) return it->get<std::string>();
+  if (it->is_number_integer()) return std::to_string(it->get<std::int64_t>());
+  return {};
+}
+
+}  // namespace
+
+CollectiveMatching matchCollectives(std::span<const RankComms> ranks) {
+  CollectiveMatching out;
+  using CollKey = std::tuple<std::string, std::string, std::int64_t>;  // group, collective, ordinal
+  using P2pKey = std::tuple<int, int, std::int64_t, std::int64_t>;     // sender, receiver, tag, ordinal
+  std::map<CollKey, std::vector<SimCollective::Member>> collectives;
+  std::map<P2pKey, std::pair<std::optional<SimCollective::Member>, std::optional<SimCollective::Member>>> pairs;
+  std::uint64_t duplicates = 0;
+  std::string duplicateExample;
+
+  for (std::uint32_t r = 0; r < ranks.size(); ++r) {
+    const int rank = ranks[r].rank;
+    std::map<std::pair<std::string, std::string>, std::int64_t> collCount;
+    std::map<std::tuple<int, int, std::int64_t>, std::int64_t> p2pCount;
+    for (const auto& op : ranks[r].ops) {
+      const SimCollective::Member member{r, op.node};
+      if (op.kind == CommKind::Collective) {
+        const std::int64_t ordinal = op.seq ? *op.seq : collCount[{op.processGroup, op.collective}]++;
+        auto& members = collectives[{op.processGroup, op.collective, ordinal}];
+        const bool twice = std::any_of(members.begin(), members.end(), [&](const auto& m) { return m.rank == r; });
+        if (twice) {
+          if (duplicates++ == 0) duplicateExample = describeOp(op, rank);
+          continue;
+        }
+        members.push_back(member);
+      } else {
+        const int sender = op.kind == CommKind::Send ? rank : op.peer;
+        const int receiver = op.kind == CommKind::Send ? op.peer : rank;
+        const std::int64_t ordinal = p2pCount[{sender, receiver, op.tag}]++;
+        auto& pair = pairs[{sender, receiver, op.tag, ordinal}];
+        (op.kind == CommKind::Send ? pair.first : pair.second) = member;
+      }
+    }
+  }
+  if (duplicates)
+    out.problems.add(Severity::Warning, "collective sequence number seen twice on one rank (later one not matched)",
+                     duplicates, duplicateExample);
+
+  std::uint64_t unmatched = 0;
+  std::string unmatchedExample;
+  auto noteUnmatched = [&](const SimCollective::Member& m, const RankCommOp* op) {
+    ++out.unmatchedOps;
+    if (unmatched++ == 0 && op) unmatchedExample = describeOp(*op, ranks[m.rank].rank);
+  };
+  auto opOf = [&](const SimCollective::Member& m) -> const RankCommOp* {
+    for (const auto& op : ranks[m.rank].ops)
+      if (op.node == m.node) return &op;
+    return nullptr;
+  };
+  for (auto& [key, members] : collectives) {
+    if (members.size() < 2) {
+      noteUnmatched(members.front(), unmatched == 0 ? opOf(members.front()) : nullptr);
+      continue;
+    }
+    out.matchedOps += members.size();
+    out.collectives.push_back({std::move(members), false});
+  }
+  for (auto& [key, pair] : pairs) {
+    if (!pair.first || !pair.second) {
+      const auto& m = pair.first ? *pair.first : *pair.second;
+      noteUnmatched(m, unmatched == 0 ? opOf(m) : nullptr);
+      continue;
+    }
+    out.matchedOps += 2;
+    out.collectives.push_back({{*pair.first, *pair.second}, true});
+  }
+  if (unmatched && ranks.size() > 1)
+    out.problems.add(Severity::Warning,
+                     "communication op with no matching op on another loaded rank (keeps its own duration)",
+                     unmatched, unmatchedExample);
+  return out;
+}
+
+std::vector<RankCommOp> kinetoCommOps(const Trace& trace, const LaunchIndex& launches,
+                                      const SimGraph& graph) {
+  struct Issued {
+    TimeNs at;
+    RankCommOp op;
+  };
+  std::vector<Issued> issued;
+  for (const auto& l : launches.launches()) {
+    const EventId kernel = l.deviceOp;
+    if (kernel >= trace.events.size() || !chakra::isCommKernelName(trace.name(trace.events[kernel]))) continue;
+    const auto node = kernel < graph.nodeOfDeviceOp.size() ? graph.nodeOfDeviceOp[kernel] : kNoNode;
+    if (node == kNoNode) continue;
+    RankCommOp op;
+    op.node = node;
+    // The op that issued it: the nearest enclosing host op that names its collective.
+    for (EventId e = l.runtimeCall; e != kNoEvent; e = trace.events[e].parent) {
+      const std::string_view text = trace.argsJson(trace.events[e]);
+      if (text.find("Collective name") == std::string_view::npos) continue;
+      const auto args = nlohmann::json::parse(text, nullptr, false);
+      if (!args.is_object()) continue;
+      op.collective = stringArg(args, "Collective name");
+      op.processGroup = stringArg(args, "Process Group Name");
+      if (op.processGroup.empty()) op.processGroup = stringArg(args, "pg_name");
+      op.seq = numberArg(args, "Seq");
+      if (!op.seq) op.seq = numberArg(args, "seq");
+      break;
+    }
+    if (op.collective.empty()) {
+      const auto c = chakra::collectiveFromName(trace.name(trace.events[kernel]));
+      op.collective = c ? std::string(chakra::collectiveName(*c)) : std::string(trace.name(trace.events[kernel]));
+    }
+    const TimeNs at = l.runtimeCall != kNoEvent ? trace.events[l.runtimeCall].start : trace.events[kernel].start;
+    issued.push_back({at, std::move(op)});
+  }
+  std::stable_sort(issued.begin(), issued.end(), [](const Issued& a, const Issued& b) { return a.at < b.at; });
+  std::vector<RankCommOp> out;
+  out.reserve(issued.size());
+  for (auto& i : issued) out.push_back(std::move(i.op));
+  return out;
+}
+
+}  // namespace sutra

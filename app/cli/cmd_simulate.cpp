@@ -3,6 +3,7 @@
 // measured one, under what-if knobs, and the simulated timeline as Chrome-trace JSON.
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <nlohmann/json.hpp>
@@ -304,6 +305,13 @@ int runSimulate(int argc, char** argv) {
     }
     auto found = discoverTraces(args->positional());
     if (!found) return fail("simulate", found.error().message);
+    // A file named on the command line must be a trace (a directory may hold other files).
+    for (const auto& file : found->files) {
+      if (file.kind != FileKind::Unknown) continue;
+      for (const auto& given : args->positional())
+        if (std::filesystem::path(given).lexically_normal() == std::filesystem::path(file.path).lexically_normal())
+          return fail("simulate", file.path + ": not a trace Sutra can simulate (" + file.reason + ")");
+    }
     for (const auto& group : found->ranks) {
       if (group.kineto) {
         inputs.push_back({group.rank, *group.kineto, group.et});

@@ -244,7 +244,7 @@ class SyncFinder {
   // ("synchronize", "synchronizeStream", "aclrtSynchronizeDevice" ...). Their device ops carry no
   // correlation to a launch, so what the call waited on is read from device time: on each stream
   // it covers, the last op that started before the call ended and ended by then (the call
-  // returned after it). A "stream" synchronize covers the stream in its args (stream_id or
+  // returned after it), and that was not launched after the call began. A "stream" synchronize covers the stream in its args (stream_id or
   // stream), else every stream of the device (args device, else every device). Event
   // synchronizes are not covered. The device's own record of the call (a runtime event on the
   // device's process, as MTIA writes one) waits on nothing.
@@ -275,10 +275,16 @@ class SyncFinder {
       if (oneStream ? key.second != *stream || (device && key.first != *device)
                     : device && key.first != *device)
         continue;
-      // ops by start; the last one that started before the call ended and ended by then.
+      // ops by start; the last one that started before the call ended, ended by then, and was
+      // not launched after the call began (by another thread, while this one waited).
+      auto waitable = [&](EventId op) {
+        if (trace_.events[op].end() > e.end()) return false;
+        const EventId launch = launches_.runtimeCallOf(op);
+        return launch == kNoEvent || trace_.events[launch].start <= e.start;
+      };
       auto pos = std::upper_bound(ops.begin(), ops.end(), e.end(),
                                   [&](TimeNs t, EventId op) { return t < trace_.events[op].start; });
-      while (pos != ops.begin() && trace_.events[*std::prev(pos)].end() > e.end()) --pos;
+      while (pos != ops.begin() && !waitable(*std::prev(pos))) --pos;
       if (pos == ops.begin()) continue;
       add(SyncKind::BlockingCall, call, *std::prev(pos), kNoEvent);
       any = true;

@@ -29,8 +29,8 @@
 // - MTIA, PrivateUse1 and other non-CUDA backends' calls whose name holds "synchronize" (not
 //   event synchronizes): on the stream in their args (stream_id / stream) for a stream
 //   synchronize, else on every stream of their device, the last device op that started before
-//   the call ended and ended by then (their device ops have no launch correlation, so device
-//   time tells what the call waited for).
+//   the call ended and ended by then, and was not launched after the call began (most of their
+//   device ops have no launch correlation, so device time tells what the call waited for).
 // cudaEventQuery (HTA lists it) polls without blocking, and cudaMemcpyAsync blocks only for
 // pageable memory, which the trace does not say: neither is treated as blocking.
 // Names are matched after a "cuda"/"hip" prefix, so ROCm's hip* calls count alike.

@@ -76,6 +76,7 @@ struct RankOutcome {
   SimRun baseline, run;
   RankProjection projection;
   std::optional<WhatMoved> moved;
+  TimeNs clockOffset = 0;  // added to its clock to meet the other ranks' (their collectives' ends)
 };
 
 std::optional<double> parseNumber(const std::string& text) {
@@ -124,6 +125,9 @@ void printHuman(const std::vector<RankOutcome>& outcomes, const SimKnobs& knobs,
     std::size_t streams = 0, threads = 0;
     for (const auto& t : g.tracks) (t.device ? streams : threads) += 1;
     std::printf("rank %d: %s\n", o.sim->rank, o.path.c_str());
+    if (o.clockOffset != 0)
+      std::printf("  clock: %s%s from the other ranks' (its collectives' ends)\n", o.clockOffset > 0 ? "+" : "-",
+                  formatDuration(o.clockOffset > 0 ? o.clockOffset : -o.clockOffset).c_str());
     std::printf("  graph: %zu nodes, %zu edges; %zu device ops on %zu streams, %zu host threads; "
                 "%llu blocking calls, %llu stream waits\n",
                 g.nodes.size(), g.edges.size(), g.deviceOpCount(), streams, threads,
@@ -188,6 +192,7 @@ nlohmann::json toJson(const std::vector<RankOutcome>& outcomes, const Collective
                                                                 : nlohmann::json()},
                            {"simulated_ns", o.projection.simulatedNs},
                            {"steps", steps},
+                           {"clock_offset_ns", o.clockOffset},
                            {"graph",
                             {{"nodes", o.sim->graph.nodes.size()},
                              {"edges", o.sim->graph.edges.size()},
@@ -373,11 +378,15 @@ int runSimulate(int argc, char** argv) {
     comms.push_back({o.sim->rank, o.sim->comms});
   }
   const CollectiveMatching matching = matchCollectives(comms);
-  auto baselines = simulateRanks(graphs, matching.collectives);
+  std::vector<bool> measured;
+  for (const auto& o : outcomes) measured.push_back(o.sim->measuredTimes);
+  const std::vector<TimeNs> offsets = estimateClockOffsets(graphs, matching, measured);
+  for (std::size_t r = 0; r < outcomes.size(); ++r) outcomes[r].clockOffset = offsets[r];
+  auto baselines = simulateRanks(graphs, matching.collectives, {}, offsets);
   if (!baselines) return fail("simulate", baselines.error().message);
   std::optional<std::vector<SimRun>> variants;
   if (knobs.any()) {
-    auto runs = simulateRanks(graphs, matching.collectives, knobs);
+    auto runs = simulateRanks(graphs, matching.collectives, knobs, offsets);
     if (!runs) return fail("simulate", runs.error().message);
     variants = std::move(runs.value());
   }

@@ -119,6 +119,51 @@ CollectiveMatching matchCollectives(std::span<const RankComms> ranks) {
   return out;
 }
 
+std::vector<TimeNs> estimateClockOffsets(std::span<const SimGraph* const> graphs,
+                                         const CollectiveMatching& matching,
+                                         const std::vector<bool>& measured) {
+  const std::size_t n = graphs.size();
+  std::vector<TimeNs> offsets(n, 0);
+  // Differences of measured ends, per pair of ranks (b's end minus a's, a < b).
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<TimeNs>> deltas;
+  for (const auto& c : matching.collectives) {
+    if (c.pointToPoint) continue;  // a send ends on its own
+    for (std::size_t i = 0; i < c.members.size(); ++i)
+      for (std::size_t j = i + 1; j < c.members.size(); ++j) {
+        auto a = c.members[i], b = c.members[j];
+        if (a.rank == b.rank || !measured[a.rank] || !measured[b.rank]) continue;
+        if (a.rank > b.rank) std::swap(a, b);
+        const SimNode& na = graphs[a.rank]->nodes[a.node];
+        const SimNode& nb = graphs[b.rank]->nodes[b.node];
+        deltas[{a.rank, b.rank}].push_back((nb.measured + nb.span) - (na.measured + na.span));
+      }
+  }
+  std::vector<std::vector<std::pair<std::uint32_t, TimeNs>>> links(n);  // to, (to's end - from's end)
+  for (auto& [pair, d] : deltas) {
+    auto mid = d.begin() + static_cast<std::ptrdiff_t>(d.size() / 2);
+    std::nth_element(d.begin(), mid, d.end());
+    links[pair.first].push_back({pair.second, *mid});
+    links[pair.second].push_back({pair.first, -*mid});
+  }
+  std::vector<char> placed(n, 0);
+  for (std::uint32_t root = 0; root < n; ++root) {
+    if (placed[root]) continue;
+    placed[root] = 1;
+    std::vector<std::uint32_t> stack{root};
+    while (!stack.empty()) {
+      const auto a = stack.back();
+      stack.pop_back();
+      for (const auto& [b, delta] : links[a]) {
+        if (placed[b]) continue;
+        placed[b] = 1;
+        offsets[b] = offsets[a] - delta;  // b's end + its offset = a's end + a's offset
+        stack.push_back(b);
+      }
+    }
+  }
+  return offsets;
+}
+
 std::vector<RankCommOp> kinetoCommOps(const Trace& trace, const LaunchIndex& launches,
                                       const SimGraph& graph) {
   struct Issued {

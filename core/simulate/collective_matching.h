@@ -55,6 +55,16 @@ struct CollectiveMatching {
 // own duration and are counted.
 CollectiveMatching matchCollectives(std::span<const RankComms> ranks);
 
+// Each rank's clock offset, so that its collectives end when the other ranks' do: a matched
+// collective ends at one moment on every rank, but the ranks' clocks need not agree (separate
+// hosts, or Chakra graphs that count from their own first op). A rank's offset is the median, over
+// the collectives it shares with a rank already placed, of the difference of their measured ends;
+// the first rank of each group of ranks that share collectives is at 0, and so is every rank with
+// `measured` false (nothing measured: its times are laid out, not clocked).
+std::vector<TimeNs> estimateClockOffsets(std::span<const SimGraph* const> graphs,
+                                         const CollectiveMatching& matching,
+                                         const std::vector<bool>& measured);
+
 // The communication kernels of a Kineto trace, with their keys from the ops that launched them.
 std::vector<RankCommOp> kinetoCommOps(const Trace& trace, const LaunchIndex& launches,
                                       const SimGraph& graph);

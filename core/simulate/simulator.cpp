@@ -26,8 +26,12 @@ Result<SimRun> simulate(const SimGraph& g, const SimKnobs& knobs) {
 
 Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graphs,
                                           std::span<const SimCollective> collectives,
-                                          const SimKnobs& knobs) {
+                                          const SimKnobs& knobs, std::span<const TimeNs> clockOffsets) {
   if (auto ok = validateKnobs(knobs); !ok) return ok.error();
+  if (!clockOffsets.empty() && clockOffsets.size() != graphs.size())
+    return Error{"simulateRanks: " + std::to_string(clockOffsets.size()) + " clock offsets for " +
+                 std::to_string(graphs.size()) + " ranks"};
+  auto offsetOf = [&](std::size_t r) { return clockOffsets.empty() ? TimeNs{0} : clockOffsets[r]; };
   // One pass over all ranks: node ids are global (offset of the rank + local id).
   std::vector<std::size_t> offset(graphs.size() + 1, 0);
   for (std::size_t r = 0; r < graphs.size(); ++r) offset[r + 1] = offset[r] + graphs[r]->nodes.size();
@@ -39,6 +43,8 @@ Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graph
   auto nodeAt = [&](std::size_t id) -> const SimNode& {
     return graphs[rankOf[id]]->nodes[id - offset[rankOf[id]]];
   };
+  // A node's measured time on the common clock.
+  auto measuredAt = [&](std::size_t id) { return nodeAt(id).measured + offsetOf(rankOf[id]); };
 
   constexpr std::uint32_t kNoCollective = UINT32_MAX;
   std::vector<std::uint32_t> collectiveOf(n, kNoCollective);
@@ -100,8 +106,8 @@ Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graph
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
       const std::size_t id = offset[r] + i;
       pending[id] = g.inDegree[i];
-      if (g.nodes[i].anchor != kNoAnchor) value[id] = g.nodes[i].anchor;
-      if (pending[id] == 0) queue.emplace(value[id] == kNoAnchor ? g.nodes[i].measured : value[id], id);
+      if (g.nodes[i].anchor != kNoAnchor) value[id] = g.nodes[i].anchor + offsetOf(r);
+      if (pending[id] == 0) queue.emplace(value[id] == kNoAnchor ? measuredAt(id) : value[id], id);
     }
   }
   // Collectives: how many members arrived, and the latest arrival.
@@ -139,12 +145,12 @@ Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graph
         byMeasured.resize(n);
         std::iota(byMeasured.begin(), byMeasured.end(), std::size_t{0});
         std::stable_sort(byMeasured.begin(), byMeasured.end(), [&](std::size_t a, std::size_t b) {
-          return nodeAt(a).measured < nodeAt(b).measured;
+          return measuredAt(a) < measuredAt(b);
         });
       }
       while (nextForced < n && done[byMeasured[nextForced]]) ++nextForced;
       const std::size_t forced = byMeasured[nextForced];
-      if (value[forced] == kNoAnchor) value[forced] = nodeAt(forced).measured;
+      if (value[forced] == kNoAnchor) value[forced] = measuredAt(forced);
       pending[forced] = 0;
       ++forcedNodes[rankOf[forced]];
       queue.emplace(value[forced], forced);
@@ -189,6 +195,10 @@ Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graph
     run.start.assign(first, last);
     run.end.assign(end.begin() + static_cast<std::ptrdiff_t>(offset[r]),
                    end.begin() + static_cast<std::ptrdiff_t>(offset[r + 1]));
+    if (const TimeNs shift = offsetOf(r); shift != 0) {
+      for (auto& t : run.start) t -= shift;
+      for (auto& t : run.end) t -= shift;
+    }
     if (g.nodes.empty()) continue;
     run.begin = *std::min_element(run.start.begin(), run.start.end());
     run.finish = *std::max_element(run.end.begin(), run.end.end());

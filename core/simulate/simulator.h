@@ -45,9 +45,13 @@ struct SimCollective {
 
 // Simulates several ranks at once, coupled by their collectives, so that a slow rank delays the
 // others; one SimRun per graph. With no collectives each run equals simulate() of its graph.
+// `clockOffsets` (one per graph, or empty for none) is added to a rank's times while the ranks
+// run together, so that clocks that disagree (separate hosts, or Chakra graphs that count from
+// their own first op) meet; the runs come back in each rank's own clock.
 Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graphs,
                                           std::span<const SimCollective> collectives,
-                                          const SimKnobs& knobs = {});
+                                          const SimKnobs& knobs = {},
+                                          std::span<const TimeNs> clockOffsets = {});
 
 // The simulated start and end of any event the graph models: device ops from their nodes, host
 // events by mapping their measured times between the points of their thread. nullopt for events

@@ -291,6 +291,47 @@ TEST(ChakraSimulation, ARecvEndsAfterItsSendArrivesPlusTheTransfer) {
   EXPECT_EQ(ranks[1].times("Z"), std::make_pair(TimeNs{40'000}, TimeNs{45'000}));
 }
 
+TEST(ChakraSimulation, RanksWhoseClocksDisagreeMeetAtTheirCollectivesEnds) {
+  // Each graph counts from its own first op; rank 1 really started 30 us after rank 0. Rank 0:
+  // X 0-10, all-reduce 10-60 (waiting for rank 1). Rank 1: X 0-10, all-reduce 10-30 (its transfer).
+  // The ends 60 and 30 are one moment: rank 1's clock is 30 behind.
+  Graph r0, r1;
+  r0.add({1, "X", ChakraProtoMsg::COMP_NODE, 10, 0});
+  r0.add({2, "allreduce", ChakraProtoMsg::COMM_COLL_NODE, 50, 10, false, 9, {1}}).attr("comm_type", 0);
+  r1.add({1, "X", ChakraProtoMsg::COMP_NODE, 10, 0});
+  r1.add({2, "allreduce", ChakraProtoMsg::COMM_COLL_NODE, 20, 10, false, 9, {1}}).attr("comm_type", 0);
+  std::vector<std::unique_ptr<RankSimulation>> sims;
+  sims.push_back(prepareChakraSimulation(r0.et(), 0));
+  sims.push_back(prepareChakraSimulation(r1.et(), 1));
+  const SimGraph* graphs[] = {&sims[0]->graph, &sims[1]->graph};
+  std::vector<RankComms> comms{{0, sims[0]->comms}, {1, sims[1]->comms}};
+  const auto matching = matchCollectives(comms);
+  const auto offsets = estimateClockOffsets(graphs, matching, {true, true});
+  EXPECT_EQ(offsets, (std::vector<TimeNs>{0, 30'000}));
+  // Replayed in each rank's own clock: rank 0 arrives at 10, rank 1 at 10 + 30; both end at
+  // 40 + 20 = 60 on rank 0's clock, 30 on rank 1's.
+  auto runs = simulateRanks(graphs, matching.collectives, {}, offsets);
+  ASSERT_TRUE(runs.ok());
+  const auto node0 = sims[0]->comms[0].node, node1 = sims[1]->comms[0].node;
+  EXPECT_EQ((*runs)[0].start[node0], 10'000);
+  EXPECT_EQ((*runs)[0].end[node0], 60'000);
+  EXPECT_EQ((*runs)[1].start[node1], 10'000);
+  EXPECT_EQ((*runs)[1].end[node1], 30'000);
+  // Without the offsets both would arrive at 10 and rank 0 would end at 30.
+  auto naive = simulateRanks(graphs, matching.collectives);
+  ASSERT_TRUE(naive.ok());
+  EXPECT_EQ((*naive)[0].end[node0], 30'000);
+  // Halving the transfer: 40 + 10 = 50 on rank 0's clock, 20 on rank 1's.
+  SimKnobs half;
+  half.scales.push_back({"^allreduce$", 0.5});
+  runs = simulateRanks(graphs, matching.collectives, half, offsets);
+  ASSERT_TRUE(runs.ok());
+  EXPECT_EQ((*runs)[0].end[node0], 50'000);
+  EXPECT_EQ((*runs)[1].end[node1], 20'000);
+  // Ranks with nothing measured keep their clocks.
+  EXPECT_EQ(estimateClockOffsets(graphs, matching, {true, false}), (std::vector<TimeNs>{0, 0}));
+}
+
 TEST(ChakraSimulation, ACommOpWithNoPartnerKeepsItsDuration) {
   Graph r0 = collectiveRank(10, 20), r1;
   r1.add({1, "W", ChakraProtoMsg::COMP_NODE, 100});

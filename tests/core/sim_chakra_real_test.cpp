@@ -15,6 +15,7 @@
 #include "chakra/convert_files.h"
 #include "chakra/et_file.h"
 #include "io/readers.h"
+#include "link/linked_trace.h"
 #include "link/sync_dependencies.h"
 #include "samples_support.h"
 #include "simulate/chakra_simulation.h"
@@ -184,6 +185,56 @@ TEST(SimChakraReal, TwoRankAllReduceSampleReplaysExactlyWhenCoupled) {
     EXPECT_EQ(measured[0], measured[1]) << "#" << k;
     EXPECT_EQ(simulated[0], measured[0]) << "#" << k;
     EXPECT_EQ(simulated[1], measured[1]) << "#" << k;
+  }
+}
+
+TEST(SimChakraReal, ConvertedTwoRankSampleSimulatesLikeItsLinkedRanks) {
+  // Each rank's converted graph counts from its own first op: the clock offsets put the ranks
+  // back together, and the coupled graphs then simulate like the coupled Kineto ranks.
+  const std::string dir = test::samplesRoot() + "/allreduce_2ranks";
+  std::vector<chakra::PairConversion> convs;
+  std::vector<std::unique_ptr<RankSimulation>> graphs, kinetos;
+  for (int r = 0; r < 2; ++r) {
+    LinkOptions link;
+    link.rank = r;
+    auto conv = chakra::convertTracePair(dir + "/rank" + std::to_string(r) + ".et.json.gz",
+                                         dir + "/rank" + std::to_string(r) + ".kineto.json.gz", link);
+    ASSERT_TRUE(conv.ok()) << conv.error().message;
+    convs.push_back(std::move(conv.value()));
+  }
+  for (int r = 0; r < 2; ++r) {
+    graphs.push_back(prepareChakraSimulation(convs[r].chakra.trace, r));
+    kinetos.push_back(prepareRankSimulation(convs[r].linked.kineto, r, &convs[r].linked));
+  }
+  auto coupled = [](const std::vector<std::unique_ptr<RankSimulation>>& sims, std::vector<TimeNs>* offsetsOut) {
+    std::vector<const SimGraph*> g;
+    std::vector<RankComms> comms;
+    for (const auto& s : sims) {
+      g.push_back(&s->graph);
+      comms.push_back({s->rank, s->comms});
+    }
+    const auto matching = matchCollectives(comms);
+    EXPECT_EQ(matching.collectives.size(), 3u);
+    const auto offsets = estimateClockOffsets(g, matching, {true, true});
+    if (offsetsOut) *offsetsOut = offsets;
+    auto runs = simulateRanks(g, matching.collectives, {}, offsets);
+    EXPECT_TRUE(runs.ok());
+    return runs.ok() ? std::move(runs.value()) : std::vector<SimRun>{};
+  };
+  std::vector<TimeNs> graphOffsets, kinetoOffsets;
+  const auto graphRuns = coupled(graphs, &graphOffsets);
+  const auto kinetoRuns = coupled(kinetos, &kinetoOffsets);
+  ASSERT_EQ(graphRuns.size(), 2u);
+  ASSERT_EQ(kinetoRuns.size(), 2u);
+  EXPECT_EQ(kinetoOffsets, (std::vector<TimeNs>{0, 0}));  // one host: the clocks agree
+  for (int r = 0; r < 2; ++r) {
+    const TimeNs g = graphSpan(graphs[r]->graph, graphRuns[r]);
+    const TimeNs k = linkedSpan(convs[r], *kinetos[r], kinetoRuns[r]);
+    std::printf("allreduce_2ranks rank %d: converted graph %lld ns, linked trace %lld ns, clock offset %lld ns\n", r,
+                static_cast<long long>(g), static_cast<long long>(k), static_cast<long long>(graphOffsets[r]));
+    // Microsecond rounding of the first start and of the last end (and of the ends the clock
+    // offset is taken from): within 2 us.
+    EXPECT_LE(std::llabs(g - k), 2000) << "rank " << r;
   }
 }
 

@@ -139,7 +139,7 @@ std::vector<std::uint64_t> layoutByDependencies(
 
 }  // namespace
 
-Trace chakraToTimeline(const ChakraTrace& et) {
+Trace chakraToTimeline(const ChakraTrace& et, bool withDetails) {
   TraceBuilder b(et.path);
   Trace& t = b.trace();
   t.meta.traceName = "Chakra execution trace";
@@ -206,9 +206,11 @@ Trace chakraToTimeline(const ChakraTrace& et) {
     e.start = static_cast<TimeNs>(startUs) * 1000;
     e.dur = static_cast<TimeNs>(n.duration_micros()) * 1000;
     if (const auto rf = attrInt(n, "rf_id", -1); rf >= 0) e.recordFunctionId = rf;
-    b.addEvent(e, argsJson(n));  // every event has args: args index i is node i (see below)
+    // Every event has args: args index i is node i (see below).
+    b.addEvent(e, withDetails ? argsJson(n) : "{\"id\":" + std::to_string(n.id()) + "}");
   }
   Trace trace = b.finish();
+  if (!withDetails) return trace;
 
   // finish() reorders events; their args indices still follow the node order.
   std::vector<EventId> eventOfNode(et.nodes.size(), kNoEvent);

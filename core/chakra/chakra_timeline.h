@@ -22,7 +22,10 @@ inline constexpr const char* kDataDepCategory = "data_dep";
 // and dependencies. Files without start times (ASTRA-sim's examples) are laid out by their
 // dependencies instead (a node starts when the last node it depends on ends), with an Info problem
 // saying so; dependencies on absent ids and cycles are counted, never fatal.
-Trace chakraToTimeline(const ChakraTrace& et);
+//
+// `withDetails` false (the simulator's use) keeps only what a timeline of the graph's ops needs:
+// each event's args are just {"id": N}, and no dependency flows are made (the graph has them).
+Trace chakraToTimeline(const ChakraTrace& et, bool withDetails = true);
 
 // readChakraTrace + chakraToTimeline, with the reader's problems merged into the trace's.
 Result<Trace> readChakraTimeline(const std::string& path);

@@ -38,7 +38,7 @@ std::unique_ptr<RankSimulation> prepareChakraSimulation(const chakra::ChakraTrac
   auto sim = std::make_unique<RankSimulation>();
   sim->rank = rank;
   sim->chakra = true;
-  sim->trace = std::make_shared<const Trace>(chakra::chakraToTimeline(et));
+  sim->trace = std::make_shared<const Trace>(chakra::chakraToTimeline(et, /*withDetails=*/false));
   const Trace& trace = *sim->trace;
   sim->problems.merge(et.problems);
   sim->problems.merge(trace.problems);

@@ -146,6 +146,7 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::string& rankLabel) {
     grouped[key].push_back(laneId);
   }
 
+  std::map<std::string, std::uint32_t> hostGroupOfPid;
   layout.rowOfEvent_.assign(events.size(), kNoRow);
   std::vector<std::array<std::uint32_t, kBands>> trackFirstRow(trace.lanes.size());
   for (auto& [key, lanes] : grouped) {
@@ -164,6 +165,7 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::string& rankLabel) {
     if (!first.processName.empty() && first.processName != firstProcess)
       group.label += " (" + first.processName + ")";
     const auto groupIndex = static_cast<std::uint32_t>(layout.groups_.size());
+    if (!key.device) hostGroupOfPid.emplace(first.pid, groupIndex);
     for (LaneId laneId : lanes) {
       const Lane& lane = trace.lanes[laneId];
       for (std::size_t b = 0; b < kBands; ++b) {
@@ -191,6 +193,21 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::string& rankLabel) {
       }
     }
     layout.groups_.push_back(std::move(group));
+  }
+
+  // Counters go with their process; a process with counters only gets a group of its own.
+  for (std::size_t c = 0; c < trace.counters.size(); ++c) {
+    const CounterSeries& series = trace.counters[c];
+    if (series.samples.empty()) continue;
+    auto [it, added] = hostGroupOfPid.emplace(series.pid, static_cast<std::uint32_t>(layout.groups_.size()));
+    if (added) layout.groups_.push_back({prefix + "pid " + series.pid, false, {}, {}});
+    LayoutCounter counter{series.name, c, it->second, series.samples.front().second, series.samples.front().second};
+    for (const auto& [time, value] : series.samples) {
+      counter.low = std::min(counter.low, value);
+      counter.high = std::max(counter.high, value);
+    }
+    layout.groups_[it->second].counters.push_back(static_cast<std::uint32_t>(layout.counters_.size()));
+    layout.counters_.push_back(std::move(counter));
   }
 
   // Fill the rows in event order: each lane's events are sorted by start, so every row is too.

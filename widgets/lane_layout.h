@@ -53,6 +53,15 @@ struct LayoutGroup {
   std::string label;  // "rank0 / pid 1234 (python3)" or "rank0 / device 0"
   bool device = false;
   std::vector<std::uint32_t> tracks;
+  std::vector<std::uint32_t> counters;  // drawn as small graphs under the tracks
+};
+
+// A counter series of the trace (Kineto "ph":"C"), in the group of its process.
+struct LayoutCounter {
+  std::string label;       // the series name: "<counter>/<key>" or "<counter>"
+  std::size_t series = 0;  // index into Trace::counters
+  std::uint32_t group = 0;
+  double low = 0, high = 0;  // its extent, for the graph's scale
 };
 
 class LaneLayout {
@@ -63,6 +72,7 @@ class LaneLayout {
   const std::vector<LayoutGroup>& groups() const { return groups_; }
   const std::vector<LayoutTrack>& tracks() const { return tracks_; }
   const std::vector<LayoutRow>& rows() const { return rows_; }
+  const std::vector<LayoutCounter>& counters() const { return counters_; }
   std::uint32_t rowOf(EventId event) const {
     return event < rowOfEvent_.size() ? rowOfEvent_[event] : kNoRow;
   }
@@ -74,6 +84,7 @@ class LaneLayout {
   std::vector<LayoutGroup> groups_;
   std::vector<LayoutTrack> tracks_;
   std::vector<LayoutRow> rows_;
+  std::vector<LayoutCounter> counters_;
   std::vector<std::uint32_t> rowOfEvent_;
 };
 

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <optional>
 
+#include "counter_geometry.h"
 #include "format.h"
 #include "timeline_palette.h"
 
@@ -25,6 +26,7 @@ constexpr int kRulerHeight = 28;
 constexpr int kRowHeight = 18;
 constexpr int kHeaderHeight = 22;
 constexpr int kTrackGap = 3;
+constexpr int kCounterHeight = 30;
 constexpr double kLabelMinPx = 28.0;  // a box gets its name written from this width on
 const QColor kBackground(0xff, 0xff, 0xff);
 const QColor kTrackShade(0xf6, 0xf7, 0xf9);
@@ -34,6 +36,7 @@ const QColor kGridLine(0xe2, 0xe5, 0xea);
 const QColor kSelection(0x11, 0x11, 0x11);
 const QColor kHighlightOutline(0xd9, 0x48, 0x1c);
 const QColor kFlow(0x25, 0x3b, 0x80);
+const QColor kCounterLine(0x1f, 0x77, 0xb4);
 const QColor kRangeShade(0x3d, 0x7e, 0xd8, 0x30);
 const QColor kRangeRuler(0x9c, 0xc0, 0xf0);
 
@@ -193,6 +196,10 @@ void TimelineView::rebuildLines() {
         }
         y += kTrackGap;
       }
+      for (std::uint32_t c : layout_->groups()[g].counters) {
+        lines_.push_back({Line::Counter, c, y, kCounterHeight});
+        y += kCounterHeight + kTrackGap;
+      }
     }
   }
   contentHeight_ = y;
@@ -227,6 +234,12 @@ int TimelineView::lineAt(int y) const {
   --it;
   if (contentY >= it->y + it->height) return -1;
   return static_cast<int>(it - lines_.begin());
+}
+
+int TimelineView::counterTop(std::uint32_t counter) const {
+  for (const Line& line : lines_)
+    if (line.kind == Line::Counter && line.index == counter) return line.y - vscroll_->value() + kRulerHeight;
+  return -1;
 }
 
 int TimelineView::rowTop(std::uint32_t row) const {
@@ -316,7 +329,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     const int y = line->y - scroll + kRulerHeight;
     if (line->kind == Line::GroupHeader) {
       p.fillRect(QRect(0, y, width(), line->height), kHeaderBackground);
-    } else if (layout_->rows()[line->index].track % 2 == 1) {
+    } else if (line->kind == Line::Row && layout_->rows()[line->index].track % 2 == 1) {
       p.fillRect(QRect(0, y, width(), line->height), kTrackShade);
     }
   }
@@ -360,6 +373,27 @@ void TimelineView::paintEvent(QPaintEvent*) {
       if (shown.size() <= 1) continue;
       p.setPen(textColourOn(paletteColour(label.colour)));
       p.drawText(inner, Qt::AlignVCenter | Qt::AlignLeft, shown);
+    }
+    // Counters: per pixel column, the value at its start joined to the next, and the range of
+    // values inside it (counterColumns folds the samples of the window).
+    for (auto line = first; line != lines_.end() && line->y < bottom; ++line) {
+      if (line->kind != Line::Counter) continue;
+      const LayoutCounter& counter = layout_->counters()[line->index];
+      const auto columns = counterColumns(trace_->counters[counter.series].samples, range_, areaWidth);
+      const double top = line->y - scroll + kRulerHeight + 2, h = kCounterHeight - 4;
+      const double span = counter.high - counter.low;
+      auto yOf = [&](double v) { return span > 0 ? top + h - (v - counter.low) / span * h : top + h / 2; };
+      QVector<QLineF> segments;
+      segments.reserve(static_cast<qsizetype>(columns.size() * 2));
+      for (std::size_t i = 0; i < columns.size(); ++i) {
+        const CounterColumn& c = columns[i];
+        const double x = labelWidth_ + c.x + 0.5;
+        if (c.high > c.low) segments.append(QLineF(x, yOf(c.low), x, yOf(c.high)));
+        const double next = i + 1 < columns.size() ? columns[i + 1].first : c.first;
+        segments.append(QLineF(x, yOf(c.first), x + 1, yOf(next)));
+      }
+      p.setPen(QPen(kCounterLine, 1));
+      p.drawLines(segments);
     }
     p.setBrush(Qt::NoBrush);
     p.setPen(QPen(kHighlightOutline, 1.5));
@@ -461,6 +495,16 @@ void TimelineView::paintEvent(QPaintEvent*) {
         const QString arrow = collapsed_[line->index] ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ");
         p.drawText(QRect(6, y, labelWidth_ - 10, line->height), Qt::AlignVCenter | Qt::AlignLeft,
                    arrow + QString::fromStdString(group.label));
+        continue;
+      }
+      if (line->kind == Line::Counter) {
+        const LayoutCounter& counter = layout_->counters()[line->index];
+        p.fillRect(QRect(10, y + 2, 4, line->height - 4), kCounterLine);
+        p.setFont(font());
+        p.setPen(QColor(0x22, 0x27, 0x30));
+        p.drawText(QRect(20, y, labelWidth_ - 24, line->height), Qt::AlignVCenter | Qt::AlignLeft,
+                   QString::fromStdString(counter.label) +
+                       QStringLiteral("  (%1 .. %2)").arg(counter.low, 0, 'g', 4).arg(counter.high, 0, 'g', 4));
         continue;
       }
       const LayoutRow& row = layout_->rows()[line->index];

@@ -77,6 +77,7 @@ class TimelineView : public QWidget {
   int eventAreaLeft() const { return labelWidth_; }
   int eventAreaWidth() const;
   int rowTop(std::uint32_t row) const;  // in widget coordinates, -1 when not shown
+  int counterTop(std::uint32_t counter) const;  // the same for a counter's graph
   EventId eventAt(const QPoint& pos) const;
   QString toolTipAt(const QPoint& pos) const;
   struct FrameStats {
@@ -108,8 +109,8 @@ class TimelineView : public QWidget {
 
  private:
   struct Line {
-    enum Kind : std::uint8_t { GroupHeader, Row } kind;
-    std::uint32_t index;  // group or row
+    enum Kind : std::uint8_t { GroupHeader, Row, Counter } kind;
+    std::uint32_t index;  // group, row or counter
     int y;                // top, in content coordinates
     int height;
   };

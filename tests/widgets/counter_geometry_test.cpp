@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+// Counters fold into one column per pixel (the value at the column's start, the lowest and highest
+// inside it), and their lanes sit in their process's group of the timeline.
+#include "counter_geometry.h"
+
+#include <gtest/gtest.h>
+
+#include <QImage>
+
+#include "lane_layout.h"
+#include "model/trace_builder.h"
+#include "qt_app.h"
+#include "timeline_view.h"
+
+namespace sutra::widgets {
+namespace {
+
+// Window [0, 100) ns on 10 pixels: 10 ns a column.
+TEST(CounterColumns, OneColumnPerPixelWithTheValueInForceAndTheExtremes) {
+  const std::vector<std::pair<TimeNs, double>> samples{{-50, 1}, {12, 5}, {15, 2}, {18, 7}, {41, 3}, {200, 9}};
+  const auto columns = counterColumns(samples, {0, 100}, 10);
+  ASSERT_EQ(columns.size(), 10u);
+  // Column 0 holds the value in force from before the window; column 1 goes 1 -> 5 -> 2 -> 7.
+  EXPECT_EQ(columns[0], (CounterColumn{0, 1, 1, 1}));
+  EXPECT_EQ(columns[1], (CounterColumn{1, 1, 1, 7}));
+  EXPECT_EQ(columns[2], (CounterColumn{2, 7, 7, 7}));
+  EXPECT_EQ(columns[3], (CounterColumn{3, 7, 7, 7}));
+  EXPECT_EQ(columns[4], (CounterColumn{4, 7, 3, 7}));
+  for (int x = 5; x < 10; ++x) EXPECT_EQ(columns[std::size_t(x)], (CounterColumn{x, 3, 3, 3}));  // 200 is outside
+}
+
+TEST(CounterColumns, NothingBeforeTheFirstSampleAndNothingForAnEmptySeries) {
+  const std::vector<std::pair<TimeNs, double>> samples{{55, 4}, {58, 6}};
+  const auto columns = counterColumns(samples, {0, 100}, 10);
+  ASSERT_EQ(columns.size(), 5u);  // columns 5..9
+  EXPECT_EQ(columns[0], (CounterColumn{5, 4, 4, 6}));
+  EXPECT_EQ(columns[4], (CounterColumn{9, 6, 6, 6}));
+  EXPECT_TRUE(counterColumns({}, {0, 100}, 10).empty());
+  EXPECT_TRUE(counterColumns(samples, {0, 50}, 10).empty());  // all samples after the window
+}
+
+TEST(CounterColumns, AMillionSamplesFoldIntoTheWidth) {
+  std::vector<std::pair<TimeNs, double>> samples;
+  for (TimeNs t = 0; t < 1'000'000; ++t) samples.emplace_back(t, double(t % 1000));
+  const auto columns = counterColumns(samples, {0, 1'000'000}, 500);
+  ASSERT_EQ(columns.size(), 500u);
+  // 2000 samples a column, each running through 0..999.
+  for (const CounterColumn& c : columns) {
+    EXPECT_EQ(c.low, 0);
+    EXPECT_EQ(c.high, 999);
+  }
+}
+
+Trace counterTrace() {
+  TraceBuilder b("counters");
+  const LaneId host = b.lane("1234", "5678");
+  Event e;
+  e.name = b.trace().names.intern("aten::mm");
+  e.category = static_cast<std::uint16_t>(b.trace().categories.intern("cpu_op"));
+  e.klass = classifyCategory("cpu_op");
+  e.lane = host;
+  e.start = 0;
+  e.dur = 1000;
+  b.addEvent(e);
+  b.addCounterSample("1234", "GPU memory/allocated", 0, 10);
+  b.addCounterSample("1234", "GPU memory/allocated", 500, 30);
+  b.addCounterSample("99", "queue depth", 100, 2);
+  return b.finish();
+}
+
+TEST(CounterLanes, SitInTheirProcessGroupAndAreDrawn) {
+  test::qtApp();
+  auto trace = std::make_shared<const Trace>(counterTrace());
+  auto layout = std::make_shared<const LaneLayout>(LaneLayout::build(*trace, "rank0"));
+  ASSERT_EQ(layout->counters().size(), 2u);
+  ASSERT_EQ(layout->groups().size(), 2u);
+  EXPECT_EQ(layout->groups()[0].label, "rank0 / pid 1234");
+  EXPECT_EQ(layout->groups()[0].counters, (std::vector<std::uint32_t>{0}));
+  EXPECT_EQ(layout->counters()[0].label, "GPU memory/allocated");
+  EXPECT_EQ(layout->counters()[0].low, 10);
+  EXPECT_EQ(layout->counters()[0].high, 30);
+  EXPECT_EQ(layout->groups()[1].label, "rank0 / pid 99");  // counters only
+  EXPECT_TRUE(layout->groups()[1].tracks.empty());
+
+  TimelineView view;
+  view.resize(800, 400);
+  view.setTrace(trace, layout);
+  view.setVisibleRange({0, 1000});
+  const int top = view.counterTop(0);
+  ASSERT_GT(top, view.rulerHeight());
+  EXPECT_GT(view.counterTop(1), top);
+  QImage image(view.size(), QImage::Format_RGB32);
+  view.render(&image);
+  // The graph's line: at the window's right end the value is 30, the top of the graph.
+  const int x = view.eventAreaLeft() + view.eventAreaWidth() - 5;
+  bool drawn = false;
+  for (int y = top; y < top + 30; ++y) drawn |= image.pixelColor(x, y) == QColor(0x1f, 0x77, 0xb4);
+  EXPECT_TRUE(drawn);
+  // Collapsing the group hides its counter.
+  view.setGroupCollapsed(0, true);
+  EXPECT_EQ(view.counterTop(0), -1);
+}
+
+}  // namespace
+}  // namespace sutra::widgets

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#include "counter_geometry.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sutra::widgets {
+
+std::vector<CounterColumn> counterColumns(const std::vector<std::pair<TimeNs, double>>& samples,
+                                          const TimeRange& range, int widthPx) {
+  std::vector<CounterColumn> out;
+  if (samples.empty() || widthPx <= 0 || range.span() <= 0 || samples.front().first > range.end) return out;
+  // The sample in force at the window's start: the last one at or before it, else the first.
+  auto it = std::upper_bound(samples.begin(), samples.end(), range.start,
+                             [](TimeNs t, const auto& s) { return t < s.first; });
+  if (it != samples.begin()) --it;
+  auto columnOf = [&](TimeNs t) {
+    return t <= range.start ? 0 : static_cast<int>(std::floor(timeToX(t, range, widthPx)));
+  };
+  double value = it->second;
+  const int firstColumn = columnOf(it->first);
+  ++it;
+  out.reserve(static_cast<std::size_t>(widthPx - firstColumn));
+  for (int col = firstColumn; col < widthPx; ++col) {
+    CounterColumn c{col, value, value, value};
+    for (; it != samples.end() && columnOf(it->first) <= col; ++it) {
+      value = it->second;
+      c.low = std::min(c.low, value);
+      c.high = std::max(c.high, value);
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace sutra::widgets

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Installs the Debian packages Sutra needs to build, test and run. Idempotent: installs only what is
 # missing. Needs root (or sudo); without either it prints the exact command to run.
+# --fuzz adds clang and its libFuzzer runtime (for .ci/fuzz), needed by nothing else.
 set -euo pipefail
 
 packages=(
@@ -12,6 +13,9 @@ packages=(
   python3 xvfb xauth
   help2man dpkg-dev desktop-file-utils appstream shared-mime-info libglib2.0-bin
 )
+if [ "${1:-}" = "--fuzz" ]; then
+  packages+=(clang libclang-rt-14-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -137,6 +137,17 @@ std::vector<std::uint64_t> layoutByDependencies(
   return start;
 }
 
+// Microseconds (uint64 in the file) to nanoseconds, clamped to a quarter of TimeNs's range so
+// that start + duration cannot overflow either: a broken writer (or a fuzzer) makes them huge.
+TimeNs clampedMicrosToNanos(std::uint64_t micros, bool& clamped) {
+  constexpr std::uint64_t kMaxMicros = static_cast<std::uint64_t>(INT64_MAX) / 1000 / 4;
+  if (micros > kMaxMicros) {
+    clamped = true;
+    micros = kMaxMicros;
+  }
+  return static_cast<TimeNs>(micros) * 1000;
+}
+
 }  // namespace
 
 Trace chakraToTimeline(const ChakraTrace& et, bool withDetails) {
@@ -171,6 +182,8 @@ Trace chakraToTimeline(const ChakraTrace& et, bool withDetails) {
   const std::uint16_t cpuCat = static_cast<std::uint16_t>(t.categories.intern("cpu_op"));
   const std::uint16_t kernelCat = static_cast<std::uint16_t>(t.categories.intern("kernel"));
   b.setProcessName("CPU", "CPU");
+  std::uint64_t tooLarge = 0;
+  std::string tooLargeExample;
   for (std::size_t i = 0; i < et.nodes.size(); ++i) {
     const Node& n = et.nodes[i];
     Event e;
@@ -203,12 +216,17 @@ Trace chakraToTimeline(const ChakraTrace& et, bool withDetails) {
     e.lane = lane;
     e.name = t.names.intern(n.name());
     const std::uint64_t startUs = laidOut.empty() ? n.start_time_micros() : laidOut[i];
-    e.start = static_cast<TimeNs>(startUs) * 1000;
-    e.dur = static_cast<TimeNs>(n.duration_micros()) * 1000;
+    bool clamped = false;
+    e.start = clampedMicrosToNanos(startUs, clamped);
+    e.dur = clampedMicrosToNanos(n.duration_micros(), clamped);
+    if (clamped && tooLarge++ == 0) tooLargeExample = "node " + std::to_string(n.id());
     if (const auto rf = attrInt(n, "rf_id", -1); rf >= 0) e.recordFunctionId = rf;
     // Every event has args: args index i is node i (see below).
     b.addEvent(e, withDetails ? argsJson(n) : "{\"id\":" + std::to_string(n.id()) + "}");
   }
+  if (tooLarge > 0)
+    t.problems.add(Severity::Warning, "node time too large for the timeline (clamped)", tooLarge,
+                   tooLargeExample);
   Trace trace = b.finish();
   if (!withDetails) return trace;
 

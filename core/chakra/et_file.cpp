@@ -20,6 +20,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "io/byte_source.h"
+
 namespace sutra::chakra {
 namespace {
 
@@ -40,9 +42,9 @@ void silenceProtobufLogging() {
 
 Result<std::string> readWholeFile(const std::string& path) {
   std::error_code ec;
-  if (fs::is_directory(path, ec)) return makeError(path, "is a directory, not an .et file");
+  if (fs::is_directory(path, ec)) return openError(path, EISDIR);
   std::ifstream in(path, std::ios::binary);
-  if (!in) return makeError(path, std::string("cannot open: ") + std::strerror(errno));
+  if (!in) return openError(path, errno);
   std::string bytes;
   in.seekg(0, std::ios::end);
   const auto size = in.tellg();

@@ -17,20 +17,25 @@ struct ByteSource::Gzip {
   ~Gzip() { inflateEnd(&stream); }
 };
 
+Error openError(const std::string& path, int err) {
+  switch (err) {
+    case ENOENT: return makeError(path, "no such file or directory");
+    case EISDIR: return makeError(path, "is a directory, not a trace file");
+    case EACCES: return makeError(path, "permission denied");
+    default: return makeError(path, std::string("cannot open: ") + std::strerror(err));
+  }
+}
+
 Result<std::unique_ptr<ByteSource>> ByteSource::open(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const auto status = fs::status(path, ec);
-  if (ec || !fs::exists(status)) return makeError(path, "no such file");
-  if (fs::is_directory(status)) return makeError(path, "is a directory, not a trace file");
+  if (ec || !fs::exists(status)) return openError(path, ENOENT);
+  if (fs::is_directory(status)) return openError(path, EISDIR);
   std::unique_ptr<ByteSource> source(new ByteSource);
   source->path_ = path;
   source->file_ = std::fopen(path.c_str(), "rb");
-  if (!source->file_) {
-    const int err = errno;
-    if (err == EACCES) return makeError(path, "permission denied");
-    return makeError(path, std::string("cannot open: ") + std::strerror(err));
-  }
+  if (!source->file_) return openError(path, errno);
   source->fileSize_ = fs::file_size(path, ec);
   if (ec) source->fileSize_ = 0;
   if (source->fileSize_ == 0) return makeError(path, "empty file");
@@ -96,6 +101,8 @@ Result<std::size_t> ByteSource::read(char* out, std::size_t capacity) {
     }
   }
   const std::size_t produced = static_cast<std::size_t>(reinterpret_cast<char*>(zs.next_out) - out);
+  if (produced == 0 && contentBytesRead_ == 0 && capacity > 0)
+    return makeError(path_, std::string(kEmptyGzipMessage));
   contentBytesRead_ += produced;
   return produced;
 }

@@ -6,10 +6,18 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "util/result.h"
 
 namespace sutra {
+
+// The message for a file that cannot be opened for reading, from its errno (ENOENT, EISDIR,
+// EACCES, ...): the same wording for every reader.
+Error openError(const std::string& path, int err);
+
+// A gzip file whose stream decompresses to nothing.
+inline constexpr std::string_view kEmptyGzipMessage = "empty file: the gzip stream decompresses to no data";
 
 class ByteSource {
  public:
@@ -20,7 +28,8 @@ class ByteSource {
   ByteSource& operator=(const ByteSource&) = delete;
 
   // Reads up to `capacity` bytes of content (decompressed where gzip). Returns the count, 0 at the
-  // end; an Error for truncated or corrupt gzip (naming the file and the compressed offset).
+  // end; an Error for truncated or corrupt gzip (naming the file and the compressed offset) and
+  // for a gzip file that holds no data at all.
   Result<std::size_t> read(char* out, std::size_t capacity);
 
   bool compressed() const { return gzip_ != nullptr; }

@@ -2,12 +2,14 @@
 #include "io/discover.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <filesystem>
 #include <map>
 #include <regex>
 #include <set>
 
+#include "io/byte_source.h"
 #include "io/file_head.h"
 #include "io/json_prefix_scanner.h"
 
@@ -376,7 +378,7 @@ Result<DiscoveredFile> sniffTraceFile(const std::string& path) {
   readMore(kFirstRead);
   if (head.text().empty()) {
     if (readError) return *readError;
-    return makeError(path, "empty file (nothing after gunzip)");
+    return makeError(path, std::string(kEmptyGzipMessage));
   }
   const auto ended = [&] { return head.atEnd() || readError.has_value(); };
 
@@ -505,7 +507,7 @@ std::size_t pairScore(const std::string& a, const std::string& b) {
 Status collect(const std::string& given, std::vector<std::string>& out) {
   std::error_code ec;
   const fs::file_status st = fs::status(given, ec);
-  if (ec || !fs::exists(st)) return makeError(given, "no such file or directory");
+  if (ec || !fs::exists(st)) return openError(given, ENOENT);
   if (!fs::is_directory(st)) {
     if (auto ok = FileHead::open(given); !ok) return ok.error();
     out.push_back(given);

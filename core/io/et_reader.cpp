@@ -324,7 +324,13 @@ Result<EtTrace> readPytorchEt(const std::string& path, const ProgressFn& progres
   if (!finished) return finished.error();
   if (summary->topLevelArray)
     return makeError(path, "not a PyTorch execution trace: the document is an array, not an object with \"nodes\"");
-  if (!summary->foundArray) return makeError(path, "not a PyTorch execution trace: no \"nodes\" array");
+  if (!summary->foundArray) {
+    for (const auto& [k, v] : members)
+      if (k == "nodes")
+        return makeError(path, "not a PyTorch execution trace: nodes is not an array (found " +
+                                   std::string(jsonValueKind(v)) + ")");
+    return makeError(path, "not a PyTorch execution trace: no \"nodes\" array");
+  }
 
   bool hasSchema = false;
   for (auto& [key, raw] : members) {
@@ -340,7 +346,7 @@ Result<EtTrace> readPytorchEt(const std::string& path, const ProgressFn& progres
   }
   if (summary->controlCharactersReplaced > 0)
     trace.problems.add(Severity::Warning, "raw control characters in strings (replaced with spaces)",
-                       summary->controlCharactersReplaced, {});
+                       summary->controlCharactersReplaced, controlCharacterExample(*summary, "nodes"));
   if (!hasSchema) trace.problems.add(Severity::Warning, "ET without a \"schema\" version; read by shape");
   else if (!knownSchema(trace.schema))
     trace.problems.add(Severity::Warning, "ET schema version Sutra does not know; read by shape", trace.schema);

@@ -41,7 +41,18 @@ struct JsonStreamSummary {
   std::uint64_t elements = 0;
   std::uint64_t contentBytes = 0;
   std::uint64_t controlCharactersReplaced = 0;  // raw control bytes in strings, made spaces
+  std::uint64_t firstControlCharacterOffset = 0;   // content offset of the first one
+  std::uint64_t firstControlCharacterElement = kNotInArray;  // index of the element holding it
+  static constexpr std::uint64_t kNotInArray = UINT64_MAX;
 };
+
+// "byte N, in traceEvents[K]": where the first replaced control character was, for the problem's
+// example.
+std::string controlCharacterExample(const JsonStreamSummary& summary, std::string_view arrayKey);
+
+// What a raw JSON value is, by its first byte: "an object", "a string", "a number", ... (for
+// messages such as "traceEvents is not an array (found a number)").
+std::string_view jsonValueKind(std::string_view raw);
 
 // Streams `arrayKey` (or the document itself when it is an array) from `source`.
 // Errors name the file and the byte offset: not JSON, truncated, malformed, cancelled.

@@ -7,6 +7,7 @@
 #include <simdjson.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
@@ -14,6 +15,7 @@
 #include "io/byte_source.h"
 #include "io/json_numbers.h"
 #include "io/json_stream.h"
+#include "io/mapped_array.h"
 #include "io/readers.h"
 #include "model/trace_builder.h"
 
@@ -58,6 +60,45 @@ std::size_t replaceInvalidUtf8(std::string& text) {
     }
   }
   return replaced;
+}
+
+// The fields Sutra reads, told apart by one switch on a key's raw text (the bytes after its
+// opening quote, ended by the closing quote; the batch is padded, so reading a few bytes past a
+// short key is safe) instead of a chain of string comparisons per field.
+enum class Field {
+  Other, Ph, Name, Cat, Pid, Tid, Ts, Dur, Id, Bp, Scope, Args,            // event
+  ExternalId, Correlation, RecordFunctionId, SortIndex                     // args
+};
+
+template <std::size_t N>
+inline bool keyIs(const char* raw, const char (&text)[N]) {
+  return std::memcmp(raw, text, N - 1) == 0 && raw[N - 1] == '"';
+}
+
+inline Field fieldOf(const char* k) {
+  switch (k[0]) {
+    case 'p': return keyIs(k, "ph") ? Field::Ph : keyIs(k, "pid") ? Field::Pid : Field::Other;
+    case 'n': return keyIs(k, "name") ? Field::Name : Field::Other;
+    case 'c': return keyIs(k, "cat") ? Field::Cat : Field::Other;
+    case 't': return keyIs(k, "ts") ? Field::Ts : keyIs(k, "tid") ? Field::Tid : Field::Other;
+    case 'd': return keyIs(k, "dur") ? Field::Dur : Field::Other;
+    case 'i': return keyIs(k, "id") ? Field::Id : Field::Other;
+    case 'b': return keyIs(k, "bp") ? Field::Bp : Field::Other;
+    case 's': return keyIs(k, "s") ? Field::Scope : Field::Other;
+    case 'a': return keyIs(k, "args") ? Field::Args : Field::Other;
+    default: return Field::Other;
+  }
+}
+
+inline Field argFieldOf(const char* k) {
+  switch (k[0]) {
+    case 'E': return keyIs(k, "External id") ? Field::ExternalId : Field::Other;
+    case 'c': return keyIs(k, "correlation") ? Field::Correlation : Field::Other;
+    case 'R': return keyIs(k, "Record function id") ? Field::RecordFunctionId : Field::Other;
+    case 'n': return keyIs(k, "name") ? Field::Name : Field::Other;
+    case 's': return keyIs(k, "sort_index") ? Field::SortIndex : Field::Other;
+    default: return Field::Other;
+  }
 }
 
 // One chunk of events, parsed on a worker, with ids local to the batch.
@@ -135,6 +176,7 @@ std::uint32_t BatchParser::laneFor(std::string_view pid, std::string_view tid) {
 
 Result<ParsedBatch> BatchParser::parse(const JsonBatch& batch) {
   ParsedBatch result;
+  result.events.reserve(batch.elements);
   out_ = &result;
   laneIds_.clear();
   batchOffset_ = batch.fileOffset;
@@ -185,17 +227,21 @@ Status BatchParser::parseEvent(od::object& object) {
                                   simdjson::error_message(err));
     od::value v = field.value();
     std::string_view* slot = nullptr;
-    if (key == "ph") slot = &raw.ph;
-    else if (key == "name") slot = &raw.name;
-    else if (key == "cat") slot = &raw.cat;
-    else if (key == "pid") slot = &raw.pid;
-    else if (key == "tid") slot = &raw.tid;
-    else if (key == "ts") slot = &raw.ts, raw.hasTs = true;
-    else if (key == "dur") slot = &raw.dur, raw.hasDur = true;
-    else if (key == "id") slot = &raw.id;
-    else if (key == "bp") slot = &raw.bp;
-    else if (key == "s") slot = &raw.scope;
-    else if (key == "args") {
+    const Field kind = fieldOf(key.raw());
+    switch (kind) {
+      case Field::Ph: slot = &raw.ph; break;
+      case Field::Name: slot = &raw.name; break;
+      case Field::Cat: slot = &raw.cat; break;
+      case Field::Pid: slot = &raw.pid; break;
+      case Field::Tid: slot = &raw.tid; break;
+      case Field::Ts: slot = &raw.ts, raw.hasTs = true; break;
+      case Field::Dur: slot = &raw.dur, raw.hasDur = true; break;
+      case Field::Id: slot = &raw.id; break;
+      case Field::Bp: slot = &raw.bp; break;
+      case Field::Scope: slot = &raw.scope; break;
+      default: break;
+    }
+    if (kind == Field::Args) {
       od::object args;
       if (v.get_object().get(args)) continue;  // args that are not an object carry nothing we use
       if (args.raw_json().get(raw.argsRaw) || args.reset().error())
@@ -206,15 +252,16 @@ Status BatchParser::parseEvent(od::object& object) {
         if (arg.key().get(argKey)) break;
         od::value av = arg.value();
         std::string_view text;
-        if (argKey == "External id") {
+        const Field argField = argFieldOf(argKey.raw());
+        if (argField == Field::ExternalId) {
           if (scalarText(av, text)) raw.externalId = integerText(text).value_or(kNoId);
-        } else if (argKey == "correlation") {
+        } else if (argField == Field::Correlation) {
           if (scalarText(av, text)) raw.correlation = integerText(text).value_or(kNoId);
-        } else if (argKey == "Record function id") {
+        } else if (argField == Field::RecordFunctionId) {
           if (scalarText(av, text)) raw.recordFunctionId = integerText(text).value_or(kNoId);
-        } else if (argKey == "name" && !counter) {
+        } else if (argField == Field::Name && !counter) {
           if (scalarText(av, text)) raw.metaName = text;
-        } else if (argKey == "sort_index" && !counter) {
+        } else if (argField == Field::SortIndex && !counter) {
           if (scalarText(av, text)) {
             raw.metaSortIndex = integerText(text).value_or(0);
             raw.hasMetaSortIndex = true;
@@ -226,9 +273,8 @@ Status BatchParser::parseEvent(od::object& object) {
         }
       }
       continue;
-    } else {
-      continue;  // unknown fields are data Sutra does not need
     }
+    if (!slot) continue;  // unknown fields are data Sutra does not need
     if (!scalarText(v, *slot)) *slot = {};
     // Views from get_string() point into the parser's buffer, valid until the next document: every
     // one is consumed (interned or copied) before this batch's parse returns.
@@ -240,12 +286,12 @@ Status BatchParser::parseEvent(od::object& object) {
 void BatchParser::addEvent(const RawEvent& raw) {
   ParsedBatch& b = *out_;
   const char ph = raw.ph.empty() ? '\0' : raw.ph[0];
-  const std::string where = " near byte " + std::to_string(batchOffset_);
+  // Built only for a problem's example: most events have none, and a string per event costs.
+  auto where = [&] { return std::string(raw.name) + " near byte " + std::to_string(batchOffset_); };
   auto time = [&](std::string_view text, const char* field) -> std::optional<TimeNs> {
     auto v = microsTextToNanos(text);
     if (!v)
-      b.problems.add(Severity::Warning, std::string("event with an unreadable '") + field + "', skipped",
-                     std::string(raw.name) + where);
+      b.problems.add(Severity::Warning, std::string("event with an unreadable '") + field + "', skipped", where());
     return v;
   };
   switch (ph) {
@@ -253,7 +299,7 @@ void BatchParser::addEvent(const RawEvent& raw) {
     case 'B':
     case 'E': {
       if (!raw.hasTs) {
-        b.problems.add(Severity::Warning, "event without a timestamp, skipped", std::string(raw.name) + where);
+        b.problems.add(Severity::Warning, "event without a timestamp, skipped", where());
         return;
       }
       auto start = time(raw.ts, "ts");
@@ -299,7 +345,7 @@ void BatchParser::addEvent(const RawEvent& raw) {
       if (!at) return;
       auto id = integerText(raw.id);
       if (!id) {
-        b.problems.add(Severity::Warning, "flow event without a numeric id, skipped", std::string(raw.name) + where);
+        b.problems.add(Severity::Warning, "flow event without a numeric id, skipped", where());
         return;
       }
       FlowEnd end;
@@ -342,8 +388,8 @@ class BatchMerger {
   void merge(ParsedBatch&& batch);
   void member(std::string_view key, std::string_view raw) { members_.emplace_back(key, raw); }
   const std::vector<std::pair<std::string, std::string>>& members() const { return members_; }
-  void problem(Severity severity, std::string_view what, std::uint64_t count) {
-    builder_.trace().problems.add(severity, what, count, {});
+  void problem(Severity severity, std::string_view what, std::uint64_t count, std::string example) {
+    builder_.trace().problems.add(severity, what, count, std::move(example));
   }
   Trace finish();
 
@@ -352,6 +398,9 @@ class BatchMerger {
   void applyMetadata(Trace& trace);
 
   TraceBuilder builder_;
+  // The events, remapped, until finish() moves them into the model's vector of the exact size:
+  // growth never holds two copies (see mapped_array.h), and neither does the move.
+  MappedArray<Event> events_;
   std::vector<CategoryClass> classOfCategory_;
   std::unordered_map<LaneId, std::vector<Event>> openBegins_;
   std::vector<std::pair<std::string, std::string>> members_;
@@ -378,11 +427,8 @@ void BatchMerger::merge(ParsedBatch&& b) {
     e.lane = lanes[e.lane];
     if (e.args != kNoArgs) e.args += argsBase;
   };
-  t.events.reserve(t.events.size() + b.events.size());
-  for (Event& e : b.events) {
-    remap(e);
-    t.events.push_back(e);
-  }
+  for (Event& e : b.events) remap(e);
+  events_.append(b.events.data(), b.events.size());
   for (auto& [ph, e] : b.beginEnds) {
     remap(e);
     auto& open = openBegins_[e.lane];
@@ -394,7 +440,7 @@ void BatchMerger::merge(ParsedBatch&& b) {
       Event begun = open.back();
       open.pop_back();
       begun.dur = std::max<TimeNs>(0, e.start - begun.start);
-      t.events.push_back(begun);
+      events_.push_back(begun);
     }
   }
   for (FlowEnd f : b.flowEnds) {
@@ -419,6 +465,7 @@ void BatchMerger::merge(ParsedBatch&& b) {
 }
 
 Trace BatchMerger::finish() {
+  events_.drainInto(builder_.trace().events);
   for (auto& [lane, open] : openBegins_)
     if (!open.empty())
       builder_.trace().problems.add(Severity::Warning, "'B' event without a matching 'E'", open.size(),
@@ -496,15 +543,20 @@ Result<Trace> readKinetoTrace(const std::string& path, const ProgressFn& progres
   handlers.onBatch = [&](const JsonBatch& batch) { return pipeline.submit(batch); };
   handlers.onMember = [&](std::string_view key, std::string_view raw) { merger.member(key, raw); };
   if (progress) handlers.onProgress = [&](std::uint64_t) { return progress(source.fileBytesRead(), source.fileSize()); };
-  // Small chunks keep both cores busy: the scanner hands over a batch every 2 MB.
-  auto summary = streamJsonArray(source, "traceEvents", handlers, 2 << 20);
+  // Small chunks keep both cores busy and memory low: the scanner hands over a batch every 512 KB
+  // (a batch costs simdjson about five times its size in index and string buffers).
+  auto summary = streamJsonArray(source, "traceEvents", handlers, 512 << 10);
   auto finished = pipeline.finish();
   if (!summary) return summary.error();
   if (!finished) return finished.error();
   if (summary->controlCharactersReplaced > 0)
     merger.problem(Severity::Warning, "raw control characters in strings (replaced with spaces)",
-                   summary->controlCharactersReplaced);
+                   summary->controlCharactersReplaced, controlCharacterExample(*summary, "traceEvents"));
   if (!summary->foundArray) {
+    for (const auto& [k, v] : merger.members())
+      if (k == "traceEvents")
+        return makeError(path, "not a Kineto trace: traceEvents is not an array (found " +
+                                   std::string(jsonValueKind(v)) + ")");
     std::string keys;
     for (const auto& [k, v] : merger.members()) keys += (keys.empty() ? "" : ", ") + k;
     return makeError(path, "not a Kineto trace: no \"traceEvents\" array (top-level members: " +

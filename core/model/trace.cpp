@@ -7,8 +7,11 @@ namespace sutra {
 
 std::uint32_t ArgsStore::add(std::string_view json) {
   if (blocks_.empty() || blocks_.back().size() + json.size() > blocks_.back().capacity()) {
+    // Blocks start small and double up to kBlockBytes: a reader's per-batch store holds a few
+    // hundred KB, and a fresh 4 MB block per batch cost page faults.
+    const std::size_t want = blocks_.empty() ? std::size_t{64} << 10 : std::min(kBlockBytes, 2 * blocks_.back().capacity());
     blocks_.emplace_back();
-    blocks_.back().reserve(std::max(kBlockBytes, json.size()));
+    blocks_.back().reserve(std::max(want, json.size()));
   }
   std::string& block = blocks_.back();
   spans_.push_back(Span{static_cast<std::uint32_t>(blocks_.size() - 1), static_cast<std::uint32_t>(block.size()),
@@ -20,7 +23,8 @@ std::uint32_t ArgsStore::add(std::string_view json) {
 
 std::uint32_t ArgsStore::append(const ArgsStore& other) {
   const auto base = static_cast<std::uint32_t>(spans_.size());
-  spans_.reserve(spans_.size() + other.spans_.size());
+  // No exact reserve here: one per appended batch made every append copy all spans so far
+  // (quadratic in the file's size); push_back's doubling is amortised.
   for (std::uint32_t i = 0; i < other.size(); ++i) add(other.get(i));
   return base;
 }

@@ -80,21 +80,55 @@ Trace TraceBuilder::finish() {
   // Group by lane, then by start; at equal starts the longer event first, so it becomes the parent.
   // The original index breaks the remaining ties: a child written before its parent with the same
   // start and duration keeps the file's order, which is the best evidence left.
-  std::vector<std::uint32_t> order(events.size());
-  std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const Event& x = events[a];
-    const Event& y = events[b];
+  auto before = [](const Event& x, const Event& y) {
     if (x.lane != y.lane) return x.lane < y.lane;
     if (x.start != y.start) return x.start < y.start;
-    if (x.dur != y.dur) return x.dur > y.dur;
-    return a < b;
-  });
-  std::vector<Event> sorted;
-  sorted.reserve(events.size());
-  for (auto i : order) sorted.push_back(events[i]);
-  events = std::move(sorted);
-  order = {};
+    return x.dur > y.dur;
+  };
+  if (!std::is_sorted(events.begin(), events.end(), before)) {
+    // Grouped by lane with a counting sort (stable, so the file's order stays within a lane),
+    // then each lane sorted by start only where it is not already: Kineto writes a thread's events
+    // nearly in order, and the comparisons read events in increasing addresses.
+    LaneId lanes = 0;  // events may name lanes the builder did not create (tests do)
+    for (const Event& e : events) lanes = std::max(lanes, e.lane + 1);
+    std::vector<std::uint32_t> laneStart(lanes + 1, 0);
+    for (const Event& e : events) ++laneStart[e.lane + 1];
+    for (std::size_t l = 1; l < laneStart.size(); ++l) laneStart[l] += laneStart[l - 1];
+    std::vector<std::uint32_t> order(events.size());
+    {
+      std::vector<std::uint32_t> next(laneStart.begin(), laneStart.end() - 1);
+      for (std::uint32_t i = 0; i < events.size(); ++i) order[next[events[i].lane]++] = i;
+    }
+    auto byStart = [&](std::uint32_t a, std::uint32_t b) {
+      const Event& x = events[a];
+      const Event& y = events[b];
+      if (x.start != y.start) return x.start < y.start;
+      return x.dur > y.dur;
+    };
+    for (std::size_t l = 0; l + 1 < laneStart.size(); ++l) {
+      auto first = order.begin() + laneStart[l], last = order.begin() + laneStart[l + 1];
+      // Stable: at equal start and duration the earlier in the file stays first (a child written
+      // before its parent with the same times keeps the file's order, the best evidence left).
+      if (!std::is_sorted(first, last, byStart)) std::stable_sort(first, last, byStart);
+    }
+    // Applies the order in place, one cycle of the permutation at a time: the sort costs 4 bytes
+    // an event, not a second copy of every event (the reader's peak memory).
+    for (std::uint32_t i = 0; i < order.size(); ++i) {
+      if (order[i] == i) continue;
+      const Event first = events[i];
+      std::uint32_t at = i;
+      for (;;) {
+        const std::uint32_t from = order[at];
+        order[at] = at;
+        if (from == i) {
+          events[at] = first;
+          break;
+        }
+        events[at] = events[from];
+        at = from;
+      }
+    }
+  }
 
   for (auto& lane : trace_.lanes) lane.firstEvent = lane.endEvent = 0;
   for (EventId i = 0; i < events.size();) {

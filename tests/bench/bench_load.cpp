@@ -273,7 +273,7 @@ int main(int argc, char** argv) {
   std::error_code ec;
   const std::uint64_t bytes = fs::file_size(file, ec);
   if (ec) {
-    std::fprintf(stderr, "sutra-bench-load: %s: no such file\n", file.c_str());
+    std::fprintf(stderr, "sutra-bench-load: %s: no such file or directory\n", file.c_str());
     return 2;
   }
   const double mb = static_cast<double>(bytes) / (1024.0 * 1024.0);

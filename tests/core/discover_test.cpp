@@ -115,12 +115,12 @@ TEST(Sniff, ErrorsNameTheFileAndTheProblem) {
     return r.ok() ? std::string() : r.error().message;
   };
   const std::string missing = fixture("bad/no_such_file.json");
-  EXPECT_EQ(error(missing), missing + ": no such file");
+  EXPECT_EQ(error(missing), missing + ": no such file or directory");
   const std::string dir = fixture("bad/a_directory.json");
   EXPECT_EQ(error(dir), dir + ": is a directory, not a trace file");
   EXPECT_EQ(error(fixture("bad/empty.json")), fixture("bad/empty.json") + ": empty file");
   EXPECT_EQ(error(fixture("bad/empty.json.gz")),
-            fixture("bad/empty.json.gz") + ": empty file (nothing after gunzip)");
+            fixture("bad/empty.json.gz") + ": empty file: the gzip stream decompresses to no data");
   EXPECT_EQ(error(fixture("bad/corrupt.json.gz")),
             fixture("bad/corrupt.json.gz") +
                 ": corrupt gzip data near compressed byte 20: invalid distance too far back");

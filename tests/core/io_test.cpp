@@ -73,6 +73,63 @@ TEST(JsonStream, SameElementsWhateverTheChunkSize) {
   }
 }
 
+// The array scanner looks at 64 bytes a step (quotes, escapes and "inside a string" as bit masks):
+// elements whose strings hold quotes, braces, commas and runs of backslashes, shifted by one byte
+// each, put every such byte on every position of a block and across chunk ends.
+TEST(JsonStream, SameElementsAcrossBlockAndChunkBoundaries) {
+  std::string text = R"({"traceEvents": [)";
+  for (int k = 0; k < 150; ++k) {
+    if (k > 0) text += ",";
+    text += std::string(static_cast<std::size_t>(k % 7), ' ');
+    text += R"({"n": ")" + std::string(static_cast<std::size_t>(k % 64), 'x') + R"(\"}{,][", "b": ")" +
+            std::string(static_cast<std::size_t>(2 * (k % 5)), '\\') + R"(", "v": [)" + std::to_string(k) +
+            R"(, "]", {"q": "\\\""}]})";
+  }
+  text += R"(], "z": "end"})";
+  const auto reference = nlohmann::json::parse(text);
+  std::vector<std::string> expected;
+  for (const auto& e : reference["traceEvents"]) expected.push_back(e.dump());
+  for (std::size_t chunk : {std::size_t{1}, std::size_t{63}, std::size_t{64}, std::size_t{65},
+                            std::size_t{129}, std::size_t{1000}, std::size_t{1} << 20}) {
+    auto [got, members] = streamAll(text, chunk);
+    EXPECT_EQ(got, expected) << "chunk " << chunk;
+    EXPECT_EQ(members, std::vector<std::string>{R"(z="end")"}) << "chunk " << chunk;
+  }
+}
+
+// Raw control characters inside strings become spaces, wherever they fall in a block, and the
+// first one's place is kept for the problem's example.
+TEST(JsonStream, ControlCharactersInStringsAreCountedAndReplaced) {
+  std::string text = R"({"traceEvents": [)";
+  for (int k = 0; k < 40; ++k) {
+    if (k > 0) text += ",\n";
+    text += R"({"n": ")" + std::string(static_cast<std::size_t>(k), 'y') + (k >= 3 ? "\t\x01" : "") + R"("})";
+  }
+  text += "]}";
+  const std::size_t first = text.find('\t');
+  for (std::size_t chunk : {std::size_t{5}, std::size_t{64}, std::size_t{1} << 20}) {
+    const std::string path = testing::TempDir() + "/stream_control_" + std::to_string(chunk) + ".json";
+    std::ofstream(path, std::ios::binary) << text;
+    auto source = ByteSource::open(path);
+    ASSERT_TRUE(source.ok());
+    std::size_t elements = 0;
+    JsonStreamHandlers h;
+    h.onBatch = [&](const JsonBatch& b) -> Status {
+      auto arr = nlohmann::json::parse(std::string(b.data, b.size));  // valid JSON now
+      elements += arr.size();
+      for (const auto& e : arr) EXPECT_EQ(e["n"].get<std::string>().find('\t'), std::string::npos);
+      return Ok{};
+    };
+    auto summary = streamJsonArray(**source, "traceEvents", h, chunk);
+    ASSERT_TRUE(summary.ok()) << summary.error().message;
+    EXPECT_EQ(elements, 40u);
+    EXPECT_EQ(summary->controlCharactersReplaced, 2u * 37u) << "chunk " << chunk;  // k = 3..39
+    EXPECT_EQ(summary->firstControlCharacterOffset, first);
+    EXPECT_EQ(summary->firstControlCharacterElement, 3u);
+    EXPECT_EQ(controlCharacterExample(*summary, "traceEvents"), "byte " + std::to_string(first) + ", in traceEvents[3]");
+  }
+}
+
 TEST(JsonStream, BareArrayAndEmptyArray) {
   auto [elements, members] = streamAll(R"([{"ph":"X"}, {"ph":"i"}])", 4);
   EXPECT_EQ(elements.size(), 2u);

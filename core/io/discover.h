@@ -46,10 +46,10 @@ struct Discovery {
   std::vector<std::string> notes;     // unpaired files and why
 };
 
-// Classifies one file. Errors only when the file cannot be read at all ("PATH: no such file",
-// "PATH: is a directory, not a trace file", "PATH: permission denied", "PATH: empty
-// file", a corrupt or truncated gzip before the kind could be told); a readable file that is no
-// trace is FileKind::Unknown.
+// Classifies one file. Errors only when the file cannot be read at all ("PATH: no such file or
+// directory", "PATH: is a directory, not a trace file", "PATH: permission denied", "PATH: empty
+// file", an empty, corrupt or truncated gzip before the kind could be told); a readable file that
+// is no trace is FileKind::Unknown.
 Result<FileKind> sniffTraceKind(const std::string& path, std::string* schema = nullptr);
 
 // The same, with the rank found in the content or the name and the reason for an Unknown.

@@ -246,7 +246,8 @@ Status BatchParser::parseEvent(od::object& object) {
       if (v.get_object().get(args)) continue;  // args that are not an object carry nothing we use
       if (args.raw_json().get(raw.argsRaw) || args.reset().error())
         return makeError(path_, "malformed args object near byte " + std::to_string(batchOffset_));
-      const bool counter = !raw.ph.empty() && raw.ph[0] == 'C';  // "ph" comes first in Kineto's events
+      // Kineto writes "ph" first; where it comes later, addEvent reads a counter's args from argsRaw.
+      const bool counter = !raw.ph.empty() && raw.ph[0] == 'C';
       for (auto arg : args) {
         od::raw_json_string argKey;
         if (arg.key().get(argKey)) break;
@@ -363,6 +364,16 @@ void BatchParser::addEvent(const RawEvent& raw) {
                             std::string(raw.metaName), raw.metaSortIndex, raw.hasMetaSortIndex});
       return;
     case 'C': {
+      // JSON members come in any order: where "args" came before "ph", its values were not yet
+      // known to be a counter's, so they are read now from the args text (counters are few).
+      if (counterValues_.empty() && !raw.argsRaw.empty()) {
+        const auto args = nlohmann::json::parse(raw.argsRaw, nullptr, false);
+        if (args.is_object())
+          for (const auto& [key, value] : args.items()) {
+            if (value.is_number()) counterValues_.emplace_back(key, value.get<double>());
+            else if (value.is_string()) counterValues_.emplace_back(key, std::strtod(value.get<std::string>().c_str(), nullptr));
+          }
+      }
       auto at = time(raw.ts, "ts");
       if (at) {
         for (auto& [key, value] : counterValues_) {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <nlohmann/json.hpp>
 
@@ -161,6 +162,38 @@ INSTANTIATE_TEST_SUITE_P(EveryBackend, KinetoWriterRealTrace,
                                            "hta/mtia/mtia_inference_rank_0.json.gz",
                                            "hta/critical_path/cuda_event_sync.json.gz",
                                            "hta/cpu_only/rank-34.pt.trace.json.gz"));
+
+}  // namespace
+}  // namespace sutra
+
+namespace sutra {
+namespace {
+
+// JSON members come in any order: a counter whose "args" precede its "ph" (as in key-sorted files)
+// keeps its values.
+TEST(KinetoReader, CounterArgsBeforePhAreKept) {
+  const std::string path = tempPath("counter_order.json");
+  {
+    std::ofstream out(path);
+    out << R"({"traceEvents":[
+      {"args":{"allocated":10.5,"reserved":64},"name":"Memory","ph":"C","pid":1,"ts":5},
+      {"ph":"C","name":"Memory","pid":1,"ts":7,"args":{"allocated":12,"reserved":64}}]})";
+  }
+  auto trace = readKinetoTrace(path);
+  ASSERT_TRUE(trace) << trace.error().message;
+  ASSERT_EQ(trace->counters.size(), 2u);
+  for (const auto& c : trace->counters) {
+    ASSERT_EQ(c.samples.size(), 2u) << c.name;
+    if (c.name == "Memory/allocated") {
+      EXPECT_EQ(c.samples[0], (std::pair<TimeNs, double>{5000, 10.5}));
+      EXPECT_EQ(c.samples[1], (std::pair<TimeNs, double>{7000, 12.0}));
+    } else {
+      EXPECT_EQ(c.name, "Memory/reserved");
+      EXPECT_EQ(c.samples[0].second, 64.0);
+    }
+  }
+  fs::remove(path);
+}
 
 }  // namespace
 }  // namespace sutra

@@ -11,6 +11,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "model/event_args.h"
+
 namespace sutra {
 
 std::string_view syncKindName(SyncKind kind) {
@@ -264,9 +266,9 @@ class SyncFinder {
     const auto args = nlohmann::json::parse(trace_.argsJson(e), nullptr, false);
     const nlohmann::json empty = nlohmann::json::object();
     const nlohmann::json& a = args.is_object() ? args : empty;
-    std::optional<std::int64_t> stream = numberArg(a, "stream_id");
-    if (!stream) stream = numberArg(a, "stream");
-    const std::optional<std::int64_t> device = numberArg(a, "device");
+    std::optional<std::int64_t> stream = integerArg(a, "stream_id");
+    if (!stream) stream = integerArg(a, "stream");
+    const std::optional<std::int64_t> device = integerArg(a, "device");
     std::string name(trace_.name(e));
     std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
     const bool oneStream = name.find("stream") != std::string::npos && stream;
@@ -307,26 +309,13 @@ class SyncFinder {
       if (text.find("\"stream\"") != std::string_view::npos) {
         const auto args = nlohmann::json::parse(text, nullptr, false);
         if (args.is_object())
-          if (auto s = numberArg(args, "stream")) stream = *s;
+          if (auto s = integerArg(args, "stream")) stream = *s;
       }
       backendStreams_[{lane.pidNumber, stream}].push_back(i);
     }
     for (auto& [key, ops] : backendStreams_)
       std::stable_sort(ops.begin(), ops.end(),
                        [&](EventId a, EventId b) { return trace_.events[a].start < trace_.events[b].start; });
-  }
-
-  static std::optional<std::int64_t> numberArg(const nlohmann::json& args, const char* key) {
-    auto it = args.find(key);
-    if (it == args.end()) return std::nullopt;
-    if (it->is_number_integer()) return it->get<std::int64_t>();
-    if (it->is_string()) {
-      const auto& text = it->get_ref<const std::string&>();
-      char* end = nullptr;
-      const long long v = std::strtoll(text.c_str(), &end, 10);
-      if (!text.empty() && end == text.c_str() + text.size()) return v;
-    }
-    return std::nullopt;
   }
 
   // The latest cudaEventRecord/hipEventRecord on the call's thread before it.

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "chakra/collective.h"
+#include "model/event_args.h"
 
 namespace sutra {
 namespace {
@@ -22,19 +23,6 @@ std::string describeOp(const RankCommOp& op, int rank) {
          " tag " + std::to_string(op.tag);
   }
   return s;
-}
-
-std::optional<std::int64_t> numberArg(const nlohmann::json& args, const char* key) {
-  auto it = args.find(key);
-  if (it == args.end()) return std::nullopt;
-  if (it->is_number_integer()) return it->get<std::int64_t>();
-  if (it->is_string()) {
-    const auto& text = it->get_ref<const std::string&>();
-    char* end = nullptr;
-    const long long v = std::strtoll(text.c_str(), &end, 10);
-    if (!text.empty() && end == text.c_str() + text.size()) return v;
-  }
-  return std::nullopt;
 }
 
 std::string stringArg(const nlohmann::json& args, const char* key) {
@@ -187,8 +175,8 @@ std::vector<RankCommOp> kinetoCommOps(const Trace& trace, const LaunchIndex& lau
       op.collective = stringArg(args, "Collective name");
       op.processGroup = stringArg(args, "Process Group Name");
       if (op.processGroup.empty()) op.processGroup = stringArg(args, "pg_name");
-      op.seq = numberArg(args, "Seq");
-      if (!op.seq) op.seq = numberArg(args, "seq");
+      op.seq = integerArg(args, "Seq");
+      if (!op.seq) op.seq = integerArg(args, "seq");
       break;
     }
     if (op.collective.empty()) {

@@ -102,7 +102,7 @@ int exportChrome(int argc, char** argv) {
 
   std::size_t events = 0;
   for (const auto& e : trace->events)
-    if (!options.window || options.window->overlaps(e.start, e.end() + (e.dur == 0 ? 1 : 0)))
+    if (!options.window || keptByWindow(e, *options.window))
       ++events;
   if (args->flag("--json")) {
     nlohmann::json j{{"input", *input}, {"output", *out}, {"events", events}};

@@ -58,7 +58,7 @@ class Writer {
     for (LaneId l = 0; l < t_.lanes.size(); ++l) {
       for (EventId e = t_.lanes[l].firstEvent; e < t_.lanes[l].endEvent; ++e) {
         const Event& ev = t_.events[e];
-        if (window_ && !window_->overlaps(ev.start, ev.end() + (ev.dur == 0 ? 1 : 0))) continue;
+        if (window_ && !keptByWindow(ev, *window_)) continue;
         kept_[e] = true;
         complete(ev);
       }
@@ -189,6 +189,10 @@ class Writer {
 };
 
 }  // namespace
+
+bool keptByWindow(const Event& event, const TimeWindow& window) {
+  return window.overlaps(event.start, event.end() + (event.dur == 0 ? 1 : 0));
+}
 
 Status writeKinetoTrace(const Trace& trace, const std::string& path,
                         const KinetoWriteOptions& options) {

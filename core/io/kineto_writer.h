@@ -23,6 +23,9 @@ struct KinetoWriteOptions {
   std::vector<std::string> protectedPaths;  // the inputs: never overwritten
 };
 
+// Whether the window keeps `event`: it overlaps the window (an instant event, its start inside it).
+bool keptByWindow(const Event& event, const TimeWindow& window);
+
 Status writeKinetoTrace(const Trace& trace, const std::string& path,
                         const KinetoWriteOptions& options = {});
 

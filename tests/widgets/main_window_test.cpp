@@ -28,6 +28,14 @@ bool waitFor(QSignalSpy& spy) {
   return !spy.isEmpty();
 }
 
+// Opens the param linear Kineto trace in a window of a size where every panel shows.
+void openLinearTrace(MainWindow& window) {
+  window.resize(1400, 900);
+  QSignalSpy loaded(&window, &MainWindow::loadFinished);
+  window.openPaths({QString::fromStdString(test::sharedTrace("param/linear_kineto.json.gz"))});
+  ASSERT_TRUE(waitFor(loaded));
+}
+
 TEST(MainWindow, ABadFileShowsTheErrorDialogWithItsReason) {
   test::qtApp();
   MainWindow window;
@@ -48,10 +56,7 @@ TEST(MainWindow, OpensARealTraceIntoTheTimeline) {
   SUTRA_REQUIRE_SHARED_TRACES();
   test::qtApp();
   MainWindow window;
-  window.resize(1400, 900);
-  QSignalSpy loaded(&window, &MainWindow::loadFinished);
-  window.openPaths({QString::fromStdString(test::sharedTrace("param/linear_kineto.json.gz"))});
-  ASSERT_TRUE(waitFor(loaded));
+  ASSERT_NO_FATAL_FAILURE(openLinearTrace(window));
   ASSERT_NE(window.timeline().trace(), nullptr);
   EXPECT_EQ(window.timeline().trace()->events.size(), 61950u);  // the X events of the file
   EXPECT_EQ(window.timeline().layout()->tracks().size(), 6u);
@@ -67,10 +72,7 @@ TEST(MainWindow, ATableRowSelectsItsOccurrencesInTheTimeline) {
   SUTRA_REQUIRE_SHARED_TRACES();
   test::qtApp();
   MainWindow window;
-  window.resize(1400, 900);
-  QSignalSpy loaded(&window, &MainWindow::loadFinished);
-  window.openPaths({QString::fromStdString(test::sharedTrace("param/linear_kineto.json.gz"))});
-  ASSERT_TRUE(waitFor(loaded));
+  ASSERT_NO_FATAL_FAILURE(openLinearTrace(window));
   auto* ops = window.findChild<widgets::OpTableView*>();
   ASSERT_NE(ops, nullptr);
   ASSERT_NE(window.timeline().trace(), nullptr);
@@ -109,10 +111,7 @@ TEST(MainWindow, ARangeDraggedOnTheRulerIsTheOperatorTablesWindow) {
   SUTRA_REQUIRE_SHARED_TRACES();
   test::qtApp();
   MainWindow window;
-  window.resize(1400, 900);
-  QSignalSpy loaded(&window, &MainWindow::loadFinished);
-  window.openPaths({QString::fromStdString(test::sharedTrace("param/linear_kineto.json.gz"))});
-  ASSERT_TRUE(waitFor(loaded));
+  ASSERT_NO_FATAL_FAILURE(openLinearTrace(window));
   auto* ops = window.findChild<widgets::OpTableView*>();
   ASSERT_NE(ops, nullptr);
   widgets::TimelineView& timeline = window.timeline();

@@ -28,6 +28,17 @@ std::shared_ptr<const Trace> baseTrace() {
   return std::make_shared<const Trace>(std::move(trace).value());
 }
 
+// Simulates the base trace, then the what-if in which every Memcpy takes 4x as long.
+void simulateMemcpyX4(SimulationView& view) {
+  QSignalSpy ready(&view, &SimulationView::ready);
+  view.simulate(baseTrace());
+  ASSERT_TRUE(ready.wait(60'000));
+  SimKnobs knobs;
+  knobs.scales.push_back({"Memcpy", 4.0});
+  view.applyKnobs(knobs);
+  ASSERT_TRUE(ready.wait(60'000));
+}
+
 TEST(SimulationView, ShowsMeasuredAndSimulatedPerStep) {
   SUTRA_REQUIRE_SHARED_TRACES();
   test::qtApp();
@@ -55,13 +66,7 @@ TEST(SimulationView, WhatIfShowsTheProjectedTimeAndWhatMoved) {
   SUTRA_REQUIRE_SHARED_TRACES();
   test::qtApp();
   SimulationView view;
-  QSignalSpy ready(&view, &SimulationView::ready);
-  view.simulate(baseTrace());
-  ASSERT_TRUE(ready.wait(60'000));
-  SimKnobs knobs;
-  knobs.scales.push_back({"Memcpy", 4.0});
-  view.applyKnobs(knobs);
-  ASSERT_TRUE(ready.wait(60'000));
+  ASSERT_NO_FATAL_FAILURE(simulateMemcpyX4(view));
   const SimulationResult* r = view.result();
   ASSERT_NE(r, nullptr);
   ASSERT_TRUE(r->variant.has_value());
@@ -153,13 +158,7 @@ TEST(SimulationView, WhatIfLanesShowTheVariantsTimes) {
   SUTRA_REQUIRE_SHARED_TRACES();
   test::qtApp();
   SimulationView view;
-  QSignalSpy ready(&view, &SimulationView::ready);
-  view.simulate(baseTrace());
-  ASSERT_TRUE(ready.wait(60'000));
-  SimKnobs knobs;
-  knobs.scales.push_back({"Memcpy", 4.0});
-  view.applyKnobs(knobs);
-  ASSERT_TRUE(ready.wait(60'000));
+  ASSERT_NO_FATAL_FAILURE(simulateMemcpyX4(view));
   const SimulationResult& r = *view.result();
   ASSERT_TRUE(r.variant.has_value());
   expectSimulatorsEvents(r, *r.variant);

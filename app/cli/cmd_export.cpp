@@ -54,7 +54,16 @@ Result<std::string> kinetoInput(const std::vector<std::string>& inputs, const Ar
   std::vector<const RankGroup*> withKineto;
   for (const auto& g : found->ranks)
     if (g.kineto) withKineto.push_back(&g);
-  if (withKineto.empty()) return Error{inputs.front() + ": no Kineto trace to export"};
+  if (withKineto.empty()) {
+    // Say why for a single file: what it is instead, or why it is no trace at all.
+    if (found->files.size() == 1) {
+      const auto& f = found->files.front();
+      const std::string what = f.kind == FileKind::Unknown ? f.reason
+                                                           : "it is a " + std::string(fileKindName(f.kind));
+      return Error{f.path + ": no Kineto trace to export (" + what + ")"};
+    }
+    return Error{inputs.front() + ": no Kineto trace to export"};
+  }
   if (auto r = args.value("--rank")) {
     auto rank = parseInteger(*r, "--rank");
     if (!rank) return rank.error();

@@ -3,12 +3,15 @@
 
 #include <charconv>
 
+#include "io/discover.h"
 #include "io/readers.h"
 
 namespace sutra::cli {
 
 Result<AnalysisInput> loadAnalysisInput(const std::string& path, bool withSyncs) {
-  auto trace = readKinetoTrace(path);
+  auto file = kinetoTraceAt(path);  // a directory: its one Kineto trace
+  if (!file.ok()) return file.error();
+  auto trace = readKinetoTrace(*file);
   if (!trace.ok()) return trace.error();
   AnalysisInput input;
   input.trace = std::make_unique<Trace>(std::move(trace).value());

@@ -47,34 +47,15 @@ int runCommand(const std::string& name, std::vector<std::string> arguments) {
   return fail("export", "no '" + name + "' command in this build");
 }
 
-// The one Kineto trace that INPUT names: a file, or the rank asked for in a directory.
+// The one Kineto trace that INPUT names: a file, or the rank asked for with --rank in a directory.
 Result<std::string> kinetoInput(const std::vector<std::string>& inputs, const Args& args) {
-  auto found = discoverTraces(inputs);
-  if (!found) return found.error();
-  std::vector<const RankGroup*> withKineto;
-  for (const auto& g : found->ranks)
-    if (g.kineto) withKineto.push_back(&g);
-  if (withKineto.empty()) {
-    // Say why for a single file: what it is instead, or why it is no trace at all.
-    if (found->files.size() == 1) {
-      const auto& f = found->files.front();
-      const std::string what = f.kind == FileKind::Unknown ? f.reason
-                                                           : "it is a " + std::string(fileKindName(f.kind));
-      return Error{f.path + ": no Kineto trace to export (" + what + ")"};
-    }
-    return Error{inputs.front() + ": no Kineto trace to export"};
-  }
+  std::optional<int> rank;
   if (auto r = args.value("--rank")) {
-    auto rank = parseInteger(*r, "--rank");
-    if (!rank) return rank.error();
-    for (const auto* g : withKineto)
-      if (g->rank == *rank) return *g->kineto;
-    return Error{inputs.front() + ": no Kineto trace of rank " + *r};
+    auto n = parseInteger(*r, "--rank");
+    if (!n) return n.error();
+    rank = static_cast<int>(*n);
   }
-  if (withKineto.size() > 1)
-    return Error{inputs.front() + ": holds " + std::to_string(withKineto.size()) +
-                 " ranks; choose one with --rank R"};
-  return *withKineto.front()->kineto;
+  return findKinetoTrace(inputs, rank);
 }
 
 int exportChrome(int argc, char** argv) {

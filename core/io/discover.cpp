@@ -652,4 +652,37 @@ Result<Discovery> discoverTraces(const std::vector<std::string>& paths) {
   return d;
 }
 
+Result<std::string> findKinetoTrace(const std::vector<std::string>& paths, std::optional<int> rank) {
+  if (paths.empty()) return Error{"no input"};
+  auto found = discoverTraces(paths);
+  if (!found) return found.error();
+  std::vector<const RankGroup*> withKineto;
+  for (const auto& g : found->ranks)
+    if (g.kineto) withKineto.push_back(&g);
+  if (withKineto.empty()) {
+    if (found->files.size() == 1) {
+      const auto& f = found->files.front();
+      const std::string what =
+          f.kind == FileKind::Unknown ? f.reason : "it is a " + std::string(fileKindName(f.kind));
+      return makeError(f.path, "no Kineto trace (" + what + ")");
+    }
+    return makeError(paths.front(), "no Kineto trace");
+  }
+  if (rank) {
+    for (const auto* g : withKineto)
+      if (g->rank == *rank) return *g->kineto;
+    return makeError(paths.front(), "no Kineto trace of rank " + std::to_string(*rank));
+  }
+  if (withKineto.size() > 1)
+    return makeError(paths.front(), "holds " + std::to_string(withKineto.size()) +
+                                        " ranks; choose one: a rank's own file, or --rank R where the command has it");
+  return *withKineto.front()->kineto;
+}
+
+Result<std::string> kinetoTraceAt(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(path, ec)) return path;
+  return findKinetoTrace({path});
+}
+
 }  // namespace sutra

@@ -60,6 +60,16 @@ Result<DiscoveredFile> sniffTraceFile(const std::string& path);
 // reason.
 Result<Discovery> discoverTraces(const std::vector<std::string>& paths);
 
+// The one Kineto trace that `paths` (files and/or directories) hold: the trace of `rank` where
+// given, else the only one. Errors say why: a single file that is no Kineto trace says what it is
+// or why it is no trace; several ranks without `rank` ask the user to choose one.
+Result<std::string> findKinetoTrace(const std::vector<std::string>& paths,
+                                    std::optional<int> rank = std::nullopt);
+
+// A path for a Kineto reader: a directory becomes its one Kineto trace (findKinetoTrace); any other
+// path is returned as it is, so the reader reports its own problems.
+Result<std::string> kinetoTraceAt(const std::string& path);
+
 // The rank a file name states: "rank-3", "rank_3", "rank3" (also in the parent directory's name),
 // "<prefix>.3.et", "<prefix>_3.json" (.gz too); nullopt if none.
 std::optional<int> rankFromFileName(const std::string& path);

@@ -76,15 +76,15 @@ def main():
     check(res.stderr.startswith("sutra-cli export: unknown format 'pdf'"), "format: " + res.stderr)
     two_ranks = os.path.join(data, "discover", "two_ranks")
     res = run(cli, "export", "--to", "chrome", two_ranks, "-o", os.path.join(out, "r.json"), expect=2)
-    check("choose one with --rank R" in res.stderr, "ranks: " + res.stderr)
+    check("ranks; choose one: a rank's own file, or --rank R" in res.stderr, "ranks: " + res.stderr)
     run(cli, "export", "--to", "chrome", two_ranks, "--rank", "1", "-o", os.path.join(out, "r1.json"))
     # A file that is no Kineto trace says what it is, or why it is no trace.
     res = run(cli, "export", "--to", "chrome", os.path.join(data, "et", "flat_1.0.1.json"), "-o",
               os.path.join(out, "x.json"), expect=2)
-    check(res.stderr.rstrip().endswith("no Kineto trace to export (it is a PyTorch ET)"), "ET: " + res.stderr)
+    check(res.stderr.rstrip().endswith("no Kineto trace (it is a PyTorch ET)"), "ET: " + res.stderr)
     res = run(cli, "export", "--to", "chrome", os.path.join(data, "bad", "empty.json.gz"), "-o",
               os.path.join(out, "x.json"), expect=2)
-    check("no Kineto trace to export (empty file" in res.stderr, "empty: " + res.stderr)
+    check("no Kineto trace (empty file" in res.stderr, "empty: " + res.stderr)
     res = run(cli, "help", "export")
     check(res.stdout.startswith("Usage: sutra-cli export"), "help export: " + res.stdout)
     check(not os.path.exists(os.path.join(out, "x.json")), "a failed export left a file")

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "compare_view.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
+#include "io/discover.h"
 #include "io/readers.h"
 #include "link/launch_index.h"
 
@@ -31,8 +33,12 @@ SideTable analyse(std::shared_ptr<const Trace> trace, const std::string& label) 
   return out;
 }
 
-std::string fileLabel(const std::string& path) {
-  return QFileInfo(QString::fromStdString(path)).fileName().toStdString();
+// A run's label: its file name, or "folder/file" where the runs' file names are the same (two
+// recordings laid out alike, e.g. rank0.kineto.json.gz in two directories).
+std::string fileLabel(const std::string& path, bool withFolder) {
+  const QFileInfo info(QString::fromStdString(path));
+  if (!withFolder) return info.fileName().toStdString();
+  return (info.dir().dirName() + QLatin1Char('/') + info.fileName()).toStdString();
 }
 
 }  // namespace
@@ -40,11 +46,13 @@ std::string fileLabel(const std::string& path) {
 ComparisonResult compareTraces(std::shared_ptr<const Trace> a, std::shared_ptr<const Trace> b,
                                std::shared_ptr<const Trace> c) {
   ComparisonResult result;
-  const std::string labelA = fileLabel(a->path), labelB = fileLabel(b->path);
+  auto name = [](const std::shared_ptr<const Trace>& t) { return QFileInfo(QString::fromStdString(t->path)).fileName(); };
+  const bool same = name(a) == name(b) || (c && (name(c) == name(a) || name(c) == name(b)));
+  const std::string labelA = fileLabel(a->path, same), labelB = fileLabel(b->path, same);
   SideTable sa = analyse(std::move(a), labelA), sb = analyse(std::move(b), labelB);
   result.comparison = compareOpTables(sa.table, sb.table, labelA, labelB);
   if (c) {
-    const std::string labelC = fileLabel(c->path);
+    const std::string labelC = fileLabel(c->path, same);
     SideTable sc = analyse(std::move(c), labelC);
     result.aVsC = compareOpTables(sa.table, sc.table, labelA, labelC);
     result.c = std::move(sc.side);
@@ -62,7 +70,12 @@ ComparisonResult compareTraceFiles(const QStringList& paths) {
   }
   std::vector<std::shared_ptr<const Trace>> traces;
   for (const QString& path : paths) {
-    auto trace = readKinetoTrace(path.toStdString());
+    auto file = kinetoTraceAt(path.toStdString());  // a run's directory: its one Kineto trace
+    if (!file) {
+      failed.error = QString::fromStdString(file.error().message);
+      return failed;
+    }
+    auto trace = readKinetoTrace(*file);
     if (!trace) {
       failed.error = QString::fromStdString(trace.error().message);
       return failed;

@@ -106,9 +106,10 @@ TEST_F(CompareViewTest, ThirdRunAddsItsColumnsRowsAndTimeline) {
     }
   }
   EXPECT_EQ(onlyC, 3);
-  // C's device total is test's, and the totals say so on a second line.
+  // C's device total is test's, and the totals say so on a second line. Two runs share a file
+  // name (base.json.gz), so every run is labelled with its folder.
   EXPECT_TRUE(view.totalsText().contains(
-      "\nbase.json.gz -> test.json.gz    " +
+      "\ntrace_compare/base.json.gz -> trace_compare/test.json.gz    " +
       QString::fromStdString(totalLine("Self CUDA total", 1'694'000, 1'690'000))));
   EXPECT_EQ(view.chart()->seriesCount(), 3);  // A, B and C bars
   // The third timeline shows C and follows the others' window (all first steps start together).

@@ -89,6 +89,11 @@ JsonPrefixScanner::Status JsonPrefixScanner::feed(std::string_view more, bool at
     status_ = Status::Stopped;
     return status_;
   };
+  auto finished = [&] {
+    consumed_ = base + pos;
+    status_ = Status::Done;
+    return status_;
+  };
   auto keepForLater = [&] {
     pending_.assign(text.substr(pos));
     consumed_ = base + pos;
@@ -101,8 +106,6 @@ JsonPrefixScanner::Status JsonPrefixScanner::feed(std::string_view more, bool at
       ++pos;
       continue;
     }
-    if (rootDone_)
-      return invalid(base + pos, "unexpected " + describe(c) + " after the JSON value");
     switch (c) {
       case '{':
       case '[': {
@@ -132,11 +135,7 @@ JsonPrefixScanner::Status JsonPrefixScanner::feed(std::string_view more, bool at
         ++pos;
         afterValue();
         if (!visitor_.onClose(stack_, closed)) return stopped();
-        if (rootDone_) {
-          consumed_ = base + pos;
-          status_ = Status::Done;
-          return status_;
-        }
+        if (rootDone_) return finished();
         break;
       }
       case ':': {
@@ -194,6 +193,7 @@ JsonPrefixScanner::Status JsonPrefixScanner::feed(std::string_view more, bool at
           const bool go = visitor_.onValue(stack_, raw, true);
           afterValue();
           if (!go) return stopped();
+          if (rootDone_) return finished();  // the root value ended: trailing text is not read
         }
         break;
       }
@@ -208,20 +208,12 @@ JsonPrefixScanner::Status JsonPrefixScanner::feed(std::string_view more, bool at
         const bool go = visitor_.onValue(stack_, token, false);
         afterValue();
         if (!go) return stopped();
-        if (rootDone_) {
-          consumed_ = base + pos;
-          status_ = Status::Done;
-          return status_;
-        }
+        if (rootDone_) return finished();
         break;
       }
     }
   }
   consumed_ = base + pos;
-  if (rootDone_) {
-    status_ = Status::Done;
-    return status_;
-  }
   if (atEnd) {
     return invalid(
         consumed_,

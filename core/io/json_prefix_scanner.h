@@ -41,7 +41,7 @@ class JsonPrefixScanner {
   enum class Status : std::uint8_t {
     NeedMore,  // every complete token so far was consumed; feed more text
     Stopped,   // a callback returned false
-    Done,      // the root value ended
+    Done,      // the root value ended; what follows it is not read (this scans a prefix)
     Invalid,   // not JSON: see error() and errorOffset()
   };
 

@@ -34,12 +34,16 @@ std::optional<std::int64_t> microsTextToNanos(std::string_view text) {
   bool negative = false;
   std::size_t i = 0;
   if (text[0] == '-') negative = true, i = 1;
+  // The largest whole number of microseconds whose nanoseconds (plus a fraction and its rounding)
+  // still fit in int64; beyond it the value is no timestamp and reads as unparsable.
+  constexpr std::int64_t kMaxWholeMicros = (INT64_MAX - 1000) / 1000;
   std::int64_t whole = 0;
   std::size_t digits = 0;
   for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i, ++digits) {
-    if (whole > (INT64_MAX / 10000)) return std::nullopt;  // keeps whole * 1000 in range
+    if (whole > kMaxWholeMicros) return std::nullopt;  // checked per digit: whole * 10 cannot overflow
     whole = whole * 10 + (text[i] - '0');
   }
+  if (whole > kMaxWholeMicros) return std::nullopt;
   std::int64_t fraction = 0;
   int fractionDigits = 0;
   bool roundUp = false;

@@ -27,6 +27,10 @@ TEST(JsonNumbers, MicrosTextToNanosIsExact) {
   EXPECT_EQ(microsTextToNanos("\"12\""), 12000);  // a timestamp written as a string
   EXPECT_FALSE(microsTextToNanos("abc"));
   EXPECT_FALSE(microsTextToNanos(""));
+  // Near int64's end the nanoseconds would overflow (libFuzzer found the rounding case).
+  EXPECT_FALSE(microsTextToNanos("9223372036854775.8077"));
+  EXPECT_FALSE(microsTextToNanos("-9223372036854775.807"));
+  EXPECT_EQ(microsTextToNanos("9223372036854774.999"), 9223372036854774999);
   EXPECT_EQ(integerText("42"), 42);
   EXPECT_EQ(integerText("3.0"), 3);
   EXPECT_FALSE(integerText("3.5"));

@@ -5,6 +5,8 @@
 # A crash, leak, timeout or out-of-memory fails the run; libFuzzer writes the input that caused it
 # to $SUTRA_FUZZ_ARTIFACTS (default: the temporary directory, kept and printed on failure): add it to
 # tests/fuzz/corpus/<target>/ with the fix, as a regression test.
+# The seed is fixed (SUTRA_FUZZ_SEED, default 1) so that CI explores the same inputs on every run and
+# a failure there reproduces here; SUTRA_FUZZ_SEED=0 lets libFuzzer pick one, for exploring longer.
 set -euo pipefail
 target=$1
 seconds=$2
@@ -14,7 +16,7 @@ artifacts=${SUTRA_FUZZ_ARTIFACTS:-$work/artifacts}
 mkdir -p "$work/corpus" "$artifacts"
 status=0
 "$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-  -print_final_stats=1 -artifact_prefix="$artifacts/" "$work/corpus" "$@" || status=$?
+  -seed="${SUTRA_FUZZ_SEED:-1}" -print_final_stats=1 -artifact_prefix="$artifacts/" "$work/corpus" "$@" || status=$?
 if [ "$status" -ne 0 ]; then
   echo "fuzz: $(basename "$target") failed; inputs that failed are in $artifacts" >&2
   exit "$status"

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "format.h"
+#include "theme.h"
 
 namespace sutra::widgets {
 namespace {
@@ -18,19 +19,20 @@ constexpr int kBoxHeight = 38;
 constexpr int kRowPitch = 50;
 constexpr int kGapColumn = 270;
 
-QColor hopColour(HopKind kind) {
+std::size_t hopColour(HopKind kind) {
+  ChainColour colour = ChainColour::ResumedOp;
   switch (kind) {
-    case HopKind::Annotation: return QColor(0x9b, 0x7f, 0xc8);
-    case HopKind::PythonFrame: return QColor(0x5f, 0xa8, 0xa8);
-    case HopKind::FrameworkOp: return QColor(0x5b, 0x8d, 0xd6);
-    case HopKind::RuntimeCall: return QColor(0xdb, 0x9a, 0x4e);
-    case HopKind::DeviceOp: return QColor(0x4f, 0xa8, 0x6e);
-    case HopKind::Sync: return QColor(0xd0, 0x5a, 0x4e);
-    case HopKind::ResumedOp: return QColor(0x8c, 0x93, 0x9e);
+    case HopKind::Annotation: colour = ChainColour::Annotation; break;
+    case HopKind::PythonFrame: colour = ChainColour::PythonFrame; break;
+    case HopKind::FrameworkOp: colour = ChainColour::FrameworkOp; break;
+    case HopKind::RuntimeCall: colour = ChainColour::RuntimeCall; break;
+    case HopKind::DeviceOp: colour = ChainColour::DeviceOp; break;
+    case HopKind::Sync: colour = ChainColour::Sync; break;
+    case HopKind::ResumedOp: colour = ChainColour::ResumedOp; break;
     case HopKind::DataProducer:
-    case HopKind::DataConsumer: return QColor(0xb0, 0x6a, 0xb3);
+    case HopKind::DataConsumer: colour = ChainColour::Data; break;
   }
-  return QColor(Qt::gray);
+  return static_cast<std::size_t>(colour);
 }
 
 }  // namespace
@@ -78,6 +80,7 @@ QSize ChainView::sizeHint() const {
 void ChainView::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.setRenderHint(QPainter::Antialiasing, true);
+  const Theme& theme = themeFor(*this);
   if (chain_.hops.empty() || !trace_) {
     p.setPen(palette().color(QPalette::PlaceholderText));
     p.drawText(rect().adjusted(kMargin, kMargin, -kMargin, -kMargin), Qt::AlignTop | Qt::AlignLeft | Qt::TextWordWrap,
@@ -103,16 +106,16 @@ void ChainView::paintEvent(QPaintEvent*) {
     QPainterPath path(start);
     path.lineTo(start.x(), end.y());
     path.lineTo(end);
-    p.setPen(QPen(QColor(0x6b, 0x72, 0x80), 1.4));
+    p.setPen(QPen(theme.chainConnector, 1.4));
     p.setBrush(Qt::NoBrush);
     p.drawPath(path);
     QPolygonF head;
     head << end << QPointF(end.x() - 7, end.y() - 4) << QPointF(end.x() - 7, end.y() + 4);
-    p.setBrush(QColor(0x6b, 0x72, 0x80));
+    p.setBrush(theme.chainConnector);
     p.drawPolygon(head);
     if (hop.gapKind != GapKind::None) {
       p.setFont(small);
-      p.setPen(hop.gap < 0 ? QColor(0xb0, 0x1e, 0x1e) : QColor(0x3a, 0x40, 0x4a));
+      p.setPen(hop.gap < 0 ? theme.chainNegativeGap : theme.chainGapText);
       const QString gap = QStringLiteral("%1: %2").arg(QString::fromUtf8(gapKindName(hop.gapKind)).replace('_', ' '),
                                                        durationText(hop.gap));
       p.drawText(QRect(to.right() + 12, to.top(), kGapColumn - 16, kBoxHeight), Qt::AlignVCenter | Qt::AlignLeft, gap);
@@ -122,14 +125,14 @@ void ChainView::paintEvent(QPaintEvent*) {
   for (int i = 0; i < static_cast<int>(chain_.hops.size()); ++i) {
     const ChainHop& hop = chain_.hops[static_cast<std::size_t>(i)];
     const QRect box = hopRect(i);
-    const QColor colour = hopColour(hop.kind);
-    p.setPen(hop.focus ? QPen(QColor(0x11, 0x11, 0x11), 2.2) : QPen(colour.darker(140), i == hovered_ ? 2.0 : 1.0));
-    p.setBrush(colour.lighter(i == hovered_ ? 150 : 165));
+    const std::size_t colour = hopColour(hop.kind);
+    p.setPen(hop.focus ? QPen(theme.chainFocus, 2.2) : QPen(theme.chainBorder[colour], i == hovered_ ? 2.0 : 1.0));
+    p.setBrush(i == hovered_ ? theme.chainFillHovered[colour] : theme.chainFill[colour]);
     p.drawRoundedRect(QRectF(box).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
-    p.fillRect(QRect(box.left() + 1, box.top() + 1, 5, box.height() - 2), colour);
+    p.fillRect(QRect(box.left() + 1, box.top() + 1, 5, box.height() - 2), theme.chainAccent[colour]);
     const QRect text = box.adjusted(12, 3, -8, -3);
     p.setFont(small);
-    p.setPen(QColor(0x45, 0x4b, 0x56));
+    p.setPen(theme.chainKindText);
     const QString kind = QString::fromUtf8(hopKindName(hop.kind)).replace('_', ' ');
     QString when;
     if (hop.end > hop.start || hop.start != 0)
@@ -137,13 +140,13 @@ void ChainView::paintEvent(QPaintEvent*) {
     p.drawText(text, Qt::AlignTop | Qt::AlignLeft, kind);
     p.drawText(text, Qt::AlignTop | Qt::AlignRight, when);
     p.setFont(bold);
-    p.setPen(QColor(0x1a, 0x1d, 0x23));
+    p.setPen(theme.chainNameText);
     p.drawText(text, Qt::AlignBottom | Qt::AlignLeft,
                QFontMetrics(bold).elidedText(QString::fromStdString(hop.name), Qt::ElideMiddle, text.width()));
   }
   if (chain_.omittedLaunches > 0) {
     p.setFont(small);
-    p.setPen(QColor(0x5a, 0x61, 0x70));
+    p.setPen(theme.chainNoteText);
     const int y = kMargin + static_cast<int>(chain_.hops.size()) * kRowPitch;
     p.drawText(QRect(kMargin, y, width() - 2 * kMargin, 20), Qt::AlignLeft,
                tr("... and %1 more launches under this op").arg(chain_.omittedLaunches));

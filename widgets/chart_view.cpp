@@ -9,17 +9,10 @@
 #include <qcustomplot.h>
 
 #include "format.h"
+#include "theme.h"
 
 namespace sutra::widgets {
 namespace {
-
-// Distinct hues that read on light and dark backgrounds.
-QColor seriesColour(int i) {
-  static const QColor colours[] = {QColor(0x1f77b4), QColor(0xff7f0e), QColor(0x2ca02c),
-                                   QColor(0xd62728), QColor(0x9467bd), QColor(0x8c564b),
-                                   QColor(0xe377c2), QColor(0x17becf)};
-  return colours[i % 8];
-}
 
 double us(TimeNs ns) { return double(ns) / 1000.0; }
 
@@ -86,7 +79,6 @@ void ChartView::showUtilisation(const UtilisationSeries& series) {
     const auto& stream = series.streams[s];
     auto* graph = plot_->addGraph();
     graph->setName(QString::fromStdString(stream.label));
-    graph->setPen(QPen(seriesColour(int(s)), 1.5));
     graph->setLineStyle(QCPGraph::lsStepLeft);
     for (std::size_t b = 0; b < stream.busy.size(); ++b) {
       const double x = us(TimeNs(b) * series.bucketNs) / 1000.0;  // ms from the trace start
@@ -106,7 +98,6 @@ void ChartView::showUtilisation(const UtilisationSeries& series) {
 void ChartView::showHistogram(const DurationHistogram& histogram) {
   reset(tr("Kernel durations"));
   auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
-  bars->setBrush(seriesColour(0));
   bars->setPen(Qt::NoPen);
   QVector<QString> labels;
   double maxCount = 0;
@@ -126,7 +117,6 @@ void ChartView::showHistogram(const DurationHistogram& histogram) {
 void ChartView::showTopOperators(const std::vector<NamedTime>& ops) {
   reset(tr("Top operators by device time"));
   auto* bars = new QCPBars(plot_->yAxis, plot_->xAxis);  // horizontal: names read left
-  bars->setBrush(seriesColour(0));
   bars->setPen(Qt::NoPen);
   QVector<QString> labels;
   double maxValue = 0;
@@ -155,7 +145,6 @@ void ChartView::showComparison(const std::vector<ComparisonBar>& bars, const QSt
   for (int i = 0; i < names.size(); ++i) {
     auto* set = new QCPBars(plot_->yAxis, plot_->xAxis);
     set->setName(names[i]);
-    set->setBrush(seriesColour(i));
     set->setPen(Qt::NoPen);
     set->setWidth(width);
     set->setBarsGroup(group);
@@ -188,8 +177,6 @@ void ChartView::showStepTimings(const std::vector<StepTiming>& steps) {
   auto* simulated = new QCPBars(plot_->xAxis, plot_->yAxis);
   measured->setName(tr("measured"));
   simulated->setName(tr("simulated"));
-  measured->setBrush(seriesColour(0));
-  simulated->setBrush(seriesColour(1));
   for (auto* bars : {measured, simulated}) {
     bars->setPen(Qt::NoPen);
     bars->setWidth(0.4);
@@ -215,24 +202,28 @@ void ChartView::showStepTimings(const std::vector<StepTiming>& steps) {
 }
 
 void ChartView::applyPalette() {
-  const QPalette p = palette();
-  const QColor fg = p.color(QPalette::WindowText), bg = p.color(QPalette::Base);
+  const Theme& theme = themeFor(*this);
+  const QColor fg = theme.chartText, bg = theme.chartBackground;
   plot_->setBackground(bg);
   for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
-    axis->setBasePen(QPen(fg));
-    axis->setTickPen(QPen(fg));
-    axis->setSubTickPen(QPen(fg));
+    axis->setBasePen(QPen(theme.chartAxis));
+    axis->setTickPen(QPen(theme.chartAxis));
+    axis->setSubTickPen(QPen(theme.chartAxis));
     axis->setTickLabelColor(fg);
     axis->setLabelColor(fg);
-    QColor grid = fg;
-    grid.setAlpha(40);
-    axis->grid()->setPen(QPen(grid, 0, Qt::DotLine));
+    axis->grid()->setPen(QPen(theme.chartGrid, 0, Qt::DotLine));
   }
   plot_->legend->setBrush(bg);
   plot_->legend->setTextColor(fg);
-  plot_->legend->setBorderPen(QPen(fg));
+  plot_->legend->setBorderPen(QPen(theme.chartAxis));
   if (auto* text = qobject_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0)))
     text->setTextColor(fg);
+  // Series take the theme's colours by their order (stream, run, measured/simulated).
+  for (int i = 0; i < plot_->plottableCount(); ++i) {
+    const QColor colour = theme.chartSeries[static_cast<std::size_t>(i % kChartSeriesColours)];
+    if (auto* graph = qobject_cast<QCPGraph*>(plot_->plottable(i))) graph->setPen(QPen(colour, 1.5));
+    if (auto* bars = qobject_cast<QCPBars*>(plot_->plottable(i))) bars->setBrush(colour);
+  }
 }
 
 void ChartView::changeEvent(QEvent* event) {

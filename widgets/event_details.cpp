@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "event_details.h"
 
+#include <QEvent>
 #include <QUrl>
 #include <nlohmann/json.hpp>
 
 #include "format.h"
+#include "theme.h"
 
 namespace sutra::widgets {
 
@@ -26,7 +28,8 @@ QString link(const Trace& trace, EventId id) {
 }
 
 QString row(const QString& key, const QString& value) {
-  return QStringLiteral("<tr><td style='color:#5a6170;padding-right:10px'>%1</td><td>%2</td></tr>").arg(key, value);
+  return QStringLiteral("<tr><td style='color:%1;padding-right:10px'>%2</td><td>%3</td></tr>")
+      .arg(applicationTheme().dimText.name(), key, value);
 }
 
 }  // namespace
@@ -83,11 +86,18 @@ EventDetailsView::EventDetailsView(QWidget* parent) : QTextBrowser(parent) {
 
 void EventDetailsView::showDetails(std::shared_ptr<const RankData> rank, EventId event) {
   rank_ = std::move(rank);
+  event_ = event;
   if (!rank_ || event == kNoEvent) {
     clear();
     return;
   }
   setHtml(eventDetailsHtml(*rank_, event));
+}
+
+void EventDetailsView::changeEvent(QEvent* event) {
+  QTextBrowser::changeEvent(event);
+  // The HTML holds the theme's colours (and Qt's link colour) from when it was made: remake it.
+  if (event->type() == QEvent::PaletteChange && rank_ && event_ != kNoEvent) setHtml(eventDetailsHtml(*rank_, event_));
 }
 
 }  // namespace sutra::widgets

@@ -24,8 +24,12 @@ class EventDetailsView : public QTextBrowser {
  signals:
   void eventLinkActivated(sutra::EventId event);
 
+ protected:
+  void changeEvent(QEvent* event) override;
+
  private:
   std::shared_ptr<const RankData> rank_;
+  EventId event_ = kNoEvent;
 };
 
 }  // namespace sutra::widgets

@@ -4,6 +4,8 @@
 #include <QBrush>
 #include <QColor>
 
+#include "theme.h"
+
 namespace sutra::widgets {
 
 ProblemsModel::ProblemsModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -47,9 +49,9 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const {
   }
   if (role == Qt::ForegroundRole && index.column() == Severity) {
     switch (p.problem.severity) {
-      case sutra::Severity::Error: return QBrush(QColor(0xb0, 0x1e, 0x1e));
-      case sutra::Severity::Warning: return QBrush(QColor(0x9a, 0x5b, 0x00));
-      case sutra::Severity::Info: return QBrush(QColor(0x55, 0x5b, 0x66));
+      case sutra::Severity::Error: return QBrush(applicationTheme().errorText);
+      case sutra::Severity::Warning: return QBrush(applicationTheme().warningText);
+      case sutra::Severity::Info: return QBrush(applicationTheme().infoText);
     }
   }
   if (role == Qt::TextAlignmentRole && index.column() == Count)

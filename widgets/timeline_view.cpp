@@ -17,6 +17,7 @@
 
 #include "counter_geometry.h"
 #include "format.h"
+#include "theme.h"
 #include "timeline_palette.h"
 
 namespace sutra::widgets {
@@ -28,17 +29,6 @@ constexpr int kHeaderHeight = 22;
 constexpr int kTrackGap = 3;
 constexpr int kCounterHeight = 30;
 constexpr double kLabelMinPx = 28.0;  // a box gets its name written from this width on
-const QColor kBackground(0xff, 0xff, 0xff);
-const QColor kTrackShade(0xf6, 0xf7, 0xf9);
-const QColor kHeaderBackground(0xe8, 0xec, 0xf2);
-const QColor kRulerBackground(0xf0, 0xf2, 0xf5);
-const QColor kGridLine(0xe2, 0xe5, 0xea);
-const QColor kSelection(0x11, 0x11, 0x11);
-const QColor kHighlightOutline(0xd9, 0x48, 0x1c);
-const QColor kFlow(0x25, 0x3b, 0x80);
-const QColor kCounterLine(0x1f, 0x77, 0xb4);
-const QColor kRangeShade(0x3d, 0x7e, 0xd8, 0x30);
-const QColor kRangeRuler(0x9c, 0xc0, 0xf0);
 
 }  // namespace
 
@@ -315,7 +305,8 @@ const TimelineView::Geometry& TimelineView::geometry() const {
 
 void TimelineView::paintEvent(QPaintEvent*) {
   QPainter p(this);
-  p.fillRect(rect(), kBackground);
+  const Theme& theme = themeFor(*this);  // the palette's set: a PaletteChange repaints in the new one
+  p.fillRect(rect(), theme.background);
   const int areaWidth = eventAreaWidth();
   const QRect eventArea(labelWidth_, kRulerHeight, areaWidth, height() - kRulerHeight);
   const int scroll = vscroll_->value();
@@ -328,9 +319,9 @@ void TimelineView::paintEvent(QPaintEvent*) {
   for (auto line = first; line != lines_.end() && line->y < bottom; ++line) {
     const int y = line->y - scroll + kRulerHeight;
     if (line->kind == Line::GroupHeader) {
-      p.fillRect(QRect(0, y, width(), line->height), kHeaderBackground);
+      p.fillRect(QRect(0, y, width(), line->height), theme.headerBackground);
     } else if (line->kind == Line::Row && layout_->rows()[line->index].track % 2 == 1) {
-      p.fillRect(QRect(0, y, width(), line->height), kTrackShade);
+      p.fillRect(QRect(0, y, width(), line->height), theme.trackShade);
     }
   }
 
@@ -342,7 +333,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     if (k * step < offset) ++k;
     return origin + k * step;
   };
-  p.setPen(kGridLine);
+  p.setPen(theme.gridLine);
   for (TimeNs t = firstTick(); t <= range_.end; t += step) {
     const int x = labelWidth_ + static_cast<int>(std::lround(timeToX(t, range_, areaWidth)));
     p.drawLine(x, kRulerHeight, x, height());
@@ -357,7 +348,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     for (int c = 0; c < kColourCount; ++c) {
       const auto& batch = g.batches[static_cast<std::size_t>(c)];
       if (batch.empty()) continue;
-      p.setBrush(paletteColour(c));
+      p.setBrush(theme.fill(c));
       p.drawRects(batch.data(), static_cast<int>(batch.size()));
     }
     const QFontMetrics metrics(font());
@@ -371,7 +362,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
                                 ? text
                                 : metrics.elidedText(text, Qt::ElideRight, static_cast<int>(inner.width()));
       if (shown.size() <= 1) continue;
-      p.setPen(textColourOn(paletteColour(label.colour)));
+      p.setPen(textColourOn(theme.fill(label.colour)));
       p.drawText(inner, Qt::AlignVCenter | Qt::AlignLeft, shown);
     }
     // Counters: per pixel column, the value at its start joined to the next, and the range of
@@ -392,11 +383,11 @@ void TimelineView::paintEvent(QPaintEvent*) {
         const double next = i + 1 < columns.size() ? columns[i + 1].first : c.first;
         segments.append(QLineF(x, yOf(c.first), x + 1, yOf(next)));
       }
-      p.setPen(QPen(kCounterLine, 1));
+      p.setPen(QPen(theme.counterLine, 1));
       p.drawLines(segments);
     }
     p.setBrush(Qt::NoBrush);
-    p.setPen(QPen(kHighlightOutline, 1.5));
+    p.setPen(QPen(theme.searchOutline, 1.5));
     for (const auto& r : g.outlines) p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5));
 
     // The selection, and arrows along its flows (launch -> device op).
@@ -407,7 +398,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
         const Event& e = trace_->events[selected_];
         const double x0 = std::max(-4.0, timeToX(e.start, range_, areaWidth));
         const double x1 = std::min(areaWidth + 4.0, std::max(timeToX(e.end(), range_, areaWidth), x0 + 3));
-        p.setPen(QPen(kSelection, 2));
+        p.setPen(QPen(theme.selection, 2));
         p.drawRect(QRectF(labelWidth_ + x0, top + 0.5, x1 - x0, kRowHeight - 1));
       }
       p.setRenderHint(QPainter::Antialiasing, true);
@@ -431,13 +422,13 @@ void TimelineView::paintEvent(QPaintEvent*) {
         const double bend = std::max(20.0, std::abs(b->y() - a->y()) / 2);
         path.cubicTo(a->x(), a->y() + (b->y() > a->y() ? bend : -bend), b->x(), b->y() - (b->y() > a->y() ? bend : -bend),
                      b->x(), b->y());
-        p.setPen(QPen(kFlow, 1.6));
+        p.setPen(QPen(theme.flow, 1.6));
         p.setBrush(Qt::NoBrush);
         p.drawPath(path);
         const double dir = b->y() >= a->y() ? -1 : 1;  // the curve arrives vertically
         QPolygonF head;
         head << *b << QPointF(b->x() - 4.5, b->y() + dir * 8) << QPointF(b->x() + 4.5, b->y() + dir * 8);
-        p.setBrush(kFlow);
+        p.setBrush(theme.flow);
         p.drawPolygon(head);
         p.setBrush(Qt::NoBrush);
       }
@@ -450,13 +441,13 @@ void TimelineView::paintEvent(QPaintEvent*) {
   if (timeRange_.end > timeRange_.start) {
     const double x0 = std::clamp(timeToX(timeRange_.start, range_, areaWidth), -1.0, areaWidth + 1.0);
     const double x1 = std::clamp(timeToX(timeRange_.end, range_, areaWidth), -1.0, areaWidth + 1.0);
-    QColor shade = kRangeShade;
+    QColor shade = theme.rangeShade;
     p.fillRect(QRectF(labelWidth_ + x0, kRulerHeight, std::max(1.0, x1 - x0), height() - kRulerHeight), shade);
   }
 
   // Ruler.
-  p.fillRect(QRect(0, 0, width(), kRulerHeight), kRulerBackground);
-  p.setPen(QColor(0x55, 0x5b, 0x66));
+  p.fillRect(QRect(0, 0, width(), kRulerHeight), theme.rulerBackground);
+  p.setPen(theme.rulerText);
   for (TimeNs t = firstTick(); t <= range_.end; t += step) {
     const int x = labelWidth_ + static_cast<int>(std::lround(timeToX(t, range_, areaWidth)));
     if (x < labelWidth_) continue;
@@ -469,14 +460,14 @@ void TimelineView::paintEvent(QPaintEvent*) {
     const double x0 = std::clamp(timeToX(timeRange_.start, range_, areaWidth), -1.0, areaWidth + 1.0);
     const double x1 = std::clamp(timeToX(timeRange_.end, range_, areaWidth), -1.0, areaWidth + 1.0);
     const QRectF band(labelWidth_ + x0, 0, std::max(1.0, x1 - x0), kRulerHeight - 1);
-    p.fillRect(band, kRangeRuler);
-    p.setPen(QColor(0x10, 0x30, 0x70));
+    p.fillRect(band, theme.rangeRuler);
+    p.setPen(theme.rangeRulerText);
     p.drawText(band, Qt::AlignCenter, durationText(timeRange_.span()));
   }
 
   // Label column.
-  p.fillRect(QRect(0, kRulerHeight, labelWidth_, height() - kRulerHeight), QColor(0xfb, 0xfb, 0xfc));
-  p.fillRect(QRect(0, 0, labelWidth_, kRulerHeight - 1), kRulerBackground);
+  p.fillRect(QRect(0, kRulerHeight, labelWidth_, height() - kRulerHeight), theme.labelBackground);
+  p.fillRect(QRect(0, 0, labelWidth_, kRulerHeight - 1), theme.rulerBackground);
   p.drawText(QRect(8, 0, labelWidth_ - 12, kRulerHeight - 2), Qt::AlignVCenter | Qt::AlignLeft,
              tr("window %1").arg(durationText(range_.span())));
   if (layout_) {
@@ -489,9 +480,9 @@ void TimelineView::paintEvent(QPaintEvent*) {
       const int y = line->y - scroll + kRulerHeight;
       if (line->kind == Line::GroupHeader) {
         const auto& group = layout_->groups()[line->index];
-        p.fillRect(QRect(0, y, labelWidth_, line->height), kHeaderBackground);
+        p.fillRect(QRect(0, y, labelWidth_, line->height), theme.headerBackground);
         p.setFont(bold);
-        p.setPen(QColor(0x22, 0x27, 0x30));
+        p.setPen(theme.labelText);
         const QString arrow = collapsed_[line->index] ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ");
         p.drawText(QRect(6, y, labelWidth_ - 10, line->height), Qt::AlignVCenter | Qt::AlignLeft,
                    arrow + QString::fromStdString(group.label));
@@ -499,9 +490,9 @@ void TimelineView::paintEvent(QPaintEvent*) {
       }
       if (line->kind == Line::Counter) {
         const LayoutCounter& counter = layout_->counters()[line->index];
-        p.fillRect(QRect(10, y + 2, 4, line->height - 4), kCounterLine);
+        p.fillRect(QRect(10, y + 2, 4, line->height - 4), theme.counterLine);
         p.setFont(font());
-        p.setPen(QColor(0x22, 0x27, 0x30));
+        p.setPen(theme.labelText);
         p.drawText(QRect(20, y, labelWidth_ - 24, line->height), Qt::AlignVCenter | Qt::AlignLeft,
                    QString::fromStdString(counter.label) +
                        QStringLiteral("  (%1 .. %2)").arg(counter.low, 0, 'g', 4).arg(counter.high, 0, 'g', 4));
@@ -510,24 +501,24 @@ void TimelineView::paintEvent(QPaintEvent*) {
       const LayoutRow& row = layout_->rows()[line->index];
       const LayoutTrack& track = layout_->tracks()[row.track];
       if (row.depth == 0) {
-        p.fillRect(QRect(10, y + 1, 4, static_cast<int>(track.rowCount) * kRowHeight - 2), bandColour(track.band));
+        p.fillRect(QRect(10, y + 1, 4, static_cast<int>(track.rowCount) * kRowHeight - 2), theme.band(track.band));
         p.setFont(font());
-        p.setPen(QColor(0x22, 0x27, 0x30));
+        p.setPen(theme.labelText);
         p.drawText(QRect(20, y, labelWidth_ - 24, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
                    QString::fromStdString(track.shortLabel));
       } else if (row.depth == 1 && !track.threadName.empty()) {
         p.setFont(small);
-        p.setPen(QColor(0x70, 0x76, 0x80));
+        p.setPen(theme.labelDimText);
         p.drawText(QRect(20, y, labelWidth_ - 24, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
                    QString::fromStdString(track.threadName));
       }
     }
     p.setClipping(false);
   } else {
-    p.setPen(QColor(0x70, 0x76, 0x80));
+    p.setPen(theme.labelDimText);
     p.drawText(eventArea, Qt::AlignCenter, tr("Open a trace: File > Open Trace Directory... or drop files here"));
   }
-  p.setPen(QColor(0xc8, 0xcc, 0xd3));
+  p.setPen(theme.separator);
   p.drawLine(labelWidth_ - 1, 0, labelWidth_ - 1, height());
 }
 

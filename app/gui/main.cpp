@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // sutra: the desktop trace explorer.
-//   sutra [--screenshot FILE] [--size WxH] [--search NAME] [PATH...]
-//   sutra --compare [--screenshot FILE] [--size WxH] A B [C]
+//   sutra [--theme light|dark|system] [--screenshot FILE] [--size WxH] [--search NAME] [PATH...]
+//   sutra --compare [--theme ...] [--screenshot FILE] [--size WxH] A B [C]
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QSize>
@@ -12,6 +12,7 @@
 #include "analysis_menus.h"
 #include "compare_view.h"
 #include "main_window.h"
+#include "theme_menu.h"
 
 namespace {
 
@@ -50,6 +51,9 @@ int main(int argc, char** argv) {
   parser.addOption(compare);
   parser.addOption(search);
   parser.addOption(size);
+  const QCommandLineOption theme("theme", "Colour theme for this run: light, dark or system (default: View > Theme).",
+                                 "THEME");
+  parser.addOption(theme);
   if (!parser.parse(QApplication::arguments())) {
     std::fprintf(stderr, "sutra: %s\n\n%s", qPrintable(parser.errorText()), qPrintable(parser.helpText()));
     return 2;
@@ -62,6 +66,14 @@ int main(int argc, char** argv) {
     std::printf("sutra %s\n", SUTRA_VERSION);
     return 0;
   }
+  QString themeError;
+  const auto themeChoice = sutra::gui::startupThemeChoice(
+      parser.isSet(theme) ? std::optional<QString>(parser.value(theme)) : std::nullopt, &themeError);
+  if (!themeChoice) {
+    std::fprintf(stderr, "sutra: %s\n", qPrintable(themeError));
+    return 2;
+  }
+  sutra::widgets::applyTheme(*themeChoice);
   const QString shot = parser.value(screenshot);
   const QString pattern = parser.value(search);
   if (!shot.isEmpty() && parser.positionalArguments().isEmpty()) {

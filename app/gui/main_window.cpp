@@ -31,6 +31,7 @@
 
 #include "analysis_menus.h"
 #include "sample_notice.h"
+#include "theme_menu.h"
 #include "chain_view.h"
 #include "event_details.h"
 #include "format.h"
@@ -67,7 +68,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   statusBar()->addWidget(statusLabel_, 1);
   sampleLabel_ = new QLabel(this);
   sampleLabel_->setObjectName(QStringLiteral("sampleNotice"));
-  sampleLabel_->setStyleSheet(QStringLiteral("QLabel { color: #8a5300; font-weight: bold; }"));
+  styleAsWarning(sampleLabel_);
   sampleLabel_->setVisible(false);
   statusBar()->addPermanentWidget(sampleLabel_);
   statusBar()->addPermanentWidget(progress_);
@@ -210,6 +211,8 @@ void MainWindow::buildMenus() {
   viewMenu_->addAction(tr("Fit &Selection"), QKeySequence(tr("Ctrl+F2")), timeline_, &widgets::TimelineView::fitSelection);
   viewMenu_->addSeparator();
   for (QDockWidget* dock : findChildren<QDockWidget*>()) viewMenu_->addAction(dock->toggleViewAction());
+  viewMenu_->addSeparator();
+  viewMenu_->addMenu(createThemeMenu(this));
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("Timeline &Keys"), this, [this] {

@@ -17,6 +17,7 @@
 #include "link/launch_index.h"
 #include "qt_app.h"
 #include "test_support.h"
+#include "theme.h"
 
 namespace sutra::widgets {
 namespace {
@@ -95,12 +96,13 @@ TEST(ChartView, DrawsEachChartAndSavesPngSvgPdf) {
 TEST(ChartView, FollowsThePalette) {
   test::qtApp();
   ChartView chart;
-  QPalette dark = chart.palette();
-  dark.setColor(QPalette::Base, QColor(0x20, 0x20, 0x20));
-  dark.setColor(QPalette::WindowText, QColor(0xee, 0xee, 0xee));
-  chart.setPalette(dark);
   chart.showHistogram(DurationHistogram{10, {3, 1}});
-  EXPECT_EQ(chart.plot()->xAxis->tickLabelColor(), QColor(0xee, 0xee, 0xee));
+  EXPECT_EQ(chart.plot()->xAxis->tickLabelColor(), theme(ThemeKind::Light).chartText);
+  // A dark palette (window colour dark) switches the chart to the dark theme's colours.
+  chart.setPalette(qtPalette(ThemeKind::Dark));
+  EXPECT_EQ(chart.plot()->xAxis->tickLabelColor(), QColor(0xdd, 0xe1, 0xe8));
+  chart.resize(400, 300);
+  EXPECT_EQ(chart.grab().toImage().pixelColor(1, 298), theme(ThemeKind::Dark).chartBackground);
 }
 
 }  // namespace

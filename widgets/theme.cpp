@@ -2,6 +2,7 @@
 #include "theme.h"
 
 #include <QApplication>
+#include <QEvent>
 #include <QStyle>
 #include <QStyleFactory>
 #include <QWidget>
@@ -300,6 +301,16 @@ void applyTheme(ThemeChoice choice) {
 ThemeChoice currentThemeChoice() { return applied().choice; }
 
 ThemeKind currentThemeKind() { return themeKindOf(QGuiApplication::palette()); }
+
+ThemeNotifier::ThemeNotifier() {
+  if (QCoreApplication* app = QCoreApplication::instance()) app->installEventFilter(this);
+}
+
+bool ThemeNotifier::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == QCoreApplication::instance() && event->type() == QEvent::ApplicationPaletteChange)
+    emit themeChanged(currentThemeKind());
+  return false;
+}
 
 ThemeNotifier& themeNotifier() {
   static ThemeNotifier* notifier = new ThemeNotifier;  // never destroyed: outlives every widget

@@ -120,11 +120,18 @@ ThemeChoice currentThemeChoice();
 ThemeKind currentThemeKind();
 
 // Tells whoever keeps a colour outside a palette (style sheets, generated HTML) that the theme
-// changed.
+// changed: on applyTheme, and when the application's palette changes otherwise (the desktop
+// switching to dark while the choice is System).
 class ThemeNotifier : public QObject {
   Q_OBJECT
+ public:
+  ThemeNotifier();
+
  signals:
   void themeChanged(sutra::widgets::ThemeKind kind);
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
 };
 ThemeNotifier& themeNotifier();
 

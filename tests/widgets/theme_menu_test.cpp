@@ -88,5 +88,21 @@ TEST_F(ThemeMenuTest, TheViewMenuAppliesAndSavesTheChoice) {
   EXPECT_TRUE(notice->styleSheet().contains(widgets::theme(ThemeKind::Light).warningText.name()));
 }
 
+TEST_F(ThemeMenuTest, TheSampleNoticeFollowsAPaletteChangeFromTheDesktop) {
+  MainWindow window;
+  auto* notice = window.findChild<QLabel*>(QStringLiteral("sampleNotice"));
+  ASSERT_NE(notice, nullptr);
+  const QString darkWarning = widgets::theme(ThemeKind::Dark).warningText.name();
+  const QString lightWarning = widgets::theme(ThemeKind::Light).warningText.name();
+  EXPECT_TRUE(notice->styleSheet().contains(lightWarning));
+  // What Qt does when the desktop turns dark under the System choice: a new application palette.
+  QApplication::setPalette(widgets::qtPalette(ThemeKind::Dark));
+  QCoreApplication::processEvents();
+  EXPECT_TRUE(notice->styleSheet().contains(darkWarning));
+  QApplication::setPalette(widgets::qtPalette(ThemeKind::Light));
+  QCoreApplication::processEvents();
+  EXPECT_TRUE(notice->styleSheet().contains(lightWarning));
+}
+
 }  // namespace
 }  // namespace sutra::gui

@@ -5,11 +5,14 @@
 
 #include <gtest/gtest.h>
 
+#include <QBrush>
 #include <QImage>
 #include <QTableView>
 
 #include "chart_data.h"
 #include "chart_view.h"
+#include "event_details.h"
+#include "problems_model.h"
 #include "qt_app.h"
 #include "synthetic_trace.h"
 #include "timeline_view.h"
@@ -219,6 +222,35 @@ TEST_F(ThemeSwitchTest, ChartBackgroundAxesAndBarsFollow) {
   for (int x = 0; x < image.width() && !barDrawn; ++x)
     barDrawn = image.pixelColor(x, image.height() / 2) == theme(ThemeKind::Dark).chartSeries[0];
   EXPECT_TRUE(barDrawn);
+}
+
+TEST_F(ThemeSwitchTest, EventDetailsAreRewrittenInTheDarkColours) {
+  auto rank = std::make_shared<RankData>();
+  rank->trace = trace;
+  rank->layout = layout;
+  EventDetailsView details;
+  details.showDetails(rank, zoomedEvent("aten::addmm"));
+  const QString lightKey = theme(ThemeKind::Light).dimText.name();
+  const QString darkKey = theme(ThemeKind::Dark).dimText.name();
+  EXPECT_TRUE(details.toHtml().contains(lightKey));
+  switchTo(ThemeChoice::Dark);
+  EXPECT_TRUE(details.toHtml().contains(darkKey));
+  EXPECT_FALSE(details.toHtml().contains(lightKey));
+}
+
+TEST_F(ThemeSwitchTest, ProblemSeveritiesTakeTheDarkTextColours) {
+  ProblemsModel model;
+  model.setProblems({{QStringLiteral("a.json"), {Severity::Error, "bad", 2, "first"}},
+                     {QStringLiteral("a.json"), {Severity::Warning, "odd", 1, "first"}}});
+  const QModelIndex error = model.index(0, ProblemsModel::Severity);
+  const QModelIndex warning = model.index(1, ProblemsModel::Severity);
+  EXPECT_EQ(model.data(error, Qt::ForegroundRole).value<QBrush>().color(),
+            theme(ThemeKind::Light).errorText);
+  switchTo(ThemeChoice::Dark);
+  EXPECT_EQ(model.data(error, Qt::ForegroundRole).value<QBrush>().color(),
+            theme(ThemeKind::Dark).errorText);
+  EXPECT_EQ(model.data(warning, Qt::ForegroundRole).value<QBrush>().color(),
+            theme(ThemeKind::Dark).warningText);
 }
 
 }  // namespace

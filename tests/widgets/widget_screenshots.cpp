@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// sutra-widget-screenshots OUTDIR BASE TEST: renders the compare view of BASE and TEST and the
-// simulation view of BASE (with a what-if: copies 4x slower) to OUTDIR/screenshot-compare.png and
-// OUTDIR/screenshot-simulation.png. Run by scripts/screenshot-compare.sh under Xvfb.
+// sutra-widget-screenshots OUTDIR BASE TEST [THEME]: renders the compare view of BASE and TEST and
+// the simulation view of BASE (with a what-if: copies 4x slower) to OUTDIR/screenshot-compare.png
+// and OUTDIR/screenshot-simulation.png, in THEME (light, dark or system; default system). Run by
+// scripts/screenshot-compare.sh under Xvfb.
 #include <QApplication>
 #include <QTimer>
 #include <cstdio>
@@ -9,16 +10,19 @@
 #include "compare_view.h"
 #include "io/readers.h"
 #include "simulation_view.h"
+#include "theme.h"
 
 using namespace sutra;
 using namespace sutra::widgets;
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
-  if (argc != 4) {
-    std::fprintf(stderr, "usage: sutra-widget-screenshots OUTDIR BASE TEST\n");
+  const auto theme = argc == 5 ? parseThemeChoice(QString::fromLocal8Bit(argv[4])) : ThemeChoice::System;
+  if ((argc != 4 && argc != 5) || !theme) {
+    std::fprintf(stderr, "usage: sutra-widget-screenshots OUTDIR BASE TEST [light|dark|system]\n");
     return 2;
   }
+  applyTheme(*theme);
   const QString out = argv[1];
   CompareView compare;
   compare.resize(1600, 1000);

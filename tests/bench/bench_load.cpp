@@ -23,6 +23,7 @@
 #include <string>
 
 #include "io/readers.h"
+#include "trace_digest.h"
 
 namespace {
 
@@ -38,6 +39,8 @@ constexpr const char* kHelp =
     "  --file BIG.json  measure an existing file instead of generating one\n"
     "  --out PATH       where to write the generated file (default: the temp directory)\n"
     "  --keep           keep the generated file\n"
+    "  --digest         print the digest of Sutra's model of --file (tests/support/trace_digest.h)\n"
+    "                   and exit: the reader's output before and after a change, compared\n"
     "  --dom / --no-dom force or skip the DOM comparison (default: only up to 512 MB, as a DOM\n"
     "                   takes about ten times the file's size in memory)\n";
 
@@ -222,7 +225,7 @@ int main(int argc, char** argv) {
   std::uint64_t sizeMb = 1024;
   std::string source = std::string(SUTRA_SHARED_TRACES) + "/param/linear_kineto.json.gz";
   std::string file, out;
-  bool keep = false;
+  bool keep = false, digest = false;
   std::optional<bool> dom;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -243,6 +246,8 @@ int main(int argc, char** argv) {
       out = next();
     else if (a == "--keep")
       keep = true;
+    else if (a == "--digest")
+      digest = true;
     else if (a == "--dom")
       dom = true;
     else if (a == "--no-dom")
@@ -254,6 +259,18 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "sutra-bench-load: unknown option %s\n%s", a.c_str(), kHelp);
       return 2;
     }
+  }
+
+  if (digest) {
+    auto trace = sutra::readKinetoTrace(file);
+    if (!trace) {
+      std::fprintf(stderr, "sutra-bench-load: %s\n", trace.error().message.c_str());
+      return 2;
+    }
+    std::printf("%016llx %zu events %zu flows %zu args\n",
+                static_cast<unsigned long long>(sutra::test::traceDigest(*trace)), trace->events.size(),
+                trace->flows.size(), trace->args.size());
+    return 0;
   }
 
   json result;

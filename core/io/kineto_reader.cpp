@@ -8,6 +8,9 @@
 
 #include <cstdlib>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
@@ -147,6 +150,9 @@ class BatchParser {
 
  private:
   Status parseEvent(od::object& object);
+  bool parseFast(const JsonBatch& batch);
+  bool parseObjectFast(const char*& p, RawEvent& raw);
+  bool parseArgsFast(const char*& p, RawEvent& raw);
   void addEvent(const RawEvent& raw);
   std::uint32_t laneFor(std::string_view pid, std::string_view tid);
 
@@ -154,6 +160,7 @@ class BatchParser {
   od::parser parser_;
   ParsedBatch* out_ = nullptr;
   std::uint64_t batchOffset_ = 0;
+  const char* batchEnd_ = nullptr;  // the fast path's batch: one past its closing ']'
   std::unordered_map<std::string, std::uint32_t> laneIds_;
   std::string lastPid_, lastTid_;  // events come grouped per thread
   std::uint32_t lastLane_ = 0;
@@ -180,6 +187,15 @@ Result<ParsedBatch> BatchParser::parse(const JsonBatch& batch) {
   out_ = &result;
   laneIds_.clear();
   batchOffset_ = batch.fileOffset;
+  if (parseFast(batch)) {
+    out_ = nullptr;
+    return result;
+  }
+  // The batch has something the fast path leaves to simdjson: start it again from scratch.
+  result = ParsedBatch{};
+  result.events.reserve(batch.elements);
+  laneIds_.clear();
+  counterValues_.clear();
   auto fail = [&](simdjson::error_code code, const char* location) -> Error {
     std::uint64_t at = batch.fileOffset;
     if (location && location >= batch.data && location <= batch.data + batch.size) at += location - batch.data;
@@ -282,6 +298,238 @@ Status BatchParser::parseEvent(od::object& object) {
   }
   addEvent(raw);
   return Ok{};
+}
+
+// The fast path. Kineto writes its events in one plain shape: objects of scalar fields and one
+// flat-ish "args" object, ASCII, few escapes. For that shape a direct walk of the bytes gives the
+// same RawEvent as simdjson On Demand at a fraction of the cost (no separate structural index, one
+// walk of the args instead of a skip and a walk). Wherever the batch holds anything else (escapes
+// in a string that is read, a value of an unexpected type, invalid UTF-8, a syntax error, deep
+// nesting), parseFast() returns false and the batch is parsed again with simdjson, so messages and
+// results stay exactly those of the simdjson path.
+namespace fast {
+
+inline bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+inline void skipSpace(const char*& p) {
+  while (isSpace(*p)) ++p;
+}
+
+// The first quote, backslash or control byte at or after p (before end), or end.
+inline const char* stringStop(const char* p, const char* end) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+  const __m128i controlMax = _mm_set1_epi8(0x1f);
+  while (p + 16 <= end) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(v, controlMax), controlMax);
+    const int mask = _mm_movemask_epi8(
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)), control));
+    if (mask != 0) return p + __builtin_ctz(static_cast<unsigned>(mask));
+    p += 16;
+  }
+#endif
+  while (p < end && *p != '"' && *p != '\\' && static_cast<unsigned char>(*p) >= 0x20) ++p;
+  return p;
+}
+
+// A string without escapes, from just after its opening quote: its text, and p just past it.
+inline bool plainString(const char*& p, const char* end, std::string_view& out) {
+  const char* q = stringStop(p, end);
+  if (q >= end || *q != '"') return false;
+  out = std::string_view(p, static_cast<std::size_t>(q - p));
+  p = q + 1;
+  return true;
+}
+
+// Skips a string from just after its opening quote, escapes included (their text is not read).
+inline bool skipString(const char*& p, const char* end) {
+  for (;;) {
+    const char* q = stringStop(p, end);
+    if (q >= end || static_cast<unsigned char>(*q) < 0x20) return false;
+    if (*q == '"') {
+      p = q + 1;
+      return true;
+    }
+    p = q + 2;  // a backslash and the byte it escapes
+  }
+}
+
+// Where a number or literal ends: simdjson's token ends at whitespace or a structural byte; a
+// control byte or a quote there is left to simdjson too (the caller then finds no ',' or '}').
+inline bool endsToken(char c) {
+  return static_cast<unsigned char>(c) <= 0x20 || c == ',' || c == '}' || c == ']' || c == ':' ||
+         c == '[' || c == '{' || c == '"';
+}
+
+// A scalar as scalarText() reads it: a string without escapes, or a number's / literal's token.
+inline bool scalar(const char*& p, const char* end, std::string_view& out) {
+  const char c = *p;
+  if (c == '"') return plainString(++p, end, out);
+  if (c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n') {
+    const char* start = p;
+    while (!endsToken(*p)) ++p;
+    out = std::string_view(start, static_cast<std::size_t>(p - start));
+    return true;
+  }
+  return false;
+}
+
+// Skips any value: brackets must match in kind, nesting stays shallow.
+inline bool skipValue(const char*& p, const char* end) {
+  const char c = *p;
+  if (c == '"') return skipString(++p, end);
+  if (c != '{' && c != '[') {
+    std::string_view token;
+    return scalar(p, end, token);
+  }
+  constexpr int kMaxDepth = 64;
+  char closers[kMaxDepth];
+  int depth = 0;
+  while (p < end) {
+    const char b = *p++;
+    if (b == '"') {
+      if (!skipString(p, end)) return false;
+    } else if (b == '{' || b == '[') {
+      if (depth == kMaxDepth) return false;
+      closers[depth++] = b == '{' ? '}' : ']';
+    } else if (b == '}' || b == ']') {
+      if (depth == 0 || closers[--depth] != b) return false;
+      if (depth == 0) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace fast
+
+bool BatchParser::parseFast(const JsonBatch& batch) {
+  const char* p = batch.data;
+  const char* const end = batch.data + batch.size;
+  batchEnd_ = end;
+  if (batch.size < 2 || *p != '[' || end[-1] != ']') return false;
+  if (!simdjson::validate_utf8(batch.data, batch.size)) return false;
+  ++p;
+  fast::skipSpace(p);
+  if (*p == ']') return p + 1 == end;
+  for (;;) {
+    if (*p != '{') return false;
+    RawEvent raw;
+    if (!parseObjectFast(p, raw)) return false;
+    addEvent(raw);
+    fast::skipSpace(p);
+    if (*p == ',') {
+      ++p;
+      fast::skipSpace(p);
+      continue;
+    }
+    return *p == ']' && p + 1 == end;
+  }
+}
+
+bool BatchParser::parseObjectFast(const char*& p, RawEvent& raw) {
+  const char* const end = batchEnd_;
+  ++p;
+  fast::skipSpace(p);
+  if (*p == '}') {
+    ++p;
+    return true;
+  }
+  for (;;) {
+    if (*p != '"') return false;
+    const char* key = ++p;
+    std::string_view keyText;
+    if (!fast::plainString(p, end, keyText)) return false;
+    fast::skipSpace(p);
+    if (*p != ':') return false;
+    ++p;
+    fast::skipSpace(p);
+    std::string_view* slot = nullptr;
+    switch (fieldOf(key)) {
+      case Field::Ph: slot = &raw.ph; break;
+      case Field::Name: slot = &raw.name; break;
+      case Field::Cat: slot = &raw.cat; break;
+      case Field::Pid: slot = &raw.pid; break;
+      case Field::Tid: slot = &raw.tid; break;
+      case Field::Ts: slot = &raw.ts, raw.hasTs = true; break;
+      case Field::Dur: slot = &raw.dur, raw.hasDur = true; break;
+      case Field::Id: slot = &raw.id; break;
+      case Field::Bp: slot = &raw.bp; break;
+      case Field::Scope: slot = &raw.scope; break;
+      case Field::Args:
+        if (*p != '{' || !parseArgsFast(p, raw)) return false;
+        break;
+      default:
+        if (!fast::skipValue(p, end)) return false;
+        break;
+    }
+    if (slot && !fast::scalar(p, end, *slot)) return false;
+    fast::skipSpace(p);
+    if (*p == ',') {
+      ++p;
+      fast::skipSpace(p);
+      continue;
+    }
+    if (*p != '}') return false;
+    ++p;
+    return true;
+  }
+}
+
+bool BatchParser::parseArgsFast(const char*& p, RawEvent& raw) {
+  const char* const end = batchEnd_;
+  const char* const start = p;
+  const bool counter = !raw.ph.empty() && raw.ph[0] == 'C';
+  ++p;
+  fast::skipSpace(p);
+  if (*p != '}') {
+    for (;;) {
+      if (*p != '"') return false;
+      const char* key = ++p;
+      std::string_view keyText;
+      if (!fast::plainString(p, end, keyText)) return false;
+      fast::skipSpace(p);
+      if (*p != ':') return false;
+      ++p;
+      fast::skipSpace(p);
+      const Field argField = argFieldOf(key);
+      const bool read = argField == Field::ExternalId || argField == Field::Correlation ||
+                        argField == Field::RecordFunctionId ||
+                        ((argField == Field::Name || argField == Field::SortIndex) && !counter) || counter;
+      std::string_view text;
+      if (!read || *p == '{' || *p == '[') {
+        // Not read, or a container where a scalar is read: simdjson's scalarText() refuses those.
+        if (!fast::skipValue(p, end)) return false;
+      } else {
+        if (!fast::scalar(p, end, text)) return false;
+        if (argField == Field::ExternalId) {
+          raw.externalId = integerText(text).value_or(kNoId);
+        } else if (argField == Field::Correlation) {
+          raw.correlation = integerText(text).value_or(kNoId);
+        } else if (argField == Field::RecordFunctionId) {
+          raw.recordFunctionId = integerText(text).value_or(kNoId);
+        } else if (argField == Field::Name && !counter) {
+          raw.metaName = text;
+        } else if (argField == Field::SortIndex && !counter) {
+          raw.metaSortIndex = integerText(text).value_or(0);
+          raw.hasMetaSortIndex = true;
+        } else {
+          counterValues_.emplace_back(std::string(keyText), std::strtod(std::string(text).c_str(), nullptr));
+        }
+      }
+      fast::skipSpace(p);
+      if (*p == ',') {
+        ++p;
+        fast::skipSpace(p);
+        continue;
+      }
+      if (*p != '}') return false;
+      break;
+    }
+  }
+  ++p;
+  fast::skipSpace(p);  // simdjson's raw_json() of an object runs to the next token
+  raw.argsRaw = std::string_view(start, static_cast<std::size_t>(p - start));
+  return true;
 }
 
 void BatchParser::addEvent(const RawEvent& raw) {

@@ -752,10 +752,16 @@ void BatchMerger::applyMetadata(Trace& trace) {
       for (const auto& d : value) {
         if (!d.is_object()) continue;
         DeviceInfo info;
-        info.id = d.value("id", std::int64_t{0});
-        info.name = d.value("name", "");
-        info.totalGlobalMem = d.value("totalGlobalMem", std::int64_t{0});
-        info.numSms = d.value("numSms", std::int64_t{0});
+        // A member of another type reads as absent (nlohmann's value() would throw on it).
+        auto number = [&](const char* k) {
+          const auto it = d.find(k);
+          return it != d.end() && it->is_number() ? it->get<std::int64_t>() : std::int64_t{0};
+        };
+        const auto name = d.find("name");
+        info.id = number("id");
+        info.name = name != d.end() && name->is_string() ? name->get<std::string>() : "";
+        info.totalGlobalMem = number("totalGlobalMem");
+        info.numSms = number("numSms");
         info.rawJson = d.dump();
         meta.devices.push_back(std::move(info));
       }

@@ -127,6 +127,20 @@ TEST(FuzzRegressions, ChakraHugeTimesAreClamped) {
   EXPECT_EQ(trace.events[0].dur, static_cast<TimeNs>(INT64_MAX / 1000 / 4) * 1000);
 }
 
+// deviceProperties members of the wrong type (found by a differential fuzz of the Kineto reader:
+// nlohmann's value() threw and the process aborted) read as absent.
+TEST(FuzzRegressions, KinetoDevicePropertiesOfOtherTypes) {
+  auto trace = readKinetoTrace(std::string(SUTRA_SOURCE_DIR) + "/tests/fuzz/corpus/kineto/device_id_string.json");
+  ASSERT_TRUE(trace.ok()) << trace.error().message;
+  ASSERT_EQ(trace->meta.devices.size(), 1u);
+  const DeviceInfo& d = trace->meta.devices[0];
+  EXPECT_EQ(d.id, 0);                 // "0x1f": a string
+  EXPECT_EQ(d.name, "");              // 7: a number
+  EXPECT_EQ(d.totalGlobalMem, 1500);  // 1.5e3: a number, as before
+  EXPECT_EQ(d.numSms, 0);             // "x"
+  EXPECT_EQ(trace->events.size(), 1u);
+}
+
 // Recoverable oddities: the file loads and the problem is counted with an example.
 TEST(ReaderProblems, CountedNotFatal) {
   auto neg = readKinetoTrace(fixture("bad/negative_duration.json"));

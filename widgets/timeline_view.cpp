@@ -26,9 +26,17 @@ namespace {
 constexpr int kRulerHeight = 28;
 constexpr int kRowHeight = 18;
 constexpr int kHeaderHeight = 22;
+constexpr int kPartHeaderHeight = 24;
 constexpr int kTrackGap = 3;
 constexpr int kCounterHeight = 30;
 constexpr double kLabelMinPx = 28.0;  // a box gets its name written from this width on
+
+// `a` moved a fraction `t` of the way towards `b`.
+QColor blend(const QColor& a, const QColor& b, double t) {
+  return QColor::fromRgbF(static_cast<float>(a.redF() + (b.redF() - a.redF()) * t),
+                          static_cast<float>(a.greenF() + (b.greenF() - a.greenF()) * t),
+                          static_cast<float>(a.blueF() + (b.blueF() - a.blueF()) * t));
+}
 
 }  // namespace
 
@@ -44,6 +52,7 @@ struct TimelineView::Geometry {
     QRectF rect;
     StringId name;
     int colour;
+    std::uint16_t part;
   };
   std::vector<Label> labels;
   std::vector<QRectF> outlines;  // highlighted events wide enough to be outlined
@@ -61,33 +70,54 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
 
 TimelineView::~TimelineView() = default;
 
+TimelineView::PartState TimelineView::makePart(TimelinePart part) const {
+  PartState state;
+  state.part = std::move(part);
+  const Trace& trace = *state.part.trace;
+  state.nameColour.resize(trace.names.size());
+  for (StringId id = 0; id < trace.names.size(); ++id) state.nameColour[id] = nameColourIndex(trace.names.view(id));
+  state.nameText.resize(trace.names.size());
+  state.collapsed.assign(state.part.layout->groups().size(), false);
+  return state;
+}
+
+void TimelineView::updateLabelWidth() {
+  const QFontMetrics metrics(font());
+  const QFontMetrics boldMetrics(QFont(font().family(), font().pointSize(), QFont::Bold));
+  int widest = 0;
+  for (const PartState& state : parts_) {
+    for (const auto& track : state.part.layout->tracks())
+      widest = std::max(widest, metrics.horizontalAdvance(QString::fromStdString(track.shortLabel)));
+    for (const auto& group : state.part.layout->groups())
+      widest = std::max(widest, boldMetrics.horizontalAdvance(QString::fromStdString(group.label)) + 10);
+    if (multiPart()) widest = std::max(widest, boldMetrics.horizontalAdvance(state.part.label) + 10);
+  }
+  if (!parts_.empty()) labelWidth_ = std::max(std::clamp(widest + 24, 180, 380), minimumLabelWidth_);
+}
+
 void TimelineView::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const LaneLayout> layout) {
-  trace_ = std::move(trace);
-  layout_ = std::move(layout);
-  selected_ = kNoEvent;
+  std::vector<TimelinePart> parts;
+  if (trace && layout) parts.push_back({std::move(trace), std::move(layout), {}, 0});
+  setParts(std::move(parts));
+}
+
+void TimelineView::setParts(std::vector<TimelinePart> parts) {
+  parts_.clear();
+  currentPart_ = 0;
+  selected_ = {};
   timeRange_ = {0, 0};
   selectionFlows_.clear();
-  highlighted_.clear();
-  highlightMask_.clear();
+  fading_ = false;
   matches_.clear();
   currentMatch_ = -1;
-  nameColour_.clear();
-  nameText_.clear();
-  collapsed_.clear();
-  if (trace_ && layout_) {
-    nameColour_.resize(trace_->names.size());
-    for (StringId id = 0; id < trace_->names.size(); ++id) nameColour_[id] = nameColourIndex(trace_->names.view(id));
-    nameText_.resize(trace_->names.size());
-    collapsed_.assign(layout_->groups().size(), false);
-    const QFontMetrics metrics(font());
-    int widest = 0;
-    for (const auto& track : layout_->tracks())
-      widest = std::max(widest, metrics.horizontalAdvance(QString::fromStdString(track.shortLabel)));
-    for (const auto& group : layout_->groups())
-      widest = std::max(widest, QFontMetrics(QFont(font().family(), font().pointSize(), QFont::Bold))
-                                        .horizontalAdvance(QString::fromStdString(group.label)) + 10);
-    labelWidth_ = std::max(std::clamp(widest + 24, 180, 380), minimumLabelWidth_);
+  std::uint32_t rowBase = 0;
+  for (auto& part : parts) {
+    if (!part.trace || !part.layout) continue;
+    parts_.push_back(makePart(std::move(part)));
+    parts_.back().rowBase = rowBase;
+    rowBase += static_cast<std::uint32_t>(parts_.back().part.layout->rows().size());
   }
+  updateLabelWidth();
   rebuildLines();
   range_ = {};
   setVisibleRange(boundsRange());
@@ -95,7 +125,58 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<
   update();
 }
 
+void TimelineView::addPart(TimelinePart part) {
+  if (!part.trace || !part.layout) return;
+  if (parts_.empty()) return setParts({std::move(part)});
+  const bool showingAll = range_ == boundsRange();
+  const std::uint32_t rowBase = parts_.back().rowBase + static_cast<std::uint32_t>(parts_.back().part.layout->rows().size());
+  parts_.push_back(makePart(std::move(part)));
+  parts_.back().rowBase = rowBase;
+  updateLabelWidth();
+  rebuildLines();
+  setVisibleRange(showingAll ? boundsRange() : range_);
+  invalidateGeometry();
+  update();
+}
+
 void TimelineView::clear() { setTrace(nullptr, nullptr); }
+
+void TimelineView::setPartOffsets(const std::vector<TimeNs>& offsets) {
+  const bool showingAll = range_ == boundsRange();
+  for (std::size_t i = 0; i < parts_.size() && i < offsets.size(); ++i) parts_[i].part.offset = offsets[i];
+  if (!matches_.empty()) {
+    auto matches = matches_;
+    const int current = currentMatch_;
+    applyMatches(std::move(matches));  // their order on the axis may have changed
+    currentMatch_ = current < matchCount() ? current : -1;
+  }
+  setVisibleRange(showingAll ? boundsRange() : range_);
+  invalidateGeometry();
+  update();
+}
+
+void TimelineView::setCurrentPart(int index) {
+  if (index >= 0 && index < partCount()) currentPart_ = index;
+}
+
+void TimelineView::setAxisNote(const QString& note) {
+  axisNote_ = note;
+  update();
+}
+
+TimeNs TimelineView::timeOrigin() const {
+  std::optional<TimeNs> origin;
+  for (const PartState& state : parts_) {
+    const TimeNs start = state.part.trace->startNs + state.part.offset;
+    origin = origin ? std::min(*origin, start) : start;
+  }
+  return origin.value_or(0);
+}
+
+TimeNs TimelineView::shownStart(const TimelineEvent& e) const {
+  const auto& state = parts_[static_cast<std::size_t>(e.part)];
+  return state.part.trace->events[e.event].start + state.part.offset;
+}
 
 int TimelineView::rulerHeight() const { return kRulerHeight; }
 
@@ -107,8 +188,16 @@ void TimelineView::setSelectedTimeRange(TimeRange range) {
 }
 
 TimeRange TimelineView::boundsRange() const {
-  if (!trace_ || trace_->endNs <= trace_->startNs) return extraBounds_.value_or(TimeRange{0, 1000});
-  TimeNs start = trace_->startNs, end = trace_->endNs;
+  // The union of every part's extent on the shared axis.
+  std::optional<TimeRange> all;
+  for (const PartState& state : parts_) {
+    const Trace& trace = *state.part.trace;
+    if (trace.endNs <= trace.startNs) continue;
+    const TimeRange r{trace.startNs + state.part.offset, trace.endNs + state.part.offset};
+    all = all ? TimeRange{std::min(all->start, r.start), std::max(all->end, r.end)} : r;
+  }
+  if (!all) return extraBounds_.value_or(TimeRange{0, 1000});
+  TimeNs start = all->start, end = all->end;
   if (extraBounds_) {
     start = std::min(start, extraBounds_->start);
     end = std::max(end, extraBounds_->end);
@@ -145,10 +234,11 @@ void TimelineView::setVisibleRange(TimeRange range) {
 void TimelineView::fitAll() { setVisibleRange(boundsRange()); }
 
 void TimelineView::fitSelection() {
-  if (!trace_ || selected_ == kNoEvent) return;
-  const Event& e = trace_->events[selected_];
+  if (parts_.empty() || selected_.event == kNoEvent) return;
+  const Event& e = parts_[static_cast<std::size_t>(selected_.part)].part.trace->events[selected_.event];
+  const TimeNs start = shownStart(selected_);
   const TimeNs margin = std::max<TimeNs>(e.dur / 10, 50);
-  setVisibleRange({e.start - margin, e.end() + margin});
+  setVisibleRange({start - margin, start + e.dur + margin});
 }
 
 double TimelineView::anchorX() const {
@@ -165,29 +255,36 @@ void TimelineView::zoomBy(double factor) {
 
 void TimelineView::panBy(double fraction) { setVisibleRange(panByFraction(range_, fraction)); }
 
-// ---- lines: group headers and rows, top to bottom --------------------------------------------
+// ---- lines: part and group headers and rows, top to bottom -------------------------------------
 
 void TimelineView::rebuildLines() {
   lines_.clear();
-  rowLine_.clear();
   int y = 0;
-  if (layout_) {
-    rowLine_.assign(layout_->rows().size(), -1);
-    for (std::uint32_t g = 0; g < layout_->groups().size(); ++g) {
-      lines_.push_back({Line::GroupHeader, g, y, kHeaderHeight});
+  for (std::size_t p = 0; p < parts_.size(); ++p) {
+    PartState& state = parts_[p];
+    const LaneLayout& layout = *state.part.layout;
+    const auto part = static_cast<std::uint16_t>(p);
+    state.rowLine.assign(layout.rows().size(), -1);
+    if (multiPart()) {
+      lines_.push_back({Line::PartHeader, part, static_cast<std::uint32_t>(p), y, kPartHeaderHeight});
+      y += kPartHeaderHeight;
+      if (state.folded) continue;
+    }
+    for (std::uint32_t g = 0; g < layout.groups().size(); ++g) {
+      lines_.push_back({Line::GroupHeader, part, g, y, kHeaderHeight});
       y += kHeaderHeight;
-      if (collapsed_[g]) continue;
-      for (std::uint32_t t : layout_->groups()[g].tracks) {
-        const auto& track = layout_->tracks()[t];
+      if (state.collapsed[g]) continue;
+      for (std::uint32_t t : layout.groups()[g].tracks) {
+        const auto& track = layout.tracks()[t];
         for (std::uint32_t r = track.firstRow; r < track.firstRow + track.rowCount; ++r) {
-          rowLine_[r] = static_cast<int>(lines_.size());
-          lines_.push_back({Line::Row, r, y, kRowHeight});
+          state.rowLine[r] = static_cast<int>(lines_.size());
+          lines_.push_back({Line::Row, part, r, y, kRowHeight});
           y += kRowHeight;
         }
         y += kTrackGap;
       }
-      for (std::uint32_t c : layout_->groups()[g].counters) {
-        lines_.push_back({Line::Counter, c, y, kCounterHeight});
+      for (std::uint32_t c : layout.groups()[g].counters) {
+        lines_.push_back({Line::Counter, part, c, y, kCounterHeight});
         y += kCounterHeight + kTrackGap;
       }
     }
@@ -205,13 +302,28 @@ void TimelineView::updateScrollBar() {
   vscroll_->setSingleStep(kRowHeight);
 }
 
-bool TimelineView::isGroupCollapsed(std::uint32_t group) const {
-  return group < collapsed_.size() && collapsed_[group];
+bool TimelineView::isGroupCollapsed(int part, std::uint32_t group) const {
+  if (part < 0 || part >= partCount()) return false;
+  const auto& collapsed = parts_[static_cast<std::size_t>(part)].collapsed;
+  return group < collapsed.size() && collapsed[group];
 }
 
-void TimelineView::setGroupCollapsed(std::uint32_t group, bool collapsed) {
-  if (group >= collapsed_.size() || collapsed_[group] == collapsed) return;
-  collapsed_[group] = collapsed;
+void TimelineView::setGroupCollapsed(int part, std::uint32_t group, bool collapsed) {
+  if (part < 0 || part >= partCount()) return;
+  auto& flags = parts_[static_cast<std::size_t>(part)].collapsed;
+  if (group >= flags.size() || flags[group] == collapsed) return;
+  flags[group] = collapsed;
+  rebuildLines();
+  update();
+}
+
+bool TimelineView::isPartCollapsed(int part) const {
+  return part >= 0 && part < partCount() && parts_[static_cast<std::size_t>(part)].folded;
+}
+
+void TimelineView::setPartCollapsed(int part, bool collapsed) {
+  if (part < 0 || part >= partCount() || parts_[static_cast<std::size_t>(part)].folded == collapsed) return;
+  parts_[static_cast<std::size_t>(part)].folded = collapsed;
   rebuildLines();
   update();
 }
@@ -228,13 +340,29 @@ int TimelineView::lineAt(int y) const {
 
 int TimelineView::counterTop(std::uint32_t counter) const {
   for (const Line& line : lines_)
-    if (line.kind == Line::Counter && line.index == counter) return line.y - vscroll_->value() + kRulerHeight;
+    if (line.kind == Line::Counter && line.part == currentPart_ && line.index == counter)
+      return line.y - vscroll_->value() + kRulerHeight;
   return -1;
 }
 
-int TimelineView::rowTop(std::uint32_t row) const {
-  if (row >= rowLine_.size() || rowLine_[row] < 0) return -1;
-  return lines_[static_cast<std::size_t>(rowLine_[row])].y - vscroll_->value() + kRulerHeight;
+int TimelineView::partHeaderTop(int part) const {
+  for (const Line& line : lines_)
+    if (line.kind == Line::PartHeader && line.part == part) return line.y - vscroll_->value() + kRulerHeight;
+  return -1;
+}
+
+int TimelineView::groupHeaderTop(int part, std::uint32_t group) const {
+  for (const Line& line : lines_)
+    if (line.kind == Line::GroupHeader && line.part == part && line.index == group)
+      return line.y - vscroll_->value() + kRulerHeight;
+  return -1;
+}
+
+int TimelineView::rowTop(int part, std::uint32_t row) const {
+  if (part < 0 || part >= partCount()) return -1;
+  const auto& rowLine = parts_[static_cast<std::size_t>(part)].rowLine;
+  if (row >= rowLine.size() || rowLine[row] < 0) return -1;
+  return lines_[static_cast<std::size_t>(rowLine[row])].y - vscroll_->value() + kRulerHeight;
 }
 
 // ---- geometry ----------------------------------------------------------------------------------
@@ -258,10 +386,8 @@ const TimelineView::Geometry& TimelineView::geometry() const {
   g.outlines.clear();
   for (auto& batch : g.batches) batch.clear();
   stats_ = {};
-  if (!trace_ || !layout_) return g;
-  const auto& rows = layout_->rows();
-  g.rowSpan.assign(rows.size(), {0, 0});
-  const bool fading = !highlightMask_.empty();
+  if (parts_.empty()) return g;
+  g.rowSpan.assign(parts_.back().rowBase + parts_.back().part.layout->rows().size(), {0, 0});
 
   const int top = scroll;
   const int bottom = scroll + height() - kRulerHeight;
@@ -269,27 +395,32 @@ const TimelineView::Geometry& TimelineView::geometry() const {
   if (first != lines_.begin()) --first;
   for (auto line = first; line != lines_.end() && line->y < bottom; ++line) {
     if (line->kind != Line::Row) continue;
+    const PartState& state = parts_[line->part];
+    const Trace& trace = *state.part.trace;
     const std::uint32_t r = line->index;
-    const LayoutRow& row = rows[r];
-    const Band band = layout_->tracks()[row.track].band;
+    const LayoutRow& row = state.part.layout->rows()[r];
+    const Band band = state.part.layout->tracks()[row.track].band;
     const auto begin = static_cast<std::uint32_t>(g.boxes.size());
-    buildRowBoxes(*trace_, row, r, range_, width, g.boxes);
-    g.rowSpan[r] = {begin, static_cast<std::uint32_t>(g.boxes.size())};
+    // The part's own times: the window moved back by its offset gives the same pixels.
+    const TimeRange local{range_.start - state.part.offset, range_.end - state.part.offset};
+    buildRowBoxes(trace, row, r, local, width, g.boxes);
+    g.rowSpan[state.rowBase + r] = {begin, static_cast<std::uint32_t>(g.boxes.size())};
     const double y = line->y - scroll + kRulerHeight + 1;
     const double h = kRowHeight - 2;
+    const bool partLit = !state.highlightMask.empty();
     for (std::uint32_t b = begin; b < g.boxes.size(); ++b) {
       const TimelineBox& box = g.boxes[b];
       const QRectF rect(labelWidth_ + box.x0, y, std::max(box.x1 - box.x0, 1.0f), h);
       int colour;
       if (box.count == 1) {
         const EventId id = row.events[box.first];
-        const Event& e = trace_->events[id];
-        const bool lit = fading && highlightMask_[id];
-        colour = nameColour_[e.name] + (fading && !lit ? kFadedOffset : 0);
-        if (box.x1 - box.x0 >= kLabelMinPx) g.labels.push_back({rect, e.name, colour});
+        const Event& e = trace.events[id];
+        const bool lit = partLit && state.highlightMask[id];
+        colour = state.nameColour[e.name] + (fading_ && !lit ? kFadedOffset : 0);
+        if (box.x1 - box.x0 >= kLabelMinPx) g.labels.push_back({rect, e.name, colour, line->part});
         if (lit && box.x1 - box.x0 >= 3) g.outlines.push_back(rect);
       } else {
-        colour = runColourIndex(band) + (fading ? kFadedOffset : 0);
+        colour = runColourIndex(band) + (fading_ ? kFadedOffset : 0);
         ++stats_.runs;
         stats_.mergedEvents += box.count;
       }
@@ -306,21 +437,25 @@ const TimelineView::Geometry& TimelineView::geometry() const {
 void TimelineView::paintEvent(QPaintEvent*) {
   QPainter p(this);
   const Theme& theme = themeFor(*this);  // the palette's set: a PaletteChange repaints in the new one
+  // A rank's header stands out from its process groups' headers in either theme.
+  const QColor partHeaderBackground = blend(theme.headerBackground, theme.labelText, 0.16);
   p.fillRect(rect(), theme.background);
   const int areaWidth = eventAreaWidth();
   const QRect eventArea(labelWidth_, kRulerHeight, areaWidth, height() - kRulerHeight);
   const int scroll = vscroll_->value();
   const int bottom = scroll + height() - kRulerHeight;
-  const TimeNs origin = trace_ ? trace_->startNs : 0;
+  const TimeNs origin = timeOrigin();
 
-  // Backgrounds: group headers, and every other track shaded so rows read as one thread.
+  // Backgrounds: part and group headers, and every other track shaded so rows read as one thread.
   auto first = std::upper_bound(lines_.begin(), lines_.end(), scroll, [](int v, const Line& l) { return v < l.y; });
   if (first != lines_.begin()) --first;
   for (auto line = first; line != lines_.end() && line->y < bottom; ++line) {
     const int y = line->y - scroll + kRulerHeight;
-    if (line->kind == Line::GroupHeader) {
+    if (line->kind == Line::PartHeader) {
+      p.fillRect(QRect(0, y, width(), line->height), partHeaderBackground);
+    } else if (line->kind == Line::GroupHeader) {
       p.fillRect(QRect(0, y, width(), line->height), theme.headerBackground);
-    } else if (line->kind == Line::Row && layout_->rows()[line->index].track % 2 == 1) {
+    } else if (line->kind == Line::Row && parts_[line->part].part.layout->rows()[line->index].track % 2 == 1) {
       p.fillRect(QRect(0, y, width(), line->height), theme.trackShade);
     }
   }
@@ -339,7 +474,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     p.drawLine(x, kRulerHeight, x, height());
   }
 
-  if (trace_ && layout_) {
+  if (!parts_.empty()) {
     const Geometry& g = geometry();
     p.save();
     p.setClipRect(eventArea);
@@ -354,8 +489,9 @@ void TimelineView::paintEvent(QPaintEvent*) {
     const QFontMetrics metrics(font());
     p.setFont(font());
     for (const auto& label : g.labels) {
-      QString& text = nameText_[label.name];
-      if (text.isNull()) text = QString::fromUtf8(trace_->names.view(label.name));
+      const PartState& state = parts_[label.part];
+      QString& text = state.nameText[label.name];
+      if (text.isNull()) text = QString::fromUtf8(state.part.trace->names.view(label.name));
       const QRectF inner = label.rect.adjusted(3, 0, -3, 0).intersected(QRectF(eventArea));
       if (inner.width() < 12) continue;
       const QString shown = metrics.horizontalAdvance(text) <= inner.width()
@@ -369,8 +505,10 @@ void TimelineView::paintEvent(QPaintEvent*) {
     // values inside it (counterColumns folds the samples of the window).
     for (auto line = first; line != lines_.end() && line->y < bottom; ++line) {
       if (line->kind != Line::Counter) continue;
-      const LayoutCounter& counter = layout_->counters()[line->index];
-      const auto columns = counterColumns(trace_->counters[counter.series].samples, range_, areaWidth);
+      const PartState& state = parts_[line->part];
+      const LayoutCounter& counter = state.part.layout->counters()[line->index];
+      const TimeRange local{range_.start - state.part.offset, range_.end - state.part.offset};
+      const auto columns = counterColumns(state.part.trace->counters[counter.series].samples, local, areaWidth);
       const double top = line->y - scroll + kRulerHeight + 2, h = kCounterHeight - 4;
       const double span = counter.high - counter.low;
       auto yOf = [&](double v) { return span > 0 ? top + h - (v - counter.low) / span * h : top + h / 2; };
@@ -391,27 +529,29 @@ void TimelineView::paintEvent(QPaintEvent*) {
     for (const auto& r : g.outlines) p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5));
 
     // The selection, and arrows along its flows (launch -> device op).
-    if (selected_ != kNoEvent) {
-      const std::uint32_t row = layout_->rowOf(selected_);
-      const int top = rowTop(row);
+    if (selected_.event != kNoEvent) {
+      const PartState& state = parts_[static_cast<std::size_t>(selected_.part)];
+      const Trace& trace = *state.part.trace;
+      const LaneLayout& layout = *state.part.layout;
+      const TimeNs offset = state.part.offset;
+      const int top = rowTop(selected_.part, layout.rowOf(selected_.event));
       if (top >= 0) {
-        const Event& e = trace_->events[selected_];
-        const double x0 = std::max(-4.0, timeToX(e.start, range_, areaWidth));
-        const double x1 = std::min(areaWidth + 4.0, std::max(timeToX(e.end(), range_, areaWidth), x0 + 3));
+        const Event& e = trace.events[selected_.event];
+        const double x0 = std::max(-4.0, timeToX(e.start + offset, range_, areaWidth));
+        const double x1 = std::min(areaWidth + 4.0, std::max(timeToX(e.end() + offset, range_, areaWidth), x0 + 3));
         p.setPen(QPen(theme.selection, 2));
         p.drawRect(QRectF(labelWidth_ + x0, top + 0.5, x1 - x0, kRowHeight - 1));
       }
       p.setRenderHint(QPainter::Antialiasing, true);
       auto anchor = [&](EventId id) -> std::optional<QPointF> {
-        const std::uint32_t row = layout_->rowOf(id);
-        int top = rowTop(row);
-        if (top < 0) {  // in a collapsed group: point at its header
-          const auto group = layout_->tracks()[layout_->rows()[row].track].group;
-          for (const auto& line : lines_)
-            if (line.kind == Line::GroupHeader && line.index == group) top = line.y - scroll + kRulerHeight;
+        const std::uint32_t row = layout.rowOf(id);
+        int top = rowTop(selected_.part, row);
+        if (top < 0) {  // in a collapsed group: point at its header, or at its part's
+          top = groupHeaderTop(selected_.part, layout.tracks()[layout.rows()[row].track].group);
+          if (top < 0) top = partHeaderTop(selected_.part);
         }
         if (top < 0) return std::nullopt;
-        const double x = std::clamp(timeToX(trace_->events[id].start, range_, areaWidth), -1e5, 1e5);
+        const double x = std::clamp(timeToX(trace.events[id].start + offset, range_, areaWidth), -1e5, 1e5);
         return QPointF(labelWidth_ + x, top + kRowHeight / 2.0);
       };
       for (const auto& [from, to] : selectionFlows_) {
@@ -468,9 +608,13 @@ void TimelineView::paintEvent(QPaintEvent*) {
   // Label column.
   p.fillRect(QRect(0, kRulerHeight, labelWidth_, height() - kRulerHeight), theme.labelBackground);
   p.fillRect(QRect(0, 0, labelWidth_, kRulerHeight - 1), theme.rulerBackground);
-  p.drawText(QRect(8, 0, labelWidth_ - 12, kRulerHeight - 2), Qt::AlignVCenter | Qt::AlignLeft,
-             tr("window %1").arg(durationText(range_.span())));
-  if (layout_) {
+  const QString corner = tr("window %1").arg(durationText(range_.span()));
+  const QRect cornerRect(8, 0, labelWidth_ - 12, kRulerHeight - 2);
+  p.drawText(cornerRect, Qt::AlignVCenter | Qt::AlignLeft,
+             axisNote_.isEmpty() ? corner
+                                 : p.fontMetrics().elidedText(corner + QStringLiteral(" \u00B7 ") + axisNote_,
+                                                              Qt::ElideRight, cornerRect.width()));
+  if (!parts_.empty()) {
     p.setClipRect(QRect(0, kRulerHeight, labelWidth_, height() - kRulerHeight));
     QFont bold = font();
     bold.setBold(true);
@@ -478,18 +622,30 @@ void TimelineView::paintEvent(QPaintEvent*) {
     small.setPointSizeF(font().pointSizeF() * 0.9);
     for (auto line = first; line != lines_.end() && line->y < bottom; ++line) {
       const int y = line->y - scroll + kRulerHeight;
+      const PartState& state = parts_[line->part];
+      const LaneLayout& layout = *state.part.layout;
+      if (line->kind == Line::PartHeader) {
+        p.fillRect(QRect(0, y, labelWidth_, line->height), partHeaderBackground);
+        p.setFont(bold);
+        p.setPen(theme.labelText);
+        const QString arrow = state.folded ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ");
+        p.drawText(QRect(4, y, labelWidth_ - 8, line->height), Qt::AlignVCenter | Qt::AlignLeft,
+                   arrow + state.part.label);
+        continue;
+      }
       if (line->kind == Line::GroupHeader) {
-        const auto& group = layout_->groups()[line->index];
+        const auto& group = layout.groups()[line->index];
         p.fillRect(QRect(0, y, labelWidth_, line->height), theme.headerBackground);
         p.setFont(bold);
         p.setPen(theme.labelText);
-        const QString arrow = collapsed_[line->index] ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ");
-        p.drawText(QRect(6, y, labelWidth_ - 10, line->height), Qt::AlignVCenter | Qt::AlignLeft,
+        const QString arrow = state.collapsed[line->index] ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ");
+        const int indent = multiPart() ? 14 : 6;
+        p.drawText(QRect(indent, y, labelWidth_ - indent - 4, line->height), Qt::AlignVCenter | Qt::AlignLeft,
                    arrow + QString::fromStdString(group.label));
         continue;
       }
       if (line->kind == Line::Counter) {
-        const LayoutCounter& counter = layout_->counters()[line->index];
+        const LayoutCounter& counter = layout.counters()[line->index];
         p.fillRect(QRect(10, y + 2, 4, line->height - 4), theme.counterLine);
         p.setFont(font());
         p.setPen(theme.labelText);
@@ -498,8 +654,8 @@ void TimelineView::paintEvent(QPaintEvent*) {
                        QStringLiteral("  (%1 .. %2)").arg(counter.low, 0, 'g', 4).arg(counter.high, 0, 'g', 4));
         continue;
       }
-      const LayoutRow& row = layout_->rows()[line->index];
-      const LayoutTrack& track = layout_->tracks()[row.track];
+      const LayoutRow& row = layout.rows()[line->index];
+      const LayoutTrack& track = layout.tracks()[row.track];
       if (row.depth == 0) {
         p.fillRect(QRect(10, y + 1, 4, static_cast<int>(track.rowCount) * kRowHeight - 2), theme.band(track.band));
         p.setFont(font());
@@ -529,12 +685,13 @@ void TimelineView::resizeEvent(QResizeEvent* event) {
 
 // ---- hit testing -------------------------------------------------------------------------------
 
-const TimelineBox* TimelineView::boxAt(const QPoint& pos) const {
-  if (!trace_ || !layout_ || pos.x() < labelWidth_ || pos.x() >= labelWidth_ + eventAreaWidth()) return nullptr;
+const TimelineBox* TimelineView::boxAt(const QPoint& pos, int* part) const {
+  if (parts_.empty() || pos.x() < labelWidth_ || pos.x() >= labelWidth_ + eventAreaWidth()) return nullptr;
   const int line = lineAt(pos.y());
   if (line < 0 || lines_[static_cast<std::size_t>(line)].kind != Line::Row) return nullptr;
+  const Line& l = lines_[static_cast<std::size_t>(line)];
   const Geometry& g = geometry();
-  const auto [begin, end] = g.rowSpan[lines_[static_cast<std::size_t>(line)].index];
+  const auto [begin, end] = g.rowSpan[parts_[l.part].rowBase + l.index];
   const double x = pos.x() - labelWidth_;
   // Boxes of a row are in x order and do not overlap (merged runs absorb their neighbours).
   auto it = std::lower_bound(g.boxes.begin() + begin, g.boxes.begin() + end, x - 1.0,
@@ -542,137 +699,190 @@ const TimelineBox* TimelineView::boxAt(const QPoint& pos) const {
   const TimelineBox* best = nullptr;
   for (; it != g.boxes.begin() + end && it->x0 <= x + 1.0; ++it)
     best = &*it;  // the last box starting at or before the cursor: the innermost at its edge
+  if (best && part) *part = l.part;
   return best;
 }
 
-EventId TimelineView::eventAt(const QPoint& pos) const {
-  const TimelineBox* box = boxAt(pos);
-  if (!box) return kNoEvent;
-  const LayoutRow& row = layout_->rows()[box->row];
-  if (box->count == 1) return row.events[box->first];
+TimelineEvent TimelineView::hitAt(const QPoint& pos) const {
+  int part = 0;
+  const TimelineBox* box = boxAt(pos, &part);
+  if (!box) return {};
+  const PartState& state = parts_[static_cast<std::size_t>(part)];
+  const Trace& trace = *state.part.trace;
+  const LayoutRow& row = state.part.layout->rows()[box->row];
+  if (box->count == 1) return {part, row.events[box->first]};
   // In a run: the event that starts last at or before the cursor's time.
-  const TimeNs t = xToTime(pos.x() - labelWidth_, range_, eventAreaWidth());
+  const TimeNs t = xToTime(pos.x() - labelWidth_, range_, eventAreaWidth()) - state.part.offset;
   const auto begin = row.events.begin() + box->first;
   const auto end = begin + box->count;
-  auto it = std::upper_bound(begin, end, t, [&](TimeNs v, EventId id) { return v < trace_->events[id].start; });
-  return it == begin ? *begin : *(it - 1);
+  auto it = std::upper_bound(begin, end, t, [&](TimeNs v, EventId id) { return v < trace.events[id].start; });
+  return {part, it == begin ? *begin : *(it - 1)};
 }
 
 QString TimelineView::toolTipAt(const QPoint& pos) const {
-  const TimelineBox* box = boxAt(pos);
+  int part = 0;
+  const TimelineBox* box = boxAt(pos, &part);
   if (!box) return {};
-  const LayoutRow& row = layout_->rows()[box->row];
-  const LayoutTrack& track = layout_->tracks()[row.track];
-  const TimeNs origin = trace_->startNs;
+  const PartState& state = parts_[static_cast<std::size_t>(part)];
+  const Trace& trace = *state.part.trace;
+  const LayoutRow& row = state.part.layout->rows()[box->row];
+  const LayoutTrack& track = state.part.layout->tracks()[row.track];
+  // Times read on the shared axis, as the ruler counts them.
+  const TimeNs origin = timeOrigin() - state.part.offset;
   if (box->count > 1) {
-    const Event& a = trace_->events[row.events[box->first]];
+    const Event& a = trace.events[row.events[box->first]];
     TimeNs end = a.end();
     for (std::uint32_t i = box->first; i < box->first + box->count; ++i)
-      end = std::max(end, trace_->events[row.events[i]].end());
+      end = std::max(end, trace.events[row.events[i]].end());
     return tr("<b>%1 events</b>, each narrower than a pixel<br>from +%2 for %3<br>%4<br><i>double-click to zoom in</i>")
         .arg(box->count)
         .arg(durationText(a.start - origin), durationText(end - a.start),
              QString::fromStdString(track.label).toHtmlEscaped());
   }
   const EventId id = row.events[box->first];
-  const Event& e = trace_->events[id];
+  const Event& e = trace.events[id];
   return tr("<b>%1</b><br>duration: %2<br>start: +%3<br>category: %4<br>lane: %5")
-      .arg(QString::fromUtf8(trace_->name(e)).toHtmlEscaped(), durationText(e.dur), durationText(e.start - origin),
-           QString::fromUtf8(trace_->category(e)).toHtmlEscaped(), QString::fromStdString(track.label).toHtmlEscaped());
+      .arg(QString::fromUtf8(trace.name(e)).toHtmlEscaped(), durationText(e.dur), durationText(e.start - origin),
+           QString::fromUtf8(trace.category(e)).toHtmlEscaped(), QString::fromStdString(track.label).toHtmlEscaped());
 }
 
 // ---- selection, highlight, search --------------------------------------------------------------
 
-void TimelineView::selectEvent(EventId event, bool reveal) {
-  if (!trace_ || event >= trace_->events.size()) event = kNoEvent;
-  const bool changed = event != selected_;
-  selected_ = event;
+void TimelineView::selectEvent(int part, EventId event, bool reveal) {
+  if (part < 0 || part >= partCount()) {
+    part = currentPart_;
+    event = kNoEvent;
+  }
+  if (parts_.empty() || event >= parts_[static_cast<std::size_t>(part)].part.trace->events.size()) event = kNoEvent;
+  const TimelineEvent next{part, event};
+  const bool changed = !(next == selected_) && !(event == kNoEvent && selected_.event == kNoEvent);
+  selected_ = next;
+  if (event != kNoEvent) currentPart_ = part;
   computeSelectionFlows();
-  if (reveal && event != kNoEvent) revealEvent(event);
+  if (reveal && event != kNoEvent) revealEvent(selected_);
   update();
-  if (changed) emit selectionChanged(selected_);
+  if (changed) emit selectionChanged(selected_.event);
 }
 
 void TimelineView::computeSelectionFlows() {
   selectionFlows_.clear();
-  if (!trace_ || selected_ == kNoEvent) return;
+  if (parts_.empty() || selected_.event == kNoEvent) return;
+  const Trace& trace = *parts_[static_cast<std::size_t>(selected_.part)].part.trace;
+  const EventId selected = selected_.event;
   // The selection and its descendants are one contiguous range of its lane: flows leaving an aten
   // op start at the runtime calls inside it.
-  const Event& s = trace_->events[selected_];
-  const EventId laneEnd = trace_->lanes[s.lane].endEvent;
-  EventId last = selected_ + 1;
-  while (last < laneEnd && trace_->events[last].start < s.end() && trace_->events[last].depth > s.depth) ++last;
-  for (const Flow& flow : trace_->flows)
-    if ((flow.from >= selected_ && flow.from < last) || (flow.to >= selected_ && flow.to < last))
+  const Event& s = trace.events[selected];
+  const EventId laneEnd = trace.lanes[s.lane].endEvent;
+  EventId last = selected + 1;
+  while (last < laneEnd && trace.events[last].start < s.end() && trace.events[last].depth > s.depth) ++last;
+  for (const Flow& flow : trace.flows)
+    if ((flow.from >= selected && flow.from < last) || (flow.to >= selected && flow.to < last))
       selectionFlows_.emplace_back(flow.from, flow.to);
 }
 
-void TimelineView::revealEvent(EventId event) {
-  const std::uint32_t row = layout_->rowOf(event);
+void TimelineView::revealEvent(TimelineEvent event) {
+  const PartState& state = parts_[static_cast<std::size_t>(event.part)];
+  const LaneLayout& layout = *state.part.layout;
+  const std::uint32_t row = layout.rowOf(event.event);
   if (row == kNoRow) return;
-  const std::uint32_t group = layout_->tracks()[layout_->rows()[row].track].group;
-  if (isGroupCollapsed(group)) setGroupCollapsed(group, false);
-  const int line = rowLine_[row];
+  if (isPartCollapsed(event.part)) setPartCollapsed(event.part, false);
+  const std::uint32_t group = layout.tracks()[layout.rows()[row].track].group;
+  if (isGroupCollapsed(event.part, group)) setGroupCollapsed(event.part, group, false);
+  const int line = state.rowLine[row];
   if (line >= 0) {
     const int y = lines_[static_cast<std::size_t>(line)].y;
     const int area = height() - kRulerHeight;
     if (y < vscroll_->value() || y + kRowHeight > vscroll_->value() + area) vscroll_->setValue(y - area / 3);
   }
-  const Event& e = trace_->events[event];
-  if (e.start >= range_.start && e.end() <= range_.end) return;
+  const Event& e = state.part.trace->events[event.event];
+  const TimeNs start = e.start + state.part.offset;
+  if (start >= range_.start && start + e.dur <= range_.end) return;
   if (e.dur * 10 > range_.span() * 8) {
     fitSelection();
   } else {
-    const TimeNs centre = e.start + e.dur / 2;
+    const TimeNs centre = start + e.dur / 2;
     setVisibleRange({centre - range_.span() / 2, centre - range_.span() / 2 + range_.span()});
   }
 }
 
-void TimelineView::setHighlighted(std::vector<EventId> events) {
-  highlighted_ = std::move(events);
-  highlightMask_.clear();
-  if (trace_ && !highlighted_.empty()) {
-    highlightMask_.assign(trace_->events.size(), false);
-    for (EventId id : highlighted_)
-      if (id < highlightMask_.size()) highlightMask_[id] = true;
+const std::vector<EventId>& TimelineView::highlightedOn(int part) const {
+  static const std::vector<EventId> kNone;
+  if (part < 0 || part >= partCount()) return kNone;
+  return parts_[static_cast<std::size_t>(part)].highlighted;
+}
+
+void TimelineView::applyHighlights(const std::vector<TimelineEvent>& events) {
+  for (PartState& state : parts_) {
+    state.highlighted.clear();
+    state.highlightMask.clear();
   }
+  for (const TimelineEvent& e : events) {
+    if (e.part < 0 || e.part >= partCount()) continue;
+    PartState& state = parts_[static_cast<std::size_t>(e.part)];
+    if (e.event >= state.part.trace->events.size()) continue;
+    if (state.highlightMask.empty()) state.highlightMask.assign(state.part.trace->events.size(), false);
+    state.highlightMask[e.event] = true;
+    state.highlighted.push_back(e.event);
+  }
+  fading_ = !events.empty();
   invalidateGeometry();
   update();
 }
 
+void TimelineView::setHighlighted(std::vector<EventId> events) {
+  std::vector<TimelineEvent> refs;
+  refs.reserve(events.size());
+  for (EventId id : events) refs.push_back({currentPart_, id});
+  applyHighlights(refs);
+}
+
 int TimelineView::search(const QString& pattern, bool regex) {
-  if (!trace_ || pattern.isEmpty()) {
+  if (parts_.empty() || pattern.isEmpty()) {
     clearSearch();
     return 0;
   }
-  std::vector<bool> nameMatches(trace_->names.size(), false);
+  std::optional<QRegularExpression> re;
   if (regex) {
-    const QRegularExpression re(pattern, QRegularExpression::CaseInsensitiveOption);
-    if (!re.isValid()) return -1;
-    for (StringId id = 1; id < trace_->names.size(); ++id)
-      nameMatches[id] = re.match(QString::fromUtf8(trace_->names.view(id))).hasMatch();
-  } else {
-    for (StringId id = 1; id < trace_->names.size(); ++id)
-      nameMatches[id] = QString::fromUtf8(trace_->names.view(id)).contains(pattern, Qt::CaseInsensitive);
+    re.emplace(pattern, QRegularExpression::CaseInsensitiveOption);
+    if (!re->isValid()) return -1;
   }
-  std::vector<EventId> matches;
-  for (EventId i = 0; i < trace_->events.size(); ++i)
-    if (nameMatches[trace_->events[i].name]) matches.push_back(i);
+  std::vector<TimelineEvent> matches;
+  for (int part = 0; part < partCount(); ++part) {
+    const Trace& trace = *parts_[static_cast<std::size_t>(part)].part.trace;
+    std::vector<bool> nameMatches(trace.names.size(), false);
+    for (StringId id = 1; id < trace.names.size(); ++id) {
+      const QString name = QString::fromUtf8(trace.names.view(id));
+      nameMatches[id] = re ? re->match(name).hasMatch() : name.contains(pattern, Qt::CaseInsensitive);
+    }
+    for (EventId i = 0; i < trace.events.size(); ++i)
+      if (nameMatches[trace.events[i].name]) matches.push_back({part, i});
+  }
   applyMatches(std::move(matches));
   return matchCount();
 }
 
 void TimelineView::clearSearch() { applyMatches({}); }
 
-void TimelineView::applyMatches(std::vector<EventId> matches) {
-  if (trace_)
-    std::sort(matches.begin(), matches.end(), [&](EventId a, EventId b) {
-      const TimeNs sa = trace_->events[a].start, sb = trace_->events[b].start;
-      return sa != sb ? sa < sb : a < b;
-    });
+void TimelineView::showMatches(const std::vector<EventId>& events) {
+  std::vector<TimelineEvent> refs;
+  refs.reserve(events.size());
+  for (EventId id : events) refs.push_back({currentPart_, id});
+  applyMatches(std::move(refs));
+}
+
+void TimelineView::applyMatches(std::vector<TimelineEvent> matches) {
+  std::erase_if(matches, [&](const TimelineEvent& e) {
+    return e.part < 0 || e.part >= partCount() ||
+           e.event >= parts_[static_cast<std::size_t>(e.part)].part.trace->events.size();
+  });
+  std::sort(matches.begin(), matches.end(), [&](const TimelineEvent& a, const TimelineEvent& b) {
+    const TimeNs sa = shownStart(a), sb = shownStart(b);
+    if (sa != sb) return sa < sb;
+    return a.part != b.part ? a.part < b.part : a.event < b.event;
+  });
   matches_ = std::move(matches);
   currentMatch_ = -1;
-  setHighlighted(matches_);
+  applyHighlights(matches_);
   emit matchesChanged(currentMatch_, matchCount());
 }
 
@@ -684,11 +894,12 @@ void TimelineView::nextMatch() {
   } else {
     // The first match from the window's start on.
     auto it = std::lower_bound(matches_.begin(), matches_.end(), range_.start,
-                               [&](EventId id, TimeNs t) { return trace_->events[id].start < t; });
+                               [&](const TimelineEvent& e, TimeNs t) { return shownStart(e) < t; });
     next = it == matches_.end() ? 0 : static_cast<int>(it - matches_.begin());
   }
   currentMatch_ = next;
-  selectEvent(matches_[static_cast<std::size_t>(next)], true);
+  const TimelineEvent match = matches_[static_cast<std::size_t>(next)];
+  selectEvent(match.part, match.event, true);
   emit matchesChanged(currentMatch_, matchCount());
 }
 
@@ -699,11 +910,12 @@ void TimelineView::previousMatch() {
     previous = (currentMatch_ + matchCount() - 1) % matchCount();
   } else {
     auto it = std::lower_bound(matches_.begin(), matches_.end(), range_.end,
-                               [&](EventId id, TimeNs t) { return trace_->events[id].start < t; });
+                               [&](const TimelineEvent& e, TimeNs t) { return shownStart(e) < t; });
     previous = it == matches_.begin() ? matchCount() - 1 : static_cast<int>(it - matches_.begin()) - 1;
   }
   currentMatch_ = previous;
-  selectEvent(matches_[static_cast<std::size_t>(previous)], true);
+  const TimelineEvent match = matches_[static_cast<std::size_t>(previous)];
+  selectEvent(match.part, match.event, true);
   emit matchesChanged(currentMatch_, matchCount());
 }
 
@@ -730,7 +942,7 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
   pressPos_ = event->position().toPoint();
   pressRange_ = range_;
   pressScroll_ = vscroll_->value();
-  rangeDrag_ = trace_ && pressPos_.y() < kRulerHeight && pressPos_.x() >= labelWidth_;
+  rangeDrag_ = !parts_.empty() && pressPos_.y() < kRulerHeight && pressPos_.x() >= labelWidth_;
   setFocus();
 }
 
@@ -771,24 +983,34 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
   }
   const QPoint pos = event->position().toPoint();
   const int line = lineAt(pos.y());
-  if (line >= 0 && lines_[static_cast<std::size_t>(line)].kind == Line::GroupHeader) {
-    const std::uint32_t group = lines_[static_cast<std::size_t>(line)].index;
-    setGroupCollapsed(group, !isGroupCollapsed(group));
+  if (line >= 0 && lines_[static_cast<std::size_t>(line)].kind == Line::PartHeader) {
+    const int part = lines_[static_cast<std::size_t>(line)].part;
+    setPartCollapsed(part, !isPartCollapsed(part));
     return;
   }
-  if (pos.x() >= labelWidth_) selectEvent(eventAt(pos), false);
+  if (line >= 0 && lines_[static_cast<std::size_t>(line)].kind == Line::GroupHeader) {
+    const Line& header = lines_[static_cast<std::size_t>(line)];
+    setGroupCollapsed(header.part, header.index, !isGroupCollapsed(header.part, header.index));
+    return;
+  }
+  if (pos.x() >= labelWidth_) {
+    const TimelineEvent hit = hitAt(pos);
+    selectEvent(hit.event == kNoEvent ? currentPart_ : hit.part, hit.event, false);
+  }
 }
 
 void TimelineView::mouseDoubleClickEvent(QMouseEvent* event) {
-  const TimelineBox* box = boxAt(event->position().toPoint());
+  int part = 0;
+  const TimelineBox* box = boxAt(event->position().toPoint(), &part);
   if (!box) return;
-  const LayoutRow& row = layout_->rows()[box->row];
+  const TimelinePart& shown = parts_[static_cast<std::size_t>(part)].part;
+  const LayoutRow& row = shown.layout->rows()[box->row];
   if (box->count > 1) {
-    TimeNs start = trace_->events[row.events[box->first]].start, end = start;
+    TimeNs start = shown.trace->events[row.events[box->first]].start, end = start;
     for (std::uint32_t i = box->first; i < box->first + box->count; ++i)
-      end = std::max(end, trace_->events[row.events[i]].end());
+      end = std::max(end, shown.trace->events[row.events[i]].end());
     const TimeNs margin = std::max<TimeNs>((end - start) / 10, 10);
-    setVisibleRange({start - margin, end + margin});
+    setVisibleRange({start + shown.offset - margin, end + shown.offset + margin});
   } else {
     emit eventActivated(row.events[box->first]);
   }

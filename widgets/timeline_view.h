@@ -1,8 +1,15 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The lane timeline: a QWidget that paints a LaneLayout of one Trace with level of detail.
-// Geometry (boxes per row, batched by colour) is rebuilt only when the window, the size, the
-// scroll position, the collapsed groups or the highlight change; hover and selection replay it.
+// The lane timeline: a QWidget that paints the LaneLayout of one Trace, or of several (the ranks
+// of a run, each a "part" under its own collapsible header, one above the other on one time
+// axis), with level of detail. Geometry (boxes per row, batched by colour) is rebuilt only when
+// the window, the size, the scroll position, the collapsed groups or the highlight change; hover
+// and selection replay it. Only the rows on screen are walked, so a frame costs the same whether
+// one rank or sixteen are loaded.
+//
+// With several parts an event is (part, EventId). The "current part" is the one the last
+// selection was made on; the single-trace calls (trace(), layout(), selectEvent(EventId),
+// setHighlighted, showMatches, rowTop(row), group collapse) act on it.
 //
 // Keys: W/S or Ctrl+wheel zoom, A/D or drag pan, F fits the selection, 0 fits everything, Esc
 // clears the selection. Click selects, double-click on a merged run zooms into it.
@@ -18,6 +25,21 @@
 
 namespace sutra::widgets {
 
+// One (Trace, LaneLayout) pair on the shared time axis: a rank of the all-ranks view.
+struct TimelinePart {
+  std::shared_ptr<const Trace> trace;
+  std::shared_ptr<const LaneLayout> layout;
+  QString label;      // its header where several parts are shown: "rank1  (rank1.json)"
+  TimeNs offset = 0;  // added to its times on the shared axis (ranks aligned on a step)
+};
+
+// An event of one part.
+struct TimelineEvent {
+  int part = 0;
+  EventId event = kNoEvent;
+  bool operator==(const TimelineEvent&) const = default;
+};
+
 class TimelineView : public QWidget {
   Q_OBJECT
 
@@ -25,10 +47,27 @@ class TimelineView : public QWidget {
   explicit TimelineView(QWidget* parent = nullptr);
   ~TimelineView() override;
 
+  // One trace, without a part header.
   void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const LaneLayout> layout);
+  // Several, each under its header, in this order; fitted to all of them.
+  void setParts(std::vector<TimelinePart> parts);
+  // Appends a part (a rank that finished loading), keeping the selection, the highlights and the
+  // window, unless the window showed everything: then it still does.
+  void addPart(TimelinePart part);
   void clear();
-  const Trace* trace() const { return trace_.get(); }
-  const LaneLayout* layout() const { return layout_.get(); }
+  int partCount() const { return static_cast<int>(parts_.size()); }
+  const TimelinePart& part(int index) const { return parts_[static_cast<std::size_t>(index)].part; }
+  // Moves parts along the axis (index i gets offsets[i]); keeps everything else.
+  void setPartOffsets(const std::vector<TimeNs>& offsets);
+  int currentPart() const { return currentPart_; }
+  void setCurrentPart(int index);
+  const Trace* trace() const { return parts_.empty() ? nullptr : current().part.trace.get(); }
+  const LaneLayout* layout() const { return parts_.empty() ? nullptr : current().part.layout.get(); }
+  // Where the ruler counts from: the earliest start of any part on the shared axis.
+  TimeNs timeOrigin() const;
+  // A few words after the window's span in the ruler's corner (how the parts are aligned).
+  void setAxisNote(const QString& note);
+  QString axisNote() const { return axisNote_; }
 
   TimeRange visibleRange() const { return range_; }
   // The trace's extent with a small margin: what "fit all" shows and panning stays inside.
@@ -45,20 +84,25 @@ class TimelineView : public QWidget {
   void zoomBy(double factor);  // < 1 zooms in, around the cursor when it is over the events
   void panBy(double fraction);
 
-  EventId selectedEvent() const { return selected_; }
-  // Selects `event` (kNoEvent clears); with reveal, expands its group, scrolls to its row and
-  // brings it into the window.
-  void selectEvent(EventId event, bool reveal = true);
-  // Events to stand out (a table row's occurrences, search matches); the rest is faded.
+  EventId selectedEvent() const { return selected_.event; }
+  int selectedPart() const { return selected_.part; }
+  // Selects `event` of the current part (kNoEvent clears); with reveal, expands its group,
+  // scrolls to its row and brings it into the window.
+  void selectEvent(EventId event, bool reveal = true) { selectEvent(currentPart_, event, reveal); }
+  // Selects `event` of `part`, which becomes the current part.
+  void selectEvent(int part, EventId event, bool reveal = true);
+  // Events of the current part to stand out (a table row's occurrences); the rest is faded.
   void setHighlighted(std::vector<EventId> events);
-  const std::vector<EventId>& highlighted() const { return highlighted_; }
+  const std::vector<EventId>& highlighted() const { return highlightedOn(currentPart_); }
+  const std::vector<EventId>& highlightedOn(int part) const;
 
-  // Search by name: a case-insensitive substring, or a regular expression. Highlights every match
-  // and returns their number, or -1 for an invalid expression.
+  // Search by name in every part: a case-insensitive substring, or a regular expression.
+  // Highlights every match and returns their number, or -1 for an invalid expression.
   int search(const QString& pattern, bool regex);
   void clearSearch();
-  // Highlights `events` as matches (e.g. a table row's occurrences) that next/previous step through.
-  void showMatches(std::vector<EventId> events) { applyMatches(std::move(events)); }
+  // Highlights `events` of the current part as matches (e.g. a table row's occurrences) that
+  // next/previous step through.
+  void showMatches(const std::vector<EventId>& events);
   // Selects the next (previous) match after (before) the selection and reveals it.
   void nextMatch();
   void previousMatch();
@@ -70,15 +114,24 @@ class TimelineView : public QWidget {
   int rulerHeight() const;
   int currentMatch() const { return currentMatch_; }
 
-  bool isGroupCollapsed(std::uint32_t group) const;
-  void setGroupCollapsed(std::uint32_t group, bool collapsed);
+  bool isGroupCollapsed(std::uint32_t group) const { return isGroupCollapsed(currentPart_, group); }
+  void setGroupCollapsed(std::uint32_t group, bool collapsed) { setGroupCollapsed(currentPart_, group, collapsed); }
+  bool isGroupCollapsed(int part, std::uint32_t group) const;
+  void setGroupCollapsed(int part, std::uint32_t group, bool collapsed);
+  // A whole part (rank) folded to its header.
+  bool isPartCollapsed(int part) const;
+  void setPartCollapsed(int part, bool collapsed);
 
   // For tests and tools: where things are drawn, and what was drawn last.
   int eventAreaLeft() const { return labelWidth_; }
   int eventAreaWidth() const;
-  int rowTop(std::uint32_t row) const;  // in widget coordinates, -1 when not shown
-  int counterTop(std::uint32_t counter) const;  // the same for a counter's graph
-  EventId eventAt(const QPoint& pos) const;
+  int rowTop(std::uint32_t row) const { return rowTop(currentPart_, row); }  // -1 when not shown
+  int rowTop(int part, std::uint32_t row) const;  // in widget coordinates, -1 when not shown
+  int counterTop(std::uint32_t counter) const;  // the same for a counter's graph (current part)
+  int partHeaderTop(int part) const;  // -1 with one part (no header) or when scrolled away
+  int groupHeaderTop(int part, std::uint32_t group) const;
+  EventId eventAt(const QPoint& pos) const { return hitAt(pos).event; }
+  TimelineEvent hitAt(const QPoint& pos) const;
   QString toolTipAt(const QPoint& pos) const;
   struct FrameStats {
     std::size_t boxes = 0;
@@ -109,31 +162,47 @@ class TimelineView : public QWidget {
 
  private:
   struct Line {
-    enum Kind : std::uint8_t { GroupHeader, Row, Counter } kind;
-    std::uint32_t index;  // group, row or counter
+    enum Kind : std::uint8_t { PartHeader, GroupHeader, Row, Counter } kind;
+    std::uint16_t part;
+    std::uint32_t index;  // part, group, row or counter
     int y;                // top, in content coordinates
     int height;
   };
+  // A part and what the view keeps per part.
+  struct PartState {
+    TimelinePart part;
+    std::vector<std::uint8_t> nameColour;  // per StringId
+    mutable std::vector<QString> nameText;  // per StringId, filled as labels need them
+    std::vector<bool> collapsed;            // per group
+    bool folded = false;                    // the whole part
+    std::vector<int> rowLine;  // per row: its line, or -1 while its group is collapsed
+    std::vector<EventId> highlighted;
+    std::vector<bool> highlightMask;  // per event, empty when nothing of it is highlighted
+    std::uint32_t rowBase = 0;        // its row 0's index among all parts' rows
+  };
   struct Geometry;
 
+  const PartState& current() const { return parts_[static_cast<std::size_t>(currentPart_)]; }
+  PartState makePart(TimelinePart part) const;
+  void updateLabelWidth();
+  bool multiPart() const { return parts_.size() > 1; }
   void rebuildLines();
   void updateScrollBar();
   void invalidateGeometry();
   const Geometry& geometry() const;
   int lineAt(int y) const;  // index into lines_ for a widget y, or -1
-  const TimelineBox* boxAt(const QPoint& pos) const;
+  const TimelineBox* boxAt(const QPoint& pos, int* part = nullptr) const;
   void computeSelectionFlows();
-  void applyMatches(std::vector<EventId> matches);
-  void revealEvent(EventId event);
+  void applyMatches(std::vector<TimelineEvent> matches);
+  void applyHighlights(const std::vector<TimelineEvent>& events);
+  void revealEvent(TimelineEvent event);
   double anchorX() const;
+  TimeNs shownStart(const TimelineEvent& e) const;  // its start on the shared axis
 
-  std::shared_ptr<const Trace> trace_;
-  std::shared_ptr<const LaneLayout> layout_;
-  std::vector<std::uint8_t> nameColour_;  // per StringId
-  mutable std::vector<QString> nameText_;  // per StringId, filled as labels need them
-  std::vector<bool> collapsed_;           // per group
+  std::vector<PartState> parts_;
+  int currentPart_ = 0;
+  QString axisNote_;
   std::vector<Line> lines_;
-  std::vector<int> rowLine_;  // per row: its line, or -1 while its group is collapsed
   int contentHeight_ = 0;
   int labelWidth_ = 300;
   int minimumLabelWidth_ = 0;
@@ -141,11 +210,10 @@ class TimelineView : public QWidget {
   QScrollBar* vscroll_ = nullptr;
   TimeRange range_;
 
-  EventId selected_ = kNoEvent;
-  std::vector<std::pair<EventId, EventId>> selectionFlows_;
-  std::vector<EventId> highlighted_;
-  std::vector<bool> highlightMask_;  // per event, empty when nothing is highlighted
-  std::vector<EventId> matches_;     // search matches by start time
+  TimelineEvent selected_;
+  std::vector<std::pair<EventId, EventId>> selectionFlows_;  // in the selected part
+  bool fading_ = false;                // something is highlighted: the rest is faded
+  std::vector<TimelineEvent> matches_;  // search matches by start time on the shared axis
   int currentMatch_ = -1;
 
   mutable std::unique_ptr<Geometry> geometry_;

@@ -109,9 +109,11 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
                  (file.reason.empty() ? "" : " (" + file.reason + ")");
     return fail(message);
   }
-  post(job, [this, notes] { notes_ = notes; });
-
   const int total = static_cast<int>(groups.size());
+  post(job, [this, notes, total] {
+    notes_ = notes;
+    emit ranksFound(total);
+  });
   std::vector<std::shared_ptr<RankData>> loaded;
   for (int g = 0; g < total; ++g) {
     const RankGroup& group = *groups[static_cast<std::size_t>(g)];

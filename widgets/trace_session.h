@@ -68,6 +68,8 @@ class TraceSession : public QObject {
  signals:
   void started(const QStringList& paths);
   void progressChanged(int percent, const QString& stage);
+  // Discovery found `count` ranks with a Kineto trace; their rankReady follow, in rank order.
+  void ranksFound(int count);
   // Stage 1: rank `index` has its trace and layout (the timeline can show it).
   void rankReady(int index);
   // Stage 2: rank `index` has its launch index and sync dependencies.

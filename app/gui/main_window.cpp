@@ -23,6 +23,7 @@
 #include <QScrollArea>
 #include <QPushButton>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTableView>
@@ -37,6 +38,7 @@
 #include "format.h"
 #include "op_table_view.h"
 #include "problems_model.h"
+#include "rank_alignment.h"
 #include "analysis/chain.h"
 #include "analysis/op_table.h"
 #include "timeline_view.h"
@@ -46,6 +48,11 @@ namespace sutra::gui {
 
 namespace {
 constexpr int kMaxRecent = 10;
+// The rank selector's entries carry the rank's index; this one is the all-ranks view.
+constexpr int kAllRanksItem = -1;
+// Past this many ranks the window opens on rank 0 alone: every rank's lanes stacked would be a
+// very long page to scroll, and reading them all first takes a while.
+constexpr int kMaxDefaultAllRanks = 16;
 }
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
@@ -65,6 +72,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   cancelButton_ = new QPushButton(tr("Cancel"), this);
   cancelButton_->setVisible(false);
   statusLabel_ = new QLabel(tr("Open a trace directory or files (File menu), or drop them here."), this);
+  statusLabel_->setObjectName(QStringLiteral("StatusText"));
   statusBar()->addWidget(statusLabel_, 1);
   sampleLabel_ = new QLabel(this);
   sampleLabel_->setObjectName(QStringLiteral("sampleNotice"));
@@ -84,9 +92,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     sampleLabel_->setText(notice);
     sampleLabel_->setToolTip(notice.isEmpty() ? QString() : tr("See SAMPLE.md beside the traces"));
     sampleLabel_->setVisible(!notice.isEmpty());
-    rankBox_->clear();
+    {
+      const QSignalBlocker block(rankBox_);
+      rankBox_->clear();
+    }
     currentRank_ = -1;
+    allRanks_ = false;
+    rankNote_.clear();
     timeline_->clear();
+    timeline_->setAxisNote({});
     details_->showDetails(nullptr, kNoEvent);
     ops_->clear();
     chain_->clear();
@@ -94,6 +108,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(session_, &widgets::TraceSession::progressChanged, this, [this](int percent, const QString& stage) {
     progress_->setValue(percent);
     statusLabel_->setText(stage);
+  });
+  connect(session_, &widgets::TraceSession::ranksFound, this, [this](int count) {
+    if (count < 2) return;
+    allRanks_ = count <= kMaxDefaultAllRanks;
+    if (!allRanks_)
+      rankNote_ = tr("%1 ranks: showing rank 0 alone (the all-ranks view opens by itself for up to %2 ranks; "
+                     "choose All ranks in the rank selector)")
+                      .arg(count)
+                      .arg(kMaxDefaultAllRanks);
+    const QSignalBlocker block(rankBox_);
+    rankBox_->addItem(tr("All ranks (%1)").arg(count), kAllRanksItem);
+    rankBox_->setCurrentIndex(allRanks_ ? 0 : -1);
   });
   connect(session_, &widgets::TraceSession::rankReady, this, &MainWindow::onRankReady);
   connect(session_, &widgets::TraceSession::linksReady, this, [this](int index) {
@@ -170,10 +196,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   });
   // A range dragged on the ruler is the operator table's window (a click on the ruler clears it).
   connect(timeline_, &widgets::TimelineView::timeRangeSelected, this, [this](TimeNs start, TimeNs end) {
-    const TimeNs origin = timeline_->trace() ? timeline_->trace()->startNs : 0;
-    ops_->followRange({start, end}, tr("Range +%1 .. +%2 (%3)")
-                                         .arg(widgets::durationText(start - origin), widgets::durationText(end - origin),
-                                              widgets::durationText(end - start)));
+    const TimeNs origin = timeline_->timeOrigin();
+    // The table counts in its rank's own times; the ruler may show that rank moved by its offset.
+    const TimeNs offset = timeline_->partCount() > 0 ? timeline_->part(timeline_->currentPart()).offset : 0;
+    const QString rankName = allRanks_ && rank() ? rank()->label + QStringLiteral(": ") : QString();
+    ops_->followRange({start - offset, end - offset},
+                      rankName + tr("Range +%1 .. +%2 (%3)")
+                                     .arg(widgets::durationText(start - origin), widgets::durationText(end - origin),
+                                          widgets::durationText(end - start)));
   });
   connect(details_, &widgets::EventDetailsView::eventLinkActivated, this,
           [this](EventId event) { timeline_->selectEvent(event, true); });
@@ -209,6 +239,16 @@ void MainWindow::buildMenus() {
   viewMenu_ = menuBar()->addMenu(tr("&View"));
   viewMenu_->addAction(tr("Fit &All"), QKeySequence(tr("Ctrl+0")), timeline_, &widgets::TimelineView::fitAll);
   viewMenu_->addAction(tr("Fit &Selection"), QKeySequence(tr("Ctrl+F2")), timeline_, &widgets::TimelineView::fitSelection);
+  alignAction_ = viewMenu_->addAction(tr("Align Ranks on First &ProfilerStep"));
+  alignAction_->setObjectName(QStringLiteral("AlignRanksAction"));
+  alignAction_->setCheckable(true);
+  alignAction_->setChecked(false);
+  alignAction_->setToolTip(tr("In the all-ranks view, line up each rank's first ProfilerStep: for ranks whose "
+                              "clocks differ. Off: ranks on one host share its clock and are shown as recorded."));
+  connect(alignAction_, &QAction::toggled, this, [this] {
+    applyAlignment();
+    showRankSummary();
+  });
   viewMenu_->addSeparator();
   for (QDockWidget* dock : findChildren<QDockWidget*>()) viewMenu_->addAction(dock->toggleViewAction());
   viewMenu_->addSeparator();
@@ -236,10 +276,17 @@ void MainWindow::buildMenus() {
   bar->addWidget(new QLabel(tr(" Rank "), bar));
   rankBox_ = new QComboBox(bar);
   rankBox_->setMinimumContentsLength(8);
-  rankBox_->setToolTip(tr("The rank whose trace the timeline shows"));
+  rankBox_->setObjectName(QStringLiteral("RankSelector"));
+  rankBox_->setToolTip(tr("The rank whose trace the timeline shows, or all ranks on one time axis"));
   bar->addWidget(rankBox_);
   connect(rankBox_, &QComboBox::currentIndexChanged, this, [this](int index) {
-    if (index >= 0 && index != currentRank_) setCurrentRank(index);
+    if (index < 0) return;
+    const int data = rankBox_->itemData(index).toInt();
+    if (data == kAllRanksItem) {
+      if (!allRanks_) showAllRanks();
+    } else if (allRanks_ || data != currentRank_) {
+      setCurrentRank(data);
+    }
   });
   bar->addSeparator();
   searchBox_ = new QLineEdit(bar);
@@ -367,37 +414,112 @@ std::shared_ptr<const widgets::RankData> MainWindow::rank() const {
 
 void MainWindow::onRankReady(int index) {
   const auto& data = session_->ranks()[static_cast<std::size_t>(index)];
-  rankBox_->addItem(data->label + QStringLiteral("  (%1)").arg(QFileInfo(data->path).fileName()));
+  {
+    const QSignalBlocker block(rankBox_);
+    rankBox_->addItem(data->label + QStringLiteral("  (%1)").arg(QFileInfo(data->path).fileName()), index);
+  }
   rankBox_->setEnabled(rankBox_->count() > 1);
-  if (currentRank_ < 0) setCurrentRank(index);
+  if (!allRanks_) {
+    if (currentRank_ < 0) setCurrentRank(index);
+    return;
+  }
+  // All ranks: each joins the view as it is read; the first one fills the tables.
+  timeline_->addPart(partOf(index));
+  applyAlignment();
+  if (!searchBox_->text().isEmpty()) timeline_->search(searchBox_->text(), regexBox_->isChecked());
+  if (currentRank_ < 0) followRank(index);
+  showRankSummary();
+}
+
+widgets::TimelinePart MainWindow::partOf(int index) const {
+  const auto& data = session_->ranks()[static_cast<std::size_t>(index)];
+  return {data->trace, data->layout,
+          tr("%1  (%2, %3 events)").arg(data->label, QFileInfo(data->path).fileName()).arg(data->trace->events.size()),
+          0};
+}
+
+void MainWindow::selectRankItem(int data) {
+  const QSignalBlocker block(rankBox_);
+  rankBox_->setCurrentIndex(rankBox_->findData(data));
 }
 
 void MainWindow::setCurrentRank(int index) {
   const auto& ranks = session_->ranks();
   if (index < 0 || index >= static_cast<int>(ranks.size())) return;
   currentRank_ = index;
-  if (rankBox_->currentIndex() != index) rankBox_->setCurrentIndex(index);
+  allRanks_ = false;
+  selectRankItem(index);
   const auto& data = ranks[static_cast<std::size_t>(index)];
   timeline_->setTrace(data->trace, data->layout);
+  timeline_->setAxisNote({});
   if (!searchBox_->text().isEmpty()) timeline_->search(searchBox_->text(), regexBox_->isChecked());
+  followRank(index);
+}
+
+void MainWindow::showAllRanks() {
+  const auto& ranks = session_->ranks();
+  if (ranks.size() < 2) return;
+  allRanks_ = true;
+  rankNote_.clear();
+  selectRankItem(kAllRanksItem);
+  std::vector<widgets::TimelinePart> parts;
+  for (int i = 0; i < static_cast<int>(ranks.size()); ++i) parts.push_back(partOf(i));
+  timeline_->setParts(std::move(parts));
+  applyAlignment();
+  timeline_->fitAll();
+  if (currentRank_ < 0) currentRank_ = 0;
+  timeline_->setCurrentPart(currentRank_);
+  if (!searchBox_->text().isEmpty()) timeline_->search(searchBox_->text(), regexBox_->isChecked());
+  followRank(currentRank_);
+}
+
+void MainWindow::followRank(int index) {
+  const auto& ranks = session_->ranks();
+  if (index < 0 || index >= static_cast<int>(ranks.size())) return;
+  currentRank_ = index;
+  timeline_->setCurrentPart(allRanks_ ? index : 0);
   details_->showDetails(nullptr, kNoEvent);
   ops_->clear();
   chain_->clear();
-  if (data->opTable) showAnalyses(index);
+  if (ranks[static_cast<std::size_t>(index)]->opTable) showAnalyses(index);
   showRankSummary();
   updateTitle();
+}
+
+void MainWindow::applyAlignment() {
+  if (!allRanks_) {
+    timeline_->setAxisNote({});
+    return;
+  }
+  std::vector<const Trace*> traces;
+  std::vector<QString> labels;
+  for (int i = 0; i < timeline_->partCount(); ++i) {
+    traces.push_back(timeline_->part(i).trace.get());
+    labels.push_back(session_->ranks()[static_cast<std::size_t>(i)]->label);
+  }
+  const auto mode =
+      alignAction_->isChecked() ? widgets::RankAlignment::FirstProfilerStep : widgets::RankAlignment::SharedClock;
+  const widgets::RankOffsets offsets = widgets::rankOffsets(traces, mode);
+  timeline_->setPartOffsets(offsets.offsets);
+  timeline_->setAxisNote(widgets::alignmentNote(offsets, mode, labels));
 }
 
 void MainWindow::showRankSummary() {
   const auto data = rank();
   if (!data) return;
   const Trace& trace = *data->trace;
-  statusLabel_->setText(tr("%1: %2 events on %3 lanes, %4, %5 flows")
-                            .arg(data->label)
-                            .arg(trace.events.size())
-                            .arg(data->layout->tracks().size())
-                            .arg(widgets::durationText(trace.endNs - trace.startNs))
-                            .arg(trace.flows.size()));
+  QString text = tr("%1: %2 events on %3 lanes, %4, %5 flows")
+                     .arg(data->label)
+                     .arg(trace.events.size())
+                     .arg(data->layout->tracks().size())
+                     .arg(widgets::durationText(trace.endNs - trace.startNs))
+                     .arg(trace.flows.size());
+  if (allRanks_)
+    text = tr("All %1 ranks on one time axis, %2. Tables follow the selection: %3")
+               .arg(timeline_->partCount())
+               .arg(timeline_->axisNote(), text);
+  if (!rankNote_.isEmpty()) text = rankNote_ + QStringLiteral(". ") + text;
+  statusLabel_->setText(text);
 }
 
 void MainWindow::searchAndSelect(const QString& pattern) {
@@ -421,6 +543,8 @@ void MainWindow::showChain(EventId event) {
 }
 
 void MainWindow::onSelection(EventId event) {
+  // In the all-ranks view a selection on another rank makes it the rank the tables follow.
+  if (allRanks_ && event != kNoEvent && timeline_->selectedPart() != currentRank_) followRank(timeline_->selectedPart());
   const auto data = rank();
   details_->showDetails(data, event);
   if (!selectingFromChain_) showChain(event);

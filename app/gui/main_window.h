@@ -16,6 +16,7 @@ class QCheckBox;
 class QProgressBar;
 class QPushButton;
 class QMenu;
+class QAction;
 class QDockWidget;
 class QTableView;
 class QSortFilterProxyModel;
@@ -28,6 +29,7 @@ class ProblemsModel;
 class OpTableView;
 class ChainView;
 struct RankData;
+struct TimelinePart;
 }  // namespace sutra::widgets
 
 namespace sutra::gui {
@@ -42,8 +44,14 @@ class MainWindow : public QMainWindow {
   void openPaths(const QStringList& paths);
   widgets::TraceSession& session() { return *session_; }
   widgets::TimelineView& timeline() { return *timeline_; }
+  // The rank the tables, the chain and the details follow: the one shown alone, or in the
+  // all-ranks view the rank of the last selection.
   int currentRank() const { return currentRank_; }
+  // Shows rank `index` alone.
   void setCurrentRank(int index);
+  // Shows every loaded rank on one time axis (the default for 2..16 ranks).
+  void showAllRanks();
+  bool showingAllRanks() const { return allRanks_; }
   // Searches the timeline as the search box does, and selects the first match.
   void searchAndSelect(const QString& pattern);
 
@@ -65,6 +73,10 @@ class MainWindow : public QMainWindow {
   void rebuildRecentMenu();
   void onRankReady(int index);
   void showRankSummary();  // the current rank's counts in the status bar
+  void followRank(int index);  // the tables, chain and details follow rank `index`
+  widgets::TimelinePart partOf(int index) const;
+  void applyAlignment();   // the all-ranks view's offsets and what the ruler says of them
+  void selectRankItem(int data);  // the rank selector's entry for a rank, or All ranks
   void onSelection(EventId event);
   void showAnalyses(int index);
   void showChain(EventId event);
@@ -90,7 +102,10 @@ class MainWindow : public QMainWindow {
   QLabel* sampleLabel_ = nullptr;  // says that a bundled sample is synthetic
   QMenu* recentMenu_ = nullptr;
   QMenu* viewMenu_ = nullptr;
+  QAction* alignAction_ = nullptr;  // View > Align Ranks on First ProfilerStep
   int currentRank_ = -1;
+  bool allRanks_ = false;
+  QString rankNote_;  // why the view is not all ranks, where it is not by default
 };
 
 }  // namespace sutra::gui

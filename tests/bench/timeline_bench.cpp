@@ -4,7 +4,9 @@
 // when zooming or panning):
 //   {"events":N,"frames":[{"visible_ns":..,"ms":..},...],"max_ms":X}
 // "cpu_ms" is the same frame in CPU time of the painting thread (robust on a loaded machine).
-// Usage: sutra-bench-timeline [--synthetic N] [--width W] [--height H] [TRACE...]
+// With --all-ranks the traces are the ranks of one run, stacked in one view as the window's
+// all-ranks view shows them (--ranks R repeats the synthetic trace R times); "parts" says how many.
+// Usage: sutra-bench-timeline [--synthetic N] [--ranks R] [--all-ranks] [--width W] [--height H] [TRACE...]
 #include <QApplication>
 #include <QImage>
 #include <QPainter>
@@ -32,7 +34,9 @@ double threadCpuMs() {
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: sutra-bench-timeline [--synthetic EVENTS] [--width W] [--height H] [TRACE...]\n");
+  std::fprintf(stderr,
+               "usage: sutra-bench-timeline [--synthetic EVENTS] [--ranks R] [--all-ranks] [--width W] [--height H] "
+               "[TRACE...]\n");
   return 2;
 }
 
@@ -43,6 +47,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> paths;
   std::uint64_t synthetic = 0;
   int width = 1600, height = 1000;
+  int ranks = 1;
+  bool allRanks = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
@@ -50,6 +56,12 @@ int main(int argc, char** argv) {
       const char* v = value();
       if (!v) return usage();
       synthetic = std::strtoull(v, nullptr, 10);
+    } else if (arg == "--ranks") {
+      const char* v = value();
+      if (!v || std::atoi(v) < 1) return usage();
+      ranks = std::atoi(v);
+    } else if (arg == "--all-ranks") {
+      allRanks = true;
     } else if (arg == "--width") {
       const char* v = value();
       if (!v) return usage();
@@ -71,8 +83,10 @@ int main(int argc, char** argv) {
   QApplication app(argc, argv);
 
   std::vector<std::shared_ptr<const sutra::Trace>> traces;
-  if (synthetic > 0)
-    traces.push_back(std::make_shared<const sutra::Trace>(sutra::test::makeSyntheticTrace({synthetic, 4, 4})));
+  if (synthetic > 0) {
+    auto trace = std::make_shared<const sutra::Trace>(sutra::test::makeSyntheticTrace({synthetic, 4, 4}));
+    for (int r = 0; r < ranks; ++r) traces.push_back(trace);
+  }
   for (const auto& path : paths) {
     auto trace = sutra::readKinetoTrace(path);
     if (!trace) {
@@ -86,12 +100,19 @@ int main(int argc, char** argv) {
   std::uint64_t events = 0;
   double maxMs = 0, maxCpuMs = 0;
   nlohmann::json frames = nlohmann::json::array();
-  for (const auto& trace : traces) {
-    events += trace->events.size();
-    auto layout = std::make_shared<const sutra::widgets::LaneLayout>(sutra::widgets::LaneLayout::build(*trace, "rank0"));
+  // One view per trace, or one view of all of them as ranks.
+  std::vector<std::vector<sutra::widgets::TimelinePart>> views;
+  for (std::size_t i = 0; i < traces.size(); ++i) {
+    const std::string label = "rank" + std::to_string(allRanks ? i : 0);
+    auto layout = std::make_shared<const sutra::widgets::LaneLayout>(sutra::widgets::LaneLayout::build(*traces[i], label));
+    if (!allRanks || views.empty()) views.emplace_back();
+    views.back().push_back({traces[i], layout, QString::fromStdString(label), 0});
+    events += traces[i]->events.size();
+  }
+  for (auto& parts : views) {
     sutra::widgets::TimelineView view;
     view.resize(width, height);
-    view.setTrace(trace, layout);
+    view.setParts(std::move(parts));
     QImage image(view.size(), QImage::Format_ARGB32_Premultiplied);
     const sutra::widgets::TimeRange all = view.boundsRange();
     const sutra::TimeNs centre = all.start + all.span() / 2;
@@ -130,6 +151,7 @@ int main(int argc, char** argv) {
     }
   }
   out["events"] = events;
+  out["parts"] = allRanks ? traces.size() : 1;
   out["frames"] = frames;
   out["max_ms"] = std::round(maxMs * 1000) / 1000;
   out["max_cpu_ms"] = std::round(maxCpuMs * 1000) / 1000;

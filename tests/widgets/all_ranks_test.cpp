@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: MIT
+// The all-ranks view on tests/data/all_ranks/three_ranks (hand-made by
+// tests/tools/make_three_ranks.py, whose header lists the numbers asserted here): every rank's
+// groups stacked in rank order on one time axis, selection switching the tables to its rank, search
+// across ranks, a rank folded to its header, the alignment on the first ProfilerStep, and rank 0
+// alone past 16 ranks.
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "main_window.h"
+#include "op_table_view.h"
+#include "qt_app.h"
+#include "test_support.h"
+#include "time_axis.h"
+#include "timeline_view.h"
+#include "trace_session.h"
+
+namespace sutra::gui {
+namespace {
+
+constexpr TimeNs kUs = 1000;
+
+bool waitFor(QSignalSpy& spy) {
+  for (int i = 0; i < 600 && spy.isEmpty(); ++i) spy.wait(100);
+  return !spy.isEmpty();
+}
+
+void openPaths(MainWindow& window, const QStringList& paths) {
+  QSignalSpy loaded(&window, &MainWindow::loadFinished);
+  window.openPaths(paths);
+  ASSERT_TRUE(waitFor(loaded));
+}
+
+void openThreeRanks(MainWindow& window) {
+  window.resize(1500, 1400);  // tall enough for the three ranks' rows in the timeline
+  window.show();              // offscreen: lays the docks and the timeline out at that size
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+  openPaths(window, {QString::fromStdString(test::fixture("all_ranks/three_ranks"))});
+  ASSERT_GT(window.timeline().height(), 700);
+}
+
+// The first event of `name` on `part`, by start.
+EventId firstNamed(const widgets::TimelineView& view, int part, std::string_view name) {
+  const Trace& trace = *view.part(part).trace;
+  EventId found = kNoEvent;
+  for (EventId i = 0; i < trace.events.size(); ++i)
+    if (trace.name(trace.events[i]) == name &&
+        (found == kNoEvent || trace.events[i].start < trace.events[found].start))
+      found = i;
+  return found;
+}
+
+QString statusText(MainWindow& window) {
+  auto* label = window.findChild<QLabel*>(QStringLiteral("StatusText"));
+  return label ? label->text() : QString();
+}
+
+TEST(AllRanks, IsTheDefaultAndListsEveryRanksGroupsInRankOrder) {
+  test::qtApp();
+  MainWindow window;
+  ASSERT_NO_FATAL_FAILURE(openThreeRanks(window));
+  EXPECT_TRUE(window.showingAllRanks());
+  auto* selector = window.findChild<QComboBox*>(QStringLiteral("RankSelector"));
+  ASSERT_NE(selector, nullptr);
+  ASSERT_EQ(selector->count(), 4);
+  EXPECT_EQ(selector->currentText(), "All ranks (3)");
+  EXPECT_TRUE(selector->itemText(1).startsWith("rank0"));
+  EXPECT_TRUE(selector->itemText(3).startsWith("rank2"));
+
+  widgets::TimelineView& timeline = window.timeline();
+  ASSERT_EQ(timeline.partCount(), 3);
+  int previousBottom = -1;
+  for (int p = 0; p < 3; ++p) {
+    const auto& layout = *timeline.part(p).layout;
+    EXPECT_TRUE(
+        timeline.part(p).label.startsWith(QStringLiteral("rank%1  (rank%1.json, 8 events)").arg(p)))
+        << timeline.part(p).label.toStdString();
+    const int header = timeline.partHeaderTop(p);
+    EXPECT_GT(header, previousBottom) << "rank " << p;
+    // One host process and one device per rank, each group labelled with its rank, under its
+    // header.
+    ASSERT_EQ(layout.groups().size(), 2u);
+    for (std::uint32_t g = 0; g < layout.groups().size(); ++g) {
+      EXPECT_TRUE(QString::fromStdString(layout.groups()[g].label)
+                      .startsWith(QStringLiteral("rank%1 / ").arg(p)));
+      const int top = timeline.groupHeaderTop(p, g);
+      EXPECT_GT(top, header);
+      previousBottom = std::max(previousBottom, top);
+    }
+    for (std::uint32_t r = 0; r < layout.rows().size(); ++r)
+      previousBottom = std::max(previousBottom, timeline.rowTop(p, r));
+  }
+}
+
+TEST(AllRanks, TheTimeAxisCoversTheUnionOfTheRanks) {
+  test::qtApp();
+  MainWindow window;
+  ASSERT_NO_FATAL_FAILURE(openThreeRanks(window));
+  widgets::TimelineView& timeline = window.timeline();
+  // Rank 0's step starts first (1000000 us), every rank's ends at 1000720 us; 1/50 margin.
+  const TimeNs start = 1000000 * kUs, end = 1000720 * kUs, margin = (end - start) / 50;
+  EXPECT_EQ(timeline.timeOrigin(), start);
+  EXPECT_EQ(timeline.boundsRange(), (widgets::TimeRange{start - margin, end + margin}));
+  EXPECT_EQ(timeline.visibleRange(), timeline.boundsRange());
+  EXPECT_TRUE(timeline.axisNote().contains("shared clock")) << timeline.axisNote().toStdString();
+  EXPECT_TRUE(statusText(window).contains("All 3 ranks")) << statusText(window).toStdString();
+}
+
+TEST(AllRanks, SelectingAnEventOnRank1SwitchesTheTablesToRank1) {
+  test::qtApp();
+  MainWindow window;
+  ASSERT_NO_FATAL_FAILURE(openThreeRanks(window));
+  widgets::TimelineView& timeline = window.timeline();
+  auto* ops = window.findChild<widgets::OpTableView*>();
+  ASSERT_NE(ops, nullptr);
+  EXPECT_EQ(window.currentRank(), 0);
+  EXPECT_EQ(ops->currentWindow().start, 1000000 * kUs);
+
+  // Click rank 1's first aten::mm (1000060 us, 40 us) where it is drawn.
+  const EventId mm = firstNamed(timeline, 1, "aten::mm");
+  ASSERT_NE(mm, kNoEvent);
+  const Event& e = timeline.part(1).trace->events[mm];
+  EXPECT_EQ(e.start, 1000060 * kUs);
+  const double x =
+      widgets::timeToX(e.start + e.dur / 2, timeline.visibleRange(), timeline.eventAreaWidth());
+  const int y = timeline.rowTop(1, timeline.part(1).layout->rowOf(mm));
+  ASSERT_GT(y, timeline.rulerHeight());
+  ASSERT_LT(y + 18, timeline.height());
+  const QPoint at(timeline.eventAreaLeft() + static_cast<int>(x), y + 8);
+  EXPECT_EQ(timeline.hitAt(at), (widgets::TimelineEvent{1, mm}));
+  QTest::mouseClick(&timeline, Qt::LeftButton, {}, at);
+
+  EXPECT_EQ(timeline.selectedPart(), 1);
+  EXPECT_EQ(timeline.selectedEvent(), mm);
+  EXPECT_EQ(window.currentRank(), 1);
+  EXPECT_TRUE(window.showingAllRanks());  // the view stays; the tables follow
+  // The operator table now covers rank 1's whole trace, which starts at its step (1000050 us).
+  EXPECT_EQ(ops->currentWindow().start, 1000050 * kUs);
+  EXPECT_EQ(timeline.trace(), timeline.part(1).trace.get());
+  EXPECT_TRUE(statusText(window).contains("rank1: 8 events")) << statusText(window).toStdString();
+}
+
+TEST(AllRanks, SearchFindsAndHighlightsMatchesOnEveryRank) {
+  test::qtApp();
+  MainWindow window;
+  ASSERT_NO_FATAL_FAILURE(openThreeRanks(window));
+  widgets::TimelineView& timeline = window.timeline();
+  window.searchAndSelect("aten::mm");
+  EXPECT_EQ(timeline.matchCount(), 6);
+  for (int p = 0; p < 3; ++p) EXPECT_EQ(timeline.highlightedOn(p).size(), 2u) << "rank " << p;
+  // Matches in time order across ranks: rank 0 at 1000010 us, then rank 1 at 1000060 us.
+  EXPECT_EQ(timeline.selectedPart(), 0);
+  timeline.nextMatch();
+  EXPECT_EQ(timeline.selectedPart(), 1);
+  EXPECT_EQ(window.currentRank(), 1);
+  EXPECT_EQ(timeline.part(1).trace->events[timeline.selectedEvent()].start, 1000060 * kUs);
+  // Case-insensitive: c10d::allreduce_ and the NCCL kernel, on every rank.
+  EXPECT_EQ(timeline.search("ALLREDUCE", false), 6);
+  for (int p = 0; p < 3; ++p) EXPECT_EQ(timeline.highlightedOn(p).size(), 2u) << "rank " << p;
+}
+
+TEST(AllRanks, AClickOnARanksHeaderFoldsTheWholeRank) {
+  test::qtApp();
+  MainWindow window;
+  ASSERT_NO_FATAL_FAILURE(openThreeRanks(window));
+  widgets::TimelineView& timeline = window.timeline();
+  const int header1 = timeline.partHeaderTop(1);
+  ASSERT_GT(header1, 0);
+  QTest::mouseClick(&timeline, Qt::LeftButton, {}, QPoint(20, header1 + 10));
+  EXPECT_TRUE(timeline.isPartCollapsed(1));
+  EXPECT_EQ(timeline.groupHeaderTop(1, 0), -1);
+  EXPECT_EQ(timeline.partHeaderTop(2), header1 + 24);  // rank 2 moves up under rank 1's header
+  // Selecting an event of the folded rank opens it again.
+  timeline.selectEvent(1, firstNamed(timeline, 1, "gemm_kernel"), true);
+  EXPECT_FALSE(timeline.isPartCollapsed(1));
+  EXPECT_GT(timeline.groupHeaderTop(1, 0), header1);
+}
+
+TEST(AllRanks, AlignsRanksOnTheirFirstProfilerStepWhenAsked) {
+  test::qtApp();
+  MainWindow window;
+  ASSERT_NO_FATAL_FAILURE(openThreeRanks(window));
+  widgets::TimelineView& timeline = window.timeline();
+  auto* align = window.findChild<QAction*>(QStringLiteral("AlignRanksAction"));
+  ASSERT_NE(align, nullptr);
+  EXPECT_FALSE(align->isChecked());
+  for (int p = 0; p < 3; ++p) EXPECT_EQ(timeline.part(p).offset, 0);
+  align->setChecked(true);
+  // Steps start at 1000000, 1000050 and 1000400 us: ranks 1 and 2 move back to rank 0's.
+  EXPECT_EQ(timeline.part(0).offset, 0);
+  EXPECT_EQ(timeline.part(1).offset, -50 * kUs);
+  EXPECT_EQ(timeline.part(2).offset, -400 * kUs);
+  EXPECT_TRUE(timeline.axisNote().contains("first ProfilerStep"))
+      << timeline.axisNote().toStdString();
+  EXPECT_TRUE(statusText(window).contains("first ProfilerStep"))
+      << statusText(window).toStdString();
+  // Rank 2's aten::mm (1000410 us) is now drawn where rank 0's (1000010 us) is.
+  const EventId mm0 = firstNamed(timeline, 0, "aten::mm"),
+                mm2 = firstNamed(timeline, 2, "aten::mm");
+  const Event& e0 = timeline.part(0).trace->events[mm0];
+  const QPoint on0(timeline.eventAreaLeft() + static_cast<int>(widgets::timeToX(
+                                                  e0.start + e0.dur / 2, timeline.visibleRange(),
+                                                  timeline.eventAreaWidth())),
+                   timeline.rowTop(2, timeline.part(2).layout->rowOf(mm2)) + 8);
+  EXPECT_EQ(timeline.hitAt(on0), (widgets::TimelineEvent{2, mm2}));
+  align->setChecked(false);
+  EXPECT_EQ(timeline.part(2).offset, 0);
+  EXPECT_TRUE(timeline.axisNote().contains("shared clock"));
+}
+
+TEST(AllRanks, OneRankChosenShowsItAloneAndAllRanksComesBack) {
+  test::qtApp();
+  MainWindow window;
+  ASSERT_NO_FATAL_FAILURE(openThreeRanks(window));
+  auto* selector = window.findChild<QComboBox*>(QStringLiteral("RankSelector"));
+  ASSERT_NE(selector, nullptr);
+  selector->setCurrentIndex(selector->findData(2));
+  EXPECT_FALSE(window.showingAllRanks());
+  EXPECT_EQ(window.currentRank(), 2);
+  EXPECT_EQ(window.timeline().partCount(), 1);
+  EXPECT_EQ(window.timeline().trace(), window.session().ranks()[2]->trace.get());
+  EXPECT_EQ(window.timeline().partHeaderTop(0), -1);  // one rank: no rank header
+  selector->setCurrentIndex(0);
+  EXPECT_TRUE(window.showingAllRanks());
+  EXPECT_EQ(window.timeline().partCount(), 3);
+  EXPECT_EQ(window.currentRank(), 2);  // the tables stay on the rank they showed
+}
+
+TEST(AllRanks, PastSixteenRanksOpensOnRank0AndSaysWhy) {
+  test::qtApp();
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  QFile source(QString::fromStdString(test::fixture("all_ranks/three_ranks/rank0.json")));
+  ASSERT_TRUE(source.open(QIODevice::ReadOnly));
+  const QByteArray text = source.readAll();
+  for (int r = 0; r < 17; ++r) {
+    QFile out(QDir(dir.path()).filePath(QStringLiteral("rank%1.json").arg(r)));
+    ASSERT_TRUE(out.open(QIODevice::WriteOnly));
+    out.write(
+        QByteArray(text).replace("\"rank\": 0,", QStringLiteral("\"rank\": %1,").arg(r).toUtf8()));
+  }
+  MainWindow window;
+  window.resize(1400, 900);
+  ASSERT_NO_FATAL_FAILURE(openPaths(window, {dir.path()}));
+  ASSERT_EQ(window.session().ranks().size(), 17u);
+  EXPECT_FALSE(window.showingAllRanks());
+  EXPECT_EQ(window.currentRank(), 0);
+  EXPECT_EQ(window.timeline().partCount(), 1);
+  auto* selector = window.findChild<QComboBox*>(QStringLiteral("RankSelector"));
+  ASSERT_NE(selector, nullptr);
+  EXPECT_EQ(selector->count(), 18);
+  EXPECT_EQ(selector->currentData().toInt(), 0);
+  EXPECT_TRUE(statusText(window).contains("17 ranks: showing rank 0 alone"))
+      << statusText(window).toStdString();
+  // All ranks stays one choice away.
+  selector->setCurrentIndex(selector->findText("All ranks (17)"));
+  EXPECT_TRUE(window.showingAllRanks());
+  EXPECT_EQ(window.timeline().partCount(), 17);
+}
+
+}  // namespace
+}  // namespace sutra::gui

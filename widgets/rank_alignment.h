@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// How the ranks of a run share one time axis in the all-ranks view. Ranks recorded on one host
+// share its clock (Kineto timestamps are wall-clock microseconds), so they are shown as recorded.
+// Where clocks differ (ranks on several hosts), lining up each rank's first ProfilerStep#N with
+// the reference rank's shows the iterations side by side; a rank without one stays as recorded.
+#include <QString>
+#include <optional>
+#include <vector>
+
+#include "model/trace.h"
+
+namespace sutra::widgets {
+
+enum class RankAlignment { SharedClock, FirstProfilerStep };
+
+// The start of the earliest ProfilerStep#N annotation of `trace`, or nullopt when it has none.
+std::optional<TimeNs> firstProfilerStepStart(const Trace& trace);
+
+struct RankOffsets {
+  std::vector<TimeNs> offsets;  // one per trace, added to its times on the shared axis
+  std::vector<int> unaligned;   // traces left as recorded: no ProfilerStep to align on
+  int reference = -1;           // the trace the others are aligned to; -1 with the shared clock
+};
+
+// Offsets for `traces` (ranks in order). With FirstProfilerStep the reference is the first trace
+// that has a ProfilerStep; every other trace with one moves so that its first step starts with
+// the reference's.
+RankOffsets rankOffsets(const std::vector<const Trace*>& traces, RankAlignment alignment);
+
+// What the ruler and the status bar say about it: "shared clock (as recorded)", "aligned on the
+// first ProfilerStep of each rank", with the ranks left as recorded named from `labels`.
+QString alignmentNote(const RankOffsets& offsets, RankAlignment alignment,
+                      const std::vector<QString>& labels);
+
+}  // namespace sutra::widgets

@@ -276,6 +276,7 @@ void MainWindow::buildMenus() {
   bar->addWidget(new QLabel(tr(" Rank "), bar));
   rankBox_ = new QComboBox(bar);
   rankBox_->setMinimumContentsLength(8);
+  rankBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);  // "All ranks (16)" and file names read whole
   rankBox_->setObjectName(QStringLiteral("RankSelector"));
   rankBox_->setToolTip(tr("The rank whose trace the timeline shows, or all ranks on one time axis"));
   bar->addWidget(rankBox_);

@@ -15,9 +15,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "io/readers.h"
 #include "main_window.h"
 #include "op_table_view.h"
 #include "qt_app.h"
+#include "rank_alignment.h"
 #include "test_support.h"
 #include "time_axis.h"
 #include "timeline_view.h"
@@ -214,6 +216,33 @@ TEST(AllRanks, AlignsRanksOnTheirFirstProfilerStepWhenAsked) {
   align->setChecked(false);
   EXPECT_EQ(timeline.part(2).offset, 0);
   EXPECT_TRUE(timeline.axisNote().contains("shared clock"));
+}
+
+// A rank without a ProfilerStep stays as recorded, and the note names it.
+TEST(RankAlignment, ARankWithoutAProfilerStepStaysAsRecorded) {
+  auto read = [](const std::string& relative) {
+    auto trace = readKinetoTrace(test::fixture(relative));
+    EXPECT_TRUE(static_cast<bool>(trace)) << relative;
+    return std::move(trace).value();
+  };
+  const Trace rank0 = read("all_ranks/three_ranks/rank0.json");
+  const Trace noSteps = read("discover/rank_dirs/rank1/trace.json");  // aten::add and a kernel only
+  const Trace rank2 = read("all_ranks/three_ranks/rank2.json");
+  EXPECT_EQ(widgets::firstProfilerStepStart(rank2), 1000400 * kUs);
+  EXPECT_EQ(widgets::firstProfilerStepStart(noSteps), std::nullopt);
+  const auto offsets =
+      widgets::rankOffsets({&noSteps, &rank0, &rank2}, widgets::RankAlignment::FirstProfilerStep);
+  EXPECT_EQ(offsets.reference, 1);  // the first rank with a step
+  EXPECT_EQ(offsets.offsets, (std::vector<TimeNs>{0, 0, -400 * kUs}));
+  EXPECT_EQ(offsets.unaligned, std::vector<int>{0});
+  EXPECT_EQ(widgets::alignmentNote(offsets, widgets::RankAlignment::FirstProfilerStep,
+                                   {"rank0", "rank1", "rank2"}),
+            "aligned on each rank's first ProfilerStep; as recorded (no ProfilerStep): rank0");
+  const auto shared =
+      widgets::rankOffsets({&noSteps, &rank0, &rank2}, widgets::RankAlignment::SharedClock);
+  EXPECT_EQ(shared.offsets, (std::vector<TimeNs>{0, 0, 0}));
+  EXPECT_EQ(widgets::alignmentNote(shared, widgets::RankAlignment::SharedClock, {}),
+            "shared clock (as recorded)");
 }
 
 TEST(AllRanks, OneRankChosenShowsItAloneAndAllRanksComesBack) {

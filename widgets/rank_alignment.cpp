@@ -60,4 +60,11 @@ QString alignmentNote(const RankOffsets& offsets, RankAlignment alignment,
   return note;
 }
 
+QString alignmentTag(const RankOffsets& offsets, RankAlignment alignment) {
+  if (alignment == RankAlignment::SharedClock || offsets.reference < 0)
+    return QStringLiteral("shared clock");
+  return offsets.unaligned.empty() ? QStringLiteral("aligned on first ProfilerStep")
+                                   : QStringLiteral("aligned on first ProfilerStep (not all)");
+}
+
 }  // namespace sutra::widgets

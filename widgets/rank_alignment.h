@@ -28,9 +28,11 @@ struct RankOffsets {
 // the reference's.
 RankOffsets rankOffsets(const std::vector<const Trace*>& traces, RankAlignment alignment);
 
-// What the ruler and the status bar say about it: "shared clock (as recorded)", "aligned on the
-// first ProfilerStep of each rank", with the ranks left as recorded named from `labels`.
+// What the status bar says about it: "shared clock (as recorded)", "aligned on each rank's first
+// ProfilerStep", with the ranks left as recorded named from `labels`.
 QString alignmentNote(const RankOffsets& offsets, RankAlignment alignment,
                       const std::vector<QString>& labels);
+// The same in a few words, for the ruler's corner: "shared clock", "aligned on first ProfilerStep".
+QString alignmentTag(const RankOffsets& offsets, RankAlignment alignment);
 
 }  // namespace sutra::widgets

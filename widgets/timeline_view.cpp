@@ -610,10 +610,20 @@ void TimelineView::paintEvent(QPaintEvent*) {
   p.fillRect(QRect(0, 0, labelWidth_, kRulerHeight - 1), theme.rulerBackground);
   const QString corner = tr("window %1").arg(durationText(range_.span()));
   const QRect cornerRect(8, 0, labelWidth_ - 12, kRulerHeight - 2);
-  p.drawText(cornerRect, Qt::AlignVCenter | Qt::AlignLeft,
-             axisNote_.isEmpty() ? corner
-                                 : p.fontMetrics().elidedText(corner + QStringLiteral(" \u00B7 ") + axisNote_,
-                                                              Qt::ElideRight, cornerRect.width()));
+  if (axisNote_.isEmpty()) {
+    p.drawText(cornerRect, Qt::AlignVCenter | Qt::AlignLeft, corner);
+  } else {  // two small lines: the window's span, and how the parts share the axis
+    QFont small = font();
+    small.setPointSizeF(font().pointSizeF() * 0.85);
+    p.save();
+    p.setFont(small);
+    const QFontMetrics metrics(small);
+    const QRect top(cornerRect.left(), 1, cornerRect.width(), kRulerHeight / 2 - 1);
+    const QRect bottom(cornerRect.left(), kRulerHeight / 2 - 1, cornerRect.width(), kRulerHeight / 2 - 1);
+    p.drawText(top, Qt::AlignVCenter | Qt::AlignLeft, corner);
+    p.drawText(bottom, Qt::AlignVCenter | Qt::AlignLeft, metrics.elidedText(axisNote_, Qt::ElideRight, bottom.width()));
+    p.restore();
+  }
   if (!parts_.empty()) {
     p.setClipRect(QRect(0, kRulerHeight, labelWidth_, height() - kRulerHeight));
     QFont bold = font();

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // sutra: the desktop trace explorer.
-//   sutra [--theme light|dark|system] [--screenshot FILE] [--size WxH] [--search NAME] [PATH...]
+//   sutra [--theme light|dark|system] [--align-ranks] [--screenshot FILE] [--size WxH] [--search NAME] [PATH...]
 //   sutra --compare [--theme ...] [--screenshot FILE] [--size WxH] A B [C]
 #include <QApplication>
 #include <QCommandLineParser>
@@ -54,6 +54,9 @@ int main(int argc, char** argv) {
   const QCommandLineOption theme("theme", "Colour theme for this run: light, dark or system (default: View > Theme).",
                                  "THEME");
   parser.addOption(theme);
+  const QCommandLineOption alignRanks(
+      "align-ranks", "All ranks view: line up each rank's first ProfilerStep (View > Align Ranks on First ProfilerStep).");
+  parser.addOption(alignRanks);
   if (!parser.parse(QApplication::arguments())) {
     std::fprintf(stderr, "sutra: %s\n\n%s", qPrintable(parser.errorText()), qPrintable(parser.helpText()));
     return 2;
@@ -125,6 +128,7 @@ int main(int argc, char** argv) {
   }
 
   sutra::gui::MainWindow window;
+  if (parser.isSet(alignRanks)) window.setAlignRanks(true);
   if (windowSize.isValid()) window.resize(windowSize);
   window.show();
 

@@ -487,9 +487,12 @@ void MainWindow::followRank(int index) {
   updateTitle();
 }
 
+void MainWindow::setAlignRanks(bool on) { alignAction_->setChecked(on); }
+
 void MainWindow::applyAlignment() {
   if (!allRanks_) {
     timeline_->setAxisNote({});
+    alignmentNote_.clear();
     return;
   }
   std::vector<const Trace*> traces;
@@ -502,7 +505,8 @@ void MainWindow::applyAlignment() {
       alignAction_->isChecked() ? widgets::RankAlignment::FirstProfilerStep : widgets::RankAlignment::SharedClock;
   const widgets::RankOffsets offsets = widgets::rankOffsets(traces, mode);
   timeline_->setPartOffsets(offsets.offsets);
-  timeline_->setAxisNote(widgets::alignmentNote(offsets, mode, labels));
+  timeline_->setAxisNote(widgets::alignmentTag(offsets, mode));
+  alignmentNote_ = widgets::alignmentNote(offsets, mode, labels);
 }
 
 void MainWindow::showRankSummary() {
@@ -518,7 +522,7 @@ void MainWindow::showRankSummary() {
   if (allRanks_)
     text = tr("All %1 ranks on one time axis, %2. Tables follow the selection: %3")
                .arg(timeline_->partCount())
-               .arg(timeline_->axisNote(), text);
+               .arg(alignmentNote_, text);
   if (!rankNote_.isEmpty()) text = rankNote_ + QStringLiteral(". ") + text;
   statusLabel_->setText(text);
 }

@@ -52,6 +52,8 @@ class MainWindow : public QMainWindow {
   // Shows every loaded rank on one time axis (the default for 2..16 ranks).
   void showAllRanks();
   bool showingAllRanks() const { return allRanks_; }
+  // View > Align Ranks on First ProfilerStep (off: ranks as recorded, on their shared clock).
+  void setAlignRanks(bool on);
   // Searches the timeline as the search box does, and selects the first match.
   void searchAndSelect(const QString& pattern);
 
@@ -105,6 +107,7 @@ class MainWindow : public QMainWindow {
   QAction* alignAction_ = nullptr;  // View > Align Ranks on First ProfilerStep
   int currentRank_ = -1;
   bool allRanks_ = false;
+  QString alignmentNote_;  // what the status bar says of the all-ranks view's alignment
   QString rankNote_;  // why the view is not all ranks, where it is not by default
 };
 

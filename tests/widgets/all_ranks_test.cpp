@@ -238,6 +238,8 @@ TEST(RankAlignment, ARankWithoutAProfilerStepStaysAsRecorded) {
   EXPECT_EQ(widgets::alignmentNote(offsets, widgets::RankAlignment::FirstProfilerStep,
                                    {"rank0", "rank1", "rank2"}),
             "aligned on each rank's first ProfilerStep; as recorded (no ProfilerStep): rank0");
+  EXPECT_EQ(widgets::alignmentTag(offsets, widgets::RankAlignment::FirstProfilerStep),
+            "aligned on first ProfilerStep (not all)");
   const auto shared =
       widgets::rankOffsets({&noSteps, &rank0, &rank2}, widgets::RankAlignment::SharedClock);
   EXPECT_EQ(shared.offsets, (std::vector<TimeNs>{0, 0, 0}));

@@ -11,6 +11,7 @@
 #include <QDir>
 #include <QFile>
 #include <QLabel>
+#include <QMouseEvent>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -245,6 +246,37 @@ TEST(RankAlignment, ARankWithoutAProfilerStepStaysAsRecorded) {
   EXPECT_EQ(shared.offsets, (std::vector<TimeNs>{0, 0, 0}));
   EXPECT_EQ(widgets::alignmentNote(shared, widgets::RankAlignment::SharedClock, {}),
             "shared clock (as recorded)");
+}
+
+void sendMouse(QWidget* widget, QEvent::Type type, QPoint pos, Qt::MouseButtons buttons) {
+  QMouseEvent event(type, QPointF(pos), widget->mapToGlobal(QPointF(pos)), Qt::LeftButton, buttons,
+                    Qt::NoModifier);
+  QApplication::sendEvent(widget, &event);
+}
+
+// With the ranks aligned, a range dragged on the ruler is the current rank's operator-table window
+// in that rank's own times: rank 2 is drawn 400 us earlier than recorded.
+TEST(AllRanks, ARangeDraggedOnTheRulerIsTheCurrentRanksWindowInItsOwnTimes) {
+  test::qtApp();
+  MainWindow window;
+  ASSERT_NO_FATAL_FAILURE(openThreeRanks(window));
+  window.setAlignRanks(true);
+  widgets::TimelineView& timeline = window.timeline();
+  auto* ops = window.findChild<widgets::OpTableView*>();
+  ASSERT_NE(ops, nullptr);
+  timeline.selectEvent(2, firstNamed(timeline, 2, "aten::mm"), false);
+  ASSERT_EQ(window.currentRank(), 2);
+  const int left = timeline.eventAreaLeft(), y = timeline.rulerHeight() / 2;
+  const widgets::TimeRange view = timeline.visibleRange();
+  const int width = timeline.eventAreaWidth(), x0 = width / 5, x1 = width * 3 / 5;
+  const TimeNs t0 = widgets::xToTime(x0, view, width), t1 = widgets::xToTime(x1, view, width);
+  sendMouse(&timeline, QEvent::MouseButtonPress, {left + x0, y}, Qt::LeftButton);
+  sendMouse(&timeline, QEvent::MouseMove, {left + (x0 + x1) / 2, y}, Qt::LeftButton);
+  sendMouse(&timeline, QEvent::MouseMove, {left + x1, y}, Qt::LeftButton);
+  sendMouse(&timeline, QEvent::MouseButtonRelease, {left + x1, y}, Qt::NoButton);
+  EXPECT_EQ(timeline.selectedTimeRange(), (widgets::TimeRange{t0, t1}));
+  EXPECT_EQ(ops->currentWindow().start, t0 + 400 * kUs);
+  EXPECT_EQ(ops->currentWindow().end, t1 + 400 * kUs);
 }
 
 TEST(AllRanks, OneRankChosenShowsItAloneAndAllRanksComesBack) {

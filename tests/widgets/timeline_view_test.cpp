@@ -8,6 +8,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include "format.h"
 #include "qt_app.h"
 #include "synthetic_trace.h"
 
@@ -165,6 +166,65 @@ TEST_F(TimelineViewTest, ClickingAGroupHeaderCollapsesItAndSelectingRevealsIt) {
   view().selectEvent(op, true);
   EXPECT_FALSE(view().isGroupCollapsed(0));
   EXPECT_GE(view().rowTop(layout->rowOf(op)), 0);
+}
+
+// Two parts (the ranks of the all-ranks view): the same trace again, 3 ms later on the axis.
+TEST_F(TimelineViewTest, PartsStackOnOneAxisEachUnderItsFoldableHeader) {
+  constexpr TimeNs kLater = 3'000'000;
+  auto layout1 = std::make_shared<const LaneLayout>(LaneLayout::build(*trace, "rank1"));
+  view().setParts({{trace, layout, "rank0", 0}, {trace, layout1, "rank1", kLater}});
+  ASSERT_EQ(view().partCount(), 2);
+  EXPECT_EQ(view().currentPart(), 0);
+  EXPECT_EQ(view().timeOrigin(), trace->startNs);
+  const TimeNs span = trace->endNs + kLater - trace->startNs;
+  EXPECT_EQ(view().boundsRange(), (TimeRange{trace->startNs - span / 50, trace->endNs + kLater + span / 50}));
+  // Rank 0's header, its groups and rows, then rank 1's header below all of them.
+  const int header0 = view().partHeaderTop(0), header1 = view().partHeaderTop(1);
+  EXPECT_EQ(header0, view().rulerHeight());
+  EXPECT_GT(view().groupHeaderTop(0, 0), header0);
+  for (std::uint32_t r = 0; r < layout->rows().size(); ++r) EXPECT_LT(view().rowTop(0, r), header1);
+  EXPECT_GT(view().groupHeaderTop(1, 0), header1);
+
+  // Folding rank 0 brings rank 1 up under its header.
+  QTest::mouseClick(&view(), Qt::LeftButton, {}, QPoint(20, header0 + 8));
+  EXPECT_TRUE(view().isPartCollapsed(0));
+  EXPECT_EQ(view().rowTop(0, 0), -1);
+  EXPECT_EQ(view().partHeaderTop(1), header0 + 24);
+
+  // An event of rank 1 is hit where its time plus the offset is drawn; its tooltip counts from
+  // the shared origin; a click selects it and makes rank 1 the current part.
+  const EventId op = middleEvent("aten::addmm");
+  ASSERT_NE(op, kNoEvent);
+  const Event& e = trace->events[op];
+  view().setVisibleRange({e.start + kLater - e.dur, e.end() + kLater + e.dur});
+  const QPoint at(view().eventAreaLeft() +
+                      static_cast<int>(timeToX(e.start + kLater + e.dur / 2, view().visibleRange(), view().eventAreaWidth())),
+                  view().rowTop(1, layout1->rowOf(op)) + 8);
+  EXPECT_EQ(view().hitAt(at), (TimelineEvent{1, op}));
+  const QString tip = view().toolTipAt(at);
+  EXPECT_TRUE(tip.contains("start: +" + durationText(e.start + kLater - trace->startNs))) << tip.toStdString();
+  EXPECT_TRUE(tip.contains("rank1 / pid 1000")) << tip.toStdString();
+  QTest::mouseClick(&view(), Qt::LeftButton, {}, at);
+  EXPECT_EQ(view().selectedPart(), 1);
+  EXPECT_EQ(view().selectedEvent(), op);
+  EXPECT_EQ(view().currentPart(), 1);
+  EXPECT_EQ(view().trace(), trace.get());
+  EXPECT_EQ(view().layout(), layout1.get());
+
+  // Search covers both parts; a table's occurrences (showMatches) only the current one.
+  std::size_t expected = 0;
+  for (const auto& ev : trace->events) expected += QString::fromUtf8(trace->name(ev)).contains("gelu");
+  EXPECT_EQ(view().search("gelu", false), static_cast<int>(2 * expected));
+  EXPECT_EQ(view().highlightedOn(0).size(), expected);
+  EXPECT_EQ(view().highlightedOn(1).size(), expected);
+  view().showMatches({op});
+  EXPECT_TRUE(view().highlightedOn(0).empty());
+  EXPECT_EQ(view().highlightedOn(1), std::vector<EventId>{op});
+
+  // Selecting an event of the folded rank opens it.
+  view().selectEvent(0, op, true);
+  EXPECT_FALSE(view().isPartCollapsed(0));
+  EXPECT_EQ(view().currentPart(), 0);
 }
 
 }  // namespace

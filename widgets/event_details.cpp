@@ -34,7 +34,7 @@ QString row(const QString& key, const QString& value) {
 
 }  // namespace
 
-QString eventDetailsHtml(const RankData& rank, EventId event) {
+QString eventDetailsHtml(const RankData& rank, EventId event, std::optional<TimeNs> origin) {
   const Trace& trace = *rank.trace;
   if (event >= trace.events.size()) return {};
   const Event& e = trace.events[event];
@@ -45,7 +45,8 @@ QString eventDetailsHtml(const RankData& rank, EventId event) {
   if (r != kNoRow)
     html += row(QObject::tr("lane"),
                 QString::fromStdString(rank.layout->tracks()[rank.layout->rows()[r].track].label).toHtmlEscaped());
-  html += row(QObject::tr("start"), QStringLiteral("+%1 (%2 ns)").arg(durationText(e.start - trace.startNs)).arg(e.start));
+  html += row(QObject::tr("start"),
+              QStringLiteral("+%1 (%2 ns)").arg(durationText(e.start - origin.value_or(trace.startNs))).arg(e.start));
   html += row(QObject::tr("duration"), durationText(e.dur));
   if (e.correlation != kNoId) html += row(QObject::tr("correlation"), QString::number(e.correlation));
   if (e.externalId != kNoId) html += row(QObject::tr("external id"), QString::number(e.externalId));
@@ -84,20 +85,22 @@ EventDetailsView::EventDetailsView(QWidget* parent) : QTextBrowser(parent) {
   });
 }
 
-void EventDetailsView::showDetails(std::shared_ptr<const RankData> rank, EventId event) {
+void EventDetailsView::showDetails(std::shared_ptr<const RankData> rank, EventId event,
+                                   std::optional<TimeNs> origin) {
   rank_ = std::move(rank);
   event_ = event;
+  origin_ = origin;
   if (!rank_ || event == kNoEvent) {
     clear();
     return;
   }
-  setHtml(eventDetailsHtml(*rank_, event));
+  setHtml(eventDetailsHtml(*rank_, event, origin_));
 }
 
 void EventDetailsView::changeEvent(QEvent* event) {
   QTextBrowser::changeEvent(event);
   // The HTML holds the theme's colours (and Qt's link colour) from when it was made: remake it.
-  if (event->type() == QEvent::PaletteChange && rank_ && event_ != kNoEvent) setHtml(eventDetailsHtml(*rank_, event_));
+  if (event->type() == QEvent::PaletteChange && rank_ && event_ != kNoEvent) setHtml(eventDetailsHtml(*rank_, event_, origin_));
 }
 
 }  // namespace sutra::widgets

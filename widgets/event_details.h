@@ -4,13 +4,16 @@
 // parent, what launched it and what it launched) and all its args, pretty-printed.
 #include <QString>
 #include <QTextBrowser>
+#include <optional>
 
 #include "trace_session.h"
 
 namespace sutra::widgets {
 
-// HTML for the selected event of `rank`; links "event:N" select event N.
-QString eventDetailsHtml(const RankData& rank, EventId event);
+// HTML for the selected event of `rank`; links "event:N" select event N. Its start is counted from
+// `origin` (in the rank's own times: the all-ranks view's ruler starts at the earliest rank), from
+// the trace's first event when not given.
+QString eventDetailsHtml(const RankData& rank, EventId event, std::optional<TimeNs> origin = std::nullopt);
 // The event's args as indented JSON text ("" when it has none; as written when not valid JSON).
 QString prettyArgs(const Trace& trace, EventId event);
 
@@ -19,7 +22,7 @@ class EventDetailsView : public QTextBrowser {
 
  public:
   explicit EventDetailsView(QWidget* parent = nullptr);
-  void showDetails(std::shared_ptr<const RankData> rank, EventId event);
+  void showDetails(std::shared_ptr<const RankData> rank, EventId event, std::optional<TimeNs> origin = std::nullopt);
 
  signals:
   void eventLinkActivated(sutra::EventId event);
@@ -30,6 +33,7 @@ class EventDetailsView : public QTextBrowser {
  private:
   std::shared_ptr<const RankData> rank_;
   EventId event_ = kNoEvent;
+  std::optional<TimeNs> origin_;
 };
 
 }  // namespace sutra::widgets

@@ -551,7 +551,11 @@ void MainWindow::onSelection(EventId event) {
   // In the all-ranks view a selection on another rank makes it the rank the tables follow.
   if (allRanks_ && event != kNoEvent && timeline_->selectedPart() != currentRank_) followRank(timeline_->selectedPart());
   const auto data = rank();
-  details_->showDetails(data, event);
+  // In the all-ranks view the start counts from the ruler's origin, in this rank's own times.
+  std::optional<TimeNs> origin;
+  if (allRanks_ && timeline_->partCount() > currentRank_)
+    origin = timeline_->timeOrigin() - timeline_->part(currentRank_).offset;
+  details_->showDetails(data, event, origin);
   if (!selectingFromChain_) showChain(event);
   // Selecting a step in the timeline puts the operator table on that step.
   if (!data || event == kNoEvent) return;

@@ -16,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "event_details.h"
 #include "io/readers.h"
 #include "main_window.h"
 #include "op_table_view.h"
@@ -149,6 +150,10 @@ TEST(AllRanks, SelectingAnEventOnRank1SwitchesTheTablesToRank1) {
   EXPECT_EQ(ops->currentWindow().start, 1000050 * kUs);
   EXPECT_EQ(timeline.trace(), timeline.part(1).trace.get());
   EXPECT_TRUE(statusText(window).contains("rank1: 8 events")) << statusText(window).toStdString();
+  // The details count its start from the ruler's origin (rank 0's first event), not rank 1's own.
+  auto* details = window.findChild<widgets::EventDetailsView*>();
+  ASSERT_NE(details, nullptr);
+  EXPECT_TRUE(details->toPlainText().contains("+60.00 us (1000060000 ns)")) << details->toPlainText().toStdString();
 }
 
 TEST(AllRanks, SearchFindsAndHighlightsMatchesOnEveryRank) {

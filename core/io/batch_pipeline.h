@@ -42,32 +42,30 @@ class BatchPipeline {
   // flight it waits for the next one in order and merges it (the merge runs on this thread).
   Status submit(const JsonBatch& batch) {
     Job job;
-    {
-      // A buffer a worker is done with: a fresh one per batch cost a page fault every 4 KB.
-      std::lock_guard lock(mutex_);
-      if (!spare_.empty()) {
-        job.bytes = std::move(spare_.back());
-        spare_.pop_back();
-      }
-    }
-    job.sequence = nextSequence_;
+    job.bytes = spareBuffer();  // a fresh buffer per batch cost a page fault every 4 KB
     job.bytes.assign(batch.data, batch.data + batch.size);
     job.bytes.resize(batch.size + kJsonPadding, ' ');
     job.batch = batch;
-    for (;;) {
-      if (auto s = mergeReady(false); !s) return s;
-      std::unique_lock lock(mutex_);
-      if (error_) return *error_;
-      if (inFlight_ < maxInFlight_) {
-        ++inFlight_;
-        ++nextSequence_;
-        jobs_.push_back(std::move(job));
-        break;
-      }
-      batchDone_.wait(lock, [&] { return done_.count(nextMerge_) > 0 || error_.has_value(); });
-    }
-    workAvailable_.notify_one();
-    return Ok{};
+    job.batch.data = nullptr;  // the worker points it at job.bytes
+    return enqueue(std::move(job));
+  }
+
+  // The same without the copy: `bytes` is the buffer that holds the batch (json_stream.h's
+  // onBatchBuffer); it is kept until the batch is parsed, then offered by spareBuffer().
+  Status submitBuffer(const JsonBatch& batch, std::vector<char>&& bytes) {
+    Job job;
+    job.bytes = std::move(bytes);  // the batch's pointers into it stay valid
+    job.batch = batch;
+    return enqueue(std::move(job));
+  }
+
+  // A buffer a worker is done with, or an empty vector.
+  std::vector<char> spareBuffer() {
+    std::lock_guard lock(mutex_);
+    if (spare_.empty()) return {};
+    std::vector<char> bytes = std::move(spare_.back());
+    spare_.pop_back();
+    return bytes;
   }
 
   // Waits for every batch and merges the rest; the first parse error, if any.
@@ -84,6 +82,24 @@ class BatchPipeline {
     JsonBatch batch;
   };
 
+  Status enqueue(Job&& job) {
+    job.sequence = nextSequence_;
+    for (;;) {
+      if (auto s = mergeReady(false); !s) return s;
+      std::unique_lock lock(mutex_);
+      if (error_) return *error_;
+      if (inFlight_ < maxInFlight_) {
+        ++inFlight_;
+        ++nextSequence_;
+        jobs_.push_back(std::move(job));
+        break;
+      }
+      batchDone_.wait(lock, [&] { return done_.count(nextMerge_) > 0 || error_.has_value(); });
+    }
+    workAvailable_.notify_one();
+    return Ok{};
+  }
+
   void work(unsigned worker) {
     for (;;) {
       Job job;
@@ -95,8 +111,10 @@ class BatchPipeline {
         jobs_.pop_front();
       }
       JsonBatch view = job.batch;
-      view.data = job.bytes.data();
-      view.capacity = job.bytes.size();
+      if (!view.data) {  // a copy (submit): the batch is the whole buffer
+        view.data = job.bytes.data();
+        view.capacity = job.bytes.size();
+      }
       auto parsed = parse_(worker, view);
       {
         std::lock_guard lock(mutex_);

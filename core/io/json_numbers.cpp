@@ -22,6 +22,21 @@ std::string_view trim(std::string_view t) {
 std::optional<std::int64_t> microsTextToNanos(std::string_view text) {
   text = trim(text);
   if (text.empty()) return std::nullopt;
+  // The largest whole number of microseconds whose nanoseconds (plus a fraction and its rounding)
+  // still fit in int64; beyond it the value is no timestamp and reads as unparsable.
+  constexpr std::int64_t kMaxWholeMicros = (INT64_MAX - 1000) / 1000;
+  if (text.size() <= 18) {
+    // The common case first, in one pass: a plain integer (every integer-microsecond Kineto
+    // timestamp and duration). 18 digits cannot overflow int64; the range is checked after.
+    std::int64_t v = 0;
+    std::size_t i = 0;
+    for (; i < text.size(); ++i) {
+      const unsigned digit = static_cast<unsigned>(text[i] - '0');
+      if (digit > 9) break;
+      v = v * 10 + digit;
+    }
+    if (i == text.size()) return v > kMaxWholeMicros ? std::nullopt : std::optional<std::int64_t>(v * 1000);
+  }
   bool exponent = false;
   for (char c : text) exponent |= (c == 'e') | (c == 'E');
   if (exponent) {
@@ -34,9 +49,6 @@ std::optional<std::int64_t> microsTextToNanos(std::string_view text) {
   bool negative = false;
   std::size_t i = 0;
   if (text[0] == '-') negative = true, i = 1;
-  // The largest whole number of microseconds whose nanoseconds (plus a fraction and its rounding)
-  // still fit in int64; beyond it the value is no timestamp and reads as unparsable.
-  constexpr std::int64_t kMaxWholeMicros = (INT64_MAX - 1000) / 1000;
   std::int64_t whole = 0;
   std::size_t digits = 0;
   for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i, ++digits) {

@@ -151,6 +151,7 @@ class Streamer {
  private:
   Status scan();               // scans buf_[pos_, filled_)
   Status flushBatch();         // hands complete elements to the caller
+  Status handOverBatch();      // the same with the buffer that holds them (onBatchBuffer)
   std::size_t scanArray(std::size_t i);  // the hot loop inside the streamed array
   std::size_t scanArrayBlocks(std::size_t i);  // its 64-bytes-a-step part
   bool arrayByte(std::size_t i, std::size_t& next);  // one structural byte in the array
@@ -216,8 +217,11 @@ Result<JsonStreamSummary> Streamer::run() {
     if (*n == 0) break;
     filled_ += *n;
     if (auto s = scan(); !s) return s.error();
-    if (where_ == Where::InArray || arrayClosed_)
+    if (where_ == Where::InArray && pendingElements_ > 0 && handlers_.onBatchBuffer) {
+      if (auto s = handOverBatch(); !s) return s.error();
+    } else if (where_ == Where::InArray || arrayClosed_) {
       if (auto s = flushBatch(); !s) return s.error();
+    }
     if (handlers_.onProgress && !handlers_.onProgress(base_ + filled_))
       return makeError(source_.path(), "loading cancelled");
   }
@@ -255,6 +259,32 @@ Status Streamer::flushBatch() {
   arrayClosed_ = false;
   if (handlers_.onBatch) return handlers_.onBatch(batch);
   return Ok{};
+}
+
+Status Streamer::handOverBatch() {
+  // The part after the last complete element goes on in the next buffer; the batch, framed as
+  // flushBatch() frames it, leaves with the buffer that holds it, uncopied.
+  std::vector<char> next = handlers_.spareBuffer ? handlers_.spareBuffer() : std::vector<char>{};
+  if (next.size() < buf_.size()) next.resize(buf_.size());
+  const std::size_t tail = filled_ - lastComplete_;
+  std::memcpy(next.data(), buf_.data() + lastComplete_, tail);
+  char* data = buf_.data() + batchStart_;
+  data[0] = '[';
+  buf_[lastComplete_] = ']';
+  JsonBatch batch;
+  batch.data = data;
+  batch.size = lastComplete_ - batchStart_ + 1;
+  batch.capacity = buf_.size() - batchStart_;
+  batch.fileOffset = offset(batchStart_);
+  batch.elements = pendingElements_;
+  summary_.elements += pendingElements_;
+  pendingElements_ = 0;
+  base_ += lastComplete_;
+  pos_ -= lastComplete_;
+  filled_ = tail;
+  batchStart_ = lastComplete_ = 0;
+  std::swap(buf_, next);
+  return handlers_.onBatchBuffer(batch, std::move(next));
 }
 
 Status Streamer::scan() {
@@ -486,6 +516,23 @@ std::size_t Streamer::scanArrayBlocks(std::size_t i) {
       while (control && i + static_cast<std::size_t>(__builtin_ctzll(control)) < at) {
         noteControlCharacter(i + static_cast<std::size_t>(__builtin_ctzll(control)));
         control &= control - 1;
+      }
+      // The common cases inline: a bracket inside an element, a comma between elements.
+      const char c = p[at];
+      if (c == '{' || c == '[') {
+        ++depth_;
+        elementContent_ = true;
+        continue;
+      }
+      if (depth_ != arrayDepth_) {
+        if (c != ',') --depth_;
+        continue;
+      }
+      if (c == ',' && elementContent_) {
+        ++pendingElements_;
+        lastComplete_ = at;
+        elementContent_ = false;
+        continue;
       }
       std::size_t next = 0;
       if (!arrayByte(at, next)) return next;

@@ -10,6 +10,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "io/byte_source.h"
 #include "util/result.h"
@@ -29,6 +30,12 @@ inline constexpr std::size_t kJsonPadding = 64;  // >= SIMDJSON_PADDING
 struct JsonStreamHandlers {
   // The streamed array's elements, a batch at a time. Return an Error to stop.
   std::function<Status(const JsonBatch&)> onBatch;
+  // Optional, to save a copy of each batch: the scanner's buffer that holds the batch is handed
+  // over with it (the callee keeps it for as long as it needs the batch) and the scanner reads on
+  // into spareBuffer() (a buffer handed over earlier and no longer needed, or an empty vector).
+  // The batch that ends where the array closes still comes through onBatch.
+  std::function<Status(const JsonBatch&, std::vector<char>&& buffer)> onBatchBuffer;
+  std::function<std::vector<char>()> spareBuffer;
   // Each other top-level member ("schemaVersion", "deviceProperties", ...) as raw JSON.
   std::function<void(std::string_view key, std::string_view rawValue)> onMember;
   // Progress in content bytes; return false to cancel.

@@ -31,15 +31,26 @@ TEST(JsonNumbers, MicrosTextToNanosIsExact) {
   EXPECT_FALSE(microsTextToNanos("9223372036854775.8077"));
   EXPECT_FALSE(microsTextToNanos("-9223372036854775.807"));
   EXPECT_EQ(microsTextToNanos("9223372036854774.999"), 9223372036854774999);
+  // Plain integers take a shorter path: the same range, up to 18 digits and beyond.
+  EXPECT_EQ(microsTextToNanos("9223372036854774"), 9223372036854774000);
+  EXPECT_FALSE(microsTextToNanos("9223372036854775"));
+  EXPECT_EQ(microsTextToNanos("000000000000000012"), 12000);
+  EXPECT_FALSE(microsTextToNanos("123456789012345678"));
+  EXPECT_FALSE(microsTextToNanos("1234567890123456789"));
+  EXPECT_EQ(microsTextToNanos("0000000000000000012"), 12000);
   EXPECT_EQ(integerText("42"), 42);
   EXPECT_EQ(integerText("3.0"), 3);
   EXPECT_FALSE(integerText("3.5"));
 }
 
 // Streams `text` with the given chunk size and returns the elements re-serialised, plus members.
+// With `handOver`, batches come with the scanner's buffer (onBatchBuffer); each buffer is given
+// back as the next spare with its bytes scribbled over, so a batch that still read from it, or a
+// tail not carried into the next buffer, would show.
 std::pair<std::vector<std::string>, std::vector<std::string>> streamAll(const std::string& text,
                                                                         std::size_t chunk,
-                                                                        const char* key = "traceEvents") {
+                                                                        const char* key = "traceEvents",
+                                                                        bool handOver = false) {
   // One file per test: ctest runs the tests of this binary as parallel processes.
   const auto* info = testing::UnitTest::GetInstance()->current_test_info();
   const std::string path = testing::TempDir() + "/stream_" + info->test_suite_name() + "_" + info->name() + ".json";
@@ -57,8 +68,28 @@ std::pair<std::vector<std::string>, std::vector<std::string>> streamAll(const st
   h.onMember = [&](std::string_view k, std::string_view v) {
     members.push_back(std::string(k) + "=" + nlohmann::json::parse(v).dump());
   };
+  std::vector<char> spare;
+  std::size_t handed = 0;
+  if (handOver) {
+    h.onBatchBuffer = [&](const JsonBatch& b, std::vector<char>&& buffer) -> Status {
+      EXPECT_GE(b.data, buffer.data());
+      EXPECT_LE(b.data + b.size + kJsonPadding, buffer.data() + buffer.size());
+      EXPECT_EQ(b.capacity, static_cast<std::size_t>(buffer.data() + buffer.size() - b.data));
+      // Between the brackets, the batch is the file's text at its offset.
+      EXPECT_EQ(std::string_view(b.data + 1, b.size - 2), std::string_view(text).substr(b.fileOffset + 1, b.size - 2));
+      ++handed;
+      auto status = h.onBatch(b);
+      std::fill(buffer.begin(), buffer.end(), '#');
+      spare = std::move(buffer);
+      return status;
+    };
+    h.spareBuffer = [&] { return std::move(spare); };
+  }
   auto summary = streamJsonArray(**source, key, h, chunk);
   EXPECT_TRUE(summary.ok()) << (summary.ok() ? "" : summary.error().message);
+  if (handOver && 4 * chunk < text.size()) {
+    EXPECT_GT(handed, 0u) << "chunk " << chunk;
+  }
   return {elements, members};
 }
 
@@ -71,9 +102,11 @@ TEST(JsonStream, SameElementsWhateverTheChunkSize) {
   EXPECT_EQ(expected[3], "17");
   EXPECT_EQ(members, (std::vector<std::string>{"a=1", R"(b={"x":[1,"}","\\\""]})", R"(z="end")"}));
   for (std::size_t chunk = 1; chunk < 64; ++chunk) {
-    auto [got, gotMembers] = streamAll(text, chunk);
-    EXPECT_EQ(got, expected) << "chunk " << chunk;
-    EXPECT_EQ(gotMembers, members) << "chunk " << chunk;
+    for (bool handOver : {false, true}) {
+      auto [got, gotMembers] = streamAll(text, chunk, "traceEvents", handOver);
+      EXPECT_EQ(got, expected) << "chunk " << chunk << (handOver ? ", buffers handed over" : "");
+      EXPECT_EQ(gotMembers, members) << "chunk " << chunk;
+    }
   }
 }
 
@@ -95,9 +128,11 @@ TEST(JsonStream, SameElementsAcrossBlockAndChunkBoundaries) {
   for (const auto& e : reference["traceEvents"]) expected.push_back(e.dump());
   for (std::size_t chunk : {std::size_t{1}, std::size_t{63}, std::size_t{64}, std::size_t{65},
                             std::size_t{129}, std::size_t{1000}, std::size_t{1} << 20}) {
-    auto [got, members] = streamAll(text, chunk);
-    EXPECT_EQ(got, expected) << "chunk " << chunk;
-    EXPECT_EQ(members, std::vector<std::string>{R"(z="end")"}) << "chunk " << chunk;
+    for (bool handOver : {false, true}) {
+      auto [got, members] = streamAll(text, chunk, "traceEvents", handOver);
+      EXPECT_EQ(got, expected) << "chunk " << chunk << (handOver ? ", buffers handed over" : "");
+      EXPECT_EQ(members, std::vector<std::string>{R"(z="end")"}) << "chunk " << chunk;
+    }
   }
 }
 

@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstdint>
 #include <new>
 #include <type_traits>
 #include <vector>
@@ -44,7 +43,6 @@ class MappedArray {
   // once it is copied.
   void drainInto(std::vector<T>& out) {
     out.reserve(out.size() + size_);
-    adviseHugePages(out.data() + out.size(), size_ * sizeof(T));
     const std::size_t page = pageBytes();
     constexpr std::size_t kStep = (1 << 20) / sizeof(T);  // about 1 MB a step
     std::size_t done = 0, releasedBytes = 0;
@@ -64,21 +62,6 @@ class MappedArray {
  private:
   static std::size_t pageBytes() { return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)); }
 
-  // Asks for transparent huge pages on the whole 2 MB pages inside [p, p + bytes): the first
-  // touch of a large array then costs one page fault per 2 MB instead of one per 4 KB (the
-  // faults were about a tenth of a load's CPU time). Only a hint: nothing changes where the
-  // system has them off.
-  static void adviseHugePages(void* p, std::size_t bytes) {
-#ifdef MADV_HUGEPAGE
-    constexpr std::uintptr_t kHuge = 2u << 20;
-    const auto begin = (reinterpret_cast<std::uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
-    const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(kHuge - 1);
-    if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-#else
-    (void)p, (void)bytes;
-#endif
-  }
-
   void grow(std::size_t atLeast) {
     const std::size_t page = pageBytes();
     std::size_t bytes = std::max<std::size_t>({atLeast * sizeof(T), 2 * capacity_ * sizeof(T), 1 << 20});
@@ -86,7 +69,6 @@ class MappedArray {
     void* p = data_ ? ::mremap(data_, mappedBytes_, bytes, MREMAP_MAYMOVE)
                     : ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
-    adviseHugePages(p, bytes);
     data_ = static_cast<T*>(p);
     mappedBytes_ = bytes;
     capacity_ = bytes / sizeof(T);

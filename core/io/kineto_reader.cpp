@@ -78,7 +78,7 @@ inline bool keyIs(const char* raw, const char (&text)[N]) {
   return std::memcmp(raw, text, N - 1) == 0 && raw[N - 1] == '"';
 }
 
-inline Field fieldOf(const char* k) {
+[[gnu::always_inline]] inline Field fieldOf(const char* k) {
   switch (k[0]) {
     case 'p': return keyIs(k, "ph") ? Field::Ph : keyIs(k, "pid") ? Field::Pid : Field::Other;
     case 'n': return keyIs(k, "name") ? Field::Name : Field::Other;
@@ -311,11 +311,10 @@ namespace fast {
 
 inline bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
-// Skips whitespace. Pretty-printed traces (torch.profiler's own) put a newline and an indent
-// before most tokens: runs longer than a byte go 16 bytes a step. The batch ends with ']' and
-// padding, so the loads stay inside the buffer.
-inline void skipSpace(const char*& p) {
-  if (!isSpace(*p)) return;
+// Skips a run of whitespace that starts at p. Pretty-printed traces (torch.profiler's own) put a
+// newline and an indent before most tokens: runs longer than a byte go 16 bytes a step. The batch
+// ends with ']' and padding, so the loads stay inside the buffer.
+[[gnu::noinline]] void skipSpaceRun(const char*& p) {
   ++p;
 #if defined(__SSE2__)
   if (!isSpace(*p)) return;
@@ -335,6 +334,11 @@ inline void skipSpace(const char*& p) {
 #else
   while (isSpace(*p)) ++p;
 #endif
+}
+
+// Compact traces have no whitespace between most tokens: that test stays inline.
+inline void skipSpace(const char*& p) {
+  if (isSpace(*p)) skipSpaceRun(p);
 }
 
 // The first quote, backslash or control byte at or after p (before end), or end.

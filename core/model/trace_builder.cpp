@@ -124,6 +124,9 @@ Trace TraceBuilder::finish() {
           events[at] = first;
           break;
         }
+        // The next event to move is at order[from], anywhere in memory: fetched while this one
+        // is copied (the moves were cache misses, about half of finish()'s time on large traces).
+        __builtin_prefetch(&events[order[from]]);
         events[at] = events[from];
         at = from;
       }

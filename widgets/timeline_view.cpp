@@ -109,6 +109,7 @@ void TimelineView::setParts(std::vector<TimelinePart> parts) {
   selectionFlows_.clear();
   fading_ = false;
   matches_.clear();
+  linked_.clear();
   currentMatch_ = -1;
   std::uint32_t rowBase = 0;
   for (auto& part : parts) {
@@ -574,6 +575,33 @@ void TimelineView::paintEvent(QPaintEvent*) {
       }
       p.setRenderHint(QPainter::Antialiasing, false);
     }
+    // Linked events (one collective on several ranks): outlined, their starts joined top to bottom.
+    if (!linked_.empty()) {
+      QPolygonF starts;
+      p.setBrush(Qt::NoBrush);
+      for (const TimelineEvent& linked : linked_) {
+        const PartState& state = parts_[static_cast<std::size_t>(linked.part)];
+        const LaneLayout& layout = *state.part.layout;
+        const std::uint32_t row = layout.rowOf(linked.event);
+        if (row == kNoRow) continue;
+        const Event& e = state.part.trace->events[linked.event];
+        const double x0 = std::clamp(timeToX(e.start + state.part.offset, range_, areaWidth), -1e5, 1e5);
+        const double x1 = std::clamp(timeToX(e.end() + state.part.offset, range_, areaWidth), -1e5, 1e5);
+        int top = rowTop(linked.part, row);
+        if (top >= 0) {
+          p.setPen(QPen(theme.flow, 2, Qt::DashLine));
+          p.drawRect(QRectF(labelWidth_ + x0, top + 1.0, std::max(x1 - x0, 3.0), kRowHeight - 2.0));
+        } else {  // folded away: point at its group's header, or its part's
+          top = groupHeaderTop(linked.part, layout.tracks()[layout.rows()[row].track].group);
+          if (top < 0) top = partHeaderTop(linked.part);
+        }
+        if (top >= 0) starts << QPointF(labelWidth_ + x0, top + kRowHeight / 2.0);
+      }
+      p.setRenderHint(QPainter::Antialiasing, true);
+      p.setPen(QPen(theme.flow, 1.5, Qt::DashLine));
+      p.drawPolyline(starts);
+      p.setRenderHint(QPainter::Antialiasing, false);
+    }
     p.restore();
   }
 
@@ -813,6 +841,17 @@ void TimelineView::revealEvent(TimelineEvent event) {
     const TimeNs centre = start + e.dur / 2;
     setVisibleRange({centre - range_.span() / 2, centre - range_.span() / 2 + range_.span()});
   }
+}
+
+void TimelineView::setLinkedEvents(std::vector<TimelineEvent> events) {
+  std::erase_if(events, [&](const TimelineEvent& e) {
+    return e.part < 0 || e.part >= partCount() ||
+           e.event >= parts_[static_cast<std::size_t>(e.part)].part.trace->events.size();
+  });
+  std::stable_sort(events.begin(), events.end(),
+                   [](const TimelineEvent& a, const TimelineEvent& b) { return a.part < b.part; });
+  linked_ = std::move(events);
+  update();
 }
 
 const std::vector<EventId>& TimelineView::highlightedOn(int part) const {

@@ -96,6 +96,11 @@ class TimelineView : public QWidget {
   const std::vector<EventId>& highlighted() const { return highlightedOn(currentPart_); }
   const std::vector<EventId>& highlightedOn(int part) const;
 
+  // Events of several parts that are one thing (a collective's kernel on each rank): outlined and
+  // joined at their starts, so that the one that started last stands out. Empty clears.
+  void setLinkedEvents(std::vector<TimelineEvent> events);
+  const std::vector<TimelineEvent>& linkedEvents() const { return linked_; }
+
   // Search by name in every part: a case-insensitive substring, or a regular expression.
   // Highlights every match and returns their number, or -1 for an invalid expression.
   int search(const QString& pattern, bool regex);
@@ -214,6 +219,7 @@ class TimelineView : public QWidget {
   std::vector<std::pair<EventId, EventId>> selectionFlows_;  // in the selected part
   bool fading_ = false;                // something is highlighted: the rest is faded
   std::vector<TimelineEvent> matches_;  // search matches by start time on the shared axis
+  std::vector<TimelineEvent> linked_;   // in part order
   int currentMatch_ = -1;
 
   mutable std::unique_ptr<Geometry> geometry_;

@@ -44,6 +44,7 @@ void TraceSession::open(const QStringList& paths) {
   cancel();
   future_.waitForFinished();
   ranks_.clear();
+  collectives_.reset();
   problems_.clear();
   notes_.clear();
   paths_ = paths;
@@ -183,6 +184,18 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
     post(job, [this, published, g] {
       ranks_[static_cast<std::size_t>(g)] = published;
       emit analysesReady(g);
+    });
+  }
+  // Stage 4: which communication kernels of the ranks are one collective.
+  if (total >= 2) {
+    if (job->canceled) return stop();
+    progress(99, tr("Matching collectives across ranks"));
+    std::vector<RankLinks> links;
+    for (const auto& data : loaded) links.push_back({data->trace.get(), data->launches.get(), data->syncs.get()});
+    auto collectives = std::make_shared<const RankCollectives>(matchRankCollectives(links));
+    post(job, [this, collectives] {
+      collectives_ = collectives;
+      emit collectivesReady();
     });
   }
   post(job, [this] {

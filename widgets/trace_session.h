@@ -16,6 +16,7 @@
 #include "analysis/op_table.h"
 #include "analysis/steps.h"
 #include "lane_layout.h"
+#include "rank_collectives.h"
 #include "link/launch_index.h"
 #include "link/sync_dependencies.h"
 #include "model/trace.h"
@@ -64,6 +65,8 @@ class TraceSession : public QObject {
   // Builds rank `index`'s operator table for `window` on a worker; answers with opTableReady.
   void requestOpTable(int index, TimeWindow window, bool groupByShapes);
   QStringList notes() const { return notes_; }
+  // The collectives matched across the ranks (stage 4, with two ranks or more); null until then.
+  std::shared_ptr<const RankCollectives> collectives() const { return collectives_; }
 
  signals:
   void started(const QStringList& paths);
@@ -77,6 +80,8 @@ class TraceSession : public QObject {
   void problemsChanged();
   // Stage 3: rank `index` has its steps and its whole-trace operator table.
   void analysesReady(int index);
+  // Stage 4: collectives() holds the collectives matched across the ranks.
+  void collectivesReady();
   void opTableReady(int index, std::shared_ptr<const sutra::OpTable> table);
   void finished();
   void failed(const QString& message);  // the core Error's message, as is
@@ -89,6 +94,7 @@ class TraceSession : public QObject {
 
   std::vector<std::shared_ptr<const RankData>> ranks_;
   std::vector<FileProblem> problems_;
+  std::shared_ptr<const RankCollectives> collectives_;
   QStringList notes_;
   QStringList paths_;
   std::shared_ptr<Job> job_;

@@ -122,6 +122,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     rankBox_->setCurrentIndex(allRanks_ ? 0 : -1);
   });
   connect(session_, &widgets::TraceSession::rankReady, this, &MainWindow::onRankReady);
+  connect(session_, &widgets::TraceSession::collectivesReady, this, [this] {
+    if (timeline_->selectedEvent() != kNoEvent) showCollective(timeline_->selectedEvent());
+  });
   connect(session_, &widgets::TraceSession::linksReady, this, [this](int index) {
     if (index == currentRank_) onSelection(timeline_->selectedEvent());
   });
@@ -547,6 +550,37 @@ void MainWindow::showChain(EventId event) {
   chain_->setChain(data->trace, dependencyChain(*data->trace, *data->launches, *data->syncs, event));
 }
 
+void MainWindow::showCollective(EventId event) {
+  const auto collectives = session_->collectives();
+  const auto* members =
+      allRanks_ && collectives && event != kNoEvent ? collectives->collectiveOf(currentRank_, event) : nullptr;
+  if (!members) {
+    timeline_->setLinkedEvents({});
+    return;
+  }
+  // Where each rank's kernel starts on the shared axis: the last to start is the rank the others
+  // waited for.
+  std::vector<widgets::TimelineEvent> linked;
+  int first = -1, last = -1;
+  TimeNs firstStart = 0, lastStart = 0;
+  for (const auto& m : *members) {
+    if (m.rank >= timeline_->partCount()) continue;
+    linked.push_back({m.rank, m.event});
+    const auto& part = timeline_->part(m.rank);
+    const TimeNs start = part.trace->events[m.event].start + part.offset;
+    if (first < 0 || start < firstStart) first = m.rank, firstStart = start;
+    if (last < 0 || start > lastStart) last = m.rank, lastStart = start;
+  }
+  timeline_->setLinkedEvents(linked);
+  if (linked.size() < 2) return;
+  const auto& ranks = session_->ranks();
+  statusLabel_->setText(tr("One collective on %1 ranks: %2 started it last, %3 after %4 (%5)")
+                            .arg(linked.size())
+                            .arg(ranks[static_cast<std::size_t>(last)]->label,
+                                 widgets::durationText(lastStart - firstStart),
+                                 ranks[static_cast<std::size_t>(first)]->label, timeline_->axisNote()));
+}
+
 void MainWindow::onSelection(EventId event) {
   // In the all-ranks view a selection on another rank makes it the rank the tables follow.
   if (allRanks_ && event != kNoEvent && timeline_->selectedPart() != currentRank_) followRank(timeline_->selectedPart());
@@ -557,6 +591,7 @@ void MainWindow::onSelection(EventId event) {
     origin = timeline_->timeOrigin() - timeline_->part(currentRank_).offset;
   details_->showDetails(data, event, origin);
   if (!selectingFromChain_) showChain(event);
+  showCollective(event);
   // Selecting a step in the timeline puts the operator table on that step.
   if (!data || event == kNoEvent) return;
   for (std::size_t i = 0; i < data->steps.size(); ++i)

@@ -82,6 +82,8 @@ class MainWindow : public QMainWindow {
   void onSelection(EventId event);
   void showAnalyses(int index);
   void showChain(EventId event);
+  // In the all-ranks view: the collective `event` belongs to, on every rank, and who started it last.
+  void showCollective(EventId event);
   void updateTitle();
   std::shared_ptr<const widgets::RankData> rank() const;
 

@@ -153,7 +153,8 @@ TEST(AllRanks, SelectingAnEventOnRank1SwitchesTheTablesToRank1) {
   // The details count its start from the ruler's origin (rank 0's first event), not rank 1's own.
   auto* details = window.findChild<widgets::EventDetailsView*>();
   ASSERT_NE(details, nullptr);
-  EXPECT_TRUE(details->toPlainText().contains("+60.00 us (1000060000 ns)")) << details->toPlainText().toStdString();
+  EXPECT_TRUE(details->toPlainText().contains("+60.00 us (1000060000 ns)"))
+      << details->toPlainText().toStdString();
 }
 
 TEST(AllRanks, SearchFindsAndHighlightsMatchesOnEveryRank) {
@@ -251,6 +252,32 @@ TEST(RankAlignment, ARankWithoutAProfilerStepStaysAsRecorded) {
   EXPECT_EQ(shared.offsets, (std::vector<TimeNs>{0, 0, 0}));
   EXPECT_EQ(widgets::alignmentNote(shared, widgets::RankAlignment::SharedClock, {}),
             "shared clock (as recorded)");
+}
+
+// The all-reduce kernels of the three ranks are one collective (core's matching): selecting
+// rank 0's shows all three, and rank 2, which started it 400 us after rank 0, as the last.
+TEST(AllRanks, SelectingACollectiveShowsItOnEveryRankAndWhoStartedItLast) {
+  test::qtApp();
+  MainWindow window;
+  ASSERT_NO_FATAL_FAILURE(openThreeRanks(window));
+  widgets::TimelineView& timeline = window.timeline();
+  const auto collectives = window.session().collectives();
+  ASSERT_NE(collectives, nullptr);
+  EXPECT_EQ(collectives->collectives.size(), 1u);
+  EXPECT_EQ(collectives->unmatchedOps, 0u);
+  const char* nccl = "ncclDevKernel_AllReduce_Sum_f32_RING_LL";
+  timeline.selectEvent(0, firstNamed(timeline, 0, nccl), false);
+  const std::vector<widgets::TimelineEvent> expected{{0, firstNamed(timeline, 0, nccl)},
+                                                     {1, firstNamed(timeline, 1, nccl)},
+                                                     {2, firstNamed(timeline, 2, nccl)}};
+  EXPECT_EQ(timeline.linkedEvents(), expected);
+  EXPECT_TRUE(statusText(window).contains(
+      "One collective on 3 ranks: rank2 started it last, 400.0 us after rank0 (shared clock)"))
+      << statusText(window).toStdString();
+  // A GEMM is no collective: nothing linked.
+  timeline.selectEvent(1, firstNamed(timeline, 1, "gemm_kernel"), false);
+  EXPECT_TRUE(timeline.linkedEvents().empty());
+  EXPECT_EQ(window.currentRank(), 1);
 }
 
 void sendMouse(QWidget* widget, QEvent::Type type, QPoint pos, Qt::MouseButtons buttons) {

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+#include "rank_collectives.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "simulate/collective_matching.h"
+#include "simulate/sim_graph.h"
+#include "simulate/sim_inputs.h"
+
+namespace sutra::widgets {
+
+const std::vector<RankCollectives::Member>* RankCollectives::collectiveOf(int rank,
+                                                                          EventId event) const {
+  if (rank < 0 || rank >= static_cast<int>(byEvent.size())) return nullptr;
+  const auto& index = byEvent[static_cast<std::size_t>(rank)];
+  auto it = std::lower_bound(index.begin(), index.end(), std::make_pair(event, std::uint32_t{0}));
+  if (it == index.end() || it->first != event) return nullptr;
+  return &collectives[it->second];
+}
+
+RankCollectives matchRankCollectives(const std::vector<RankLinks>& ranks) {
+  RankCollectives out;
+  out.byEvent.resize(ranks.size());
+  // The communication kernels come keyed by simulation-graph node: build each rank's graph, keep
+  // its node -> event map, and let the graph go.
+  std::vector<RankComms> comms;
+  std::vector<std::vector<EventId>> eventOfNode(ranks.size());
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    const RankLinks& rank = ranks[r];
+    const SimGraph graph =
+        buildSimGraph(*rank.trace, simInputsFromKineto(*rank.launches, *rank.syncs));
+    comms.push_back({static_cast<int>(r), kinetoCommOps(*rank.trace, *rank.launches, graph)});
+    auto& events = eventOfNode[r];
+    events.reserve(graph.nodes.size());
+    for (const SimNode& node : graph.nodes) events.push_back(node.event);
+  }
+  const CollectiveMatching matching = matchCollectives(comms);
+  out.unmatchedOps = matching.unmatchedOps;
+  for (const SimCollective& collective : matching.collectives) {
+    if (collective.pointToPoint || collective.members.size() < 2) continue;
+    std::vector<RankCollectives::Member> members;
+    for (const auto& m : collective.members) {
+      const auto& events = eventOfNode[m.rank];
+      if (m.node < events.size() && events[m.node] != kNoEvent)
+        members.push_back({static_cast<int>(m.rank), events[m.node]});
+    }
+    if (members.size() < 2) continue;
+    std::sort(members.begin(), members.end(),
+              [](const auto& a, const auto& b) { return a.rank < b.rank; });
+    const auto index = static_cast<std::uint32_t>(out.collectives.size());
+    for (const auto& m : members)
+      out.byEvent[static_cast<std::size_t>(m.rank)].emplace_back(m.event, index);
+    out.collectives.push_back(std::move(members));
+  }
+  for (auto& index : out.byEvent) std::sort(index.begin(), index.end());
+  return out;
+}
+
+}  // namespace sutra::widgets

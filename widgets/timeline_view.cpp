@@ -329,6 +329,12 @@ void TimelineView::setPartCollapsed(int part, bool collapsed) {
   update();
 }
 
+void TimelineView::setAllPartsCollapsed(bool collapsed) {
+  for (PartState& state : parts_) state.folded = collapsed;
+  rebuildLines();
+  update();
+}
+
 int TimelineView::lineAt(int y) const {
   if (y < kRulerHeight) return -1;
   const int contentY = y - kRulerHeight + vscroll_->value();

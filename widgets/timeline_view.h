@@ -126,6 +126,7 @@ class TimelineView : public QWidget {
   // A whole part (rank) folded to its header.
   bool isPartCollapsed(int part) const;
   void setPartCollapsed(int part, bool collapsed);
+  void setAllPartsCollapsed(bool collapsed);  // every rank folded to its header, or all open
 
   // For tests and tools: where things are drawn, and what was drawn last.
   int eventAreaLeft() const { return labelWidth_; }

@@ -252,6 +252,10 @@ void MainWindow::buildMenus() {
     applyAlignment();
     showRankSummary();
   });
+  viewMenu_->addAction(tr("Fold All Ranks"), QKeySequence(tr("Ctrl+Shift+[")), this,
+                       [this] { timeline_->setAllPartsCollapsed(true); });
+  viewMenu_->addAction(tr("Unfold All Ranks"), QKeySequence(tr("Ctrl+Shift+]")), this,
+                       [this] { timeline_->setAllPartsCollapsed(false); });
   viewMenu_->addSeparator();
   for (QDockWidget* dock : findChildren<QDockWidget*>()) viewMenu_->addAction(dock->toggleViewAction());
   viewMenu_->addSeparator();
@@ -263,7 +267,8 @@ void MainWindow::buildMenus() {
                              tr("W / S or Ctrl+wheel: zoom in / out\nA / D, Shift+wheel or drag: pan\n"
                                 "F: fit the selection\n0: fit everything\nEsc: clear the selection\n"
                                 "Click: select; double-click a merged run: zoom into it\n"
-                                "Click a group header: collapse or expand it"));
+                                "Click a group header: collapse or expand it\n"
+                                "All ranks: click a rank's header to fold or unfold the whole rank"));
   });
   help->addAction(tr("&About Sutra"), this, [this] {
     QMessageBox::about(this, tr("About Sutra"),

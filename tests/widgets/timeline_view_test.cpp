@@ -225,6 +225,13 @@ TEST_F(TimelineViewTest, PartsStackOnOneAxisEachUnderItsFoldableHeader) {
   view().selectEvent(0, op, true);
   EXPECT_FALSE(view().isPartCollapsed(0));
   EXPECT_EQ(view().currentPart(), 0);
+  // Every rank folded: their headers one under the other; then all open again.
+  view().setAllPartsCollapsed(true);
+  EXPECT_TRUE(view().isPartCollapsed(0) && view().isPartCollapsed(1));
+  EXPECT_EQ(view().partHeaderTop(1) - view().partHeaderTop(0), 24);
+  view().setAllPartsCollapsed(false);
+  EXPECT_FALSE(view().isPartCollapsed(0) || view().isPartCollapsed(1));
+  EXPECT_GT(view().partHeaderTop(1) - view().partHeaderTop(0), 24);
 }
 
 }  // namespace

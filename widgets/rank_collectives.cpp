@@ -19,7 +19,8 @@ const std::vector<RankCollectives::Member>* RankCollectives::collectiveOf(int ra
   return &collectives[it->second];
 }
 
-RankCollectives matchRankCollectives(const std::vector<RankLinks>& ranks) {
+RankCollectives matchRankCollectives(const std::vector<RankLinks>& ranks,
+                                     const std::function<bool()>& keepGoing) {
   RankCollectives out;
   out.byEvent.resize(ranks.size());
   // The communication kernels come keyed by simulation-graph node: build each rank's graph, keep
@@ -27,6 +28,7 @@ RankCollectives matchRankCollectives(const std::vector<RankLinks>& ranks) {
   std::vector<RankComms> comms;
   std::vector<std::vector<EventId>> eventOfNode(ranks.size());
   for (std::size_t r = 0; r < ranks.size(); ++r) {
+    if (keepGoing && !keepGoing()) return {};
     const RankLinks& rank = ranks[r];
     const SimGraph graph =
         buildSimGraph(*rank.trace, simInputsFromKineto(*rank.launches, *rank.syncs));

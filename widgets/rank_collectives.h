@@ -5,6 +5,7 @@
 // for). The matching is core's (matchCollectives over each rank's communication kernels, keyed by
 // process group, collective and sequence number or order); this only keeps its answer by event.
 #include <cstdint>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -38,6 +39,9 @@ struct RankCollectives {
   std::vector<std::vector<std::pair<EventId, std::uint32_t>>> byEvent;
 };
 
-RankCollectives matchRankCollectives(const std::vector<RankLinks>& ranks);
+// `keepGoing` is asked before each rank's graph is built; when it answers false the result is
+// empty.
+RankCollectives matchRankCollectives(const std::vector<RankLinks>& ranks,
+                                     const std::function<bool()>& keepGoing = {});
 
 }  // namespace sutra::widgets

@@ -192,7 +192,9 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
     progress(99, tr("Matching collectives across ranks"));
     std::vector<RankLinks> links;
     for (const auto& data : loaded) links.push_back({data->trace.get(), data->launches.get(), data->syncs.get()});
-    auto collectives = std::make_shared<const RankCollectives>(matchRankCollectives(links));
+    auto collectives = std::make_shared<const RankCollectives>(
+        matchRankCollectives(links, [&job] { return !job->canceled.load(); }));
+    if (job->canceled) return stop();
     post(job, [this, collectives] {
       collectives_ = collectives;
       emit collectivesReady();

@@ -22,10 +22,18 @@ std::optional<TimeNs> firstProfilerStepStart(const Trace& trace) {
   return first;
 }
 
-RankOffsets rankOffsets(const std::vector<const Trace*>& traces, RankAlignment alignment) {
+RankOffsets rankOffsets(const std::vector<const Trace*>& traces, RankAlignment alignment,
+                        const std::vector<TimeNs>& collectiveOffsets) {
   RankOffsets out;
   out.offsets.assign(traces.size(), 0);
   if (alignment == RankAlignment::SharedClock) return out;
+  if (alignment == RankAlignment::Collectives) {
+    if (collectiveOffsets.size() == traces.size() && !traces.empty()) {
+      out.offsets = collectiveOffsets;
+      out.reference = 0;
+    }
+    return out;
+  }
   std::vector<std::optional<TimeNs>> steps;
   steps.reserve(traces.size());
   for (const Trace* trace : traces)
@@ -47,6 +55,10 @@ RankOffsets rankOffsets(const std::vector<const Trace*>& traces, RankAlignment a
 QString alignmentNote(const RankOffsets& offsets, RankAlignment alignment,
                       const std::vector<QString>& labels) {
   if (alignment == RankAlignment::SharedClock) return QStringLiteral("shared clock (as recorded)");
+  if (alignment == RankAlignment::Collectives)
+    return offsets.reference < 0
+               ? QStringLiteral("collectives not matched yet: shared clock (as recorded)")
+               : QStringLiteral("aligned on collectives (each rank's collectives end together)");
   if (offsets.reference < 0)
     return QStringLiteral("no ProfilerStep to align on: shared clock (as recorded)");
   QString note = QStringLiteral("aligned on each rank's first ProfilerStep");
@@ -63,6 +75,7 @@ QString alignmentNote(const RankOffsets& offsets, RankAlignment alignment,
 QString alignmentTag(const RankOffsets& offsets, RankAlignment alignment) {
   if (alignment == RankAlignment::SharedClock || offsets.reference < 0)
     return QStringLiteral("shared clock");
+  if (alignment == RankAlignment::Collectives) return QStringLiteral("aligned on collectives");
   return offsets.unaligned.empty() ? QStringLiteral("aligned on first ProfilerStep")
                                    : QStringLiteral("aligned on first ProfilerStep (not all)");
 }

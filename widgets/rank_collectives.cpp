@@ -24,28 +24,34 @@ RankCollectives matchRankCollectives(const std::vector<RankLinks>& ranks,
   RankCollectives out;
   out.byEvent.resize(ranks.size());
   // The communication kernels come keyed by simulation-graph node: build each rank's graph, keep
-  // its node -> event map, and let the graph go.
+  // only its communication nodes (renumbered) in a graph of their own, and let the rest go: the
+  // matching and the clock offsets read nothing else.
   std::vector<RankComms> comms;
-  std::vector<std::vector<EventId>> eventOfNode(ranks.size());
+  std::vector<SimGraph> commGraphs(ranks.size());
   for (std::size_t r = 0; r < ranks.size(); ++r) {
     if (keepGoing && !keepGoing()) return {};
     const RankLinks& rank = ranks[r];
     const SimGraph graph =
         buildSimGraph(*rank.trace, simInputsFromKineto(*rank.launches, *rank.syncs));
-    comms.push_back({static_cast<int>(r), kinetoCommOps(*rank.trace, *rank.launches, graph)});
-    auto& events = eventOfNode[r];
-    events.reserve(graph.nodes.size());
-    for (const SimNode& node : graph.nodes) events.push_back(node.event);
+    RankComms rankComms{static_cast<int>(r), kinetoCommOps(*rank.trace, *rank.launches, graph)};
+    for (RankCommOp& op : rankComms.ops) {
+      commGraphs[r].nodes.push_back(graph.nodes[op.node]);
+      op.node = static_cast<std::uint32_t>(commGraphs[r].nodes.size() - 1);
+    }
+    comms.push_back(std::move(rankComms));
   }
   const CollectiveMatching matching = matchCollectives(comms);
+  std::vector<const SimGraph*> graphs;
+  for (const SimGraph& graph : commGraphs) graphs.push_back(&graph);
+  out.clockOffsets = estimateClockOffsets(graphs, matching, std::vector<bool>(ranks.size(), true));
   out.unmatchedOps = matching.unmatchedOps;
   for (const SimCollective& collective : matching.collectives) {
     if (collective.pointToPoint || collective.members.size() < 2) continue;
     std::vector<RankCollectives::Member> members;
     for (const auto& m : collective.members) {
-      const auto& events = eventOfNode[m.rank];
-      if (m.node < events.size() && events[m.node] != kNoEvent)
-        members.push_back({static_cast<int>(m.rank), events[m.node]});
+      const auto& nodes = commGraphs[m.rank].nodes;
+      if (m.node < nodes.size() && nodes[m.node].event != kNoEvent)
+        members.push_back({static_cast<int>(m.rank), nodes[m.node].event});
     }
     if (members.size() < 2) continue;
     std::sort(members.begin(), members.end(),

@@ -31,6 +31,10 @@ struct RankCollectives {
   std::vector<std::vector<Member>>
       collectives;               // each with members on two ranks or more, in rank order
   std::size_t unmatchedOps = 0;  // communication kernels no other rank has
+  // Per rank, what to add to its times so that its collectives end when the other ranks' do
+  // (core's estimateClockOffsets: the median difference of matched ends); 0 for a rank that
+  // shares no collective, and for the first rank of each group that shares them.
+  std::vector<TimeNs> clockOffsets;
 
   // The collective that `event` of rank `rank` is a member of, or null.
   const std::vector<Member>* collectiveOf(int rank, EventId event) const;

@@ -2,6 +2,7 @@
 #include "main_window.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCheckBox>
 #include <QCloseEvent>
@@ -123,6 +124,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   });
   connect(session_, &widgets::TraceSession::rankReady, this, &MainWindow::onRankReady);
   connect(session_, &widgets::TraceSession::collectivesReady, this, [this] {
+    if (alignCollectivesAction_->isChecked()) {
+      applyAlignment();
+      showRankSummary();
+    }
     if (timeline_->selectedEvent() != kNoEvent) showCollective(timeline_->selectedEvent());
   });
   connect(session_, &widgets::TraceSession::linksReady, this, [this](int index) {
@@ -248,10 +253,20 @@ void MainWindow::buildMenus() {
   alignAction_->setChecked(false);
   alignAction_->setToolTip(tr("In the all-ranks view, line up each rank's first ProfilerStep: for ranks whose "
                               "clocks differ. Off: ranks on one host share its clock and are shown as recorded."));
-  connect(alignAction_, &QAction::toggled, this, [this] {
-    applyAlignment();
-    showRankSummary();
-  });
+  alignCollectivesAction_ = viewMenu_->addAction(tr("Align Ranks on &Collectives"));
+  alignCollectivesAction_->setObjectName(QStringLiteral("AlignCollectivesAction"));
+  alignCollectivesAction_->setCheckable(true);
+  alignCollectivesAction_->setToolTip(tr("In the all-ranks view, move each rank so that its collectives end when the "
+                                         "other ranks' do: for clocks that differ; a late rank stays late."));
+  auto* alignment = new QActionGroup(this);  // one alignment at most; none: as recorded
+  alignment->setExclusionPolicy(QActionGroup::ExclusionPolicy::ExclusiveOptional);
+  alignment->addAction(alignAction_);
+  alignment->addAction(alignCollectivesAction_);
+  for (QAction* action : {alignAction_, alignCollectivesAction_})
+    connect(action, &QAction::toggled, this, [this] {
+      applyAlignment();
+      showRankSummary();
+    });
   viewMenu_->addAction(tr("Fold All Ranks"), QKeySequence(tr("Ctrl+Shift+[")), this,
                        [this] { timeline_->setAllPartsCollapsed(true); });
   viewMenu_->addAction(tr("Unfold All Ranks"), QKeySequence(tr("Ctrl+Shift+]")), this,
@@ -509,9 +524,12 @@ void MainWindow::applyAlignment() {
     traces.push_back(timeline_->part(i).trace.get());
     labels.push_back(session_->ranks()[static_cast<std::size_t>(i)]->label);
   }
-  const auto mode =
-      alignAction_->isChecked() ? widgets::RankAlignment::FirstProfilerStep : widgets::RankAlignment::SharedClock;
-  const widgets::RankOffsets offsets = widgets::rankOffsets(traces, mode);
+  const auto mode = alignAction_->isChecked()              ? widgets::RankAlignment::FirstProfilerStep
+                    : alignCollectivesAction_->isChecked() ? widgets::RankAlignment::Collectives
+                                                           : widgets::RankAlignment::SharedClock;
+  const auto collectives = session_->collectives();
+  const widgets::RankOffsets offsets =
+      widgets::rankOffsets(traces, mode, collectives ? collectives->clockOffsets : std::vector<TimeNs>{});
   timeline_->setPartOffsets(offsets.offsets);
   timeline_->setAxisNote(widgets::alignmentTag(offsets, mode));
   alignmentNote_ = widgets::alignmentNote(offsets, mode, labels);

@@ -107,6 +107,7 @@ class MainWindow : public QMainWindow {
   QMenu* recentMenu_ = nullptr;
   QMenu* viewMenu_ = nullptr;
   QAction* alignAction_ = nullptr;  // View > Align Ranks on First ProfilerStep
+  QAction* alignCollectivesAction_ = nullptr;  // View > Align Ranks on Collectives
   int currentRank_ = -1;
   bool allRanks_ = false;
   QString alignmentNote_;  // what the status bar says of the all-ranks view's alignment

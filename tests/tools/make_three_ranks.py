@@ -7,11 +7,15 @@
 # Expected numbers for tests/widgets/all_ranks_test.cpp, from this file alone:
 #   union of ranks: [1000000, 1000720] us; aten::mm: 2 per rank; "allreduce": 2 per rank;
 #   first ProfilerStep starts: 1000000, 1000050, 1000400 us -> aligned offsets 0, -50, -400 us.
+# Also tests/data/all_ranks/skewed_clocks/: ranks 0 and 1 of the same run, rank 1 recorded on a
+# clock 5000 us ahead (every ts + 5000): aligned on collectives (their ends) rank 1 moves by
+# -5000 us and keeps its 50 us late start; aligned on the first ProfilerStep it moves by -5050 us.
 import json
 import os
 import sys
 
 BASES = [1000000, 1000050, 1000400]
+SKEW = 5000
 COLLECTIVE_END = 1000700
 STEP_END = 1000720
 
@@ -40,16 +44,25 @@ def rank_events(rank, base):
     ]
 
 
-def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "../data/all_ranks/three_ranks")
+def write(out, rank, world, events):
+    doc = {"schemaVersion": 1, "distributedInfo": {"backend": "nccl", "rank": rank, "world_size": world},
+           "traceEvents": events}
     os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, f"rank{rank}.json"), "w") as f:  # one event a line
+        head = json.dumps({k: v for k, v in doc.items() if k != "traceEvents"})[:-1]
+        lines = ",\n".join("  " + json.dumps(e) for e in doc["traceEvents"])
+        f.write(head + ', "traceEvents": [\n' + lines + "\n]}\n")
+
+
+def main():
+    data = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "../data/all_ranks")
     for rank, base in enumerate(BASES):
-        doc = {"schemaVersion": 1, "distributedInfo": {"backend": "nccl", "rank": rank, "world_size": 3},
-               "traceEvents": rank_events(rank, base)}
-        with open(os.path.join(out, f"rank{rank}.json"), "w") as f:  # one event a line
-            head = json.dumps({k: v for k, v in doc.items() if k != "traceEvents"})[:-1]
-            events = ",\n".join("  " + json.dumps(e) for e in doc["traceEvents"])
-            f.write(head + ', "traceEvents": [\n' + events + "\n]}\n")
+        write(os.path.join(data, "three_ranks"), rank, 3, rank_events(rank, base))
+    for rank, base in enumerate(BASES[:2]):
+        events = rank_events(rank, base)
+        for e in events:
+            e["ts"] += SKEW * rank
+        write(os.path.join(data, "skewed_clocks"), rank, 2, events)
 
 
 if __name__ == "__main__":

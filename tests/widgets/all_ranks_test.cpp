@@ -280,6 +280,46 @@ TEST(AllRanks, SelectingACollectiveShowsItOnEveryRankAndWhoStartedItLast) {
   EXPECT_EQ(window.currentRank(), 1);
 }
 
+// Rank 1 recorded on a clock 5000 us ahead (tests/tools/make_three_ranks.py, skewed_clocks):
+// aligned on collectives it moves back 5000 us and still starts the all-reduce 50 us after rank 0;
+// aligned on the first ProfilerStep it moves back 5050 us. The two alignments exclude each other.
+TEST(AllRanks, AlignsRanksOnCollectivesWhenAsked) {
+  test::qtApp();
+  MainWindow window;
+  window.resize(1500, 1400);
+  window.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+  ASSERT_NO_FATAL_FAILURE(
+      openPaths(window, {QString::fromStdString(test::fixture("all_ranks/skewed_clocks"))}));
+  widgets::TimelineView& timeline = window.timeline();
+  ASSERT_EQ(timeline.partCount(), 2);
+  const TimeNs margin = (1005720 - 1000000) * kUs / 50;
+  EXPECT_EQ(timeline.boundsRange(),
+            (widgets::TimeRange{1000000 * kUs - margin, 1005720 * kUs + margin}));
+  ASSERT_NE(window.session().collectives(), nullptr);
+  EXPECT_EQ(window.session().collectives()->clockOffsets, (std::vector<TimeNs>{0, -5000 * kUs}));
+
+  auto* onSteps = window.findChild<QAction*>(QStringLiteral("AlignRanksAction"));
+  auto* onCollectives = window.findChild<QAction*>(QStringLiteral("AlignCollectivesAction"));
+  ASSERT_NE(onSteps, nullptr);
+  ASSERT_NE(onCollectives, nullptr);
+  onCollectives->setChecked(true);
+  EXPECT_EQ(timeline.part(1).offset, -5000 * kUs);
+  EXPECT_EQ(timeline.axisNote(), "aligned on collectives");
+  const char* nccl = "ncclDevKernel_AllReduce_Sum_f32_RING_LL";
+  timeline.selectEvent(0, firstNamed(timeline, 0, nccl), false);
+  EXPECT_TRUE(statusText(window).contains(
+      "rank1 started it last, 50.00 us after rank0 (aligned on collectives)"))
+      << statusText(window).toStdString();
+
+  onSteps->setChecked(true);
+  EXPECT_FALSE(onCollectives->isChecked());
+  EXPECT_EQ(timeline.part(1).offset, -5050 * kUs);
+  onSteps->setChecked(false);
+  EXPECT_EQ(timeline.part(1).offset, 0);
+  EXPECT_EQ(timeline.axisNote(), "shared clock");
+}
+
 void sendMouse(QWidget* widget, QEvent::Type type, QPoint pos, Qt::MouseButtons buttons) {
   QMouseEvent event(type, QPointF(pos), widget->mapToGlobal(QPointF(pos)), Qt::LeftButton, buttons,
                     Qt::NoModifier);

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "trace_export.h"
 
+#include <filesystem>
+#include <regex>
+
 #include "chakra/converter.h"
 #include "io/kineto_writer.h"
 #include "io/readers.h"
@@ -159,6 +162,16 @@ Status exportMeasuredTimeline(const Trace& trace, const std::string& path,
   KinetoWriteOptions options;
   options.protectedPaths = protectedPaths;
   return writeKinetoTrace(trace, path, options);
+}
+
+std::string chakraStemFor(const std::string& tracePath) {
+  const std::filesystem::path path(tracePath);
+  std::string name = path.filename().string();
+  name = name.substr(0, name.find('.'));  // "rank0.kineto.json.gz" -> "rank0"
+  static const std::regex rank(R"([._-]?rank[._-]?[0-9]+$)", std::regex::icase);
+  name = std::regex_replace(name, rank, "");
+  if (name.empty()) name = path.parent_path().filename().string();
+  return name.empty() ? "trace" : name;
 }
 
 Status exportSimulatedTimeline(const Trace& trace, const std::string& path) {

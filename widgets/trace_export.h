@@ -26,6 +26,11 @@ struct RankExportInput {
 };
 
 // The stages of one rank's export, in order, for the progress bar.
+// The file name stem of a run's Chakra files (<stem>.<rank>.et): the trace's name without its rank
+// ("rank0.kineto.json.gz" gives nothing, so the folder's name: "allreduce_2ranks"), never a
+// stem that repeats a rank number beside the real one ("rank0.1.et").
+std::string chakraStemFor(const std::string& tracePath);
+
 enum class ExportStage { ReadingEt, Linking, Converting, Writing, Done };
 inline constexpr int kExportStages = 4;  // before Done
 std::string exportStageName(ExportStage stage);

@@ -79,6 +79,21 @@ widgets::ChartView* chartToExport(QMainWindow* window) {
   return active->findChild<widgets::ChartView*>();
 }
 
+// The simulation to export for `trace`: the one the active window shows, else the newest open
+// simulation window of that trace (what-if knobs included), else none.
+const widgets::SimulationResult* shownSimulation(QMainWindow* window, const Trace* trace) {
+  auto ofTrace = [trace](const widgets::SimulationView* view) -> const widgets::SimulationResult* {
+    const widgets::SimulationResult* result = view ? view->result() : nullptr;
+    return result && result->graph && result->trace.get() == trace ? result : nullptr;
+  };
+  if (QWidget* active = QApplication::activeWindow())
+    if (const auto* result = ofTrace(qobject_cast<widgets::SimulationView*>(active))) return result;
+  const auto views = window->findChildren<widgets::SimulationView*>();
+  for (auto it = views.rbegin(); it != views.rend(); ++it)
+    if (const auto* result = ofTrace(*it)) return result;
+  return nullptr;
+}
+
 std::vector<std::string> protectedInputs(widgets::TraceSession* session) {
   std::vector<std::string> out;
   for (const QString& p : loadedInputs(session)) out.push_back(p.toStdString());
@@ -128,7 +143,7 @@ void exportChakra(QMainWindow* window, widgets::TraceSession* session) {
   std::vector<widgets::RankExportInput> inputs;
   for (const auto& rank : session->ranks())
     inputs.push_back({rank->rank, rank->trace, nullptr, rank->etPath.toStdString()});
-  const QString stem = QFileInfo(session->ranks().front()->path).baseName();
+  const QString stem = QString::fromStdString(widgets::chakraStemFor(session->ranks().front()->path.toStdString()));
   for (const auto& in : inputs) {
     const QString target = QStringLiteral("%1/%2.%3.et").arg(dir, stem).arg(in.rank);
     if (!confirmExportTarget(window, target, loadedInputs(session))) return;
@@ -280,6 +295,18 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
     const QString path = askTarget(window, session, QObject::tr("Export the simulated timeline"),
                                    QObject::tr("Chrome trace (*.json);;gzipped (*.json.gz)"));
     if (path.isEmpty()) return;
+    // What the simulation window shows (what-if included) where one is open, else a plain replay.
+    if (const auto* shown = shownSimulation(window, rank->trace.get())) {
+      const auto graph = shown->graph;
+      const SimRun run = shown->variant ? *shown->variant : shown->baseline;
+      const int rankNumber = rank->rank;
+      const QString what = shown->variant ? QObject::tr("the what-if simulation") : QObject::tr("the simulation");
+      runExport(window, QObject::tr("Writing %1 of %2...").arg(what, rank->label), path,
+                [graph, run, rankNumber, path] {
+        return widgets::exportSimulatedTimeline(*graph, run, rankNumber, path.toStdString());
+      });
+      return;
+    }
     const auto trace = rank->trace;
     runExport(window, QObject::tr("Simulating %1...").arg(rank->label), path, [trace, path] {
       return widgets::exportSimulatedTimeline(*trace, path.toStdString());

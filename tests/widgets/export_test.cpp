@@ -61,6 +61,14 @@ TEST(TableExport, NeverOverAnInputAskBeforeReplacingAnythingElse) {
   EXPECT_EQ(checkExportTarget(dir.filePath("link.json"), inputs), ExportTarget::IsInput);
 }
 
+TEST(TraceExport, ChakraFilesAreNamedAfterTheRunNotItsFirstRank) {
+  EXPECT_EQ(chakraStemFor("/runs/allreduce_2ranks/rank0.kineto.json.gz"), "allreduce_2ranks");
+  EXPECT_EQ(chakraStemFor("/runs/x/resnet_rank-3.json.gz"), "resnet");
+  EXPECT_EQ(chakraStemFor("/runs/x/Rank_12.pt.trace.json"), "x");
+  EXPECT_EQ(chakraStemFor("/runs/x/linear_kineto.json.gz"), "linear_kineto");
+  EXPECT_EQ(chakraStemFor("rank0.json"), "trace");  // nothing to name it after
+}
+
 TEST(TraceExport, ChakraTracesAreReadBack) {
   SUTRA_REQUIRE_SHARED_TRACES();
   const std::string path = test::sharedTrace("hta/trace_compare/base.json.gz");

@@ -68,10 +68,13 @@ class BatchPipeline {
     return bytes;
   }
 
-  // Waits for every batch and merges the rest; the first parse error, if any.
+  // Waits for every batch and merges the rest. The error, if any, is that of the earliest batch
+  // that failed: every submitted batch is parsed before one is chosen, so the answer does not
+  // depend on which worker finished first.
   Status finish() {
     auto status = mergeReady(true);
-    stop();
+    stop();  // the workers drain the queue before they stop
+    if (error_) return *error_;
     return status;
   }
 

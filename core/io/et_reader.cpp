@@ -320,8 +320,10 @@ Result<EtTrace> readPytorchEt(const std::string& path, const ProgressFn& progres
   if (progress) handlers.onProgress = [&](std::uint64_t) { return progress(source.fileBytesRead(), source.fileSize()); };
   auto summary = streamJsonArray(source, "nodes", handlers, 1 << 20);
   auto finished = pipeline.finish();
-  if (!summary) return summary.error();
+  // A batch that failed lies before wherever the scanner stopped: its error comes first in the
+  // file, and taking it first makes the message the same whichever thread noticed its error first.
   if (!finished) return finished.error();
+  if (!summary) return summary.error();
   if (summary->topLevelArray)
     return makeError(path, "not a PyTorch execution trace: the document is an array, not an object with \"nodes\"");
   if (!summary->foundArray) {

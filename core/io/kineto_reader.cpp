@@ -864,8 +864,10 @@ Result<Trace> readKinetoTrace(const std::string& path, const ProgressFn& progres
   // (a batch costs simdjson about five times its size in index and string buffers).
   auto summary = streamJsonArray(source, "traceEvents", handlers, 512 << 10);
   auto finished = pipeline.finish();
-  if (!summary) return summary.error();
+  // A batch that failed lies before wherever the scanner stopped: its error comes first in the
+  // file, and taking it first makes the message the same whichever thread noticed its error first.
   if (!finished) return finished.error();
+  if (!summary) return summary.error();
   if (summary->controlCharactersReplaced > 0)
     merger.problem(Severity::Warning, "raw control characters in strings (replaced with spaces)",
                    summary->controlCharactersReplaced, controlCharacterExample(*summary, "traceEvents"));

@@ -127,6 +127,34 @@ TEST(FuzzRegressions, ChakraHugeTimesAreClamped) {
   EXPECT_EQ(trace.events[0].dur, static_cast<TimeNs>(INT64_MAX / 1000 / 4) * 1000);
 }
 
+// A file with two problems, a malformed event early and the end cut off 1.4 MB later: the first
+// batch's parse error and the scanner's end-of-file error race (found by a differential fuzz: the
+// old reader said either, about one run in six the latter). The earliest problem in the file wins,
+// every time.
+TEST(ReaderErrors, EarliestOfTwoProblemsWinsWhateverTheThreadTiming) {
+  std::string text = "{\"traceEvents\": [";  // the array's '[' is byte 16: the first batch's offset
+  for (int i = 0; i < 12000; ++i) {
+    if (i > 0) text += ",\n";
+    if (i == 10) {
+      text += R"({"ph": "X", "name": "broken" "ts": 1})";  // no comma before "ts"
+      continue;
+    }
+    text += R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 2, "ts": )" +
+            std::to_string(1000 + 10 * i) + R"(, "dur": 5, "args": {"External id": )" + std::to_string(i) + "}}";
+  }
+  ASSERT_GT(text.size(), 1u << 20);  // several 512 KB batches
+  const std::string path = testing::TempDir() + "/early_error_late_truncation.json";
+  std::ofstream(path, std::ios::binary) << text;
+  for (int run = 0; run < 4; ++run) {
+    auto trace = readKinetoTrace(path);
+    ASSERT_FALSE(trace.ok());
+    EXPECT_EQ(trace.error().message,
+              path + ": malformed event near byte 16: The JSON document has an improper structure: missing or "
+                     "superfluous commas, braces, missing keys, etc.")
+        << "run " << run;
+  }
+}
+
 // deviceProperties members of the wrong type (found by a differential fuzz of the Kineto reader:
 // nlohmann's value() threw and the process aborted) read as absent.
 TEST(FuzzRegressions, KinetoDevicePropertiesOfOtherTypes) {

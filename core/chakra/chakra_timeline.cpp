@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
+#include "chakra/node_dependencies.h"
 #include "model/trace_builder.h"
 
 namespace sutra::chakra {
@@ -102,22 +103,12 @@ bool onDevice(const Node& n) {
 
 // Earliest start (us) of each node when the file has no times: after every node it depends on.
 // Kahn's order; nodes on a cycle keep the latest start reached so far.
-std::vector<std::uint64_t> layoutByDependencies(
-    const ChakraTrace& et, const std::unordered_map<std::uint64_t, std::size_t>& index,
-    std::uint64_t& stuck) {
+std::vector<std::uint64_t> layoutByDependencies(const ChakraTrace& et, const NodeIndex& index,
+                                                std::uint64_t& stuck) {
   const std::size_t n = et.nodes.size();
-  std::vector<std::vector<std::size_t>> dependants(n);
+  const NodeDependencies graph = NodeDependencies::build(et.nodes, index);
   std::vector<std::size_t> pending(n, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    auto add = [&](std::uint64_t dep) {
-      auto it = index.find(dep);
-      if (it == index.end() || it->second == i) return;
-      dependants[it->second].push_back(i);
-      ++pending[i];
-    };
-    for (auto d : et.nodes[i].ctrl_deps()) add(d);
-    for (auto d : et.nodes[i].data_deps()) add(d);
-  }
+  for (std::size_t i = 0; i < n; ++i) pending[i] = graph.of(i).size();
   std::vector<std::uint64_t> start(n, 0);
   std::vector<std::size_t> ready;
   for (std::size_t i = 0; i < n; ++i)
@@ -128,7 +119,7 @@ std::vector<std::uint64_t> layoutByDependencies(
     ready.pop_back();
     ++done;
     const auto end = start[i] + et.nodes[i].duration_micros();
-    for (auto d : dependants[i]) {
+    for (auto d : graph.dependantsOf(i)) {
       start[d] = std::max(start[d], end);
       if (--pending[d] == 0) ready.push_back(d);
     }
@@ -160,13 +151,9 @@ Trace chakraToTimeline(const ChakraTrace& et, bool withDetails) {
         a.name(), attrValueJson(a).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   t.meta.deviceBackend = "GPU";
 
-  std::unordered_map<std::uint64_t, std::size_t> index;
-  index.reserve(et.nodes.size());
+  const NodeIndex index(et.nodes);  // a duplicate id finds its first node, for the flows too
   bool anyStart = false;
-  for (std::size_t i = 0; i < et.nodes.size(); ++i) {
-    index.emplace(et.nodes[i].id(), i);  // a duplicate id keeps its first node for the flows
-    anyStart = anyStart || et.nodes[i].start_time_micros() != 0;
-  }
+  for (const auto& node : et.nodes) anyStart = anyStart || node.start_time_micros() != 0;
   std::vector<std::uint64_t> laidOut;
   if (!anyStart && !et.nodes.empty()) {
     std::uint64_t stuck = 0;
@@ -184,6 +171,7 @@ Trace chakraToTimeline(const ChakraTrace& et, bool withDetails) {
   b.setProcessName("CPU", "CPU");
   std::uint64_t tooLarge = 0;
   std::string tooLargeExample;
+  std::unordered_map<std::int64_t, LaneId> deviceLanes, cpuLanes;  // by stream, by thread
   for (std::size_t i = 0; i < et.nodes.size(); ++i) {
     const Node& n = et.nodes[i];
     Event e;
@@ -192,16 +180,25 @@ Trace chakraToTimeline(const ChakraTrace& et, bool withDetails) {
     if (device) {
       // The reference converter writes a GPU op's stream as its `tid`.
       const std::int64_t stream = attrInt(n, "stream", attrInt(n, "tid", -1));
-      const std::string tid = stream >= 0 ? std::to_string(stream) : std::string("comm");
-      lane = b.lane("0", tid);
-      b.setProcessName("0", "GPU");
-      b.setThreadName("0", tid, stream >= 0 ? "stream " + tid : std::string("communication"));
+      auto [it, added] = deviceLanes.try_emplace(stream, 0);
+      if (added) {  // names set once per lane, not once per node
+        const std::string tid = stream >= 0 ? std::to_string(stream) : std::string("comm");
+        it->second = b.lane("0", tid);
+        b.setProcessName("0", "GPU");
+        b.setThreadName("0", tid, stream >= 0 ? "stream " + tid : std::string("communication"));
+      }
+      lane = it->second;
       e.category = kernelCat;
       e.klass = CategoryClass::Kernel;
     } else {
-      const std::string tid = std::to_string(attrInt(n, "tid", 0));
-      lane = b.lane("CPU", tid);
-      b.setThreadName("CPU", tid, "thread " + tid);
+      const std::int64_t thread = attrInt(n, "tid", 0);
+      auto [it, added] = cpuLanes.try_emplace(thread, 0);
+      if (added) {
+        const std::string tid = std::to_string(thread);
+        it->second = b.lane("CPU", tid);
+        b.setThreadName("CPU", tid, "thread " + tid);
+      }
+      lane = it->second;
       if (n.type() == ChakraProtoMsg::COMP_NODE || isComm(n)) {
         e.category = cpuCat;
         e.klass = CategoryClass::CpuOp;
@@ -239,13 +236,13 @@ Trace chakraToTimeline(const ChakraTrace& et, bool withDetails) {
   std::string absentExample;
   for (std::size_t i = 0; i < et.nodes.size(); ++i) {
     auto link = [&](std::uint64_t dep, std::uint16_t cat) {
-      auto it = index.find(dep);
-      if (it == index.end()) {
+      const auto at = index.find(dep);
+      if (!at) {
         if (absent++ == 0)
           absentExample = "node " + std::to_string(et.nodes[i].id()) + " on " + std::to_string(dep);
         return;
       }
-      trace.flows.push_back(Flow{eventOfNode[it->second], eventOfNode[i],
+      trace.flows.push_back(Flow{eventOfNode[*at], eventOfNode[i],
                                  static_cast<std::int64_t>(et.nodes[i].id()), cat});
     };
     for (auto d : et.nodes[i].ctrl_deps()) link(d, ctrlCat);

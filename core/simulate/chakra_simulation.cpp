@@ -5,9 +5,9 @@
 #include <cmath>
 #include <queue>
 #include <string>
-#include <unordered_map>
 
 #include "chakra/chakra_timeline.h"
+#include "chakra/node_dependencies.h"
 
 namespace sutra {
 namespace {
@@ -57,36 +57,16 @@ std::unique_ptr<RankSimulation> prepareChakraSimulation(const chakra::ChakraTrac
     if (trace.events[e].args < n) eventOf[trace.events[e].args] = e;
   auto startOf = [&](std::size_t i) { return trace.events[eventOf[i]].start; };
 
-  // Dependencies by index: both kinds, on nodes present, not on the node itself, once each.
-  std::unordered_map<std::uint64_t, std::uint32_t> index;
-  index.reserve(n);
-  for (std::uint32_t i = 0; i < n; ++i) index.emplace(et.nodes[i].id(), i);
-  std::vector<std::uint32_t> depOffsets(n + 1, 0), deps;
-  for (std::uint32_t i = 0; i < n; ++i) {
-    const std::size_t first = deps.size();
-    auto add = [&](std::uint64_t id) {
-      auto it = index.find(id);
-      if (it != index.end() && it->second != i) deps.push_back(it->second);
-    };
-    for (const auto d : et.nodes[i].ctrl_deps()) add(d);
-    for (const auto d : et.nodes[i].data_deps()) add(d);
-    std::sort(deps.begin() + static_cast<std::ptrdiff_t>(first), deps.end());
-    deps.erase(std::unique(deps.begin() + static_cast<std::ptrdiff_t>(first), deps.end()), deps.end());
-    depOffsets[i + 1] = static_cast<std::uint32_t>(deps.size());
-  }
+  // Dependencies by position: both kinds, on nodes present, not on the node itself, once each.
+  const chakra::NodeDependencies graph = chakra::NodeDependencies::build(et.nodes, chakra::NodeIndex(et.nodes));
 
   // Execution order: dependencies first, then start time, then file order. A cycle is broken at
   // its earliest node; the dependencies that then point forward are left out.
   std::vector<std::uint32_t> order;
   order.reserve(n);
   {
-    std::vector<std::vector<std::uint32_t>> dependants(n);
     std::vector<std::uint32_t> pending(n, 0);
-    for (std::uint32_t i = 0; i < n; ++i)
-      for (std::uint32_t k = depOffsets[i]; k < depOffsets[i + 1]; ++k) {
-        dependants[deps[k]].push_back(i);
-        ++pending[i];
-      }
+    for (std::uint32_t i = 0; i < n; ++i) pending[i] = static_cast<std::uint32_t>(graph.of(i).size());
     using Item = std::pair<TimeNs, std::uint32_t>;
     std::priority_queue<Item, std::vector<Item>, std::greater<Item>> ready;
     for (std::uint32_t i = 0; i < n; ++i)
@@ -115,7 +95,7 @@ std::unique_ptr<RankSimulation> prepareChakraSimulation(const chakra::ChakraTrac
       if (placed[i]) continue;
       placed[i] = 1;
       order.push_back(i);
-      for (const auto d : dependants[i])
+      for (const auto d : graph.dependantsOf(i))
         if (!placed[d] && pending[d] > 0 && --pending[d] == 0) ready.emplace(startOf(d), d);
     }
     if (forced)
@@ -179,8 +159,8 @@ std::unique_ptr<RankSimulation> prepareChakraSimulation(const chakra::ChakraTrac
     if (previousOnTrack[k] != kNoNode && !runsFree(et.nodes[i], trace, trace.events[node.event])) {
       preds.push_back({previousOnTrack[k], g.tracks[node.track].device ? SimEdgeKind::StreamOrder : SimEdgeKind::Cpu});
     }
-    for (std::uint32_t d = depOffsets[i]; d < depOffsets[i + 1]; ++d)
-      if (position[deps[d]] < k) preds.push_back({position[deps[d]], SimEdgeKind::GraphDependency});
+    for (const auto dep : graph.of(i))
+      if (position[dep] < k) preds.push_back({position[dep], SimEdgeKind::GraphDependency});
     if (preds.empty()) {
       node.anchor = keepGaps ? node.measured : base;
       continue;

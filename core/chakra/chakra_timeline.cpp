@@ -92,13 +92,32 @@ bool isComm(const Node& n) {
          n.type() == ChakraProtoMsg::COMM_RECV_NODE;
 }
 
+// The attributes that place a node on the timeline, found in one pass over its list (a lookup by
+// name per attribute walked the whole list each time). The first of a name counts, as findAttr's.
+struct Placement {
+  std::optional<std::int64_t> isCpuOp, stream, tid, rfId;
+};
+
+Placement placementOf(const Node& n) {
+  const AttributeProto *isCpuOp = nullptr, *stream = nullptr, *tid = nullptr, *rfId = nullptr;
+  for (const auto& a : n.attr()) {
+    const std::string& name = a.name();
+    const AttributeProto** slot = name == "is_cpu_op" ? &isCpuOp
+                                  : name == "stream"  ? &stream
+                                  : name == "tid"     ? &tid
+                                  : name == "rf_id"   ? &rfId
+                                                      : nullptr;
+    if (slot && !*slot) *slot = &a;
+  }
+  auto value = [](const AttributeProto* a) { return a ? attrIntValue(*a) : std::nullopt; };
+  return {value(isCpuOp), value(stream), value(tid), value(rfId)};
+}
+
 // Host or device: `is_cpu_op` where written; else comm nodes and nodes with a stream are device
 // work, the rest host work.
-bool onDevice(const Node& n) {
-  if (const auto* a = findAttr(n, "is_cpu_op")) {
-    if (auto v = attrIntValue(*a)) return *v == 0;
-  }
-  return isComm(n) || hasIntAttr(n, "stream");
+bool onDevice(const Node& n, const Placement& p) {
+  if (p.isCpuOp) return *p.isCpuOp == 0;
+  return isComm(n) || p.stream.has_value();
 }
 
 // Earliest start (us) of each node when the file has no times: after every node it depends on.
@@ -175,11 +194,12 @@ Trace chakraToTimeline(const ChakraTrace& et, bool withDetails) {
   for (std::size_t i = 0; i < et.nodes.size(); ++i) {
     const Node& n = et.nodes[i];
     Event e;
-    const bool device = onDevice(n);
+    const Placement place = placementOf(n);
+    const bool device = onDevice(n, place);
     LaneId lane;
     if (device) {
       // The reference converter writes a GPU op's stream as its `tid`.
-      const std::int64_t stream = attrInt(n, "stream", attrInt(n, "tid", -1));
+      const std::int64_t stream = place.stream.value_or(place.tid.value_or(-1));
       auto [it, added] = deviceLanes.try_emplace(stream, 0);
       if (added) {  // names set once per lane, not once per node
         const std::string tid = stream >= 0 ? std::to_string(stream) : std::string("comm");
@@ -191,7 +211,7 @@ Trace chakraToTimeline(const ChakraTrace& et, bool withDetails) {
       e.category = kernelCat;
       e.klass = CategoryClass::Kernel;
     } else {
-      const std::int64_t thread = attrInt(n, "tid", 0);
+      const std::int64_t thread = place.tid.value_or(0);
       auto [it, added] = cpuLanes.try_emplace(thread, 0);
       if (added) {
         const std::string tid = std::to_string(thread);
@@ -217,7 +237,7 @@ Trace chakraToTimeline(const ChakraTrace& et, bool withDetails) {
     e.start = clampedMicrosToNanos(startUs, clamped);
     e.dur = clampedMicrosToNanos(n.duration_micros(), clamped);
     if (clamped && tooLarge++ == 0) tooLargeExample = "node " + std::to_string(n.id());
-    if (const auto rf = attrInt(n, "rf_id", -1); rf >= 0) e.recordFunctionId = rf;
+    if (const auto rf = place.rfId.value_or(-1); rf >= 0) e.recordFunctionId = rf;
     // Every event has args: args index i is node i (see below).
     b.addEvent(e, withDetails ? argsJson(n) : "{\"id\":" + std::to_string(n.id()) + "}");
   }

@@ -5,12 +5,31 @@
 
 namespace sutra::chakra {
 
-NodeIndex::NodeIndex(const std::vector<ChakraProtoMsg::Node>& nodes) : byId_(nodes.size()) {
+NodeIndex::NodeIndex(const std::vector<ChakraProtoMsg::Node>& nodes) {
+  if (nodes.empty()) return;
+  const auto [lo, hi] = std::minmax_element(nodes.begin(), nodes.end(),
+                                            [](const auto& a, const auto& b) { return a.id() < b.id(); });
+  const std::uint64_t span = hi->id() - lo->id();
+  if (span < 4 * static_cast<std::uint64_t>(nodes.size())) {
+    firstId_ = lo->id();
+    byOffset_.assign(span + 1, kAbsent);
+    for (std::uint32_t i = 0; i < nodes.size(); ++i) {
+      std::uint32_t& slot = byOffset_[nodes[i].id() - firstId_];
+      if (slot == kAbsent) slot = i;  // the first of several nodes with one id
+    }
+    return;
+  }
+  byId_.resize(nodes.size());
   for (std::uint32_t i = 0; i < nodes.size(); ++i) byId_[i] = {nodes[i].id(), i};
   if (!std::is_sorted(byId_.begin(), byId_.end())) std::sort(byId_.begin(), byId_.end());
 }
 
 std::optional<std::uint32_t> NodeIndex::find(std::uint64_t id) const {
+  if (!byOffset_.empty()) {
+    if (id < firstId_ || id - firstId_ >= byOffset_.size()) return std::nullopt;
+    const std::uint32_t at = byOffset_[id - firstId_];
+    return at == kAbsent ? std::nullopt : std::optional<std::uint32_t>(at);
+  }
   const auto it = std::lower_bound(byId_.begin(), byId_.end(), std::make_pair(id, std::uint32_t{0}));
   if (it == byId_.end() || it->first != id) return std::nullopt;
   return it->second;

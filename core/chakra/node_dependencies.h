@@ -21,7 +21,12 @@ class NodeIndex {
   std::optional<std::uint32_t> find(std::uint64_t id) const;
 
  private:
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> byId_;  // sorted
+  static constexpr std::uint32_t kAbsent = UINT32_MAX;
+  // Ids that are nearly dense (as the writers number them) index a table directly; any others
+  // are found by binary search in the sorted pairs.
+  std::uint64_t firstId_ = 0;
+  std::vector<std::uint32_t> byOffset_;                        // id - firstId_ -> position
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> byId_;  // sorted, where byOffset_ is empty
 };
 
 struct NodeDependencies {

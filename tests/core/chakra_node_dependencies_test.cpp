@@ -49,6 +49,22 @@ TEST(NodeDependencies, ByPositionOnceEachAndReversed) {
   EXPECT_EQ(list(d.dependantsOf(4)), (std::vector<std::uint32_t>{}));
 }
 
+TEST(NodeIndex, DenseAndSparseIdsFindTheSame) {
+  // Dense ids take the direct table, sparse ones the sorted search; a duplicate finds its first.
+  const std::vector<ChakraProtoMsg::Node> dense{node(7, {}, {}), node(5, {}, {}), node(6, {}, {}), node(5, {}, {})};
+  const std::vector<ChakraProtoMsg::Node> sparse{node(7000000, {}, {}), node(5, {}, {}), node(6, {}, {}),
+                                                 node(5, {}, {})};
+  const NodeIndex a(dense), b(sparse);
+  EXPECT_EQ(a.find(5), 1u);
+  EXPECT_EQ(b.find(5), 1u);
+  EXPECT_EQ(a.find(7), 0u);
+  EXPECT_EQ(b.find(7000000), 0u);
+  for (std::uint64_t absent : {0ull, 4ull, 8ull, 7000001ull, ~0ull}) {
+    EXPECT_FALSE(a.find(absent)) << absent;
+    EXPECT_FALSE(b.find(absent)) << absent;
+  }
+}
+
 TEST(NodeDependencies, AnEmptyGraph) {
   const std::vector<ChakraProtoMsg::Node> none;
   const NodeDependencies d = NodeDependencies::build(none, NodeIndex(none));

@@ -150,6 +150,7 @@ class Streamer {
 
  private:
   Status scan();               // scans buf_[pos_, filled_)
+  JsonBatch frameBatch();      // the complete elements, framed in place and counted
   Status flushBatch();         // hands complete elements to the caller
   Status handOverBatch();      // the same with the buffer that holds them (onBatchBuffer)
   std::size_t scanArray(std::size_t i);  // the hot loop inside the streamed array
@@ -239,11 +240,9 @@ Result<JsonStreamSummary> Streamer::run() {
   return summary_;
 }
 
-Status Streamer::flushBatch() {
-  if (pendingElements_ == 0) {
-    arrayClosed_ = false;
-    return Ok{};
-  }
+JsonBatch Streamer::frameBatch() {
+  // '[' over the byte before the first element, ']' over the comma after the last: the complete
+  // elements since batchStart_ read as one JSON array where they lie.
   char* data = buf_.data() + batchStart_;
   data[0] = '[';
   buf_[lastComplete_] = ']';
@@ -255,6 +254,15 @@ Status Streamer::flushBatch() {
   batch.elements = pendingElements_;
   summary_.elements += pendingElements_;
   pendingElements_ = 0;
+  return batch;
+}
+
+Status Streamer::flushBatch() {
+  if (pendingElements_ == 0) {
+    arrayClosed_ = false;
+    return Ok{};
+  }
+  const JsonBatch batch = frameBatch();
   batchStart_ = lastComplete_;
   arrayClosed_ = false;
   if (handlers_.onBatch) return handlers_.onBatch(batch);
@@ -268,17 +276,7 @@ Status Streamer::handOverBatch() {
   if (next.size() < buf_.size()) next.resize(buf_.size());
   const std::size_t tail = filled_ - lastComplete_;
   std::memcpy(next.data(), buf_.data() + lastComplete_, tail);
-  char* data = buf_.data() + batchStart_;
-  data[0] = '[';
-  buf_[lastComplete_] = ']';
-  JsonBatch batch;
-  batch.data = data;
-  batch.size = lastComplete_ - batchStart_ + 1;
-  batch.capacity = buf_.size() - batchStart_;
-  batch.fileOffset = offset(batchStart_);
-  batch.elements = pendingElements_;
-  summary_.elements += pendingElements_;
-  pendingElements_ = 0;
+  const JsonBatch batch = frameBatch();
   base_ += lastComplete_;
   pos_ -= lastComplete_;
   filled_ = tail;

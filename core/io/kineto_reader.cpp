@@ -140,6 +140,24 @@ struct RawEvent {
   std::string_view metaName;
   std::int64_t metaSortIndex = 0;
   bool hasMetaSortIndex = false;
+
+  // Where the text of a plain top-level field goes (both parse paths read through it); null for
+  // args and for the fields not kept.
+  [[gnu::always_inline]] std::string_view* slotFor(Field field) {
+    switch (field) {
+      case Field::Ph: return &ph;
+      case Field::Name: return &name;
+      case Field::Cat: return &cat;
+      case Field::Pid: return &pid;
+      case Field::Tid: return &tid;
+      case Field::Ts: hasTs = true; return &ts;
+      case Field::Dur: hasDur = true; return &dur;
+      case Field::Id: return &id;
+      case Field::Bp: return &bp;
+      case Field::Scope: return &scope;
+      default: return nullptr;
+    }
+  }
 };
 
 // Per worker: a simdjson parser and the lane lookup of the batch at hand.
@@ -242,21 +260,8 @@ Status BatchParser::parseEvent(od::object& object) {
       return makeError(path_, "malformed event near byte " + std::to_string(batchOffset_) + ": " +
                                   simdjson::error_message(err));
     od::value v = field.value();
-    std::string_view* slot = nullptr;
     const Field kind = fieldOf(key.raw());
-    switch (kind) {
-      case Field::Ph: slot = &raw.ph; break;
-      case Field::Name: slot = &raw.name; break;
-      case Field::Cat: slot = &raw.cat; break;
-      case Field::Pid: slot = &raw.pid; break;
-      case Field::Tid: slot = &raw.tid; break;
-      case Field::Ts: slot = &raw.ts, raw.hasTs = true; break;
-      case Field::Dur: slot = &raw.dur, raw.hasDur = true; break;
-      case Field::Id: slot = &raw.id; break;
-      case Field::Bp: slot = &raw.bp; break;
-      case Field::Scope: slot = &raw.scope; break;
-      default: break;
-    }
+    std::string_view* slot = raw.slotFor(kind);
     if (kind == Field::Args) {
       od::object args;
       if (v.get_object().get(args)) continue;  // args that are not an object carry nothing we use
@@ -448,6 +453,19 @@ inline bool skipValue(const char*& p, const char* end) {
   return false;
 }
 
+// An object member's key (a plain string) and the ':' after it, from the key's opening quote: the
+// key's text, and p at the member's value.
+inline bool memberKey(const char*& p, const char* end, std::string_view& key) {
+  if (*p != '"') return false;
+  ++p;
+  if (!plainString(p, end, key)) return false;
+  skipSpace(p);
+  if (*p != ':') return false;
+  ++p;
+  skipSpace(p);
+  return true;
+}
+
 }  // namespace fast
 
 bool BatchParser::parseFast(const JsonBatch& batch) {
@@ -483,34 +501,16 @@ bool BatchParser::parseObjectFast(const char*& p, RawEvent& raw) {
     return true;
   }
   for (;;) {
-    if (*p != '"') return false;
-    const char* key = ++p;
-    std::string_view keyText;
-    if (!fast::plainString(p, end, keyText)) return false;
-    fast::skipSpace(p);
-    if (*p != ':') return false;
-    ++p;
-    fast::skipSpace(p);
-    std::string_view* slot = nullptr;
-    switch (fieldOf(key)) {
-      case Field::Ph: slot = &raw.ph; break;
-      case Field::Name: slot = &raw.name; break;
-      case Field::Cat: slot = &raw.cat; break;
-      case Field::Pid: slot = &raw.pid; break;
-      case Field::Tid: slot = &raw.tid; break;
-      case Field::Ts: slot = &raw.ts, raw.hasTs = true; break;
-      case Field::Dur: slot = &raw.dur, raw.hasDur = true; break;
-      case Field::Id: slot = &raw.id; break;
-      case Field::Bp: slot = &raw.bp; break;
-      case Field::Scope: slot = &raw.scope; break;
-      case Field::Args:
-        if (*p != '{' || !parseArgsFast(p, raw)) return false;
-        break;
-      default:
-        if (!fast::skipValue(p, end)) return false;
-        break;
+    std::string_view key;
+    if (!fast::memberKey(p, end, key)) return false;
+    const Field field = fieldOf(key.data());
+    if (std::string_view* slot = raw.slotFor(field)) {
+      if (!fast::scalar(p, end, *slot)) return false;
+    } else if (field == Field::Args) {
+      if (*p != '{' || !parseArgsFast(p, raw)) return false;
+    } else if (!fast::skipValue(p, end)) {
+      return false;
     }
-    if (slot && !fast::scalar(p, end, *slot)) return false;
     fast::skipSpace(p);
     if (*p == ',') {
       ++p;
@@ -531,15 +531,9 @@ bool BatchParser::parseArgsFast(const char*& p, RawEvent& raw) {
   fast::skipSpace(p);
   if (*p != '}') {
     for (;;) {
-      if (*p != '"') return false;
-      const char* key = ++p;
       std::string_view keyText;
-      if (!fast::plainString(p, end, keyText)) return false;
-      fast::skipSpace(p);
-      if (*p != ':') return false;
-      ++p;
-      fast::skipSpace(p);
-      const Field argField = argFieldOf(key);
+      if (!fast::memberKey(p, end, keyText)) return false;
+      const Field argField = argFieldOf(keyText.data());
       const bool read = argField == Field::ExternalId || argField == Field::Correlation ||
                         argField == Field::RecordFunctionId ||
                         ((argField == Field::Name || argField == Field::SortIndex) && !counter) || counter;

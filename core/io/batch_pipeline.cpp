@@ -6,9 +6,8 @@
 namespace sutra {
 
 unsigned parseWorkerCount() {
-  // Measured on 2 cores: two parse workers beside the scanner beat one (the scanner is the lighter
-  // stage and the OS shares the cores among the three).
-  return std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  // The calling thread scans and parses too (batch_pipeline.h): one worker per other core.
+  return std::clamp(std::thread::hardware_concurrency(), 2u, 9u) - 1;
 }
 
 }  // namespace sutra

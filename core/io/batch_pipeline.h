@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Parses the batches of a streamed JSON array on worker threads and merges the results in file
-// order on the calling thread. The scanner (json_stream.h) keeps one core busy finding element
-// boundaries; parsing a batch is independent of every other batch, and only the merge (interning,
-// lane ids, B/E pairing) needs file order. Memory is bounded: at most `maxInFlight` batches are
-// copied out of the scanner's buffer at a time.
+// order on the calling thread. The scanner (json_stream.h) runs on the calling thread and finds
+// element boundaries; parsing a batch is independent of every other batch, and only the merge
+// (interning, lane ids, B/E pairing) needs file order. The calling thread is a parser too: when
+// batches queue up (the workers are behind) or it would otherwise wait, it parses the oldest
+// waiting batch itself. So there is one thread per core and no more: with a worker per core
+// beside the scanner, the OS shared the cores three ways and the scanner, the one stage that
+// cannot be split, got two thirds of a core. Memory is bounded: at most `maxInFlight` batches are
+// held at a time.
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -19,22 +23,24 @@
 
 namespace sutra {
 
-// Worker threads for parsing: all cores but the scanner's, at least one.
+// Worker threads for parsing: all cores but the calling thread's, at least one.
 unsigned parseWorkerCount();
 
 template <typename Parsed>
 class BatchPipeline {
  public:
-  // `parse` runs on a worker and gets that worker's index (for per-worker parser state);
-  // `merge` runs on the thread that calls submit()/finish(), in submission order.
+  // `parse` runs on a worker or on the calling thread and gets a parser index below
+  // parserCount(workers) (for per-parser state; the calling thread's is `workers`); `merge` runs
+  // on the thread that calls submit()/finish(), in submission order.
   using ParseFn = std::function<Result<Parsed>(unsigned worker, const JsonBatch&)>;
   using MergeFn = std::function<void(Parsed&&)>;
 
   BatchPipeline(unsigned workers, ParseFn parse, MergeFn merge)
-      : parse_(std::move(parse)), merge_(std::move(merge)), maxInFlight_(workers + 2) {
+      : parse_(std::move(parse)), merge_(std::move(merge)), workers_(workers), maxInFlight_(2 * workers + 4) {
     for (unsigned w = 0; w < workers; ++w) threads_.emplace_back([this, w] { work(w); });
   }
   ~BatchPipeline() { stop(); }
+  static unsigned parserCount(unsigned workers) { return workers + 1; }
   BatchPipeline(const BatchPipeline&) = delete;
   BatchPipeline& operator=(const BatchPipeline&) = delete;
 
@@ -72,6 +78,8 @@ class BatchPipeline {
   // that failed: every submitted batch is parsed before one is chosen, so the answer does not
   // depend on which worker finished first.
   Status finish() {
+    while (parseOneWaiting()) {
+    }
     auto status = mergeReady(true);
     stop();  // the workers drain the queue before they stop
     if (error_) return *error_;
@@ -86,21 +94,43 @@ class BatchPipeline {
   };
 
   Status enqueue(Job&& job) {
-    job.sequence = nextSequence_;
     for (;;) {
       if (auto s = mergeReady(false); !s) return s;
       std::unique_lock lock(mutex_);
       if (error_) return *error_;
-      if (inFlight_ < maxInFlight_) {
-        ++inFlight_;
-        ++nextSequence_;
-        jobs_.push_back(std::move(job));
-        break;
+      if (inFlight_ < maxInFlight_) break;
+      if (!jobs_.empty()) {  // rather than wait for a worker, parse a waiting batch here
+        lock.unlock();
+        parseOneWaiting();
+        continue;
       }
       batchDone_.wait(lock, [&] { return done_.count(nextMerge_) > 0 || error_.has_value(); });
     }
+    bool behind = false;
+    {
+      std::lock_guard lock(mutex_);
+      job.sequence = nextSequence_++;
+      ++inFlight_;
+      jobs_.push_back(std::move(job));
+      behind = jobs_.size() > workers_ + 2;  // the workers are behind, and stay busy while this parses
+    }
     workAvailable_.notify_one();
+    if (behind) parseOneWaiting();
     return Ok{};
+  }
+
+  // Takes the oldest waiting batch (the first the merge needs) and parses it on this thread;
+  // false when none waits.
+  bool parseOneWaiting() {
+    Job job;
+    {
+      std::lock_guard lock(mutex_);
+      if (jobs_.empty()) return false;
+      job = std::move(jobs_.front());
+      jobs_.pop_front();
+    }
+    run(workers_, std::move(job));
+    return true;
   }
 
   void work(unsigned worker) {
@@ -113,24 +143,29 @@ class BatchPipeline {
         job = std::move(jobs_.front());
         jobs_.pop_front();
       }
-      JsonBatch view = job.batch;
-      if (!view.data) {  // a copy (submit): the batch is the whole buffer
-        view.data = job.bytes.data();
-        view.capacity = job.bytes.size();
-      }
-      auto parsed = parse_(worker, view);
-      {
-        std::lock_guard lock(mutex_);
-        if (!parsed) {
-          if (!error_ || job.sequence < errorSequence_) error_ = parsed.error(), errorSequence_ = job.sequence;
-        } else {
-          done_.emplace(job.sequence, std::move(parsed).value());
-        }
-        ++finished_;
-        if (spare_.size() < maxInFlight_) spare_.push_back(std::move(job.bytes));  // nothing points into it now
-      }
-      batchDone_.notify_all();
+      run(worker, std::move(job));
     }
+  }
+
+  // Parses one batch with parser `parser` and files the result (or the error) for the merge.
+  void run(unsigned parser, Job&& job) {
+    JsonBatch view = job.batch;
+    if (!view.data) {  // a copy (submit): the batch is the whole buffer
+      view.data = job.bytes.data();
+      view.capacity = job.bytes.size();
+    }
+    auto parsed = parse_(parser, view);
+    {
+      std::lock_guard lock(mutex_);
+      if (!parsed) {
+        if (!error_ || job.sequence < errorSequence_) error_ = parsed.error(), errorSequence_ = job.sequence;
+      } else {
+        done_.emplace(job.sequence, std::move(parsed).value());
+      }
+      ++finished_;
+      if (spare_.size() < maxInFlight_) spare_.push_back(std::move(job.bytes));  // nothing points into it now
+    }
+    batchDone_.notify_all();
   }
 
   // Merges finished batches in order; with `all`, waits until every submitted batch is merged.
@@ -165,6 +200,7 @@ class BatchPipeline {
 
   ParseFn parse_;
   MergeFn merge_;
+  const unsigned workers_;
   const unsigned maxInFlight_;
   std::vector<std::thread> threads_;
   std::mutex mutex_;

@@ -5,6 +5,9 @@
 #include <charconv>
 #include <numeric>
 
+#include "model/event_order.h"
+#include "util/parallel_for.h"
+
 namespace sutra {
 namespace {
 
@@ -77,62 +80,7 @@ void TraceBuilder::setThreadSortIndex(std::string_view pid, std::string_view tid
 
 Trace TraceBuilder::finish() {
   auto& events = trace_.events;
-  // Group by lane, then by start; at equal starts the longer event first, so it becomes the parent.
-  // The original index breaks the remaining ties: a child written before its parent with the same
-  // start and duration keeps the file's order, which is the best evidence left.
-  auto before = [](const Event& x, const Event& y) {
-    if (x.lane != y.lane) return x.lane < y.lane;
-    if (x.start != y.start) return x.start < y.start;
-    return x.dur > y.dur;
-  };
-  if (!std::is_sorted(events.begin(), events.end(), before)) {
-    // Grouped by lane with a counting sort (stable, so the file's order stays within a lane),
-    // then each lane sorted by start only where it is not already: Kineto writes a thread's events
-    // nearly in order, and the comparisons read events in increasing addresses.
-    LaneId lanes = 0;  // events may name lanes the builder did not create (tests do)
-    for (const Event& e : events) lanes = std::max(lanes, e.lane + 1);
-    std::vector<std::uint32_t> laneStart(lanes + 1, 0);
-    for (const Event& e : events) ++laneStart[e.lane + 1];
-    for (std::size_t l = 1; l < laneStart.size(); ++l) laneStart[l] += laneStart[l - 1];
-    std::vector<std::uint32_t> order(events.size());
-    {
-      std::vector<std::uint32_t> next(laneStart.begin(), laneStart.end() - 1);
-      for (std::uint32_t i = 0; i < events.size(); ++i) order[next[events[i].lane]++] = i;
-    }
-    auto byStart = [&](std::uint32_t a, std::uint32_t b) {
-      const Event& x = events[a];
-      const Event& y = events[b];
-      if (x.start != y.start) return x.start < y.start;
-      return x.dur > y.dur;
-    };
-    for (std::size_t l = 0; l + 1 < laneStart.size(); ++l) {
-      auto first = order.begin() + laneStart[l], last = order.begin() + laneStart[l + 1];
-      // Stable: at equal start and duration the earlier in the file stays first (a child written
-      // before its parent with the same times keeps the file's order, the best evidence left).
-      if (!std::is_sorted(first, last, byStart)) std::stable_sort(first, last, byStart);
-    }
-    // Applies the order in place, one cycle of the permutation at a time: the sort costs 4 bytes
-    // an event, not a second copy of every event (the reader's peak memory).
-    for (std::uint32_t i = 0; i < order.size(); ++i) {
-      if (order[i] == i) continue;
-      const Event first = events[i];
-      std::uint32_t at = i;
-      for (;;) {
-        const std::uint32_t from = order[at];
-        order[at] = at;
-        if (from == i) {
-          events[at] = first;
-          break;
-        }
-        // The next event to move is at order[from], anywhere in memory: fetched while this one
-        // is copied (the moves were cache misses, about half of finish()'s time on large traces).
-        __builtin_prefetch(&events[order[from]]);
-        events[at] = events[from];
-        at = from;
-      }
-    }
-  }
-
+  groupByLane(events);
   for (auto& lane : trace_.lanes) lane.firstEvent = lane.endEvent = 0;
   for (EventId i = 0; i < events.size();) {
     const LaneId laneId = events[i].lane;
@@ -142,7 +90,30 @@ Trace TraceBuilder::finish() {
     trace_.lanes[laneId].endEvent = j;
     i = j;
   }
-  for (auto& lane : trace_.lanes) nestLane(lane);
+  // Lanes are independent: each is sorted and nested on its own thread, the largest first.
+  std::vector<LaneId> bySize(trace_.lanes.size());
+  std::iota(bySize.begin(), bySize.end(), LaneId{0});
+  std::stable_sort(bySize.begin(), bySize.end(), [&](LaneId a, LaneId b) {
+    return trace_.lanes[a].endEvent - trace_.lanes[a].firstEvent > trace_.lanes[b].endEvent - trace_.lanes[b].firstEvent;
+  });
+  std::vector<LaneOverlaps> overlaps(trace_.lanes.size());
+  constexpr std::size_t kSmall = 1 << 16;  // fewer events are done before a thread has started
+  parallelFor(
+      bySize.size(),
+      [&](std::size_t k) {
+        Lane& lane = trace_.lanes[bySize[k]];
+        sortLane(events.data() + lane.firstEvent, events.data() + lane.endEvent);
+        overlaps[bySize[k]] = nestLane(lane);
+      },
+      events.size() < kSmall ? 1 : 0);
+  for (std::size_t l = 0; l < trace_.lanes.size(); ++l) {
+    if (overlaps[l].count == 0) continue;
+    const Lane& lane = trace_.lanes[l];
+    const Event& e = events[overlaps[l].first];
+    trace_.problems.add(Severity::Info, "events overlapping on one lane without nesting", overlaps[l].count,
+                        std::string(trace_.names.view(e.name)) + " on pid " + lane.pid + " tid " +
+                            lane.tid + " at " + std::to_string(e.start) + " ns");
+  }
 
   if (!events.empty()) {
     trace_.startNs = events.front().start;
@@ -171,11 +142,10 @@ Trace TraceBuilder::finish() {
   return std::move(trace_);
 }
 
-void TraceBuilder::nestLane(Lane& lane) {
+TraceBuilder::LaneOverlaps TraceBuilder::nestLane(Lane& lane) {
   auto& events = trace_.events;
   std::vector<EventId> stack;
-  std::uint64_t overlaps = 0;
-  EventId firstOverlap = kNoEvent;
+  LaneOverlaps overlaps;
   for (EventId i = lane.firstEvent; i < lane.endEvent; ++i) {
     Event& e = events[i];
     // An event starting where its predecessor ends follows it; but a zero-duration event holds the
@@ -188,19 +158,14 @@ void TraceBuilder::nestLane(Lane& lane) {
       stack.pop_back();
     if (!stack.empty() && e.end() > events[stack.back()].end()) {
       // Partial overlap with the enclosing event: counted, and drawn one level deeper.
-      if (overlaps++ == 0) firstOverlap = i;
+      if (overlaps.count++ == 0) overlaps.first = i;
     }
     e.parent = stack.empty() ? kNoEvent : stack.back();
     e.depth = static_cast<std::uint16_t>(std::min<std::size_t>(stack.size(), UINT16_MAX));
     lane.maxDepth = std::max(lane.maxDepth, e.depth);
     stack.push_back(i);
   }
-  if (overlaps > 0) {
-    const Event& e = events[firstOverlap];
-    trace_.problems.add(Severity::Info, "events overlapping on one lane without nesting", overlaps,
-                        std::string(trace_.names.view(e.name)) + " on pid " + lane.pid + " tid " +
-                            lane.tid + " at " + std::to_string(e.start) + " ns");
-  }
+  return overlaps;
 }
 
 void TraceBuilder::bindFlows() {

@@ -40,7 +40,13 @@ class TraceBuilder {
   Trace finish();
 
  private:
-  void nestLane(Lane& lane);
+  // Events that overlap their enclosing event without nesting in it: how many, and the first.
+  struct LaneOverlaps {
+    std::uint64_t count = 0;
+    EventId first = kNoEvent;
+  };
+  // Sets depth and parent on a sorted lane; touches nothing outside it (lanes run in parallel).
+  LaneOverlaps nestLane(Lane& lane);
   void bindFlows();
   void classifyLanes();
 

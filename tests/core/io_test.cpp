@@ -3,9 +3,14 @@
 // same result whatever the chunk size (every boundary case of the chunked scanner is met).
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <fstream>
+#include <numeric>
+#include <thread>
 #include <nlohmann/json.hpp>
 
+#include "io/batch_pipeline.h"
 #include "io/byte_source.h"
 #include "io/json_numbers.h"
 #include "io/json_stream.h"
@@ -295,6 +300,63 @@ TEST(EtReader, ReadsBothLayoutsOfTheRealTraces) {
   ASSERT_EQ(comms->inputs.tensors.size(), 1u);  // inside a GenericList[Tensor(float)]
   EXPECT_EQ(comms->inputs.tensors[0].tensorId, 434);
   EXPECT_TRUE(attrs->problems.empty());
+}
+
+}  // namespace
+}  // namespace sutra
+
+namespace sutra {
+namespace {
+
+TEST(BatchPipeline, CallerParsesWhenWorkersAreBehindAndMergeStaysInOrder) {
+  // One slow worker: batches queue up, so the calling thread parses some of them itself (with
+  // parser index `workers`); the merge still sees every batch once, in submission order.
+  constexpr unsigned kWorkers = 1;
+  std::atomic<int> byCaller{0};
+  std::vector<std::uint64_t> merged;
+  BatchPipeline<std::uint64_t> pipeline(
+      kWorkers,
+      [&](unsigned parser, const JsonBatch& batch) -> Result<std::uint64_t> {
+        EXPECT_LT(parser, BatchPipeline<std::uint64_t>::parserCount(kWorkers));
+        if (parser == kWorkers) byCaller++;
+        else std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        return batch.fileOffset;
+      },
+      [&](std::uint64_t&& offset) { merged.push_back(offset); });
+  const std::string text = "[1]";
+  for (std::uint64_t i = 0; i < 40; ++i) {
+    JsonBatch batch;
+    batch.data = text.data();
+    batch.size = text.size();
+    batch.fileOffset = i;
+    ASSERT_TRUE(pipeline.submit(batch));
+  }
+  ASSERT_TRUE(pipeline.finish());
+  std::vector<std::uint64_t> want(40);
+  std::iota(want.begin(), want.end(), 0u);
+  EXPECT_EQ(merged, want);
+  EXPECT_GT(byCaller.load(), 0);
+}
+
+TEST(BatchPipeline, EarliestFailedBatchIsTheError) {
+  BatchPipeline<int> pipeline(
+      2,
+      [&](unsigned, const JsonBatch& batch) -> Result<int> {
+        if (batch.fileOffset >= 5) return makeError("f.json", "bad batch " + std::to_string(batch.fileOffset));
+        return 0;
+      },
+      [&](int&&) {});
+  const std::string text = "[1]";
+  for (std::uint64_t i = 0; i < 10; ++i) {
+    JsonBatch batch;
+    batch.data = text.data();
+    batch.size = text.size();
+    batch.fileOffset = i;
+    if (!pipeline.submit(batch)) break;
+  }
+  auto status = pipeline.finish();
+  ASSERT_FALSE(status);
+  EXPECT_NE(status.error().message.find("bad batch 5"), std::string::npos) << status.error().message;
 }
 
 }  // namespace

@@ -190,11 +190,21 @@ class Streamer {
   std::optional<Error> error_;  // set by the hot loops, which return positions
   JsonStreamSummary summary_;
   bool hasContent(std::size_t from, std::size_t to) const;
+  std::size_t likelyBoundary() const;
+  Status handOverSpeculative(std::size_t boundary);
+  void resumeExactScan();
+  bool speculating_ = false;       // the bytes after batchStart_ are not scanned
+  bool speculationOver_ = false;   // the end of the input: scan exactly to the end
 };
 
 Result<JsonStreamSummary> Streamer::run() {
   buf_.resize(chunk_ + kJsonPadding);
   for (;;) {
+    // Between chunks, inside the array, the scan may give way to guessing (speculativeSplit):
+    // what it knows of the partial element after batchStart_ is dropped, and the guess starts
+    // from batchStart_.
+    if (handlers_.speculativeSplit && where_ == Where::InArray && !speculating_ && !speculationOver_)
+      speculating_ = true;
     // Keep what is still needed: the unflushed part of the array, or the member being captured.
     std::size_t keep = pos_;
     if (where_ == Where::InArray) keep = batchStart_;
@@ -213,10 +223,28 @@ Result<JsonStreamSummary> Streamer::run() {
     // An element larger than what is free (or a chunk filled by a partial element) grows the buffer.
     if (buf_.size() - kJsonPadding - filled_ < std::max<std::size_t>(chunk_ / 2, 1))
       buf_.resize(2 * (buf_.size() - kJsonPadding) + kJsonPadding);
-    auto n = source_.read(buf_.data() + filled_, buf_.size() - kJsonPadding - filled_);
+    const std::size_t wanted = buf_.size() - kJsonPadding - filled_;
+    auto n = source_.read(buf_.data() + filled_, wanted);
     if (!n) return n.error();
-    if (*n == 0) break;
+    const bool atEnd = *n == 0;
     filled_ += *n;
+    if (speculating_) {
+      // A short read is the input's last (ByteSource fills the buffer until the end): it holds
+      // the array's end and what follows, where "}, {" may be no element boundary at all.
+      const bool last = *n < wanted;
+      if (const std::size_t boundary = last ? 0 : likelyBoundary(); boundary != 0) {
+        if (auto s = handOverSpeculative(boundary); !s) return s.error();
+        if (handlers_.onProgress && !handlers_.onProgress(base_ + filled_))
+          return makeError(source_.path(), "loading cancelled");
+        continue;
+      }
+      // No boundary in sight (an element larger than a chunk, or the end of the input): the
+      // exact scan goes on from the last boundary handed over.
+      resumeExactScan();
+      speculationOver_ = last;
+    } else if (atEnd) {
+      break;
+    }
     if (auto s = scan(); !s) return s.error();
     if (where_ == Where::InArray && pendingElements_ > 0 && handlers_.onBatchBuffer) {
       if (auto s = handOverBatch(); !s) return s.error();
@@ -252,6 +280,7 @@ JsonBatch Streamer::frameBatch() {
   batch.capacity = buf_.size() - batchStart_;
   batch.fileOffset = offset(batchStart_);
   batch.elements = pendingElements_;
+  batch.speculative = speculating_;
   summary_.elements += pendingElements_;
   pendingElements_ = 0;
   return batch;
@@ -283,6 +312,49 @@ Status Streamer::handOverBatch() {
   batchStart_ = lastComplete_ = 0;
   std::swap(buf_, next);
   return handlers_.onBatchBuffer(batch, std::move(next));
+}
+
+// The comma of the last "}, {" (whitespace allowed around the comma) after batchStart_, or 0.
+// Searched backwards: an element boundary is usually among the last few hundred bytes.
+std::size_t Streamer::likelyBoundary() const {
+  const char* const p = buf_.data();
+  const std::size_t from = batchStart_ + 1;  // the batch keeps at least one element
+  auto skipSpaceBack = [&](std::size_t at) {  // the first of the spaces that end at `at`
+    while (at > from && isSpace(p[at - 1])) --at;
+    return at;
+  };
+  std::size_t end = filled_;
+  while (end > from) {
+    const void* open = ::memrchr(p + from, '{', end - from);
+    if (!open) return 0;
+    end = static_cast<std::size_t>(static_cast<const char*>(open) - p);
+    const std::size_t afterComma = skipSpaceBack(end);
+    if (afterComma <= from || p[afterComma - 1] != ',') continue;
+    const std::size_t comma = afterComma - 1;
+    const std::size_t afterClose = skipSpaceBack(comma);
+    if (afterClose > from && p[afterClose - 1] == '}') return comma;
+  }
+  return 0;
+}
+
+Status Streamer::handOverSpeculative(std::size_t boundary) {
+  lastComplete_ = boundary;
+  pendingElements_ = 0;  // not counted: the parser counts them
+  pos_ = filled_;
+  ++summary_.speculativeBatches;
+  if (handlers_.onBatchBuffer) return handOverBatch();
+  const JsonBatch batch = frameBatch();
+  batchStart_ = lastComplete_;
+  return handlers_.onBatch ? handlers_.onBatch(batch) : Status(Ok{});
+}
+
+void Streamer::resumeExactScan() {
+  speculating_ = false;
+  depth_ = arrayDepth_;
+  inString_ = escapePending_ = elementContent_ = false;
+  lastComplete_ = batchStart_;
+  pendingElements_ = 0;
+  pos_ = batchStart_ + 1;
 }
 
 Status Streamer::scan() {

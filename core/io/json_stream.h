@@ -22,7 +22,10 @@ struct JsonBatch {
   std::size_t size = 0;
   std::size_t capacity = 0;     // readable bytes from data
   std::uint64_t fileOffset = 0; // content offset of data[0], for error messages
-  std::size_t elements = 0;
+  std::size_t elements = 0;     // 0 in a speculative batch: not counted
+  // Cut at a likely element boundary found without scanning (JsonStreamHandlers::
+  // speculativeSplit): valid only if it parses as whole elements, and with it every later batch.
+  bool speculative = false;
 };
 
 inline constexpr std::size_t kJsonPadding = 64;  // >= SIMDJSON_PADDING
@@ -40,16 +43,26 @@ struct JsonStreamHandlers {
   std::function<void(std::string_view key, std::string_view rawValue)> onMember;
   // Progress in content bytes; return false to cancel.
   std::function<bool(std::uint64_t done)> onProgress;
+  // Inside the array, cut batches where the bytes look like an element boundary ("}, {", the
+  // last in each chunk) instead of scanning every byte for it: the scan was a fifth of the
+  // reader's instructions, and the parser walks every byte anyway. A wrong guess (the pattern
+  // inside a string or a nested object) leaves the batch before it ending inside an element, so
+  // a parser that accepts a speculative batch only when it is exactly "[element, ...]" detects
+  // it; the caller then loads again without speculation. Bytes the scan would check or repair
+  // (raw control characters, malformed JSON) are left to that parser too.
+  bool speculativeSplit = false;
 };
 
 struct JsonStreamSummary {
   bool foundArray = false;     // the named array (or a top-level array) was present
   bool topLevelArray = false;  // the document itself was the array
-  std::uint64_t elements = 0;
+  std::uint64_t elements = 0;  // counted by the exact scan: a speculative batch's are not
   std::uint64_t contentBytes = 0;
   std::uint64_t controlCharactersReplaced = 0;  // raw control bytes in strings, made spaces
   std::uint64_t firstControlCharacterOffset = 0;   // content offset of the first one
-  std::uint64_t firstControlCharacterElement = kNotInArray;  // index of the element holding it
+  std::uint64_t firstControlCharacterElement = kNotInArray;  // index of the element holding it (after
+                                                             // speculative batches: not known)
+  std::uint64_t speculativeBatches = 0;  // batches handed over with `speculative` set
   static constexpr std::uint64_t kNotInArray = UINT64_MAX;
 };
 

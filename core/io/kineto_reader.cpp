@@ -202,7 +202,8 @@ std::uint32_t BatchParser::laneFor(std::string_view pid, std::string_view tid) {
 
 Result<ParsedBatch> BatchParser::parse(const JsonBatch& batch) {
   ParsedBatch result;
-  result.events.reserve(batch.elements);
+  const std::size_t elements = batch.speculative ? batch.size / 160 : batch.elements;  // ~190 bytes an event
+  result.events.reserve(elements);
   out_ = &result;
   laneIds_.clear();
   batchOffset_ = batch.fileOffset;
@@ -210,9 +211,12 @@ Result<ParsedBatch> BatchParser::parse(const JsonBatch& batch) {
     out_ = nullptr;
     return result;
   }
+  // The fast path accepts exactly "[object, ...]": a speculative batch it refuses may be cut in
+  // the wrong place, and the whole file is read again without guessing (readKinetoTrace).
+  if (batch.speculative) return makeError(path_, "a guessed batch boundary near byte " + std::to_string(batch.fileOffset) + " did not hold");
   // The batch has something the fast path leaves to simdjson: start it again from scratch.
   result = ParsedBatch{};
-  result.events.reserve(batch.elements);
+  result.events.reserve(elements);
   laneIds_.clear();
   counterValues_.clear();
   auto fail = [&](simdjson::error_code code, const char* location) -> Error {
@@ -845,11 +849,22 @@ void BatchMerger::applyMetadata(Trace& trace) {
   }
 }
 
-}  // namespace
+// One pass over the file: the trace or the error, and whether batches were cut by guessing
+// (json_stream.h's speculativeSplit) or the user cancelled.
+struct LoadPass {
+  Result<Trace> trace;
+  bool guessed = false;
+  bool cancelled = false;
+};
 
-Result<Trace> readKinetoTrace(const std::string& path, const ProgressFn& progress) {
+LoadPass loadPass(const std::string& path, const ProgressFn& progress, bool guessBoundaries,
+                  std::size_t chunkBytes) {
+  LoadPass pass{makeError(path, "not loaded")};
   auto opened = ByteSource::open(path);
-  if (!opened) return opened.error();
+  if (!opened) {
+    pass.trace = opened.error();
+    return pass;
+  }
   ByteSource& source = **opened;
 
   BatchMerger merger(path);
@@ -861,35 +876,83 @@ Result<Trace> readKinetoTrace(const std::string& path, const ProgressFn& progres
       [&](ParsedBatch&& batch) { merger.merge(std::move(batch)); });
 
   JsonStreamHandlers handlers;
-  handlers.onBatch = [&](const JsonBatch& batch) { return pipeline.submit(batch); };
+  handlers.speculativeSplit = guessBoundaries;
+  handlers.onBatch = [&](const JsonBatch& batch) {
+    pass.guessed |= batch.speculative;
+    return pipeline.submit(batch);
+  };
   handlers.onBatchBuffer = [&](const JsonBatch& batch, std::vector<char>&& buffer) {
+    pass.guessed |= batch.speculative;
     return pipeline.submitBuffer(batch, std::move(buffer));
   };
   handlers.spareBuffer = [&] { return pipeline.spareBuffer(); };
   handlers.onMember = [&](std::string_view key, std::string_view raw) { merger.member(key, raw); };
-  if (progress) handlers.onProgress = [&](std::uint64_t) { return progress(source.fileBytesRead(), source.fileSize()); };
-  // Small chunks keep both cores busy and memory low: the scanner hands over a batch every 512 KB
-  // (a batch costs simdjson about five times its size in index and string buffers).
-  auto summary = streamJsonArray(source, "traceEvents", handlers, 512 << 10);
+  if (progress)
+    handlers.onProgress = [&](std::uint64_t) {
+      pass.cancelled = !progress(source.fileBytesRead(), source.fileSize());
+      return !pass.cancelled;
+    };
+  auto summary = streamJsonArray(source, "traceEvents", handlers, chunkBytes);
   auto finished = pipeline.finish();
   // A batch that failed lies before wherever the scanner stopped: its error comes first in the
   // file, and taking it first makes the message the same whichever thread noticed its error first.
-  if (!finished) return finished.error();
-  if (!summary) return summary.error();
+  if (!finished) {
+    pass.trace = finished.error();
+    return pass;
+  }
+  if (!summary) {
+    pass.trace = summary.error();
+    return pass;
+  }
+  if (summary->speculativeBatches > 0 && summary->controlCharactersReplaced > 0) {
+    // The exact scan at the end repaired them, but guessed batches are not counted, so the
+    // example's element index would be wrong: the pass without guessing gives the right one.
+    pass.trace = makeError(path, "control characters after guessed batches");
+    return pass;
+  }
   if (summary->controlCharactersReplaced > 0)
     merger.problem(Severity::Warning, "raw control characters in strings (replaced with spaces)",
                    summary->controlCharactersReplaced, controlCharacterExample(*summary, "traceEvents"));
   if (!summary->foundArray) {
-    for (const auto& [k, v] : merger.members())
-      if (k == "traceEvents")
-        return makeError(path, "not a Kineto trace: traceEvents is not an array (found " +
-                                   std::string(jsonValueKind(v)) + ")");
+    for (const auto& [k, v] : merger.members()) {
+      if (k != "traceEvents") continue;
+      pass.trace = makeError(path, "not a Kineto trace: traceEvents is not an array (found " +
+                                       std::string(jsonValueKind(v)) + ")");
+      return pass;
+    }
     std::string keys;
     for (const auto& [k, v] : merger.members()) keys += (keys.empty() ? "" : ", ") + k;
-    return makeError(path, "not a Kineto trace: no \"traceEvents\" array (top-level members: " +
-                               (keys.empty() ? std::string("none") : keys) + ")");
+    pass.trace = makeError(path, "not a Kineto trace: no \"traceEvents\" array (top-level members: " +
+                                     (keys.empty() ? std::string("none") : keys) + ")");
+    return pass;
   }
-  return merger.finish();
+  pass.trace = merger.finish();
+  return pass;
+}
+
+}  // namespace
+
+namespace {
+
+Result<Trace> readInChunks(const std::string& path, std::size_t chunkBytes, const ProgressFn& progress) {
+  LoadPass pass = loadPass(path, progress, true, chunkBytes);
+  if (pass.trace || !pass.guessed || pass.cancelled) return std::move(pass.trace);
+  // A guessed boundary did not hold, or the file has something only the exact scan checks or
+  // repairs (malformed JSON, raw control characters): read it again without guessing. Its result,
+  // errors included, is the exact scan's.
+  return std::move(loadPass(path, progress, false, chunkBytes).trace);
+}
+
+}  // namespace
+
+Result<Trace> readKinetoTraceInChunks(const std::string& path, std::size_t chunkBytes) {
+  return readInChunks(path, chunkBytes, {});
+}
+
+Result<Trace> readKinetoTrace(const std::string& path, const ProgressFn& progress) {
+  // Small chunks keep both cores busy and memory low: a batch every 512 KB (a batch costs
+  // simdjson about five times its size in index and string buffers).
+  return readInChunks(path, 512 << 10, progress);
 }
 
 }  // namespace sutra

@@ -17,6 +17,10 @@ namespace sutra {
 using ProgressFn = std::function<bool(std::uint64_t done, std::uint64_t total)>;
 
 Result<Trace> readKinetoTrace(const std::string& path, const ProgressFn& progress = {});
+// The same, reading `chunkBytes` at a time instead of 512 KB: for tests and fuzzing, where small
+// chunks make a small input take the paths of a large one (batches cut by guessing, buffers
+// handed over, elements across chunk ends).
+Result<Trace> readKinetoTraceInChunks(const std::string& path, std::size_t chunkBytes);
 Result<EtTrace> readPytorchEt(const std::string& path, const ProgressFn& progress = {});
 
 }  // namespace sutra

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <numeric>
 #include <thread>
 #include <nlohmann/json.hpp>
@@ -55,7 +56,9 @@ TEST(JsonNumbers, MicrosTextToNanosIsExact) {
 std::pair<std::vector<std::string>, std::vector<std::string>> streamAll(const std::string& text,
                                                                         std::size_t chunk,
                                                                         const char* key = "traceEvents",
-                                                                        bool handOver = false) {
+                                                                        bool handOver = false,
+                                                                        bool speculate = false,
+                                                                        std::uint64_t* guessed = nullptr) {
   // One file per test: ctest runs the tests of this binary as parallel processes.
   const auto* info = testing::UnitTest::GetInstance()->current_test_info();
   const std::string path = testing::TempDir() + "/stream_" + info->test_suite_name() + "_" + info->name() + ".json";
@@ -63,10 +66,22 @@ std::pair<std::vector<std::string>, std::vector<std::string>> streamAll(const st
   auto source = ByteSource::open(path);
   EXPECT_TRUE(source.ok());
   std::vector<std::string> elements, members;
+  std::uint64_t guessedBatches = 0;
   JsonStreamHandlers h;
+  h.speculativeSplit = speculate;
   h.onBatch = [&](const JsonBatch& b) -> Status {
-    auto arr = nlohmann::json::parse(std::string(b.data, b.size));
-    EXPECT_EQ(arr.size(), b.elements);
+    auto arr = nlohmann::json::parse(std::string(b.data, b.size), nullptr, false);
+    if (b.speculative) {
+      ++guessedBatches;
+      // What the reader does: a guessed batch that is not "[object, ...]" fails the pass.
+      bool objects = arr.is_array();
+      for (const auto& e : arr) objects = objects && e.is_object();
+      if (!objects) return makeError(path, "guess did not hold");
+    }
+    EXPECT_FALSE(arr.is_discarded()) << "batch at " << b.fileOffset << ": " << std::string(b.data, b.size);
+    if (!b.speculative) {
+      EXPECT_EQ(arr.size(), b.elements);
+    }
     for (auto& e : arr) elements.push_back(e.dump());
     return Ok{};
   };
@@ -91,7 +106,12 @@ std::pair<std::vector<std::string>, std::vector<std::string>> streamAll(const st
     h.spareBuffer = [&] { return std::move(spare); };
   }
   auto summary = streamJsonArray(**source, key, h, chunk);
+  if (speculate && !summary.ok() && guessedBatches > 0) {  // and then reads again without guessing
+    if (guessed) *guessed = 0;
+    return streamAll(text, chunk, key, handOver);
+  }
   EXPECT_TRUE(summary.ok()) << (summary.ok() ? "" : summary.error().message);
+  if (guessed && summary.ok()) *guessed = summary->speculativeBatches;
   if (handOver && 4 * chunk < text.size()) {
     EXPECT_GT(handed, 0u) << "chunk " << chunk;
   }
@@ -171,6 +191,56 @@ TEST(JsonStream, ControlCharactersInStringsAreCountedAndReplaced) {
     EXPECT_EQ(summary->firstControlCharacterOffset, first);
     EXPECT_EQ(summary->firstControlCharacterElement, 3u);
     EXPECT_EQ(controlCharacterExample(*summary, "traceEvents"), "byte " + std::to_string(first) + ", in traceEvents[3]");
+  }
+}
+
+// With speculativeSplit, batches are cut at the last "}, {" of each chunk without scanning: on an
+// array of objects whose strings hold no such pattern every guess holds, and the elements and the
+// members around the array are those of the exact scan. Where a guess falls inside a string or a
+// nested object, the batch before it is no "[object, ...]": the pass fails, and reading again
+// without guessing (as the Kineto reader does) gives the exact elements all the same.
+TEST(JsonStream, GuessedBoundariesGiveTheSameElements) {
+  auto events = [](const std::string& args) {
+    std::string text;
+    const char* separators[] = {",", ",\n  ", " , ", "\n,\n"};
+    for (int k = 0; k < 300; ++k) {
+      if (k > 0) text += separators[k % 4];
+      text += R"({"ph": "X", "name": ")" + std::string(static_cast<std::size_t>(k % 50), 'n') +
+              R"(", "args": )" + args + "}";
+    }
+    return text;
+  };
+  struct Case {
+    std::string text;
+    bool guessesHold;
+  };
+  const Case cases[] = {
+      {R"({"a": [{"x": 1}, {"y": 2}], "traceEvents": [)" + events(R"({"v": [1, "]"]})") + R"(], "z": "end"})", true},
+      // "}, {" inside strings and inside nested objects, and in the member after the array
+      {R"({"traceEvents": [)" + events(R"({"s": "}, {", "list": [{"x": 1}, {"y": "}, {"}]})") +
+           R"(], "z": [{"after": 1}, {"array": 2}]})",
+       false},
+  };
+  for (const Case& c : cases) {
+    bool someGuessFailed = false;
+    const auto reference = nlohmann::json::parse(c.text);
+    std::vector<std::string> expected, expectedMembers;
+    for (const auto& [k, v] : reference.items())
+      if (k != "traceEvents") expectedMembers.push_back(k + "=" + v.dump());
+    for (const auto& e : reference["traceEvents"]) expected.push_back(e.dump());
+    for (std::size_t chunk : {std::size_t{64}, std::size_t{100}, std::size_t{1000}, std::size_t{4096}}) {
+      for (bool handOver : {false, true}) {
+        std::uint64_t guessed = 0;
+        auto [got, members] = streamAll(c.text, chunk, "traceEvents", handOver, true, &guessed);
+        EXPECT_EQ(got, expected) << "chunk " << chunk << (handOver ? ", buffers handed over" : "");
+        EXPECT_EQ(members, expectedMembers) << "chunk " << chunk;
+        if (c.guessesHold) {
+          EXPECT_GT(guessed, 0u) << "chunk " << chunk;
+        }
+        someGuessFailed = someGuessFailed || guessed == 0;
+      }
+    }
+    EXPECT_EQ(someGuessFailed, !c.guessesHold);
   }
 }
 
@@ -264,6 +334,77 @@ TEST(KinetoReader, RepairsControlCharactersAndInvalidUtf8) {
   EXPECT_EQ(trace->name(trace->events[1]), "bad??utf");
   EXPECT_EQ(trace->problems.count("raw control characters in strings (replaced with spaces)"), 2u);
   EXPECT_EQ(trace->problems.count("invalid UTF-8 bytes in strings (replaced with '?')"), 2u);
+}
+
+// A Kineto trace of several 512 KB batches, each event made by `event(i)`: later batches are cut
+// by guessing (json_stream.h's speculativeSplit).
+std::string largeKinetoText(const std::function<std::string(int)>& event, int count = 12000) {
+  std::string text = "{\"traceEvents\": [";
+  for (int i = 0; i < count; ++i) {
+    if (i > 0) text += ",\n";
+    text += event(i);
+  }
+  text += "], \"traceName\": \"t\"}";
+  return text;
+}
+
+std::string plainEvent(int i, const std::string& args = "") {
+  return R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 2, "ts": )" +
+         std::to_string(1000 + 10 * i) + R"(, "dur": 5, "args": {"External id": )" + std::to_string(i) + args + "}}";
+}
+
+// "}, {" inside strings and nested objects of every event: wherever a chunk ends, the last such
+// pattern may be no boundary. The trace comes out whole and in order all the same.
+TEST(KinetoReader, WrongGuessesAtBatchBoundariesChangeNothing) {
+  const std::string text = largeKinetoText([](int i) {
+    return plainEvent(i, R"(, "s": "}, {", "list": [{"x": 1}, {"y": "}, {"}])");
+  });
+  ASSERT_GT(text.size(), 1u << 20);  // several 512 KB batches
+  const std::string path = testing::TempDir() + "/wrong_guesses.json";
+  std::ofstream(path, std::ios::binary) << text;
+  auto trace = readKinetoTrace(path);
+  ASSERT_TRUE(trace.ok()) << trace.error().message;
+  ASSERT_EQ(trace->events.size(), 12000u);
+  for (std::size_t i = 0; i < trace->events.size(); ++i) {
+    ASSERT_EQ(trace->events[i].externalId, static_cast<std::int64_t>(i));
+    ASSERT_EQ(trace->events[i].start, static_cast<TimeNs>((1000 + 10 * i) * 1000));
+  }
+  EXPECT_NE(trace->argsJson(trace->events[7]).find(R"("s": "}, {")"), std::string_view::npos);
+  EXPECT_EQ(trace->meta.traceName, "t");
+}
+
+// What only the exact scan checks or repairs, in a batch that was cut by guessing: raw control
+// characters are replaced and counted with the exact byte and element, and malformed JSON gets the
+// exact scan's message.
+TEST(KinetoReader, GuessedBatchesLeaveRepairsAndErrorsToTheExactScan) {
+  // The first 512 KB chunk is scanned exactly, the middle one cut by guessing, the last (a short
+  // read) scanned exactly again: one dirty event in each of the last two.
+  for (const int dirty : {6000, 11000}) {
+    const std::string text = largeKinetoText([&](int i) {
+      return i == dirty ? plainEvent(i, ", \"name\": \"tab\there\"") : plainEvent(i);
+    });
+    const std::string path = testing::TempDir() + "/late_control_character.json";
+    std::ofstream(path, std::ios::binary) << text;
+    auto trace = readKinetoTrace(path);
+    ASSERT_TRUE(trace.ok()) << trace.error().message;
+    EXPECT_EQ(trace->events.size(), 12000u);
+    const Problem* problem = nullptr;
+    for (const Problem& p : trace->problems.all())
+      if (p.what == "raw control characters in strings (replaced with spaces)") problem = &p;
+    ASSERT_NE(problem, nullptr);
+    EXPECT_EQ(problem->count, 1u);
+    EXPECT_EQ(problem->example, "byte " + std::to_string(text.find('\t')) + ", in traceEvents[" + std::to_string(dirty) + "]");
+
+    const std::string broken = largeKinetoText([&](int i) {
+      return i == dirty ? std::string(R"({"ph": "X", "name": "broken" "ts": 1})") : plainEvent(i);
+    });
+    const std::string brokenPath = testing::TempDir() + "/late_malformed_event.json";
+    std::ofstream(brokenPath, std::ios::binary) << broken;
+    auto failed = readKinetoTrace(brokenPath);
+    ASSERT_FALSE(failed.ok());
+    EXPECT_EQ(failed.error().message.rfind(brokenPath + ": malformed event near byte ", 0), 0u) << failed.error().message;
+    EXPECT_EQ(failed.error().message.find("guess"), std::string::npos) << failed.error().message;
+  }
 }
 
 TEST(EtReader, ReadsBothLayoutsOfTheRealTraces) {

@@ -96,16 +96,17 @@ Trace TraceBuilder::finish() {
   std::stable_sort(bySize.begin(), bySize.end(), [&](LaneId a, LaneId b) {
     return trace_.lanes[a].endEvent - trace_.lanes[a].firstEvent > trace_.lanes[b].endEvent - trace_.lanes[b].firstEvent;
   });
+  // The flow ends are sorted meanwhile, as the first task (they need no events).
   std::vector<LaneOverlaps> overlaps(trace_.lanes.size());
-  constexpr std::size_t kSmall = 1 << 16;  // fewer events are done before a thread has started
   parallelFor(
-      bySize.size(),
+      bySize.size() + 1,
       [&](std::size_t k) {
-        Lane& lane = trace_.lanes[bySize[k]];
+        if (k == 0) return sortFlowEnds();
+        Lane& lane = trace_.lanes[bySize[k - 1]];
         sortLane(events.data() + lane.firstEvent, events.data() + lane.endEvent);
-        overlaps[bySize[k]] = nestLane(lane);
+        overlaps[bySize[k - 1]] = nestLane(lane);
       },
-      events.size() < kSmall ? 1 : 0);
+      events.size() < kParallelFrom ? 1 : 0);
   for (std::size_t l = 0; l < trace_.lanes.size(); ++l) {
     if (overlaps[l].count == 0) continue;
     const Lane& lane = trace_.lanes[l];
@@ -168,13 +169,16 @@ TraceBuilder::LaneOverlaps TraceBuilder::nestLane(Lane& lane) {
   return overlaps;
 }
 
-void TraceBuilder::bindFlows() {
+void TraceBuilder::sortFlowEnds() {
   // Pair "s" and "f" ends by (category, id): ids of different categories overlap.
   std::sort(flowEnds_.begin(), flowEnds_.end(), [](const FlowEnd& a, const FlowEnd& b) {
     if (a.category != b.category) return a.category < b.category;
     if (a.id != b.id) return a.id < b.id;
     return a.isStart > b.isStart;
   });
+}
+
+void TraceBuilder::bindFlows() {
   auto bind = [&](const FlowEnd& end) -> EventId {
     if (end.lane >= trace_.lanes.size()) return kNoEvent;
     EventId e = trace_.innermostAt(end.lane, end.time);
@@ -183,31 +187,62 @@ void TraceBuilder::bindFlows() {
     EventId next = trace_.lowerBound(end.lane, end.time);
     return next < trace_.lanes[end.lane].endEvent ? next : kNoEvent;
   };
+  auto sameFlow = [&](std::size_t i, std::size_t j) {
+    return flowEnds_[i].category == flowEnds_[j].category && flowEnds_[i].id == flowEnds_[j].id;
+  };
+  // Each binding is two binary searches on the model, which is read-only by now: parts of the
+  // sorted ends, cut between flows, are bound on all cores and joined in order.
+  struct Part {
+    std::size_t begin = 0, end = 0;
+    std::vector<Flow> flows;
+    std::uint64_t unmatched = 0, unbound = 0;
+    std::string unmatchedExample, unboundExample;
+  };
+  const std::size_t partCount = trace_.events.size() < kParallelFrom ? 1 : 16;
+  std::vector<Part> parts(partCount);
+  for (std::size_t k = 0; k < partCount; ++k) {
+    std::size_t cut = k == 0 ? 0 : std::max(parts[k - 1].begin, flowEnds_.size() * k / partCount);
+    while (cut > 0 && cut < flowEnds_.size() && sameFlow(cut - 1, cut)) ++cut;
+    parts[k].begin = cut;
+    if (k > 0) parts[k - 1].end = cut;
+  }
+  parts.back().end = flowEnds_.size();
+  parallelFor(
+      partCount,
+      [&](std::size_t k) {
+        Part& part = parts[k];
+        for (std::size_t i = part.begin; i < part.end;) {
+          std::size_t j = i;
+          while (j < part.end && sameFlow(i, j)) ++j;
+          const FlowEnd* start = nullptr;
+          const FlowEnd* finish = nullptr;
+          for (std::size_t f = i; f < j; ++f) (flowEnds_[f].isStart ? start : finish) = &flowEnds_[f];
+          if (!start || !finish) {
+            if (part.unmatched++ == 0)
+              part.unmatchedExample = std::string(trace_.categories.view(flowEnds_[i].category)) + " id " +
+                                      std::to_string(flowEnds_[i].id) + (start ? " has no end" : " has no start");
+          } else {
+            Flow flow{bind(*start), bind(*finish), start->id, start->category};
+            if (flow.from == kNoEvent || flow.to == kNoEvent) {
+              if (part.unbound++ == 0)
+                part.unboundExample = std::string(trace_.categories.view(start->category)) + " id " +
+                                      std::to_string(start->id);
+            } else {
+              part.flows.push_back(flow);
+            }
+          }
+          i = j;
+        }
+      },
+      partCount);
   std::uint64_t unmatched = 0, unbound = 0;
   std::string unmatchedExample, unboundExample;
-  for (std::size_t i = 0; i < flowEnds_.size();) {
-    std::size_t j = i;
-    while (j < flowEnds_.size() && flowEnds_[j].category == flowEnds_[i].category &&
-           flowEnds_[j].id == flowEnds_[i].id)
-      ++j;
-    const FlowEnd* start = nullptr;
-    const FlowEnd* finish = nullptr;
-    for (std::size_t k = i; k < j; ++k) (flowEnds_[k].isStart ? start : finish) = &flowEnds_[k];
-    if (!start || !finish) {
-      if (unmatched++ == 0)
-        unmatchedExample = std::string(trace_.categories.view(flowEnds_[i].category)) + " id " +
-                           std::to_string(flowEnds_[i].id) + (start ? " has no end" : " has no start");
-    } else {
-      Flow flow{bind(*start), bind(*finish), start->id, start->category};
-      if (flow.from == kNoEvent || flow.to == kNoEvent) {
-        if (unbound++ == 0)
-          unboundExample = std::string(trace_.categories.view(start->category)) + " id " +
-                           std::to_string(start->id);
-      } else {
-        trace_.flows.push_back(flow);
-      }
-    }
-    i = j;
+  for (Part& part : parts) {
+    trace_.flows.insert(trace_.flows.end(), part.flows.begin(), part.flows.end());
+    if (unmatched == 0) unmatchedExample = std::move(part.unmatchedExample);
+    if (unbound == 0) unboundExample = std::move(part.unboundExample);
+    unmatched += part.unmatched;
+    unbound += part.unbound;
   }
   if (unmatched) trace_.problems.add(Severity::Info, "flow with only one end", unmatched, unmatchedExample);
   if (unbound) trace_.problems.add(Severity::Warning, "flow end on no event", unbound, unboundExample);

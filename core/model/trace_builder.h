@@ -47,7 +47,10 @@ class TraceBuilder {
   };
   // Sets depth and parent on a sorted lane; touches nothing outside it (lanes run in parallel).
   LaneOverlaps nestLane(Lane& lane);
+  void sortFlowEnds();
   void bindFlows();
+  // Below this many events, finish() stays on the calling thread: starting threads costs more.
+  static constexpr std::size_t kParallelFrom = 1 << 16;
   void classifyLanes();
 
   Trace trace_;

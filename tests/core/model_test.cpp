@@ -82,6 +82,44 @@ TEST(TraceBuilder, BindsFlowsByCategoryAndId) {
   EXPECT_EQ(trace.problems.count("flow with only one end"), 1u);
 }
 
+// A trace large enough that finish() sorts lanes, flow ends and binds flows on several threads:
+// every flow is bound to its own launch and kernel, and the unmatched and unbound ones are counted
+// with the first of each (in (category, id) order) as the example, as on one thread.
+TEST(TraceBuilder, BindsManyFlowsOnSeveralThreadsInOrder) {
+  TraceBuilder b("mem");
+  const LaneId host = b.lane("1", "1");
+  const LaneId stream = b.lane("0", "7");
+  const auto ac2g = static_cast<std::uint16_t>(b.trace().categories.intern("ac2g"));
+  constexpr int kFlows = 40000;  // 80,000 events: above TraceBuilder::kParallelFrom
+  for (int i = kFlows - 1; i >= 0; --i) {  // written backwards: every lane needs sorting
+    b.addEvent(makeEvent(b, host, "cudaLaunchKernel", 100 * i, 10, "cuda_runtime"));
+    b.addEvent(makeEvent(b, stream, "kernel", 100 * i + 50, 20, "kernel"));
+    if (i % 1000 == 7) {  // a start without an end
+      b.addFlowEnd({i, ac2g, host, 100 * i, true, false});
+    } else if (i % 1000 == 9) {  // an end before every kernel, bound to none
+      b.addFlowEnd({i, ac2g, host, 100 * i, true, false});
+      b.addFlowEnd({i, ac2g, stream, -5, false, true});
+    } else {
+      b.addFlowEnd({i, ac2g, stream, 100 * i + 50, false, true});
+      b.addFlowEnd({i, ac2g, host, 100 * i, true, false});
+    }
+  }
+  Trace trace = b.finish();
+  ASSERT_EQ(trace.flows.size(), static_cast<std::size_t>(kFlows - 2 * kFlows / 1000));
+  for (std::size_t k = 1; k < trace.flows.size(); ++k) ASSERT_LT(trace.flows[k - 1].id, trace.flows[k].id);
+  for (const Flow& f : trace.flows) {
+    ASSERT_EQ(trace.events[f.from].start, 100 * f.id);
+    ASSERT_EQ(trace.events[f.to].start, 100 * f.id + 50);
+  }
+  ASSERT_EQ(trace.problems.all().size(), 2u);
+  EXPECT_EQ(trace.problems.all()[0].what, "flow with only one end");
+  EXPECT_EQ(trace.problems.all()[0].count, 40u);
+  EXPECT_EQ(trace.problems.all()[0].example, "ac2g id 7 has no end");
+  EXPECT_EQ(trace.problems.all()[1].what, "flow end on no event");
+  EXPECT_EQ(trace.problems.all()[1].count, 40u);
+  EXPECT_EQ(trace.problems.all()[1].example, "ac2g id 9");
+}
+
 TEST(FormatDuration, PicksUnitByMagnitude) {
   EXPECT_EQ(formatDuration(12), "12 ns");
   EXPECT_EQ(formatDuration(403'300), "403.3 us");

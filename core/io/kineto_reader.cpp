@@ -240,7 +240,9 @@ Result<ParsedBatch> BatchParser::parse(const JsonBatch& batch) {
   if (err) return fail(err, nullptr);
   od::array events;
   if (auto err = doc.get_array().get(events)) return fail(err, nullptr);
+  std::size_t seen = 0;
   for (auto element : events) {
+    ++seen;
     od::object object;
     if (auto err = element.get_object().get(object)) {
       if (err == simdjson::INCORRECT_TYPE) {
@@ -253,6 +255,12 @@ Result<ParsedBatch> BatchParser::parse(const JsonBatch& batch) {
     }
     if (auto s = parseEvent(object); !s) return s.error();
   }
+  // On Demand stops iterating at some structural errors without reporting one: the scan counted
+  // the batch's elements, and a batch that ends early is malformed, not shorter.
+  if (seen != batch.elements)
+    return makeError(path_, "malformed JSON in traceEvents near byte " + std::to_string(batch.fileOffset) + ": " +
+                                std::to_string(batch.elements - std::min(seen, batch.elements)) +
+                                " of the events from there could not be read");
   out_ = nullptr;
   return result;
 }
@@ -276,7 +284,9 @@ Status BatchParser::parseEvent(od::object& object) {
       const bool counter = !raw.ph.empty() && raw.ph[0] == 'C';
       for (auto arg : args) {
         od::raw_json_string argKey;
-        if (arg.key().get(argKey)) break;
+        if (auto err = arg.key().get(argKey))  // a silent break here dropped the rest of the batch
+          return makeError(path_, "malformed args object near byte " + std::to_string(batchOffset_) + ": " +
+                                      simdjson::error_message(err));
         od::value av = arg.value();
         std::string_view text;
         const Field argField = argFieldOf(argKey.raw());

@@ -4,10 +4,12 @@
 // categories, ids, lanes, nesting and raw args text, flows, instants, counters, lanes, metadata
 // and problems. Two loads of the same file have the same digest exactly when their models are
 // the same, field by field, in the same order; the reader's speed work is checked with it.
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "model/trace.h"
 
@@ -34,8 +36,9 @@ class Digest {
   std::uint64_t hash_ = 0xcbf29ce484222325ULL;
 };
 
-// `withExamples` false leaves out the problems' examples, which name byte offsets of batches
-// (the same file read in other chunks gives other examples, and the same model otherwise).
+// `withExamples` false leaves out the problems' examples, which name byte offsets of batches, and
+// their order (the same file read in other chunks gives other examples and may list the kinds in
+// another order, and the same model otherwise).
 inline std::uint64_t traceDigest(const Trace& t, bool withExamples = true) {
   Digest d;
   const TraceMetadata& m = t.meta;
@@ -108,11 +111,15 @@ inline std::uint64_t traceDigest(const Trace& t, bool withExamples = true) {
     d.text(c.pid);
     for (const auto& [time, v] : c.samples) d.value(time), d.value(v);
   }
-  for (const Problem& p : t.problems.all()) {
-    d.value(p.severity);
-    d.text(p.what);
-    d.value(p.count);
-    if (withExamples) d.text(p.example);
+  std::vector<const Problem*> problems;
+  for (const Problem& p : t.problems.all()) problems.push_back(&p);
+  if (!withExamples)  // and not their order either: a problem found per batch comes first in its batch
+    std::sort(problems.begin(), problems.end(), [](const Problem* a, const Problem* b) { return a->what < b->what; });
+  for (const Problem* p : problems) {
+    d.value(p->severity);
+    d.text(p->what);
+    d.value(p->count);
+    if (withExamples) d.text(p->example);
   }
   d.value(t.startNs);
   d.value(t.endNs);

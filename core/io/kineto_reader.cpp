@@ -742,7 +742,7 @@ void BatchMerger::merge(ParsedBatch&& b) {
   }
   std::vector<LaneId> lanes(b.lanes.size());
   for (std::size_t i = 0; i < lanes.size(); ++i) lanes[i] = builder_.lane(b.lanes[i].pid, b.lanes[i].tid);
-  const std::uint32_t argsBase = t.args.append(b.args);
+  const std::uint32_t argsBase = t.args.adopt(std::move(b.args));
   auto remap = [&](Event& e) {
     e.name = names[e.name];
     e.category = cats[e.category];

@@ -29,6 +29,19 @@ std::uint32_t ArgsStore::append(const ArgsStore& other) {
   return base;
 }
 
+std::uint32_t ArgsStore::adopt(ArgsStore&& other) {
+  const auto base = static_cast<std::uint32_t>(spans_.size());
+  const auto blockBase = static_cast<std::uint32_t>(blocks_.size());
+  for (std::string& block : other.blocks_) blocks_.push_back(std::move(block));
+  for (Span span : other.spans_) {
+    span.block += blockBase;
+    spans_.push_back(span);
+  }
+  bytes_ += other.bytes_;
+  other = ArgsStore{};
+  return base;
+}
+
 EventId Trace::lowerBound(LaneId lane, TimeNs t) const {
   const auto& l = lanes[lane];
   auto first = events.begin() + l.firstEvent;

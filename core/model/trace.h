@@ -95,6 +95,8 @@ class ArgsStore {
   std::uint32_t add(std::string_view json);
   // Appends all of `other`; returns the index that other's entry 0 has here.
   std::uint32_t append(const ArgsStore& other);
+  // The same, taking other's blocks instead of copying their text (a reader's per-batch store).
+  std::uint32_t adopt(ArgsStore&& other);
   std::string_view get(std::uint32_t index) const {
     const Span& s = spans_[index];
     return std::string_view(blocks_[s.block]).substr(s.offset, s.length);

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 namespace sutra {
@@ -17,6 +18,23 @@ std::string_view trim(std::string_view t) {
   return t;
 }
 
+// Reads 8 ASCII digits at p into `value` (SWAR: three multiplications instead of eight steps);
+// false, with `value` unspecified, when any of the 8 bytes is not a digit.
+bool eightDigits(const char* p, std::uint64_t& value) {
+  std::uint64_t v;
+  std::memcpy(&v, p, 8);  // little-endian: p[0] is the low byte
+  // Every byte in '0'..'9': its high nibble is 3, and adding 6 leaves it 3.
+  if ((v & 0xF0F0F0F0F0F0F0F0ULL) != 0x3030303030303030ULL ||
+      ((v + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) != 0x3030303030303030ULL)
+    return false;
+  v -= 0x3030303030303030ULL;
+  v = (v * 10) + (v >> 8);  // pairs of digits
+  value = (((v & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
+           (((v >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >>
+          32;
+  return true;
+}
+
 }  // namespace
 
 std::optional<std::int64_t> microsTextToNanos(std::string_view text) {
@@ -28,8 +46,11 @@ std::optional<std::int64_t> microsTextToNanos(std::string_view text) {
   if (text.size() <= 18) {
     // The common case first, in one pass: a plain integer (every integer-microsecond Kineto
     // timestamp and duration). 18 digits cannot overflow int64; the range is checked after.
+    // Eight digits at a time where there are eight (a microsecond timestamp has 16).
     std::int64_t v = 0;
     std::size_t i = 0;
+    for (std::uint64_t eight = 0; i + 8 <= text.size() && eightDigits(text.data() + i, eight); i += 8)
+      v = v * 100000000 + static_cast<std::int64_t>(eight);
     for (; i < text.size(); ++i) {
       const unsigned digit = static_cast<unsigned>(text[i] - '0');
       if (digit > 9) break;

@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <fstream>
 #include <functional>
 #include <numeric>
+#include <random>
 #include <thread>
 #include <nlohmann/json.hpp>
 
@@ -20,6 +22,38 @@
 
 namespace sutra {
 namespace {
+
+// The plain-integer path reads eight digits at a time: every length, every digit in every place,
+// and a non-digit in every place (which must fall back to the general path's answer).
+TEST(JsonNumbers, MicrosTextToNanosDigitsEightAtATime) {
+  std::mt19937_64 random(11);
+  for (int round = 0; round < 20000; ++round) {
+    const std::size_t length = 1 + random() % 18;
+    std::string text;
+    for (std::size_t i = 0; i < length; ++i) text += static_cast<char>('0' + random() % 10);
+    std::int64_t whole = 0;
+    std::from_chars(text.data(), text.data() + text.size(), whole);
+    const auto got = microsTextToNanos(text);
+    if (whole > (INT64_MAX - 1000) / 1000) {
+      ASSERT_FALSE(got) << text;
+    } else {
+      ASSERT_EQ(got, whole * 1000) << text;
+    }
+    // One byte made a '.', '/', ':' or a letter: a decimal point reads as such, the rest fail.
+    const std::size_t at = random() % length;
+    const char others[] = {'.', '/', ':', 'x'};
+    std::string odd = text;
+    odd[at] = others[random() % 4];
+    const auto oddGot = microsTextToNanos(odd);
+    if (odd[at] != '.') {
+      ASSERT_FALSE(oddGot) << odd;
+    } else if (oddGot) {
+      std::int64_t w = 0;
+      std::from_chars(odd.data(), odd.data() + at, w);
+      ASSERT_EQ(*oddGot / 1000, w) << odd;
+    }
+  }
+}
 
 TEST(JsonNumbers, MicrosTextToNanosIsExact) {
   EXPECT_EQ(microsTextToNanos("1689180448563241"), 1689180448563241000);

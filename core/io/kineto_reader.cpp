@@ -94,6 +94,24 @@ inline bool keyIs(const char* raw, const char (&text)[N]) {
   }
 }
 
+// The length of the key that fieldOf() or argFieldOf() recognised.
+constexpr std::size_t keyLength(Field field) {
+  switch (field) {
+    case Field::Ph: case Field::Ts: case Field::Id: case Field::Bp: return 2;
+    case Field::Cat: case Field::Pid: case Field::Tid: case Field::Dur: return 3;
+    case Field::Name: case Field::Args: return 4;
+    case Field::Scope: return 1;
+    case Field::ExternalId: case Field::Correlation: return 11;
+    case Field::RecordFunctionId: return 18;
+    case Field::SortIndex: return 10;
+    case Field::Other: return 0;
+  }
+  return 0;
+}
+static_assert(keyLength(Field::RecordFunctionId) == sizeof("Record function id") - 1);
+static_assert(keyLength(Field::ExternalId) == sizeof("External id") - 1);
+static_assert(keyLength(Field::SortIndex) == sizeof("sort_index") - 1);
+
 inline Field argFieldOf(const char* k) {
   switch (k[0]) {
     case 'E': return keyIs(k, "External id") ? Field::ExternalId : Field::Other;
@@ -469,11 +487,21 @@ inline bool skipValue(const char*& p, const char* end) {
 }
 
 // An object member's key (a plain string) and the ':' after it, from the key's opening quote: the
-// key's text, and p at the member's value.
-inline bool memberKey(const char*& p, const char* end, std::string_view& key) {
+// key's field by `classify` (fieldOf or argFieldOf), its text, and p at the member's value. A key
+// Sutra reads is recognised where it starts and stepped over by its known length; only other keys
+// are searched for their closing quote (most keys of a Kineto event are known ones).
+template <typename Classify>
+[[gnu::always_inline]] inline bool memberKey(const char*& p, const char* end, Classify classify, Field& field,
+                                             std::string_view& key) {
   if (*p != '"') return false;
   ++p;
-  if (!plainString(p, end, key)) return false;
+  field = classify(p);
+  if (field != Field::Other) {
+    key = std::string_view(p, keyLength(field));
+    p += key.size() + 1;
+  } else if (!plainString(p, end, key)) {
+    return false;
+  }
   skipSpace(p);
   if (*p != ':') return false;
   ++p;
@@ -517,8 +545,8 @@ bool BatchParser::parseObjectFast(const char*& p, RawEvent& raw) {
   }
   for (;;) {
     std::string_view key;
-    if (!fast::memberKey(p, end, key)) return false;
-    const Field field = fieldOf(key.data());
+    Field field;
+    if (!fast::memberKey(p, end, fieldOf, field, key)) return false;
     if (std::string_view* slot = raw.slotFor(field)) {
       if (!fast::scalar(p, end, *slot)) return false;
     } else if (field == Field::Args) {
@@ -547,8 +575,8 @@ bool BatchParser::parseArgsFast(const char*& p, RawEvent& raw) {
   if (*p != '}') {
     for (;;) {
       std::string_view keyText;
-      if (!fast::memberKey(p, end, keyText)) return false;
-      const Field argField = argFieldOf(keyText.data());
+      Field argField;
+      if (!fast::memberKey(p, end, argFieldOf, argField, keyText)) return false;
       const bool read = argField == Field::ExternalId || argField == Field::Correlation ||
                         argField == Field::RecordFunctionId ||
                         ((argField == Field::Name || argField == Field::SortIndex) && !counter) || counter;

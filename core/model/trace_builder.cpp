@@ -97,32 +97,32 @@ Trace TraceBuilder::finish() {
     return trace_.lanes[a].endEvent - trace_.lanes[a].firstEvent > trace_.lanes[b].endEvent - trace_.lanes[b].firstEvent;
   });
   // The flow ends are sorted meanwhile, as the first task (they need no events).
-  std::vector<LaneOverlaps> overlaps(trace_.lanes.size());
+  std::vector<LaneNesting> nesting(trace_.lanes.size());
   parallelFor(
       bySize.size() + 1,
       [&](std::size_t k) {
         if (k == 0) return sortFlowEnds();
         Lane& lane = trace_.lanes[bySize[k - 1]];
         sortLane(events.data() + lane.firstEvent, events.data() + lane.endEvent);
-        overlaps[bySize[k - 1]] = nestLane(lane);
+        nesting[bySize[k - 1]] = nestLane(lane);
+        classifyLane(lane);
       },
       events.size() < kParallelFrom ? 1 : 0);
   for (std::size_t l = 0; l < trace_.lanes.size(); ++l) {
-    if (overlaps[l].count == 0) continue;
+    if (nesting[l].overlaps == 0) continue;
     const Lane& lane = trace_.lanes[l];
-    const Event& e = events[overlaps[l].first];
-    trace_.problems.add(Severity::Info, "events overlapping on one lane without nesting", overlaps[l].count,
+    const Event& e = events[nesting[l].firstOverlap];
+    trace_.problems.add(Severity::Info, "events overlapping on one lane without nesting", nesting[l].overlaps,
                         std::string(trace_.names.view(e.name)) + " on pid " + lane.pid + " tid " +
                             lane.tid + " at " + std::to_string(e.start) + " ns");
   }
 
-  if (!events.empty()) {
-    trace_.startNs = events.front().start;
-    trace_.endNs = events.front().end();
-    for (const auto& e : events) {
-      trace_.startNs = std::min(trace_.startNs, e.start);
-      trace_.endNs = std::max(trace_.endNs, e.end());
-    }
+  bool first = true;
+  for (const LaneNesting& n : nesting) {  // the span from nestLane: one pass over the events fewer
+    if (n.start > n.end) continue;         // a lane without events
+    trace_.startNs = first ? n.start : std::min(trace_.startNs, n.start);
+    trace_.endNs = first ? n.end : std::max(trace_.endNs, n.end);
+    first = false;
   }
   std::sort(trace_.instants.begin(), trace_.instants.end(),
             [](const Instant& a, const Instant& b) { return a.time < b.time; });
@@ -131,7 +131,6 @@ Trace TraceBuilder::finish() {
                      [](const auto& a, const auto& b) { return a.first < b.first; });
 
   bindFlows();
-  classifyLanes();
   for (std::size_t i = 0; i < trace_.lanes.size(); ++i) {
     auto& lane = trace_.lanes[i];
     const auto key = laneKey(lane.pid, lane.tid);
@@ -143,12 +142,14 @@ Trace TraceBuilder::finish() {
   return std::move(trace_);
 }
 
-TraceBuilder::LaneOverlaps TraceBuilder::nestLane(Lane& lane) {
+TraceBuilder::LaneNesting TraceBuilder::nestLane(Lane& lane) {
   auto& events = trace_.events;
   std::vector<EventId> stack;
-  LaneOverlaps overlaps;
+  LaneNesting nesting;
   for (EventId i = lane.firstEvent; i < lane.endEvent; ++i) {
     Event& e = events[i];
+    nesting.start = std::min(nesting.start, e.start);
+    nesting.end = std::max(nesting.end, e.end());
     // An event starting where its predecessor ends follows it; but a zero-duration event holds the
     // zero-duration events at its own timestamp (integer-us traces are full of them).
     auto encloses = [](const Event& p, const Event& c) {
@@ -159,14 +160,14 @@ TraceBuilder::LaneOverlaps TraceBuilder::nestLane(Lane& lane) {
       stack.pop_back();
     if (!stack.empty() && e.end() > events[stack.back()].end()) {
       // Partial overlap with the enclosing event: counted, and drawn one level deeper.
-      if (overlaps.count++ == 0) overlaps.first = i;
+      if (nesting.overlaps++ == 0) nesting.firstOverlap = i;
     }
     e.parent = stack.empty() ? kNoEvent : stack.back();
     e.depth = static_cast<std::uint16_t>(std::min<std::size_t>(stack.size(), UINT16_MAX));
     lane.maxDepth = std::max(lane.maxDepth, e.depth);
     stack.push_back(i);
   }
-  return overlaps;
+  return nesting;
 }
 
 void TraceBuilder::sortFlowEnds() {
@@ -249,23 +250,21 @@ void TraceBuilder::bindFlows() {
   flowEnds_ = {};
 }
 
-void TraceBuilder::classifyLanes() {
-  for (auto& lane : trace_.lanes) {
-    bool device = false, host = false;
-    for (EventId i = lane.firstEvent; i < lane.endEvent; ++i) {
-      const auto k = trace_.events[i].klass;
-      // cuda_sync and cuda_event records sit on the stream they concern: they say nothing of the
-      // lane's kind. Kernels make it a device stream; framework ops or runtime calls a host thread.
-      if (isDeviceSide(k)) device = true;
-      else if (isFramework(k) || k == CategoryClass::Runtime || k == CategoryClass::Driver) host = true;
-    }
-    if (device && !host) {
-      lane.kind = LaneKind::DeviceStream;
-      lane.device = static_cast<std::int32_t>(lane.pidNumber);
-      lane.stream = lane.tidNumber;
-    } else if (!host && lane.endEvent > lane.firstEvent) {
-      lane.kind = LaneKind::Other;
-    }
+void TraceBuilder::classifyLane(Lane& lane) {
+  bool device = false, host = false;
+  for (EventId i = lane.firstEvent; i < lane.endEvent; ++i) {
+    const auto k = trace_.events[i].klass;
+    // cuda_sync and cuda_event records sit on the stream they concern: they say nothing of the
+    // lane's kind. Kernels make it a device stream; framework ops or runtime calls a host thread.
+    if (isDeviceSide(k)) device = true;
+    else if (isFramework(k) || k == CategoryClass::Runtime || k == CategoryClass::Driver) host = true;
+  }
+  if (device && !host) {
+    lane.kind = LaneKind::DeviceStream;
+    lane.device = static_cast<std::int32_t>(lane.pidNumber);
+    lane.stream = lane.tidNumber;
+  } else if (!host && lane.endEvent > lane.firstEvent) {
+    lane.kind = LaneKind::Other;
   }
 }
 

@@ -3,6 +3,7 @@
 // Builds a Trace from events in any order (Kineto groups events per thread, not globally, and may
 // write a child before its parent): readers add, finish() sorts each lane, computes nesting, binds
 // flows to their events and classifies lanes. Used by every reader and by test fixtures.
+#include <limits>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -40,18 +41,22 @@ class TraceBuilder {
   Trace finish();
 
  private:
-  // Events that overlap their enclosing event without nesting in it: how many, and the first.
-  struct LaneOverlaps {
-    std::uint64_t count = 0;
-    EventId first = kNoEvent;
+  // What nesting a lane found: events that overlap their enclosing event without nesting in it
+  // (how many, and the first), and the lane's time span (start > end: no events).
+  struct LaneNesting {
+    std::uint64_t overlaps = 0;
+    EventId firstOverlap = kNoEvent;
+    TimeNs start = std::numeric_limits<TimeNs>::max();
+    TimeNs end = std::numeric_limits<TimeNs>::min();
   };
   // Sets depth and parent on a sorted lane; touches nothing outside it (lanes run in parallel).
-  LaneOverlaps nestLane(Lane& lane);
+  LaneNesting nestLane(Lane& lane);
+  // Host thread, device stream or other, from the lane's events' categories.
+  void classifyLane(Lane& lane);
   void sortFlowEnds();
   void bindFlows();
   // Below this many events, finish() stays on the calling thread: starting threads costs more.
   static constexpr std::size_t kParallelFrom = 1 << 16;
-  void classifyLanes();
 
   Trace trace_;
   std::unordered_map<std::string, LaneId> laneIds_;  // key: pid + '\x1f' + tid

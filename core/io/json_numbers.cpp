@@ -101,6 +101,16 @@ std::string_view trimJsonToken(std::string_view t) {
 }
 
 std::optional<std::int64_t> integerText(std::string_view text) {
+  if (!text.empty() && text.size() <= 18) {  // the common case: an id of plain digits (no overflow)
+    std::int64_t v = 0;
+    std::size_t i = 0;
+    for (; i < text.size(); ++i) {
+      const unsigned digit = static_cast<unsigned>(text[i] - '0');
+      if (digit > 9) break;
+      v = v * 10 + digit;
+    }
+    if (i == text.size()) return v;
+  }
   text = trim(text);
   std::int64_t v = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);

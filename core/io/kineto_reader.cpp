@@ -192,6 +192,16 @@ class BatchParser {
   bool parseArgsFast(const char*& p, RawEvent& raw);
   void addEvent(const RawEvent& raw);
   std::uint32_t laneFor(std::string_view pid, std::string_view tid);
+  // A category's batch-local id. Events come grouped per thread, so most have the category of
+  // the one before: that one is compared before the table is hashed.
+  std::uint16_t categoryOf(std::string_view cat) {
+    if (lastCategoryId_ == kNoCategory || cat != lastCategory_) {  // the view is stale between batches
+      lastCategoryId_ = static_cast<std::uint16_t>(out_->categories.intern(cat));
+      lastCategory_ = cat;  // a view into the batch, which outlives this batch's parse
+    }
+    return lastCategoryId_;
+  }
+  static constexpr std::uint16_t kNoCategory = UINT16_MAX;
 
   const std::string& path_;
   od::parser parser_;
@@ -201,6 +211,8 @@ class BatchParser {
   std::unordered_map<std::string, std::uint32_t> laneIds_;
   std::string lastPid_, lastTid_;  // events come grouped per thread
   std::uint32_t lastLane_ = 0;
+  std::string_view lastCategory_;
+  std::uint16_t lastCategoryId_ = kNoCategory;
   std::vector<std::pair<std::string, double>> counterValues_;
   std::string repaired_;  // a chunk with its invalid UTF-8 replaced
 };
@@ -224,6 +236,7 @@ Result<ParsedBatch> BatchParser::parse(const JsonBatch& batch) {
   result.events.reserve(elements);
   out_ = &result;
   laneIds_.clear();
+  lastCategoryId_ = kNoCategory;
   batchOffset_ = batch.fileOffset;
   if (parseFast(batch)) {
     out_ = nullptr;
@@ -236,6 +249,7 @@ Result<ParsedBatch> BatchParser::parse(const JsonBatch& batch) {
   result = ParsedBatch{};
   result.events.reserve(elements);
   laneIds_.clear();
+  lastCategoryId_ = kNoCategory;
   counterValues_.clear();
   auto fail = [&](simdjson::error_code code, const char* location) -> Error {
     std::uint64_t at = batch.fileOffset;
@@ -651,7 +665,7 @@ void BatchParser::addEvent(const RawEvent& raw) {
       }
       e.lane = laneFor(raw.pid, raw.tid);
       e.name = b.names.intern(raw.name);
-      e.category = static_cast<std::uint16_t>(b.categories.intern(raw.cat));
+      e.category = categoryOf(raw.cat);
       e.externalId = raw.externalId;
       e.correlation = raw.correlation;
       e.recordFunctionId = raw.recordFunctionId;
@@ -684,7 +698,7 @@ void BatchParser::addEvent(const RawEvent& raw) {
       }
       FlowEnd end;
       end.id = *id;
-      end.category = static_cast<std::uint16_t>(b.categories.intern(raw.cat));
+      end.category = categoryOf(raw.cat);
       end.lane = laneFor(raw.pid, raw.tid);
       end.time = *at;
       end.isStart = ph == 's';

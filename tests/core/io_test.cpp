@@ -79,6 +79,13 @@ TEST(JsonNumbers, MicrosTextToNanosIsExact) {
   EXPECT_FALSE(microsTextToNanos("1234567890123456789"));
   EXPECT_EQ(microsTextToNanos("0000000000000000012"), 12000);
   EXPECT_EQ(integerText("42"), 42);
+  EXPECT_EQ(integerText("007"), 7);
+  EXPECT_EQ(integerText("-5"), -5);
+  EXPECT_EQ(integerText("\"12\""), 12);
+  EXPECT_EQ(integerText("999999999999999999"), 999999999999999999);    // 18 digits: the short path
+  EXPECT_EQ(integerText("9223372036854775807"), INT64_MAX);            // 19: from_chars
+  EXPECT_FALSE(integerText("9223372036854775808"));
+  EXPECT_FALSE(integerText(""));
   EXPECT_EQ(integerText("3.0"), 3);
   EXPECT_FALSE(integerText("3.5"));
 }

@@ -40,17 +40,29 @@ void sortByIndex(Event* first, Event* last) {
 
 }  // namespace
 
-void groupByLane(std::vector<Event>& events) {
-  LaneId lanes = 0;  // events may name lanes the builder did not create (tests do)
+void groupByLane(std::vector<Event>& events, std::vector<Lane>& lanes) {
+  for (Lane& lane : lanes) lane.firstEvent = lane.endEvent = 0;
+  // One pass finds the lanes' ranges where the events are grouped already (the Kineto reader
+  // groups them as it merges), and whether they are.
   bool grouped = true;
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    lanes = std::max(lanes, events[i].lane + 1);
-    if (i > 0 && events[i].lane < events[i - 1].lane) grouped = false;
+  for (EventId i = 0; i < events.size(); ++i) {
+    const LaneId lane = events[i].lane;
+    if (i > 0 && lane == events[i - 1].lane) continue;
+    if (i > 0) {
+      grouped = grouped && lane > events[i - 1].lane;
+      lanes[events[i - 1].lane].endEvent = i;
+    }
+    lanes[lane].firstEvent = i;
   }
+  if (!events.empty()) lanes[events.back().lane].endEvent = static_cast<EventId>(events.size());
   if (grouped) return;
-  std::vector<std::uint32_t> next(lanes + 1, 0);  // a counting sort: stable
+  std::vector<std::uint32_t> next(lanes.size() + 1, 0);  // a counting sort: stable
   for (const Event& e : events) ++next[e.lane + 1];
   for (std::size_t l = 1; l < next.size(); ++l) next[l] += next[l - 1];
+  for (std::size_t l = 0; l < lanes.size(); ++l) {
+    lanes[l].firstEvent = next[l];
+    lanes[l].endEvent = next[l + 1];
+  }
   std::vector<std::uint32_t> order(events.size());
   for (std::uint32_t i = 0; i < events.size(); ++i) order[next[events[i].lane]++] = i;
   applyOrder(events.data(), order);

@@ -16,9 +16,10 @@ inline bool startsBefore(const Event& x, const Event& y) {
   return x.dur > y.dur;
 }
 
-// Groups events by lane (ascending lane id), keeping the file's order inside each lane. Costs
-// 4 bytes an event, not a second copy of the events (the readers' peak memory).
-void groupByLane(std::vector<Event>& events);
+// Groups events by lane (ascending lane id), keeping the file's order inside each lane, and sets
+// each lane's [firstEvent, endEvent) (every event's lane must be one of `lanes`). Costs 4 bytes
+// an event, not a second copy of the events (the readers' peak memory).
+void groupByLane(std::vector<Event>& events, std::vector<Lane>& lanes);
 
 // Sorts one lane's events [first, last) by startsBefore, stably and in place. Kineto writes a
 // thread's events in a few long sorted runs (a parent after its children, a step's events after

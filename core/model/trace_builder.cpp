@@ -80,16 +80,7 @@ void TraceBuilder::setThreadSortIndex(std::string_view pid, std::string_view tid
 
 Trace TraceBuilder::finish() {
   auto& events = trace_.events;
-  groupByLane(events);
-  for (auto& lane : trace_.lanes) lane.firstEvent = lane.endEvent = 0;
-  for (EventId i = 0; i < events.size();) {
-    const LaneId laneId = events[i].lane;
-    EventId j = i;
-    while (j < events.size() && events[j].lane == laneId) ++j;
-    trace_.lanes[laneId].firstEvent = i;
-    trace_.lanes[laneId].endEvent = j;
-    i = j;
-  }
+  groupByLane(events, trace_.lanes);
   // Lanes are independent: each is sorted and nested on its own thread, the largest first.
   std::vector<LaneId> bySize(trace_.lanes.size());
   std::iota(bySize.begin(), bySize.end(), LaneId{0});
@@ -171,6 +162,8 @@ TraceBuilder::LaneNesting TraceBuilder::nestLane(Lane& lane) {
 }
 
 void TraceBuilder::sortFlowEnds() {
+  if (flowEndsSorted_) return;
+  flowEndsSorted_ = true;
   // Pair "s" and "f" ends by (category, id): ids of different categories overlap.
   std::sort(flowEnds_.begin(), flowEnds_.end(), [](const FlowEnd& a, const FlowEnd& b) {
     if (a.category != b.category) return a.category < b.category;

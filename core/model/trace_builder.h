@@ -39,6 +39,10 @@ class TraceBuilder {
   Trace& trace() { return trace_; }  // names, categories, meta and problems are filled directly
   // Sorts, nests, binds flows, classifies lanes. The builder is spent afterwards.
   Trace finish();
+  // Sorts the flow ends for binding, once all are added, as finish() does where it was not done:
+  // a reader may call it on another thread while it moves its events into trace().events (it
+  // touches neither the events nor the lanes).
+  void sortFlowEnds();
 
  private:
   // What nesting a lane found: events that overlap their enclosing event without nesting in it
@@ -53,7 +57,6 @@ class TraceBuilder {
   LaneNesting nestLane(Lane& lane);
   // Host thread, device stream or other, from the lane's events' categories.
   void classifyLane(Lane& lane);
-  void sortFlowEnds();
   void bindFlows();
   // Below this many events, finish() stays on the calling thread: starting threads costs more.
   static constexpr std::size_t kParallelFrom = 1 << 16;
@@ -62,6 +65,7 @@ class TraceBuilder {
   std::unordered_map<std::string, LaneId> laneIds_;  // key: pid + '\x1f' + tid
   std::unordered_map<std::string, std::size_t> counterIds_;
   std::vector<FlowEnd> flowEnds_;
+  bool flowEndsSorted_ = false;
   // Metadata may come before or after a lane's events and may name threads that have none, so
   // names are kept by key and applied in finish().
   std::unordered_map<std::string, std::string> processNames_, threadNames_;

@@ -86,12 +86,28 @@ TEST(EventOrder, GroupByLaneKeepsFileOrderInsideLanes) {
     e.externalId = i;
     events.push_back(e);
   }
-  groupByLane(events);
+  std::vector<Lane> lanes(3);
+  groupByLane(events, lanes);
   std::vector<std::int64_t> want;
   for (LaneId lane = 0; lane < 3; ++lane)
     for (int i = 0; i < 12; ++i)
       if (static_cast<LaneId>((i * 7) % 3) == lane) want.push_back(i);
   EXPECT_EQ(tags(events), want);
+  EXPECT_EQ(lanes[0].firstEvent, 0u);
+  EXPECT_EQ(lanes[0].endEvent, 4u);
+  EXPECT_EQ(lanes[1].firstEvent, 4u);
+  EXPECT_EQ(lanes[1].endEvent, 8u);
+  EXPECT_EQ(lanes[2].firstEvent, 8u);
+  EXPECT_EQ(lanes[2].endEvent, 12u);
+  // Grouped already: the same ranges from the one pass, and a lane without events stays empty.
+  std::vector<Lane> again(4);
+  groupByLane(events, again);
+  EXPECT_EQ(tags(events), want);
+  for (LaneId l = 0; l < 3; ++l) {
+    EXPECT_EQ(again[l].firstEvent, lanes[l].firstEvent);
+    EXPECT_EQ(again[l].endEvent, lanes[l].endEvent);
+  }
+  EXPECT_EQ(again[3].endEvent - again[3].firstEvent, 0u);
 }
 
 TEST(ParallelFor, RunsEveryTaskOnce) {

@@ -36,7 +36,10 @@ class BatchPipeline {
   using MergeFn = std::function<void(Parsed&&)>;
 
   BatchPipeline(unsigned workers, ParseFn parse, MergeFn merge)
-      : parse_(std::move(parse)), merge_(std::move(merge)), workers_(workers), maxInFlight_(2 * workers + 4) {
+      : parse_(std::move(parse)),
+        merge_(std::move(merge)),
+        workers_(workers),
+        maxInFlight_(2 * workers + 4) {
     for (unsigned w = 0; w < workers; ++w) threads_.emplace_back([this, w] { work(w); });
   }
   ~BatchPipeline() { stop(); }
@@ -112,7 +115,8 @@ class BatchPipeline {
       job.sequence = nextSequence_++;
       ++inFlight_;
       jobs_.push_back(std::move(job));
-      behind = jobs_.size() > workers_ + 2;  // the workers are behind, and stay busy while this parses
+      // The workers are behind, and stay busy while this thread parses one.
+      behind = jobs_.size() > workers_ + 2;
     }
     workAvailable_.notify_one();
     if (behind) parseOneWaiting();
@@ -158,12 +162,14 @@ class BatchPipeline {
     {
       std::lock_guard lock(mutex_);
       if (!parsed) {
-        if (!error_ || job.sequence < errorSequence_) error_ = parsed.error(), errorSequence_ = job.sequence;
+        if (!error_ || job.sequence < errorSequence_)
+          error_ = parsed.error(), errorSequence_ = job.sequence;
       } else {
         done_.emplace(job.sequence, std::move(parsed).value());
       }
       ++finished_;
-      if (spare_.size() < maxInFlight_) spare_.push_back(std::move(job.bytes));  // nothing points into it now
+      if (spare_.size() < maxInFlight_)
+        spare_.push_back(std::move(job.bytes));  // nothing points into it now
     }
     batchDone_.notify_all();
   }

@@ -310,7 +310,8 @@ Result<EtTrace> readPytorchEt(const std::string& path, const ProgressFn& progres
 
   const unsigned workers = parseWorkerCount();
   std::vector<NodeParser> parsers;
-  for (unsigned w = 0; w < BatchPipeline<EtBatch>::parserCount(workers); ++w) parsers.emplace_back(path);
+  for (unsigned w = 0; w < BatchPipeline<EtBatch>::parserCount(workers); ++w)
+    parsers.emplace_back(path);
   BatchPipeline<EtBatch> pipeline(
       workers, [&](unsigned w, const JsonBatch& batch) { return parsers[w].parse(batch); },
       [&](EtBatch&& batch) { mergeBatch(trace, std::move(batch)); });

@@ -49,7 +49,8 @@ std::optional<std::int64_t> microsTextToNanos(std::string_view text) {
     // Eight digits at a time where there are eight (a microsecond timestamp has 16).
     std::int64_t v = 0;
     std::size_t i = 0;
-    for (std::uint64_t eight = 0; i + 8 <= text.size() && eightDigits(text.data() + i, eight); i += 8)
+    for (std::uint64_t eight = 0; i + 8 <= text.size() && eightDigits(text.data() + i, eight);
+         i += 8)
       v = v * 100000000 + static_cast<std::int64_t>(eight);
     for (; i < text.size(); ++i) {
       const unsigned digit = static_cast<unsigned>(text[i] - '0');

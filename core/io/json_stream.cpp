@@ -193,8 +193,8 @@ class Streamer {
   std::size_t likelyBoundary() const;
   Status handOverSpeculative(std::size_t boundary);
   void resumeExactScan();
-  bool speculating_ = false;       // the bytes after batchStart_ are not scanned
-  bool speculationOver_ = false;   // the end of the input: scan exactly to the end
+  bool speculating_ = false;      // the bytes after batchStart_ are not scanned
+  bool speculationOver_ = false;  // the end of the input: scan exactly to the end
 };
 
 Result<JsonStreamSummary> Streamer::run() {
@@ -203,7 +203,8 @@ Result<JsonStreamSummary> Streamer::run() {
     // Between chunks, inside the array, the scan may give way to guessing (speculativeSplit):
     // what it knows of the partial element after batchStart_ is dropped, and the guess starts
     // from batchStart_.
-    if (handlers_.speculativeSplit && where_ == Where::InArray && !speculating_ && !speculationOver_)
+    if (handlers_.speculativeSplit && where_ == Where::InArray && !speculating_ &&
+        !speculationOver_)
       speculating_ = true;
     // Keep what is still needed: the unflushed part of the array, or the member being captured.
     std::size_t keep = pos_;
@@ -318,7 +319,7 @@ Status Streamer::handOverBatch() {
 // Searched backwards: an element boundary is usually among the last few hundred bytes.
 std::size_t Streamer::likelyBoundary() const {
   const char* const p = buf_.data();
-  const std::size_t from = batchStart_ + 1;  // the batch keeps at least one element
+  const std::size_t from = batchStart_ + 1;   // the batch keeps at least one element
   auto skipSpaceBack = [&](std::size_t at) {  // the first of the spaces that end at `at`
     while (at > from && isSpace(p[at - 1])) --at;
     return at;

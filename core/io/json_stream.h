@@ -60,8 +60,8 @@ struct JsonStreamSummary {
   std::uint64_t contentBytes = 0;
   std::uint64_t controlCharactersReplaced = 0;  // raw control bytes in strings, made spaces
   std::uint64_t firstControlCharacterOffset = 0;   // content offset of the first one
-  std::uint64_t firstControlCharacterElement = kNotInArray;  // index of the element holding it (after
-                                                             // speculative batches: not known)
+  // The index of the element holding it (not known after speculative batches).
+  std::uint64_t firstControlCharacterElement = kNotInArray;
   std::uint64_t speculativeBatches = 0;  // batches handed over with `speculative` set
   static constexpr std::uint64_t kNotInArray = UINT64_MAX;
 };

@@ -11,8 +11,8 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-#include <nlohmann/json.hpp>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <thread>
 #include <unordered_map>
 
@@ -98,14 +98,30 @@ inline bool keyIs(const char* raw, const char (&text)[N]) {
 // The length of the key that fieldOf() or argFieldOf() recognised.
 constexpr std::size_t keyLength(Field field) {
   switch (field) {
-    case Field::Ph: case Field::Ts: case Field::Id: case Field::Bp: return 2;
-    case Field::Cat: case Field::Pid: case Field::Tid: case Field::Dur: return 3;
-    case Field::Name: case Field::Args: return 4;
-    case Field::Scope: return 1;
-    case Field::ExternalId: case Field::Correlation: return 11;
-    case Field::RecordFunctionId: return 18;
-    case Field::SortIndex: return 10;
-    case Field::Other: return 0;
+    case Field::Ph:
+    case Field::Ts:
+    case Field::Id:
+    case Field::Bp:
+      return 2;
+    case Field::Cat:
+    case Field::Pid:
+    case Field::Tid:
+    case Field::Dur:
+      return 3;
+    case Field::Name:
+    case Field::Args:
+      return 4;
+    case Field::Scope:
+      return 1;
+    case Field::ExternalId:
+    case Field::Correlation:
+      return 11;
+    case Field::RecordFunctionId:
+      return 18;
+    case Field::SortIndex:
+      return 10;
+    case Field::Other:
+      return 0;
   }
   return 0;
 }
@@ -196,7 +212,8 @@ class BatchParser {
   // A category's batch-local id. Events come grouped per thread, so most have the category of
   // the one before: that one is compared before the table is hashed.
   std::uint16_t categoryOf(std::string_view cat) {
-    if (lastCategoryId_ == kNoCategory || cat != lastCategory_) {  // the view is stale between batches
+    // lastCategory_ is a view into the previous batch until the first category of this one.
+    if (lastCategoryId_ == kNoCategory || cat != lastCategory_) {
       lastCategoryId_ = static_cast<std::uint16_t>(out_->categories.intern(cat));
       lastCategory_ = cat;  // a view into the batch, which outlives this batch's parse
     }
@@ -233,7 +250,8 @@ std::uint32_t BatchParser::laneFor(std::string_view pid, std::string_view tid) {
 
 Result<ParsedBatch> BatchParser::parse(const JsonBatch& batch) {
   ParsedBatch result;
-  const std::size_t elements = batch.speculative ? batch.size / 160 : batch.elements;  // ~190 bytes an event
+  // A speculative batch's elements are not counted: about 190 bytes an event.
+  const std::size_t elements = batch.speculative ? batch.size / 160 : batch.elements;
   result.events.reserve(elements);
   out_ = &result;
   laneIds_.clear();
@@ -245,7 +263,9 @@ Result<ParsedBatch> BatchParser::parse(const JsonBatch& batch) {
   }
   // The fast path accepts exactly "[object, ...]": a speculative batch it refuses may be cut in
   // the wrong place, and the whole file is read again without guessing (readKinetoTrace).
-  if (batch.speculative) return makeError(path_, "a guessed batch boundary near byte " + std::to_string(batch.fileOffset) + " did not hold");
+  if (batch.speculative)
+    return makeError(path_, "a guessed batch boundary near byte " +
+                                std::to_string(batch.fileOffset) + " did not hold");
   // The batch has something the fast path leaves to simdjson: start it again from scratch.
   result = ParsedBatch{};
   result.events.reserve(elements);
@@ -291,7 +311,8 @@ Result<ParsedBatch> BatchParser::parse(const JsonBatch& batch) {
   // On Demand stops iterating at some structural errors without reporting one: the scan counted
   // the batch's elements, and a batch that ends early is malformed, not shorter.
   if (seen != batch.elements)
-    return makeError(path_, "malformed JSON in traceEvents near byte " + std::to_string(batch.fileOffset) + ": " +
+    return makeError(path_, "malformed JSON in traceEvents near byte " +
+                                std::to_string(batch.fileOffset) + ": " +
                                 std::to_string(batch.elements - std::min(seen, batch.elements)) +
                                 " of the events from there could not be read");
   out_ = nullptr;
@@ -318,7 +339,8 @@ Status BatchParser::parseEvent(od::object& object) {
       for (auto arg : args) {
         od::raw_json_string argKey;
         if (auto err = arg.key().get(argKey))  // a silent break here dropped the rest of the batch
-          return makeError(path_, "malformed args object near byte " + std::to_string(batchOffset_) + ": " +
+          return makeError(path_, "malformed args object near byte " +
+                                      std::to_string(batchOffset_) + ": " +
                                       simdjson::error_message(err));
         od::value av = arg.value();
         std::string_view text;
@@ -506,8 +528,8 @@ inline bool skipValue(const char*& p, const char* end) {
 // Sutra reads is recognised where it starts and stepped over by its known length; only other keys
 // are searched for their closing quote (most keys of a Kineto event are known ones).
 template <typename Classify>
-[[gnu::always_inline]] inline bool memberKey(const char*& p, const char* end, Classify classify, Field& field,
-                                             std::string_view& key) {
+[[gnu::always_inline]] inline bool memberKey(const char*& p, const char* end, Classify classify,
+                                             Field& field, std::string_view& key) {
   if (*p != '"') return false;
   ++p;
   field = classify(p);
@@ -764,7 +786,8 @@ class BatchMerger {
   // neither does the move.
   std::vector<std::unique_ptr<MappedArray<Event>>> laneEvents_;
   MappedArray<Event>& laneEvents(LaneId lane) {
-    while (laneEvents_.size() <= lane) laneEvents_.push_back(std::make_unique<MappedArray<Event>>());
+    while (laneEvents_.size() <= lane)
+      laneEvents_.push_back(std::make_unique<MappedArray<Event>>());
     return *laneEvents_[lane];
   }
   std::vector<CategoryClass> classOfCategory_;
@@ -927,7 +950,8 @@ LoadPass loadPass(const std::string& path, const ProgressFn& progress, bool gues
   BatchMerger merger(path);
   const unsigned workers = parseWorkerCount();
   std::vector<BatchParser> parsers;
-  for (unsigned w = 0; w < BatchPipeline<ParsedBatch>::parserCount(workers); ++w) parsers.emplace_back(path);
+  for (unsigned w = 0; w < BatchPipeline<ParsedBatch>::parserCount(workers); ++w)
+    parsers.emplace_back(path);
   BatchPipeline<ParsedBatch> pipeline(
       workers, [&](unsigned w, const JsonBatch& batch) { return parsers[w].parse(batch); },
       [&](ParsedBatch&& batch) { merger.merge(std::move(batch)); });
@@ -979,8 +1003,9 @@ LoadPass loadPass(const std::string& path, const ProgressFn& progress, bool gues
     }
     std::string keys;
     for (const auto& [k, v] : merger.members()) keys += (keys.empty() ? "" : ", ") + k;
-    pass.trace = makeError(path, "not a Kineto trace: no \"traceEvents\" array (top-level members: " +
-                                     (keys.empty() ? std::string("none") : keys) + ")");
+    pass.trace =
+        makeError(path, "not a Kineto trace: no \"traceEvents\" array (top-level members: " +
+                            (keys.empty() ? std::string("none") : keys) + ")");
     return pass;
   }
   pass.trace = merger.finish();
@@ -991,7 +1016,8 @@ LoadPass loadPass(const std::string& path, const ProgressFn& progress, bool gues
 
 namespace {
 
-Result<Trace> readInChunks(const std::string& path, std::size_t chunkBytes, const ProgressFn& progress) {
+Result<Trace> readInChunks(const std::string& path, std::size_t chunkBytes,
+                           const ProgressFn& progress) {
   LoadPass pass = loadPass(path, progress, true, chunkBytes);
   if (pass.trace || !pass.guessed || pass.cancelled) return std::move(pass.trace);
   // A guessed boundary did not hold, or the file has something only the exact scan checks or

@@ -33,8 +33,9 @@ void applyOrder(Event* events, std::vector<std::uint32_t>& order) {
 void sortByIndex(Event* first, Event* last) {
   std::vector<std::uint32_t> order(static_cast<std::size_t>(last - first));
   std::iota(order.begin(), order.end(), 0u);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::uint32_t a, std::uint32_t b) { return startsBefore(first[a], first[b]); });
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return startsBefore(first[a], first[b]);
+  });
   applyOrder(first, order);
 }
 
@@ -82,8 +83,8 @@ void sortLane(Event* first, Event* last) {
     // the run's events from `to` on follow every sorted one (at a tie the earlier in the file
     // stays first, as stable sorting keeps it).
     Event* from = std::upper_bound(first, sortedEnd, *sortedEnd, startsBefore);
-    Event* to = std::partition_point(sortedEnd, runEnd,
-                                     [&](const Event& e) { return startsBefore(e, sortedEnd[-1]); });
+    Event* to = std::partition_point(
+        sortedEnd, runEnd, [&](const Event& e) { return startsBefore(e, sortedEnd[-1]); });
     moved += static_cast<std::size_t>(to - from);
     if (moved > budget) {
       sortByIndex(first, last);

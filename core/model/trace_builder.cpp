@@ -85,7 +85,8 @@ Trace TraceBuilder::finish() {
   std::vector<LaneId> bySize(trace_.lanes.size());
   std::iota(bySize.begin(), bySize.end(), LaneId{0});
   std::stable_sort(bySize.begin(), bySize.end(), [&](LaneId a, LaneId b) {
-    return trace_.lanes[a].endEvent - trace_.lanes[a].firstEvent > trace_.lanes[b].endEvent - trace_.lanes[b].firstEvent;
+    return trace_.lanes[a].endEvent - trace_.lanes[a].firstEvent >
+           trace_.lanes[b].endEvent - trace_.lanes[b].firstEvent;
   });
   // The flow ends are sorted meanwhile, as the first task (they need no events).
   std::vector<LaneNesting> nesting(trace_.lanes.size());
@@ -103,14 +104,15 @@ Trace TraceBuilder::finish() {
     if (nesting[l].overlaps == 0) continue;
     const Lane& lane = trace_.lanes[l];
     const Event& e = events[nesting[l].firstOverlap];
-    trace_.problems.add(Severity::Info, "events overlapping on one lane without nesting", nesting[l].overlaps,
+    trace_.problems.add(Severity::Info, "events overlapping on one lane without nesting",
+                        nesting[l].overlaps,
                         std::string(trace_.names.view(e.name)) + " on pid " + lane.pid + " tid " +
                             lane.tid + " at " + std::to_string(e.start) + " ns");
   }
 
   bool first = true;
   for (const LaneNesting& n : nesting) {  // the span from nestLane: one pass over the events fewer
-    if (n.start > n.end) continue;         // a lane without events
+    if (n.start > n.end) continue;        // a lane without events
     trace_.startNs = first ? n.start : std::min(trace_.startNs, n.start);
     trace_.endNs = first ? n.end : std::max(trace_.endNs, n.end);
     first = false;
@@ -210,17 +212,19 @@ void TraceBuilder::bindFlows() {
           while (j < part.end && sameFlow(i, j)) ++j;
           const FlowEnd* start = nullptr;
           const FlowEnd* finish = nullptr;
-          for (std::size_t f = i; f < j; ++f) (flowEnds_[f].isStart ? start : finish) = &flowEnds_[f];
+          for (std::size_t f = i; f < j; ++f)
+            (flowEnds_[f].isStart ? start : finish) = &flowEnds_[f];
           if (!start || !finish) {
             if (part.unmatched++ == 0)
-              part.unmatchedExample = std::string(trace_.categories.view(flowEnds_[i].category)) + " id " +
-                                      std::to_string(flowEnds_[i].id) + (start ? " has no end" : " has no start");
+              part.unmatchedExample = std::string(trace_.categories.view(flowEnds_[i].category)) +
+                                      " id " + std::to_string(flowEnds_[i].id) +
+                                      (start ? " has no end" : " has no start");
           } else {
             Flow flow{bind(*start), bind(*finish), start->id, start->category};
             if (flow.from == kNoEvent || flow.to == kNoEvent) {
               if (part.unbound++ == 0)
-                part.unboundExample = std::string(trace_.categories.view(start->category)) + " id " +
-                                      std::to_string(start->id);
+                part.unboundExample = std::string(trace_.categories.view(start->category)) +
+                                      " id " + std::to_string(start->id);
             } else {
               part.flows.push_back(flow);
             }
@@ -249,8 +253,10 @@ void TraceBuilder::classifyLane(Lane& lane) {
     const auto k = trace_.events[i].klass;
     // cuda_sync and cuda_event records sit on the stream they concern: they say nothing of the
     // lane's kind. Kernels make it a device stream; framework ops or runtime calls a host thread.
-    if (isDeviceSide(k)) device = true;
-    else if (isFramework(k) || k == CategoryClass::Runtime || k == CategoryClass::Driver) host = true;
+    if (isDeviceSide(k))
+      device = true;
+    else if (isFramework(k) || k == CategoryClass::Runtime || k == CategoryClass::Driver)
+      host = true;
   }
   if (device && !host) {
     lane.kind = LaneKind::DeviceStream;

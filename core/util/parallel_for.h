@@ -16,7 +16,8 @@ namespace sutra {
 template <typename Task>
 void parallelFor(std::size_t count, Task&& task, unsigned maxThreads = 0) {
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t threads = std::min<std::size_t>(count, maxThreads == 0 ? cores : std::min(maxThreads, cores));
+  const std::size_t threads =
+      std::min<std::size_t>(count, maxThreads == 0 ? cores : std::min(maxThreads, cores));
   std::atomic<std::size_t> next{0};
   auto drain = [&] {
     for (std::size_t i = next++; i < count; i = next++) task(i);

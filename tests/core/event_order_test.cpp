@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The lane order of Trace::events (model/event_order.h) and the parallel loop that sorts lanes.
+#include "model/event_order.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <atomic>
 #include <random>
 
-#include "model/event_order.h"
 #include "util/parallel_for.h"
 
 namespace sutra {
@@ -51,7 +52,8 @@ TEST(EventOrder, SortLaneAgreesWithStableSortOnManyShapes) {
   std::mt19937 random(7);
   for (int round = 0; round < 300; ++round) {
     const int n = 1 + static_cast<int>(random() % 400);
-    const int runs = 1 + static_cast<int>(random() % (round % 3 == 0 ? 200 : 6));  // few runs, or many
+    const int runs =
+        1 + static_cast<int>(random() % (round % 3 == 0 ? 200 : 6));  // few runs, or many
     std::vector<std::pair<TimeNs, TimeNs>> input;
     for (int r = 0; r < runs; ++r) {
       TimeNs t = static_cast<TimeNs>(random() % 1000);
@@ -113,7 +115,8 @@ TEST(EventOrder, GroupByLaneKeepsFileOrderInsideLanes) {
 TEST(ParallelFor, RunsEveryTaskOnce) {
   for (unsigned threads : {0u, 1u, 3u}) {
     std::vector<std::atomic<int>> runs(1000);
-    parallelFor(runs.size(), [&](std::size_t i) { runs[i]++; }, threads);
+    parallelFor(
+        runs.size(), [&](std::size_t i) { runs[i]++; }, threads);
     for (const auto& r : runs) ASSERT_EQ(r.load(), 1);
   }
   parallelFor(0, [](std::size_t) { FAIL() << "no task to run"; });

@@ -8,10 +8,10 @@
 #include <chrono>
 #include <fstream>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <random>
 #include <thread>
-#include <nlohmann/json.hpp>
 
 #include "io/batch_pipeline.h"
 #include "io/byte_source.h"
@@ -82,8 +82,8 @@ TEST(JsonNumbers, MicrosTextToNanosIsExact) {
   EXPECT_EQ(integerText("007"), 7);
   EXPECT_EQ(integerText("-5"), -5);
   EXPECT_EQ(integerText("\"12\""), 12);
-  EXPECT_EQ(integerText("999999999999999999"), 999999999999999999);    // 18 digits: the short path
-  EXPECT_EQ(integerText("9223372036854775807"), INT64_MAX);            // 19: from_chars
+  EXPECT_EQ(integerText("999999999999999999"), 999999999999999999);  // 18 digits: the short path
+  EXPECT_EQ(integerText("9223372036854775807"), INT64_MAX);          // 19: from_chars
   EXPECT_FALSE(integerText("9223372036854775808"));
   EXPECT_FALSE(integerText(""));
   EXPECT_EQ(integerText("3.0"), 3);
@@ -94,12 +94,9 @@ TEST(JsonNumbers, MicrosTextToNanosIsExact) {
 // With `handOver`, batches come with the scanner's buffer (onBatchBuffer); each buffer is given
 // back as the next spare with its bytes scribbled over, so a batch that still read from it, or a
 // tail not carried into the next buffer, would show.
-std::pair<std::vector<std::string>, std::vector<std::string>> streamAll(const std::string& text,
-                                                                        std::size_t chunk,
-                                                                        const char* key = "traceEvents",
-                                                                        bool handOver = false,
-                                                                        bool speculate = false,
-                                                                        std::uint64_t* guessed = nullptr) {
+std::pair<std::vector<std::string>, std::vector<std::string>> streamAll(
+    const std::string& text, std::size_t chunk, const char* key = "traceEvents",
+    bool handOver = false, bool speculate = false, std::uint64_t* guessed = nullptr) {
   // One file per test: ctest runs the tests of this binary as parallel processes.
   const auto* info = testing::UnitTest::GetInstance()->current_test_info();
   const std::string path = testing::TempDir() + "/stream_" + info->test_suite_name() + "_" + info->name() + ".json";
@@ -119,7 +116,8 @@ std::pair<std::vector<std::string>, std::vector<std::string>> streamAll(const st
       for (const auto& e : arr) objects = objects && e.is_object();
       if (!objects) return makeError(path, "guess did not hold");
     }
-    EXPECT_FALSE(arr.is_discarded()) << "batch at " << b.fileOffset << ": " << std::string(b.data, b.size);
+    EXPECT_FALSE(arr.is_discarded())
+        << "batch at " << b.fileOffset << ": " << std::string(b.data, b.size);
     if (!b.speculative) {
       EXPECT_EQ(arr.size(), b.elements);
     }
@@ -256,7 +254,9 @@ TEST(JsonStream, GuessedBoundariesGiveTheSameElements) {
     bool guessesHold;
   };
   const Case cases[] = {
-      {R"({"a": [{"x": 1}, {"y": 2}], "traceEvents": [)" + events(R"({"v": [1, "]"]})") + R"(], "z": "end"})", true},
+      {R"({"a": [{"x": 1}, {"y": 2}], "traceEvents": [)" + events(R"({"v": [1, "]"]})") +
+           R"(], "z": "end"})",
+       true},
       // "}, {" inside strings and inside nested objects, and in the member after the array
       {R"({"traceEvents": [)" + events(R"({"s": "}, {", "list": [{"x": 1}, {"y": "}, {"}]})") +
            R"(], "z": [{"after": 1}, {"array": 2}]})",
@@ -269,7 +269,8 @@ TEST(JsonStream, GuessedBoundariesGiveTheSameElements) {
     for (const auto& [k, v] : reference.items())
       if (k != "traceEvents") expectedMembers.push_back(k + "=" + v.dump());
     for (const auto& e : reference["traceEvents"]) expected.push_back(e.dump());
-    for (std::size_t chunk : {std::size_t{64}, std::size_t{100}, std::size_t{1000}, std::size_t{4096}}) {
+    for (std::size_t chunk :
+         {std::size_t{64}, std::size_t{100}, std::size_t{1000}, std::size_t{4096}}) {
       for (bool handOver : {false, true}) {
         std::uint64_t guessed = 0;
         auto [got, members] = streamAll(c.text, chunk, "traceEvents", handOver, true, &guessed);
@@ -391,15 +392,15 @@ std::string largeKinetoText(const std::function<std::string(int)>& event, int co
 
 std::string plainEvent(int i, const std::string& args = "") {
   return R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 2, "ts": )" +
-         std::to_string(1000 + 10 * i) + R"(, "dur": 5, "args": {"External id": )" + std::to_string(i) + args + "}}";
+         std::to_string(1000 + 10 * i) + R"(, "dur": 5, "args": {"External id": )" +
+         std::to_string(i) + args + "}}";
 }
 
 // "}, {" inside strings and nested objects of every event: wherever a chunk ends, the last such
 // pattern may be no boundary. The trace comes out whole and in order all the same.
 TEST(KinetoReader, WrongGuessesAtBatchBoundariesChangeNothing) {
-  const std::string text = largeKinetoText([](int i) {
-    return plainEvent(i, R"(, "s": "}, {", "list": [{"x": 1}, {"y": "}, {"}])");
-  });
+  const std::string text = largeKinetoText(
+      [](int i) { return plainEvent(i, R"(, "s": "}, {", "list": [{"x": 1}, {"y": "}, {"}])"); });
   ASSERT_GT(text.size(), 1u << 20);  // several 512 KB batches
   const std::string path = testing::TempDir() + "/wrong_guesses.json";
   std::ofstream(path, std::ios::binary) << text;
@@ -434,7 +435,8 @@ TEST(KinetoReader, GuessedBatchesLeaveRepairsAndErrorsToTheExactScan) {
       if (p.what == "raw control characters in strings (replaced with spaces)") problem = &p;
     ASSERT_NE(problem, nullptr);
     EXPECT_EQ(problem->count, 1u);
-    EXPECT_EQ(problem->example, "byte " + std::to_string(text.find('\t')) + ", in traceEvents[" + std::to_string(dirty) + "]");
+    EXPECT_EQ(problem->example, "byte " + std::to_string(text.find('\t')) + ", in traceEvents[" +
+                                    std::to_string(dirty) + "]");
 
     const std::string broken = largeKinetoText([&](int i) {
       return i == dirty ? std::string(R"({"ph": "X", "name": "broken" "ts": 1})") : plainEvent(i);
@@ -443,7 +445,8 @@ TEST(KinetoReader, GuessedBatchesLeaveRepairsAndErrorsToTheExactScan) {
     std::ofstream(brokenPath, std::ios::binary) << broken;
     auto failed = readKinetoTrace(brokenPath);
     ASSERT_FALSE(failed.ok());
-    EXPECT_EQ(failed.error().message.rfind(brokenPath + ": malformed event near byte ", 0), 0u) << failed.error().message;
+    EXPECT_EQ(failed.error().message.rfind(brokenPath + ": malformed event near byte ", 0), 0u)
+        << failed.error().message;
     EXPECT_EQ(failed.error().message.find("guess"), std::string::npos) << failed.error().message;
   }
 }
@@ -500,8 +503,10 @@ TEST(BatchPipeline, CallerParsesWhenWorkersAreBehindAndMergeStaysInOrder) {
       kWorkers,
       [&](unsigned parser, const JsonBatch& batch) -> Result<std::uint64_t> {
         EXPECT_LT(parser, BatchPipeline<std::uint64_t>::parserCount(kWorkers));
-        if (parser == kWorkers) byCaller++;
-        else std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        if (parser == kWorkers)
+          byCaller++;
+        else
+          std::this_thread::sleep_for(std::chrono::milliseconds(2));
         return batch.fileOffset;
       },
       [&](std::uint64_t&& offset) { merged.push_back(offset); });
@@ -524,7 +529,8 @@ TEST(BatchPipeline, EarliestFailedBatchIsTheError) {
   BatchPipeline<int> pipeline(
       2,
       [&](unsigned, const JsonBatch& batch) -> Result<int> {
-        if (batch.fileOffset >= 5) return makeError("f.json", "bad batch " + std::to_string(batch.fileOffset));
+        if (batch.fileOffset >= 5)
+          return makeError("f.json", "bad batch " + std::to_string(batch.fileOffset));
         return 0;
       },
       [&](int&&) {});
@@ -538,7 +544,8 @@ TEST(BatchPipeline, EarliestFailedBatchIsTheError) {
   }
   auto status = pipeline.finish();
   ASSERT_FALSE(status);
-  EXPECT_NE(status.error().message.find("bad batch 5"), std::string::npos) << status.error().message;
+  EXPECT_NE(status.error().message.find("bad batch 5"), std::string::npos)
+      << status.error().message;
 }
 
 }  // namespace

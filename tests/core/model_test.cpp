@@ -90,7 +90,7 @@ TEST(TraceBuilder, BindsManyFlowsOnSeveralThreadsInOrder) {
   const LaneId host = b.lane("1", "1");
   const LaneId stream = b.lane("0", "7");
   const auto ac2g = static_cast<std::uint16_t>(b.trace().categories.intern("ac2g"));
-  constexpr int kFlows = 40000;  // 80,000 events: above TraceBuilder::kParallelFrom
+  constexpr int kFlows = 40000;            // 80,000 events: above TraceBuilder::kParallelFrom
   for (int i = kFlows - 1; i >= 0; --i) {  // written backwards: every lane needs sorting
     b.addEvent(makeEvent(b, host, "cudaLaunchKernel", 100 * i, 10, "cuda_runtime"));
     b.addEvent(makeEvent(b, stream, "kernel", 100 * i + 50, 20, "kernel"));
@@ -106,7 +106,8 @@ TEST(TraceBuilder, BindsManyFlowsOnSeveralThreadsInOrder) {
   }
   Trace trace = b.finish();
   ASSERT_EQ(trace.flows.size(), static_cast<std::size_t>(kFlows - 2 * kFlows / 1000));
-  for (std::size_t k = 1; k < trace.flows.size(); ++k) ASSERT_LT(trace.flows[k - 1].id, trace.flows[k].id);
+  for (std::size_t k = 1; k < trace.flows.size(); ++k)
+    ASSERT_LT(trace.flows[k - 1].id, trace.flows[k].id);
   for (const Flow& f : trace.flows) {
     ASSERT_EQ(trace.events[f.from].start, 100 * f.id);
     ASSERT_EQ(trace.events[f.to].start, 100 * f.id + 50);

@@ -173,13 +173,15 @@ TEST(FuzzRegressions, KinetoDevicePropertiesOfOtherTypes) {
 // stopped there without an error, and the reader kept the events before it and dropped the rest
 // of the batch, silently. Found by the fuzz target comparing reads in small and large chunks.
 TEST(FuzzRegressions, KinetoMalformedArgsKeyIsAnError) {
-  const std::string path = std::string(SUTRA_SOURCE_DIR) + "/tests/fuzz/corpus/kineto/control_bytes_between_key_and_colon.json";
+  const std::string path = std::string(SUTRA_SOURCE_DIR) +
+                           "/tests/fuzz/corpus/kineto/control_bytes_between_key_and_colon.json";
   for (const bool smallChunks : {false, true}) {
     auto trace = smallChunks ? readKinetoTraceInChunks(path, 64) : readKinetoTrace(path);
     ASSERT_FALSE(trace.ok()) << "loaded " << trace->events.size() << " events";
-    EXPECT_EQ(trace.error().message,
-              path + ": malformed args object near byte 0: The JSON document has an improper structure: missing or "
-                     "superfluous commas, braces, missing keys, etc.");
+    EXPECT_EQ(trace.error().message, path +
+                                         ": malformed args object near byte 0: The JSON document "
+                                         "has an improper structure: missing or "
+                                         "superfluous commas, braces, missing keys, etc.");
   }
 }
 

@@ -14,7 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto whole = sutra::readKinetoTrace(path);
   auto chunked = sutra::readKinetoTraceInChunks(path, 64);
   if (whole.ok() != chunked.ok()) std::abort();
-  if (whole.ok() && sutra::test::traceDigest(*whole, false) != sutra::test::traceDigest(*chunked, false))
+  if (whole.ok() &&
+      sutra::test::traceDigest(*whole, false) != sutra::test::traceDigest(*chunked, false))
     std::abort();
   return 0;
 }

@@ -113,8 +113,10 @@ inline std::uint64_t traceDigest(const Trace& t, bool withExamples = true) {
   }
   std::vector<const Problem*> problems;
   for (const Problem& p : t.problems.all()) problems.push_back(&p);
-  if (!withExamples)  // and not their order either: a problem found per batch comes first in its batch
-    std::sort(problems.begin(), problems.end(), [](const Problem* a, const Problem* b) { return a->what < b->what; });
+  if (!withExamples)  // and not their order either: a problem found per batch comes first in its
+                      // batch
+    std::sort(problems.begin(), problems.end(),
+              [](const Problem* a, const Problem* b) { return a->what < b->what; });
   for (const Problem* p : problems) {
     d.value(p->severity);
     d.text(p->what);

@@ -493,6 +493,16 @@ TEST(EtReader, ReadsBothLayoutsOfTheRealTraces) {
 namespace sutra {
 namespace {
 
+// A batch of one element whose file offset stands for its place in the submission order.
+JsonBatch numberedBatch(std::uint64_t offset) {
+  static const std::string text = "[1]";
+  JsonBatch batch;
+  batch.data = text.data();
+  batch.size = text.size();
+  batch.fileOffset = offset;
+  return batch;
+}
+
 TEST(BatchPipeline, CallerParsesWhenWorkersAreBehindAndMergeStaysInOrder) {
   // One slow worker: batches queue up, so the calling thread parses some of them itself (with
   // parser index `workers`); the merge still sees every batch once, in submission order.
@@ -510,14 +520,7 @@ TEST(BatchPipeline, CallerParsesWhenWorkersAreBehindAndMergeStaysInOrder) {
         return batch.fileOffset;
       },
       [&](std::uint64_t&& offset) { merged.push_back(offset); });
-  const std::string text = "[1]";
-  for (std::uint64_t i = 0; i < 40; ++i) {
-    JsonBatch batch;
-    batch.data = text.data();
-    batch.size = text.size();
-    batch.fileOffset = i;
-    ASSERT_TRUE(pipeline.submit(batch));
-  }
+  for (std::uint64_t i = 0; i < 40; ++i) ASSERT_TRUE(pipeline.submit(numberedBatch(i)));
   ASSERT_TRUE(pipeline.finish());
   std::vector<std::uint64_t> want(40);
   std::iota(want.begin(), want.end(), 0u);
@@ -534,14 +537,8 @@ TEST(BatchPipeline, EarliestFailedBatchIsTheError) {
         return 0;
       },
       [&](int&&) {});
-  const std::string text = "[1]";
-  for (std::uint64_t i = 0; i < 10; ++i) {
-    JsonBatch batch;
-    batch.data = text.data();
-    batch.size = text.size();
-    batch.fileOffset = i;
-    if (!pipeline.submit(batch)) break;
-  }
+  for (std::uint64_t i = 0; i < 10; ++i)
+    if (!pipeline.submit(numberedBatch(i))) break;
   auto status = pipeline.finish();
   ASSERT_FALSE(status);
   EXPECT_NE(status.error().message.find("bad batch 5"), std::string::npos)

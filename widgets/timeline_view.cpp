@@ -729,10 +729,10 @@ void TimelineView::resizeEvent(QResizeEvent* event) {
 
 // ---- hit testing -------------------------------------------------------------------------------
 
-const TimelineBox* TimelineView::boxAt(const QPoint& pos, int* part) const {
-  if (parts_.empty() || pos.x() < labelWidth_ || pos.x() >= labelWidth_ + eventAreaWidth()) return nullptr;
+TimelineView::BoxHit TimelineView::boxAt(const QPoint& pos) const {
+  if (parts_.empty() || pos.x() < labelWidth_ || pos.x() >= labelWidth_ + eventAreaWidth()) return {};
   const int line = lineAt(pos.y());
-  if (line < 0 || lines_[static_cast<std::size_t>(line)].kind != Line::Row) return nullptr;
+  if (line < 0 || lines_[static_cast<std::size_t>(line)].kind != Line::Row) return {};
   const Line& l = lines_[static_cast<std::size_t>(line)];
   const Geometry& g = geometry();
   const auto [begin, end] = g.rowSpan[parts_[l.part].rowBase + l.index];
@@ -743,44 +743,48 @@ const TimelineBox* TimelineView::boxAt(const QPoint& pos, int* part) const {
   const TimelineBox* best = nullptr;
   for (; it != g.boxes.begin() + end && it->x0 <= x + 1.0; ++it)
     best = &*it;  // the last box starting at or before the cursor: the innermost at its edge
-  if (best && part) *part = l.part;
-  return best;
+  if (!best) return {};
+  const TimelinePart& shown = parts_[static_cast<std::size_t>(l.part)].part;
+  return {static_cast<int>(l.part), best, &shown, &shown.layout->rows()[best->row]};
+}
+
+std::pair<TimeNs, TimeNs> TimelineView::BoxHit::runSpan() const {
+  const auto& events = shown->trace->events;
+  const TimeNs start = events[row->events[box->first]].start;
+  TimeNs end = start;
+  for (std::uint32_t i = box->first; i < box->first + box->count; ++i)
+    end = std::max(end, events[row->events[i]].end());
+  return {start, end};
 }
 
 TimelineEvent TimelineView::hitAt(const QPoint& pos) const {
-  int part = 0;
-  const TimelineBox* box = boxAt(pos, &part);
-  if (!box) return {};
-  const PartState& state = parts_[static_cast<std::size_t>(part)];
-  const Trace& trace = *state.part.trace;
-  const LayoutRow& row = state.part.layout->rows()[box->row];
-  if (box->count == 1) return {part, row.events[box->first]};
+  const BoxHit hit = boxAt(pos);
+  if (!hit.box) return {};
+  const LayoutRow& row = *hit.row;
+  if (hit.box->count == 1) return {hit.part, row.events[hit.box->first]};
   // In a run: the event that starts last at or before the cursor's time.
-  const TimeNs t = xToTime(pos.x() - labelWidth_, range_, eventAreaWidth()) - state.part.offset;
-  const auto begin = row.events.begin() + box->first;
-  const auto end = begin + box->count;
+  const TimeNs t = xToTime(pos.x() - labelWidth_, range_, eventAreaWidth()) - hit.shown->offset;
+  const auto begin = row.events.begin() + hit.box->first;
+  const auto end = begin + hit.box->count;
+  const Trace& trace = *hit.shown->trace;
   auto it = std::upper_bound(begin, end, t, [&](TimeNs v, EventId id) { return v < trace.events[id].start; });
-  return {part, it == begin ? *begin : *(it - 1)};
+  return {hit.part, it == begin ? *begin : *(it - 1)};
 }
 
 QString TimelineView::toolTipAt(const QPoint& pos) const {
-  int part = 0;
-  const TimelineBox* box = boxAt(pos, &part);
-  if (!box) return {};
-  const PartState& state = parts_[static_cast<std::size_t>(part)];
-  const Trace& trace = *state.part.trace;
-  const LayoutRow& row = state.part.layout->rows()[box->row];
-  const LayoutTrack& track = state.part.layout->tracks()[row.track];
+  const BoxHit hit = boxAt(pos);
+  if (!hit.box) return {};
+  const TimelineBox* box = hit.box;
+  const Trace& trace = *hit.shown->trace;
+  const LayoutRow& row = *hit.row;
+  const LayoutTrack& track = hit.shown->layout->tracks()[row.track];
   // Times read on the shared axis, as the ruler counts them.
-  const TimeNs origin = timeOrigin() - state.part.offset;
+  const TimeNs origin = timeOrigin() - hit.shown->offset;
   if (box->count > 1) {
-    const Event& a = trace.events[row.events[box->first]];
-    TimeNs end = a.end();
-    for (std::uint32_t i = box->first; i < box->first + box->count; ++i)
-      end = std::max(end, trace.events[row.events[i]].end());
+    const auto [start, end] = hit.runSpan();
     return tr("<b>%1 events</b>, each narrower than a pixel<br>from +%2 for %3<br>%4<br><i>double-click to zoom in</i>")
         .arg(box->count)
-        .arg(durationText(a.start - origin), durationText(end - a.start),
+        .arg(durationText(start - origin), durationText(end - start),
              QString::fromStdString(track.label).toHtmlEscaped());
   }
   const EventId id = row.events[box->first];
@@ -1055,19 +1059,15 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
 }
 
 void TimelineView::mouseDoubleClickEvent(QMouseEvent* event) {
-  int part = 0;
-  const TimelineBox* box = boxAt(event->position().toPoint(), &part);
-  if (!box) return;
-  const TimelinePart& shown = parts_[static_cast<std::size_t>(part)].part;
-  const LayoutRow& row = shown.layout->rows()[box->row];
-  if (box->count > 1) {
-    TimeNs start = shown.trace->events[row.events[box->first]].start, end = start;
-    for (std::uint32_t i = box->first; i < box->first + box->count; ++i)
-      end = std::max(end, shown.trace->events[row.events[i]].end());
+  const BoxHit hit = boxAt(event->position().toPoint());
+  if (!hit.box) return;
+  const TimelinePart& shown = *hit.shown;
+  if (hit.box->count > 1) {
+    const auto [start, end] = hit.runSpan();
     const TimeNs margin = std::max<TimeNs>((end - start) / 10, 10);
     setVisibleRange({start + shown.offset - margin, end + shown.offset + margin});
   } else {
-    emit eventActivated(row.events[box->first]);
+    emit eventActivated(hit.row->events[hit.box->first]);
   }
 }
 

@@ -197,7 +197,16 @@ class TimelineView : public QWidget {
   void invalidateGeometry();
   const Geometry& geometry() const;
   int lineAt(int y) const;  // index into lines_ for a widget y, or -1
-  const TimelineBox* boxAt(const QPoint& pos, int* part = nullptr) const;
+  // The box under a widget point, with its part and row (box null where there is none).
+  struct BoxHit {
+    int part = 0;
+    const TimelineBox* box = nullptr;
+    const TimelinePart* shown = nullptr;
+    const LayoutRow* row = nullptr;
+    // A merged run's first start and last end, in the part's own time.
+    std::pair<TimeNs, TimeNs> runSpan() const;
+  };
+  BoxHit boxAt(const QPoint& pos) const;
   void computeSelectionFlows();
   void applyMatches(std::vector<TimelineEvent> matches);
   void applyHighlights(const std::vector<TimelineEvent>& events);

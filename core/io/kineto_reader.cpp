@@ -859,12 +859,14 @@ Trace BatchMerger::finish() {
   std::size_t total = 0;
   for (const auto& lane : laneEvents_) total += lane->size();
   auto& events = builder_.trace().events;
-  // The flow ends are sorted on another core meanwhile: the copy is the one step here that
-  // cannot be split, and the sort needs nothing from it.
-  std::thread flows([this] { builder_.sortFlowEnds(); });
+  // On a large trace the flow ends are sorted on another core meanwhile: the copy is the one step
+  // here that cannot be split, and the sort needs nothing from it. (A small trace's are sorted by
+  // finish(): a thread would cost more than the sort.)
+  std::thread flows;
+  if (total >= TraceBuilder::kParallelFrom) flows = std::thread([this] { builder_.sortFlowEnds(); });
   events.reserve(total);
   for (auto& lane : laneEvents_) lane->drainInto(events);
-  flows.join();
+  if (flows.joinable()) flows.join();
   for (auto& [lane, open] : openBegins_)
     if (!open.empty())
       builder_.trace().problems.add(Severity::Warning, "'B' event without a matching 'E'", open.size(),

@@ -43,6 +43,8 @@ class TraceBuilder {
   // a reader may call it on another thread while it moves its events into trace().events (it
   // touches neither the events nor the lanes).
   void sortFlowEnds();
+  // Below this many events, finish() stays on the calling thread: starting threads costs more.
+  static constexpr std::size_t kParallelFrom = 1 << 16;
 
  private:
   // What nesting a lane found: events that overlap their enclosing event without nesting in it
@@ -58,8 +60,6 @@ class TraceBuilder {
   // Host thread, device stream or other, from the lane's events' categories.
   void classifyLane(Lane& lane);
   void bindFlows();
-  // Below this many events, finish() stays on the calling thread: starting threads costs more.
-  static constexpr std::size_t kParallelFrom = 1 << 16;
 
   Trace trace_;
   std::unordered_map<std::string, LaneId> laneIds_;  // key: pid + '\x1f' + tid

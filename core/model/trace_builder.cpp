@@ -175,9 +175,11 @@ void TraceBuilder::sortFlowEnds() {
 }
 
 void TraceBuilder::bindFlows() {
-  auto bind = [&](const FlowEnd& end) -> EventId {
+  // `hints`: per lane, where its last search ended. Ends sorted by id come in nearly the order of
+  // time on each lane (ids grow as the run goes), so each search starts next to its answer.
+  auto bind = [&](const FlowEnd& end, std::vector<EventId>& hints) -> EventId {
     if (end.lane >= trace_.lanes.size()) return kNoEvent;
-    EventId e = trace_.innermostAt(end.lane, end.time);
+    EventId e = trace_.innermostAt(end.lane, end.time, hints[end.lane]);
     if (e != kNoEvent || end.bindEnclosing) return e;
     // Not enclosed: the next slice on the lane (Chrome's default binding).
     EventId next = trace_.lowerBound(end.lane, end.time);
@@ -186,7 +188,7 @@ void TraceBuilder::bindFlows() {
   auto sameFlow = [&](std::size_t i, std::size_t j) {
     return flowEnds_[i].category == flowEnds_[j].category && flowEnds_[i].id == flowEnds_[j].id;
   };
-  // Each binding is two binary searches on the model, which is read-only by now: parts of the
+  // Each binding is two searches on the model, which is read-only by now: parts of the
   // sorted ends, cut between flows, are bound on all cores and joined in order.
   struct Part {
     std::size_t begin = 0, end = 0;
@@ -207,6 +209,7 @@ void TraceBuilder::bindFlows() {
       partCount,
       [&](std::size_t k) {
         Part& part = parts[k];
+        std::vector<EventId> hints(trace_.lanes.size(), kNoEvent);
         for (std::size_t i = part.begin; i < part.end;) {
           std::size_t j = i;
           while (j < part.end && sameFlow(i, j)) ++j;
@@ -220,7 +223,7 @@ void TraceBuilder::bindFlows() {
                                       " id " + std::to_string(flowEnds_[i].id) +
                                       (start ? " has no end" : " has no start");
           } else {
-            Flow flow{bind(*start), bind(*finish), start->id, start->category};
+            Flow flow{bind(*start, hints), bind(*finish, hints), start->id, start->category};
             if (flow.from == kNoEvent || flow.to == kNoEvent) {
               if (part.unbound++ == 0)
                 part.unboundExample = std::string(trace_.categories.view(start->category)) +

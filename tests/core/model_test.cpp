@@ -42,6 +42,35 @@ TEST(TraceBuilder, NestsChildrenWrittenBeforeParents) {
   EXPECT_EQ(trace.endNs, 33);
 }
 
+TEST(Trace, InnermostAtFromAHintFindsWhatTheWholeSearchFinds) {
+  // Two lanes of nested events with equal starts, gaps and zero durations; lookups in and out of
+  // time order, each from where the last one on its lane left the hint.
+  TraceBuilder b("mem");
+  const LaneId lanes[] = {b.lane("1", "1"), b.lane("1", "2")};
+  std::uint64_t seed = 7;
+  auto next = [&](std::uint64_t bound) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<TimeNs>((seed >> 33) % bound);
+  };
+  for (LaneId lane : lanes)
+    for (TimeNs at = 0; at < 5000; at += 10 + next(40)) {
+      b.addEvent(makeEvent(b, lane, "outer", at, next(3) == 0 ? 0 : 5 + next(30)));
+      b.addEvent(makeEvent(b, lane, "inner", at + next(4), next(6)));
+    }
+  Trace trace = b.finish();
+  EventId hints[] = {kNoEvent, 12345};  // none, and one off the lane
+  std::size_t found = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const int which = static_cast<int>(next(2));
+    // Mostly growing times, with jumps back as flow ends of other ids bring.
+    const TimeNs t = next(5) == 0 ? next(5100) - 20 : i * 5100 / 4000 + next(30);
+    const EventId expected = trace.innermostAt(lanes[which], t);
+    ASSERT_EQ(trace.innermostAt(lanes[which], t, hints[which]), expected) << "t " << t;
+    found += expected != kNoEvent;
+  }
+  EXPECT_GT(found, 1000u);  // the lookups land inside events, not only in the gaps
+}
+
 TEST(TraceBuilder, ZeroDurationEventsAtOneTimestampNest) {
   TraceBuilder b("mem");
   const LaneId t = b.lane("1", "1");

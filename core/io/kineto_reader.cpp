@@ -6,6 +6,7 @@
 // distributedInfo, baseTimeNanoseconds ...) are small and parsed with nlohmann.
 #include <simdjson.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #if defined(__SSE2__)
@@ -856,17 +857,37 @@ void BatchMerger::merge(ParsedBatch&& b) {
 }
 
 Trace BatchMerger::finish() {
+  std::vector<std::size_t> eventsPerLane;
   std::size_t total = 0;
-  for (const auto& lane : laneEvents_) total += lane->size();
+  for (const auto& lane : laneEvents_) total += eventsPerLane.emplace_back(lane->size());
+  builder_.placeLanes(eventsPerLane);
   auto& events = builder_.trace().events;
-  // On a large trace the flow ends are sorted on another core meanwhile: the copy is the one step
-  // here that cannot be split, and the sort needs nothing from it. (A small trace's are sorted by
-  // finish(): a thread would cost more than the sort.)
-  std::thread flows;
-  if (total >= TraceBuilder::kParallelFrom) flows = std::thread([this] { builder_.sortFlowEnds(); });
-  events.reserve(total);
-  for (auto& lane : laneEvents_) lane->drainInto(events);
-  if (flows.joinable()) flows.join();
+  const auto laneCount = static_cast<LaneId>(builder_.trace().lanes.size());
+  // The copy into the model is one thread's work, lane after lane. On a large trace a helper sorts
+  // the flow ends meanwhile, then sorts and nests each lane as soon as it is in place, and this
+  // thread joins in once the copy is done. (A small trace's take less than starting a thread.)
+  std::atomic<LaneId> copied{0}, nextToFinish{0};
+  auto finishLanes = [&] {
+    for (LaneId l = nextToFinish++; l < laneCount; l = nextToFinish++) {
+      for (LaneId c = copied.load(std::memory_order_acquire); c <= l;
+           c = copied.load(std::memory_order_acquire))
+        copied.wait(c, std::memory_order_acquire);
+      builder_.finishLane(l);
+    }
+  };
+  std::thread helper;
+  if (total >= TraceBuilder::kParallelFrom)
+    helper = std::thread([&] {
+      builder_.sortFlowEnds();
+      finishLanes();
+    });
+  for (LaneId l = 0; l < laneCount; ++l) {
+    if (l < laneEvents_.size()) laneEvents_[l]->drainInto(events);
+    copied.store(l + 1, std::memory_order_release);
+    copied.notify_all();
+  }
+  finishLanes();
+  if (helper.joinable()) helper.join();
   for (auto& [lane, open] : openBegins_)
     if (!open.empty())
       builder_.trace().problems.add(Severity::Warning, "'B' event without a matching 'E'", open.size(),

@@ -61,6 +61,7 @@ void groupByLane(std::vector<Event>& events, std::vector<Lane>& lanes) {
   for (const Event& e : events) ++next[e.lane + 1];
   for (std::size_t l = 1; l < next.size(); ++l) next[l] += next[l - 1];
   for (std::size_t l = 0; l < lanes.size(); ++l) {
+    if (next[l] == next[l + 1]) continue;  // no events: [0, 0), as in the pass above
     lanes[l].firstEvent = next[l];
     lanes[l].endEvent = next[l + 1];
   }

@@ -17,8 +17,9 @@ inline bool startsBefore(const Event& x, const Event& y) {
 }
 
 // Groups events by lane (ascending lane id), keeping the file's order inside each lane, and sets
-// each lane's [firstEvent, endEvent) (every event's lane must be one of `lanes`). Costs 4 bytes
-// an event, not a second copy of the events (the readers' peak memory).
+// each lane's [firstEvent, endEvent), [0, 0) for a lane without events (every event's lane must
+// be one of `lanes`). Costs 4 bytes an event, not a second copy of the events (the readers' peak
+// memory).
 void groupByLane(std::vector<Event>& events, std::vector<Lane>& lanes);
 
 // Sorts one lane's events [first, last) by startsBefore, stably and in place. Kineto writes a

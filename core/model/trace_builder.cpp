@@ -78,10 +78,11 @@ void TraceBuilder::setThreadSortIndex(std::string_view pid, std::string_view tid
   threadSort_[laneKey(pid, tid)] = index;
 }
 
-Trace TraceBuilder::finish() {
+void TraceBuilder::finishLanes() {
   auto& events = trace_.events;
   groupByLane(events, trace_.lanes);
-  // Lanes are independent: each is sorted and nested on its own thread, the largest first.
+  laneNesting_.assign(trace_.lanes.size(), LaneNesting{});
+  // Lanes are independent: each is finished on its own thread, the largest first.
   std::vector<LaneId> bySize(trace_.lanes.size());
   std::iota(bySize.begin(), bySize.end(), LaneId{0});
   std::stable_sort(bySize.begin(), bySize.end(), [&](LaneId a, LaneId b) {
@@ -89,17 +90,41 @@ Trace TraceBuilder::finish() {
            trace_.lanes[b].endEvent - trace_.lanes[b].firstEvent;
   });
   // The flow ends are sorted meanwhile, as the first task (they need no events).
-  std::vector<LaneNesting> nesting(trace_.lanes.size());
   parallelFor(
       bySize.size() + 1,
       [&](std::size_t k) {
         if (k == 0) return sortFlowEnds();
-        Lane& lane = trace_.lanes[bySize[k - 1]];
-        sortLane(events.data() + lane.firstEvent, events.data() + lane.endEvent);
-        nesting[bySize[k - 1]] = nestLane(lane);
-        classifyLane(lane);
+        finishLane(bySize[k - 1]);
       },
       events.size() < kParallelFrom ? 1 : 0);
+}
+
+void TraceBuilder::placeLanes(const std::vector<std::size_t>& eventsPerLane) {
+  std::size_t at = 0;
+  for (std::size_t l = 0; l < trace_.lanes.size(); ++l) {
+    Lane& lane = trace_.lanes[l];
+    const std::size_t count = l < eventsPerLane.size() ? eventsPerLane[l] : 0;
+    // A lane without events gets [0, 0), as groupByLane() gives it.
+    lane.firstEvent = count == 0 ? 0 : static_cast<EventId>(at);
+    lane.endEvent = count == 0 ? 0 : static_cast<EventId>(at + count);
+    at += count;
+  }
+  trace_.events.reserve(at);
+  laneNesting_.assign(trace_.lanes.size(), LaneNesting{});
+  lanesPlaced_ = true;
+}
+
+void TraceBuilder::finishLane(LaneId id) {
+  Lane& lane = trace_.lanes[id];
+  sortLane(trace_.events.data() + lane.firstEvent, trace_.events.data() + lane.endEvent);
+  laneNesting_[id] = nestLane(lane);
+  classifyLane(lane);
+}
+
+Trace TraceBuilder::finish() {
+  auto& events = trace_.events;
+  if (!lanesPlaced_) finishLanes();
+  const std::vector<LaneNesting>& nesting = laneNesting_;
   for (std::size_t l = 0; l < trace_.lanes.size(); ++l) {
     if (nesting[l].overlaps == 0) continue;
     const Lane& lane = trace_.lanes[l];
@@ -123,6 +148,7 @@ Trace TraceBuilder::finish() {
     std::stable_sort(series.samples.begin(), series.samples.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
 
+  sortFlowEnds();  // where neither a reader nor finishLanes() did
   bindFlows();
   for (std::size_t i = 0; i < trace_.lanes.size(); ++i) {
     auto& lane = trace_.lanes[i];

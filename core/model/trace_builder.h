@@ -2,11 +2,13 @@
 #pragma once
 // Builds a Trace from events in any order (Kineto groups events per thread, not globally, and may
 // write a child before its parent): readers add, finish() sorts each lane, computes nesting, binds
-// flows to their events and classifies lanes. Used by every reader and by test fixtures.
+// flows to their events and classifies lanes. Used by every reader and by test fixtures. (The
+// Kineto reader, which groups events by lane as it reads, places them itself: placeLanes().)
 #include <limits>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "model/trace.h"
 
@@ -43,6 +45,15 @@ class TraceBuilder {
   // a reader may call it on another thread while it moves its events into trace().events (it
   // touches neither the events nor the lanes).
   void sortFlowEnds();
+  // For a reader that groups events by lane as it reads, instead of adding them: sets each lane's
+  // range from its count (lanes in ascending id order; lanes past the counts get none) and
+  // reserves trace().events for them all. The reader then appends the events lane after lane and
+  // calls finishLane() on every lane once its events are in place; finish() takes the lanes as
+  // they are. Different lanes may be finished on different threads at once, also while later
+  // lanes' events are still being appended (into the reserved space: nothing moves).
+  void placeLanes(const std::vector<std::size_t>& eventsPerLane);
+  // Sorts, nests and classifies one lane.
+  void finishLane(LaneId lane);
   // Below this many events, finish() stays on the calling thread: starting threads costs more.
   static constexpr std::size_t kParallelFrom = 1 << 16;
 
@@ -60,12 +71,16 @@ class TraceBuilder {
   // Host thread, device stream or other, from the lane's events' categories.
   void classifyLane(Lane& lane);
   void bindFlows();
+  // Groups the events by lane and finishes every lane, on all cores.
+  void finishLanes();
 
   Trace trace_;
   std::unordered_map<std::string, LaneId> laneIds_;  // key: pid + '\x1f' + tid
   std::unordered_map<std::string, std::size_t> counterIds_;
   std::vector<FlowEnd> flowEnds_;
   bool flowEndsSorted_ = false;
+  std::vector<LaneNesting> laneNesting_;  // by lane, from finishLane()
+  bool lanesPlaced_ = false;              // by a reader (placeLanes()), which finishes them too
   // Metadata may come before or after a lane's events and may name threads that have none, so
   // names are kept by key and applied in finish().
   std::unordered_map<std::string, std::string> processNames_, threadNames_;

@@ -3,6 +3,7 @@
 
 #include "model/time.h"
 #include "model/trace_builder.h"
+#include "support/trace_digest.h"
 
 namespace sutra {
 namespace {
@@ -69,6 +70,55 @@ TEST(Trace, InnermostAtFromAHintFindsWhatTheWholeSearchFinds) {
     found += expected != kNoEvent;
   }
   EXPECT_GT(found, 1000u);  // the lookups land inside events, not only in the gaps
+}
+
+TEST(TraceBuilder, LanesPlacedByTheReaderGiveTheSameTraceAsAddedEvents) {
+  // The same events two ways: added in file order, and placed lane by lane (as the Kineto reader
+  // does), with the lanes finished out of order and one lane without events. A parent comes after
+  // its children, as Kineto writes them.
+  struct Spec {
+    int lane;
+    const char* name;
+    TimeNs start, dur;
+    const char* cat;
+  };
+  const std::vector<Spec> file = {
+      {0, "child", 10, 20, "cpu_op"},       {2, "k", 15, 5, "kernel"},
+      {0, "launch", 12, 3, "cuda_runtime"}, {0, "step", 0, 100, "user_annotation"},
+      {2, "k2", 40, 5, "kernel"},           {0, "late", 90, 30, "cpu_op"}};
+  auto fill = [&](TraceBuilder& b) {
+    for (const char* tid : {"1", "empty", "7"}) b.lane("1", tid);
+    for (std::int64_t id : {1, 2}) {
+      b.addFlowEnd({id, 0, 0, 12 + 30 * (id - 1), true, false});
+      b.addFlowEnd({id, 0, 2, 15 + 25 * (id - 1), false, false});
+    }
+  };
+  TraceBuilder added("mem");
+  fill(added);
+  for (const Spec& s : file)
+    added.addEvent(makeEvent(added, static_cast<LaneId>(s.lane), s.name, s.start, s.dur, s.cat));
+  const Trace expected = added.finish();
+
+  TraceBuilder placed("mem");
+  fill(placed);
+  std::vector<std::vector<Event>> byLane(3);
+  for (const Spec& s : file)
+    byLane[s.lane].push_back(
+        makeEvent(placed, static_cast<LaneId>(s.lane), s.name, s.start, s.dur, s.cat));
+  placed.placeLanes({byLane[0].size(), byLane[1].size(), byLane[2].size()});
+  auto& events = placed.trace().events;
+  for (const auto& lane : byLane) events.insert(events.end(), lane.begin(), lane.end());
+  for (LaneId l : {2u, 0u, 1u}) placed.finishLane(l);
+  const Trace trace = placed.finish();
+
+  EXPECT_EQ(test::traceDigest(trace), test::traceDigest(expected));
+  ASSERT_EQ(trace.events.size(), 6u);
+  EXPECT_EQ(trace.lanes[1].firstEvent, trace.lanes[1].endEvent);
+  EXPECT_EQ(trace.name(trace.events[2]), "launch");
+  EXPECT_EQ(trace.events[2].depth, 2);
+  EXPECT_EQ(trace.lanes[2].kind, LaneKind::DeviceStream);
+  ASSERT_EQ(trace.flows.size(), 2u);
+  EXPECT_EQ(trace.name(trace.events[trace.flows[0].to]), "k");
 }
 
 TEST(TraceBuilder, ZeroDurationEventsAtOneTimestampNest) {

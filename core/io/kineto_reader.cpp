@@ -21,9 +21,9 @@
 #include "io/byte_source.h"
 #include "io/json_numbers.h"
 #include "io/json_stream.h"
-#include "io/mapped_array.h"
 #include "io/readers.h"
 #include "model/trace_builder.h"
+#include "io/mapped_array.h"
 
 namespace sutra {
 namespace {
@@ -78,7 +78,31 @@ enum class Field {
 
 template <std::size_t N>
 inline bool keyIs(const char* raw, const char (&text)[N]) {
-  return std::memcmp(raw, text, N - 1) == 0 && raw[N - 1] == '"';
+  constexpr std::size_t n = N - 1;
+  if constexpr (n > 8) {
+    // Eight bytes a load, the last one overlapping: for the args' longer keys the compiler called
+    // memcmp, which cost more than the compare.
+    auto load = [](const char* p) {
+      std::uint64_t v;
+      std::memcpy(&v, p, 8);
+      return v;
+    };
+    for (std::size_t i = 0; i + 8 < n; i += 8)
+      if (load(raw + i) != load(text + i)) return false;
+    if (load(raw + n - 8) != load(text + n - 8)) return false;
+  } else if (std::memcmp(raw, text, n) != 0) {
+    return false;
+  }
+  return raw[n] == '"';
+}
+
+// Equal texts, compared inline: pids, tids and categories are a few bytes, and most events have
+// those of the event before, where a memcmp call cost more than the compare.
+inline bool sameText(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i]) return false;
+  return true;
 }
 
 [[gnu::always_inline]] inline Field fieldOf(const char* k) {
@@ -214,7 +238,7 @@ class BatchParser {
   // the one before: that one is compared before the table is hashed.
   std::uint16_t categoryOf(std::string_view cat) {
     // lastCategory_ is a view into the previous batch until the first category of this one.
-    if (lastCategoryId_ == kNoCategory || cat != lastCategory_) {
+    if (lastCategoryId_ == kNoCategory || !sameText(cat, lastCategory_)) {
       lastCategoryId_ = static_cast<std::uint16_t>(out_->categories.intern(cat));
       lastCategory_ = cat;  // a view into the batch, which outlives this batch's parse
     }
@@ -228,7 +252,7 @@ class BatchParser {
   std::uint64_t batchOffset_ = 0;
   const char* batchEnd_ = nullptr;  // the fast path's batch: one past its closing ']'
   std::unordered_map<std::string, std::uint32_t> laneIds_;
-  std::string lastPid_, lastTid_;  // events come grouped per thread
+  std::string_view lastPid_, lastTid_;  // events come grouped per thread; views into the batch
   std::uint32_t lastLane_ = 0;
   std::string_view lastCategory_;
   std::uint16_t lastCategoryId_ = kNoCategory;
@@ -237,14 +261,15 @@ class BatchParser {
 };
 
 std::uint32_t BatchParser::laneFor(std::string_view pid, std::string_view tid) {
-  if (!out_->lanes.empty() && pid == lastPid_ && tid == lastTid_) return lastLane_;
+  // lastPid_ and lastTid_ are views into the previous batch until the first lane of this one.
+  if (!out_->lanes.empty() && sameText(pid, lastPid_) && sameText(tid, lastTid_)) return lastLane_;
   std::string key;
   key.append(pid).push_back('\x1f');
   key.append(tid);
   auto [it, inserted] = laneIds_.emplace(std::move(key), static_cast<std::uint32_t>(out_->lanes.size()));
   if (inserted) out_->lanes.push_back({std::string(pid), std::string(tid)});
-  lastPid_.assign(pid);
-  lastTid_.assign(tid);
+  lastPid_ = pid;
+  lastTid_ = tid;
   lastLane_ = it->second;
   return lastLane_;
 }

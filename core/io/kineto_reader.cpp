@@ -23,7 +23,7 @@
 #include "io/json_stream.h"
 #include "io/readers.h"
 #include "model/trace_builder.h"
-#include "io/mapped_array.h"
+#include "util/mapped_array.h"
 
 namespace sutra {
 namespace {

@@ -235,6 +235,7 @@ void TraceBuilder::bindFlows() {
       partCount,
       [&](std::size_t k) {
         Part& part = parts[k];
+        part.flows.reserve((part.end - part.begin) / 2);  // a flow has two ends
         std::vector<EventId> hints(trace_.lanes.size(), kNoEvent);
         for (std::size_t i = part.begin; i < part.end;) {
           std::size_t j = i;
@@ -264,6 +265,9 @@ void TraceBuilder::bindFlows() {
       partCount);
   std::uint64_t unmatched = 0, unbound = 0;
   std::string unmatchedExample, unboundExample;
+  std::size_t bound = 0;
+  for (const Part& part : parts) bound += part.flows.size();
+  trace_.flows.reserve(trace_.flows.size() + bound);
   for (Part& part : parts) {
     trace_.flows.insert(trace_.flows.end(), part.flows.begin(), part.flows.end());
     if (unmatched == 0) unmatchedExample = std::move(part.unmatchedExample);
@@ -273,7 +277,7 @@ void TraceBuilder::bindFlows() {
   }
   if (unmatched) trace_.problems.add(Severity::Info, "flow with only one end", unmatched, unmatchedExample);
   if (unbound) trace_.problems.add(Severity::Warning, "flow end on no event", unbound, unboundExample);
-  flowEnds_ = {};
+  flowEnds_.clear();
 }
 
 void TraceBuilder::classifyLane(Lane& lane) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/trace.h"
+#include "util/mapped_array.h"
 
 namespace sutra {
 
@@ -77,7 +78,7 @@ class TraceBuilder {
   Trace trace_;
   std::unordered_map<std::string, LaneId> laneIds_;  // key: pid + '\x1f' + tid
   std::unordered_map<std::string, std::size_t> counterIds_;
-  std::vector<FlowEnd> flowEnds_;
+  MappedArray<FlowEnd> flowEnds_;  // a million on a large trace: grown without copies
   bool flowEndsSorted_ = false;
   std::vector<LaneNesting> laneNesting_;  // by lane, from finishLane()
   bool lanesPlaced_ = false;              // by a reader (placeLanes()), which finishes them too

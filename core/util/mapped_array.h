@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // A growable array of trivially copyable values in anonymous memory of its own (mmap), grown with
-// mremap: growing never holds the old and the new copy at once (std::vector's doubling does), and
+// mremap: growing never copies the values nor holds the old and the new copy at once (std::vector's
+// doubling does both, and each doubling's fresh pages cost a page fault every 4 KB), and
 // drainInto() hands its pages back to the system as it copies them out, so moving N values into
-// the model's std::vector costs N values of memory, not 2N. The readers collect events in it.
+// a std::vector costs N values of memory, not 2N. For arrays of millions of values whose count is
+// not known ahead: the Kineto reader's events per lane, flow ends, args spans.
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -11,6 +13,7 @@
 #include <cstddef>
 #include <new>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace sutra {
@@ -23,11 +26,26 @@ class MappedArray {
   MappedArray() = default;
   MappedArray(const MappedArray&) = delete;
   MappedArray& operator=(const MappedArray&) = delete;
+  MappedArray(MappedArray&& other) noexcept { swap(other); }
+  MappedArray& operator=(MappedArray&& other) noexcept {
+    if (this != &other) {
+      release();
+      swap(other);
+    }
+    return *this;
+  }
   ~MappedArray() { release(); }
 
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   T& operator[](std::size_t i) { return data_[i]; }
+  const T& operator[](std::size_t i) const { return data_[i]; }
+  T* begin() { return data_; }
+  T* end() { return data_ + size_; }
+  const T* begin() const { return data_; }
+  const T* end() const { return data_ + size_; }
+  // Empties the array and gives its memory back.
+  void clear() { release(); }
 
   void push_back(const T& value) {
     if (size_ == capacity_) grow(size_ + 1);
@@ -52,7 +70,8 @@ class MappedArray {
       done += n;
       const std::size_t copied = done * sizeof(T) / page * page;
       if (copied > releasedBytes) {
-        ::madvise(reinterpret_cast<char*>(data_) + releasedBytes, copied - releasedBytes, MADV_DONTNEED);
+        ::madvise(reinterpret_cast<char*>(data_) + releasedBytes, copied - releasedBytes,
+                  MADV_DONTNEED);
         releasedBytes = copied;
       }
     }
@@ -60,14 +79,22 @@ class MappedArray {
   }
 
  private:
+  void swap(MappedArray& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    std::swap(capacity_, other.capacity_);
+    std::swap(mappedBytes_, other.mappedBytes_);
+  }
   static std::size_t pageBytes() { return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)); }
 
   void grow(std::size_t atLeast) {
     const std::size_t page = pageBytes();
-    std::size_t bytes = std::max<std::size_t>({atLeast * sizeof(T), 2 * capacity_ * sizeof(T), 1 << 20});
+    std::size_t bytes =
+        std::max<std::size_t>({atLeast * sizeof(T), 2 * capacity_ * sizeof(T), 1 << 20});
     bytes = (bytes + page - 1) / page * page;
-    void* p = data_ ? ::mremap(data_, mappedBytes_, bytes, MREMAP_MAYMOVE)
-                    : ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void* p =
+        data_ ? ::mremap(data_, mappedBytes_, bytes, MREMAP_MAYMOVE)
+              : ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     data_ = static_cast<T*>(p);
     mappedBytes_ = bytes;

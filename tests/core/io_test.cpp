@@ -8,6 +8,7 @@
 #include <chrono>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <random>
@@ -18,6 +19,7 @@
 #include "io/json_numbers.h"
 #include "io/json_stream.h"
 #include "io/readers.h"
+#include "model/trace_builder.h"
 #include "test_support.h"
 
 namespace sutra {
@@ -413,6 +415,109 @@ TEST(KinetoReader, WrongGuessesAtBatchBoundariesChangeNothing) {
   }
   EXPECT_NE(trace->argsJson(trace->events[7]).find(R"("s": "}, {")"), std::string_view::npos);
   EXPECT_EQ(trace->meta.traceName, "t");
+}
+
+// From TraceBuilder::kParallelFrom events the lanes are sorted and nested on a second thread as
+// the reader copies them into the model (kineto_reader.cpp's BatchMerger::finish). A large trace
+// with what that path must keep straight: parents written after their children, lanes that hold
+// no events (only instants), 'B'/'E' pairs, a name given after the lane's events, and a flow from
+// each launch to its kernel.
+TEST(KinetoReader, LargeTraceKeepsEveryLaneWholeSortedAndNested) {
+  constexpr int kSteps = 8000;  // 10 events a step: 80,000 events
+  std::vector<std::string> events;
+  for (int i = 0; i < kSteps; ++i) {
+    const int t = 100 * i;
+    auto at = [&](int offset) { return std::to_string(t + offset); };
+    const std::string id = std::to_string(i);
+    // The children before their parent (as Kineto writes them), the launch inside the child.
+    events.push_back(R"({"ph": "X", "cat": "cpu_op", "name": "child", "pid": 1, "tid": 1, "ts": )" +
+                     at(10) + R"(, "dur": 30})");
+    events.push_back(
+        R"({"ph": "X", "cat": "cuda_runtime", "name": "launch", "pid": 1, "tid": 1, "ts": )" +
+        at(20) + R"(, "dur": 5, "args": {"correlation": )" + id + "}}");
+    events.push_back(R"({"ph": "s", "cat": "ac2g", "name": "ac2g", "id": )" + id +
+                     R"(, "pid": 1, "tid": 1, "ts": )" + at(20) + "}");
+    events.push_back(
+        R"({"ph": "X", "cat": "cpu_op", "name": "parent", "pid": 1, "tid": 1, "ts": )" + at(0) +
+        R"(, "dur": 80})");
+    events.push_back(R"({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": )" +
+                     at(40) + R"(, "dur": 20, "args": {"correlation": )" + id + "}}");
+    events.push_back(R"({"ph": "f", "bp": "e", "cat": "ac2g", "name": "ac2g", "id": )" + id +
+                     R"(, "pid": 0, "tid": 7, "ts": )" + at(40) + "}");
+    events.push_back(R"({"ph": "i", "s": "t", "name": "mark", "pid": 1, "tid": 2, "ts": )" +
+                     at(50) + "}");
+    events.push_back(
+        R"({"ph": "B", "cat": "user_annotation", "name": "span", "pid": 1, "tid": 3, "ts": )" +
+        at(0) + "}");
+    events.push_back(R"({"ph": "E", "pid": 1, "tid": 3, "ts": )" + at(60) + "}");
+    for (int k = 0; k < 4; ++k)  // a busy lane after the quiet ones
+      events.push_back(
+          R"({"ph": "X", "cat": "cpu_op", "name": "worker", "pid": 1, "tid": 4, "ts": )" +
+          at(20 * k) + R"(, "dur": 10})");
+  }
+  events.push_back(
+      R"({"ph": "M", "name": "thread_name", "pid": 1, "tid": 4, "args": {"name": "pool"}})");
+  const std::string text =
+      largeKinetoText([&](int i) { return events[i]; }, static_cast<int>(events.size()));
+  const std::string path = testing::TempDir() + "/large_lanes.json";
+  std::ofstream(path, std::ios::binary) << text;
+  auto trace = readKinetoTrace(path);
+  ASSERT_TRUE(trace.ok()) << trace.error().message;
+  ASSERT_GE(trace->events.size(), TraceBuilder::kParallelFrom);
+  ASSERT_EQ(trace->events.size(), 9u * kSteps);  // 3 on tid 1, 1 kernel, 1 span, 4 on tid 4
+
+  std::map<std::string, const Lane*> lanes;
+  for (const Lane& lane : trace->lanes) lanes[lane.pid + "/" + lane.tid] = &lane;
+  ASSERT_EQ(lanes.size(), 5u);
+  auto count = [](const Lane* l) { return l->endEvent - l->firstEvent; };
+  EXPECT_EQ(count(lanes["1/1"]), 3u * kSteps);
+  EXPECT_EQ(count(lanes["0/7"]), 1u * kSteps);
+  EXPECT_EQ(count(lanes["1/3"]), 1u * kSteps);
+  EXPECT_EQ(count(lanes["1/4"]), 4u * kSteps);
+  EXPECT_EQ(lanes["1/2"]->firstEvent, 0u);  // instants only: no events
+  EXPECT_EQ(lanes["1/2"]->endEvent, 0u);
+  EXPECT_EQ(lanes["1/4"]->threadName, "pool");
+  EXPECT_EQ(lanes["0/7"]->kind, LaneKind::DeviceStream);
+  EXPECT_EQ(lanes["1/1"]->maxDepth, 2);
+  EXPECT_EQ(trace->instants.size(), static_cast<std::size_t>(kSteps));
+
+  // Every lane whole, sorted and nested inside itself; on tid 1 parent > child > launch.
+  for (LaneId l = 0; l < trace->lanes.size(); ++l) {
+    const Lane& lane = trace->lanes[l];
+    for (EventId e = lane.firstEvent; e < lane.endEvent; ++e) {
+      const Event& event = trace->events[e];
+      ASSERT_EQ(event.lane, l);
+      if (e > lane.firstEvent) {
+        ASSERT_LE(trace->events[e - 1].start, event.start);
+      }
+      if (event.parent != kNoEvent) {
+        ASSERT_GE(event.parent, lane.firstEvent);
+        ASSERT_LT(event.parent, e);
+        ASSERT_EQ(trace->events[event.parent].depth + 1, event.depth);
+      }
+    }
+  }
+  for (EventId e = lanes["1/1"]->firstEvent; e < lanes["1/1"]->endEvent; ++e) {
+    const Event& event = trace->events[e];
+    const std::string_view expected = event.depth == 0   ? "parent"
+                                      : event.depth == 1 ? "child"
+                                                         : "launch";
+    ASSERT_EQ(trace->name(event), expected) << "event " << e;
+  }
+  for (EventId e = lanes["1/3"]->firstEvent; e < lanes["1/3"]->endEvent; ++e)
+    ASSERT_EQ(trace->events[e].dur, 60'000);  // 'B' and 'E' paired (60 us)
+
+  // Each launch's flow lands on its own kernel (the same correlation).
+  ASSERT_EQ(trace->flows.size(), static_cast<std::size_t>(kSteps));
+  for (const Flow& flow : trace->flows) {
+    const Event& from = trace->events[flow.from];
+    const Event& to = trace->events[flow.to];
+    ASSERT_EQ(trace->name(from), "launch");
+    ASSERT_EQ(trace->name(to), "k");
+    ASSERT_EQ(from.correlation, flow.id);
+    ASSERT_EQ(to.correlation, flow.id);
+  }
+  EXPECT_EQ(trace->problems.count("flow end on no event"), 0u);
 }
 
 // What only the exact scan checks or repairs, in a batch that was cut by guessing: raw control

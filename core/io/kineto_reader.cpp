@@ -6,6 +6,7 @@
 // distributedInfo, baseTimeNanoseconds ...) are small and parsed with nlohmann.
 #include <simdjson.h>
 
+#include <array>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -245,6 +246,29 @@ class BatchParser {
     return lastCategoryId_;
   }
   static constexpr std::uint16_t kNoCategory = UINT16_MAX;
+  // An event name's batch-local id. A batch holds thousands of events and a few hundred names:
+  // a small table indexed by the name's length and three of its bytes remembers each name's id,
+  // so the StringTable hashes the whole name (kernel names run to hundreds of bytes) only on a
+  // miss. Emptied per batch: its views point into the batch.
+  StringId nameOf(std::string_view name) {
+    const std::size_t mid = name.size() / 2, last = name.empty() ? 0 : name.size() - 1;
+    const auto byte = [&](std::size_t i) {
+      return name.empty() ? 0u : static_cast<unsigned char>(name[i]);
+    };
+    const std::size_t slot =
+        (name.size() * 131 + byte(0) * 31 + byte(mid) * 7 + byte(last)) % kNameSlots;
+    NameSlot& known = nameSlots_[slot];
+    if (known.id != kNoName && known.text == name) return known.id;
+    known = {name, out_->names.intern(name)};
+    return known.id;
+  }
+  struct NameSlot {
+    std::string_view text;
+    StringId id = kNoName;
+  };
+  static constexpr StringId kNoName = UINT32_MAX;
+  static constexpr std::size_t kNameSlots = 509;  // a prime: the index mixes few bits
+  std::array<NameSlot, kNameSlots> nameSlots_;
 
   const std::string& path_;
   od::parser parser_;
@@ -281,6 +305,7 @@ Result<ParsedBatch> BatchParser::parse(const JsonBatch& batch) {
   result.events.reserve(elements);
   out_ = &result;
   laneIds_.clear();
+  nameSlots_.fill(NameSlot{});
   lastCategoryId_ = kNoCategory;
   batchOffset_ = batch.fileOffset;
   if (parseFast(batch)) {
@@ -296,6 +321,7 @@ Result<ParsedBatch> BatchParser::parse(const JsonBatch& batch) {
   result = ParsedBatch{};
   result.events.reserve(elements);
   laneIds_.clear();
+  nameSlots_.fill(NameSlot{});
   lastCategoryId_ = kNoCategory;
   counterValues_.clear();
   auto fail = [&](simdjson::error_code code, const char* location) -> Error {
@@ -713,7 +739,7 @@ void BatchParser::addEvent(const RawEvent& raw) {
         }
       }
       e.lane = laneFor(raw.pid, raw.tid);
-      e.name = b.names.intern(raw.name);
+      e.name = nameOf(raw.name);
       e.category = categoryOf(raw.cat);
       e.externalId = raw.externalId;
       e.correlation = raw.correlation;
@@ -729,7 +755,7 @@ void BatchParser::addEvent(const RawEvent& raw) {
       if (!at) return;
       Instant instant;
       instant.time = *at;
-      instant.name = b.names.intern(raw.name);
+      instant.name = nameOf(raw.name);
       instant.lane = laneFor(raw.pid, raw.tid);
       instant.scope = raw.scope.empty() ? 't' : raw.scope[0];
       if (!raw.argsRaw.empty()) instant.args = b.args.add(raw.argsRaw);

@@ -417,6 +417,26 @@ TEST(KinetoReader, WrongGuessesAtBatchBoundariesChangeNothing) {
   EXPECT_EQ(trace->meta.traceName, "t");
 }
 
+// The parser remembers names by their length and three of their bytes (kineto_reader.cpp's
+// nameOf()): names alike in those and different elsewhere keep their own ids.
+TEST(KinetoReader, NamesAlikeInTheirRememberedBytesStayApart) {
+  const char* names[] = {"abcde", "azcde", "abcde", "abcdf", "ab", "a", ""};
+  const std::string text = largeKinetoText(
+      [&](int i) {
+        return R"({"ph": "X", "cat": "cpu_op", "name": ")" + std::string(names[i % 7]) +
+               R"(", "pid": 1, "tid": 2, "ts": )" + std::to_string(1000 + 10 * i) +
+               R"(, "dur": 5})";
+      },
+      700);
+  const std::string path = testing::TempDir() + "/alike_names.json";
+  std::ofstream(path, std::ios::binary) << text;
+  auto trace = readKinetoTrace(path);
+  ASSERT_TRUE(trace.ok()) << trace.error().message;
+  ASSERT_EQ(trace->events.size(), 700u);
+  for (std::size_t i = 0; i < trace->events.size(); ++i)
+    ASSERT_EQ(trace->name(trace->events[i]), names[i % 7]) << "event " << i;
+}
+
 // From TraceBuilder::kParallelFrom events the lanes are sorted and nested on a second thread as
 // the reader copies them into the model (kineto_reader.cpp's BatchMerger::finish). A large trace
 // with what that path must keep straight: parents written after their children, lanes that hold

@@ -6,6 +6,7 @@
 // distributedInfo, baseTimeNanoseconds ...) are small and parsed with nlohmann.
 #include <simdjson.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdlib>
@@ -276,8 +277,15 @@ class BatchParser {
   std::uint64_t batchOffset_ = 0;
   const char* batchEnd_ = nullptr;  // the fast path's batch: one past its closing ']'
   std::unordered_map<std::string, std::uint32_t> laneIds_;
-  std::string_view lastPid_, lastTid_;  // events come grouped per thread; views into the batch
-  std::uint32_t lastLane_ = 0;
+  // The lanes of the latest events, the latest first (views into the batch; none at its start):
+  // events come in runs per thread and alternate between a few (a launch and its kernel), so most
+  // find their lane here without a key built and hashed.
+  struct RecentLane {
+    std::string_view pid, tid;
+    std::uint32_t id = 0;
+  };
+  std::array<RecentLane, 4> recentLanes_;
+  std::size_t recentLaneCount_ = 0;
   std::string_view lastCategory_;
   std::uint16_t lastCategoryId_ = kNoCategory;
   std::vector<std::pair<std::string, double>> counterValues_;
@@ -285,17 +293,21 @@ class BatchParser {
 };
 
 std::uint32_t BatchParser::laneFor(std::string_view pid, std::string_view tid) {
-  // lastPid_ and lastTid_ are views into the previous batch until the first lane of this one.
-  if (!out_->lanes.empty() && sameText(pid, lastPid_) && sameText(tid, lastTid_)) return lastLane_;
+  for (std::size_t i = 0; i < recentLaneCount_; ++i) {
+    if (!sameText(pid, recentLanes_[i].pid) || !sameText(tid, recentLanes_[i].tid)) continue;
+    std::rotate(recentLanes_.begin(), recentLanes_.begin() + i, recentLanes_.begin() + i + 1);
+    return recentLanes_[0].id;
+  }
   std::string key;
   key.append(pid).push_back('\x1f');
   key.append(tid);
   auto [it, inserted] = laneIds_.emplace(std::move(key), static_cast<std::uint32_t>(out_->lanes.size()));
   if (inserted) out_->lanes.push_back({std::string(pid), std::string(tid)});
-  lastPid_ = pid;
-  lastTid_ = tid;
-  lastLane_ = it->second;
-  return lastLane_;
+  recentLaneCount_ = std::min(recentLaneCount_ + 1, recentLanes_.size());
+  std::rotate(recentLanes_.begin(), recentLanes_.begin() + recentLaneCount_ - 1,
+              recentLanes_.begin() + recentLaneCount_);
+  recentLanes_[0] = {pid, tid, it->second};
+  return it->second;
 }
 
 Result<ParsedBatch> BatchParser::parse(const JsonBatch& batch) {
@@ -305,6 +317,7 @@ Result<ParsedBatch> BatchParser::parse(const JsonBatch& batch) {
   result.events.reserve(elements);
   out_ = &result;
   laneIds_.clear();
+  recentLaneCount_ = 0;
   nameSlots_.fill(NameSlot{});
   lastCategoryId_ = kNoCategory;
   batchOffset_ = batch.fileOffset;
@@ -321,6 +334,7 @@ Result<ParsedBatch> BatchParser::parse(const JsonBatch& batch) {
   result = ParsedBatch{};
   result.events.reserve(elements);
   laneIds_.clear();
+  recentLaneCount_ = 0;
   nameSlots_.fill(NameSlot{});
   lastCategoryId_ = kNoCategory;
   counterValues_.clear();

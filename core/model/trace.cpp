@@ -43,14 +43,6 @@ std::uint32_t ArgsStore::add(std::string_view json) {
   return static_cast<std::uint32_t>(spans_.size() - 1);
 }
 
-std::uint32_t ArgsStore::append(const ArgsStore& other) {
-  const auto base = static_cast<std::uint32_t>(spans_.size());
-  // No exact reserve here: one per appended batch made every append copy all spans so far
-  // (quadratic in the file's size); push_back's doubling is amortised.
-  for (std::uint32_t i = 0; i < other.size(); ++i) add(other.get(i));
-  return base;
-}
-
 std::uint32_t ArgsStore::adopt(ArgsStore&& other) {
   const auto base = static_cast<std::uint32_t>(spans_.size());
   const auto blockBase = static_cast<std::uint32_t>(blocks_.size());

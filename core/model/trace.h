@@ -93,9 +93,8 @@ struct CounterSeries {
 class ArgsStore {
  public:
   std::uint32_t add(std::string_view json);
-  // Appends all of `other`; returns the index that other's entry 0 has here.
-  std::uint32_t append(const ArgsStore& other);
-  // The same, taking other's blocks instead of copying their text (a reader's per-batch store).
+  // Appends all of `other` by taking its blocks (a reader's per-batch store); returns the index
+  // that other's entry 0 has here.
   std::uint32_t adopt(ArgsStore&& other);
   std::string_view get(std::uint32_t index) const {
     const Span& s = spans_[index];

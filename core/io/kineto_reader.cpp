@@ -236,6 +236,13 @@ class BatchParser {
   bool parseArgsFast(const char*& p, RawEvent& raw);
   void addEvent(const RawEvent& raw);
   std::uint32_t laneFor(std::string_view pid, std::string_view tid);
+  // Empties what the parser remembers of a batch (lane, name and category ids, views into it).
+  void forgetBatch() {
+    laneIds_.clear();
+    recentLaneCount_ = 0;
+    nameSlots_.fill(NameSlot{});
+    lastCategoryId_ = kNoCategory;
+  }
   // A category's batch-local id. Events come grouped per thread, so most have the category of
   // the one before: that one is compared before the table is hashed.
   std::uint16_t categoryOf(std::string_view cat) {
@@ -316,10 +323,7 @@ Result<ParsedBatch> BatchParser::parse(const JsonBatch& batch) {
   const std::size_t elements = batch.speculative ? batch.size / 160 : batch.elements;
   result.events.reserve(elements);
   out_ = &result;
-  laneIds_.clear();
-  recentLaneCount_ = 0;
-  nameSlots_.fill(NameSlot{});
-  lastCategoryId_ = kNoCategory;
+  forgetBatch();
   batchOffset_ = batch.fileOffset;
   if (parseFast(batch)) {
     out_ = nullptr;
@@ -333,10 +337,7 @@ Result<ParsedBatch> BatchParser::parse(const JsonBatch& batch) {
   // The batch has something the fast path leaves to simdjson: start it again from scratch.
   result = ParsedBatch{};
   result.events.reserve(elements);
-  laneIds_.clear();
-  recentLaneCount_ = 0;
-  nameSlots_.fill(NameSlot{});
-  lastCategoryId_ = kNoCategory;
+  forgetBatch();
   counterValues_.clear();
   auto fail = [&](simdjson::error_code code, const char* location) -> Error {
     std::uint64_t at = batch.fileOffset;

@@ -21,8 +21,8 @@ inline std::string sharedTrace(const std::string& relative) {
 }  // namespace sutra::test
 
 // Skips the current test when ../shared/traces is not beside the project (a user's fresh clone).
-#define SUTRA_REQUIRE_SHARED_TRACES()                                                   \
-  do {                                                                                  \
-    if (!::sutra::test::sharedTracesPresent())                                          \
-      GTEST_SKIP() << "../shared/traces is absent: real-trace test skipped";            \
+#define SUTRA_REQUIRE_SHARED_TRACES()                                        \
+  do {                                                                       \
+    if (!::sutra::test::sharedTracesPresent())                               \
+      GTEST_SKIP() << "../shared/traces is absent: real-trace test skipped"; \
   } while (0)

@@ -22,15 +22,31 @@ constexpr int kGapColumn = 270;
 std::size_t hopColour(HopKind kind) {
   ChainColour colour = ChainColour::ResumedOp;
   switch (kind) {
-    case HopKind::Annotation: colour = ChainColour::Annotation; break;
-    case HopKind::PythonFrame: colour = ChainColour::PythonFrame; break;
-    case HopKind::FrameworkOp: colour = ChainColour::FrameworkOp; break;
-    case HopKind::RuntimeCall: colour = ChainColour::RuntimeCall; break;
-    case HopKind::DeviceOp: colour = ChainColour::DeviceOp; break;
-    case HopKind::Sync: colour = ChainColour::Sync; break;
-    case HopKind::ResumedOp: colour = ChainColour::ResumedOp; break;
+    case HopKind::Annotation:
+      colour = ChainColour::Annotation;
+      break;
+    case HopKind::PythonFrame:
+      colour = ChainColour::PythonFrame;
+      break;
+    case HopKind::FrameworkOp:
+      colour = ChainColour::FrameworkOp;
+      break;
+    case HopKind::RuntimeCall:
+      colour = ChainColour::RuntimeCall;
+      break;
+    case HopKind::DeviceOp:
+      colour = ChainColour::DeviceOp;
+      break;
+    case HopKind::Sync:
+      colour = ChainColour::Sync;
+      break;
+    case HopKind::ResumedOp:
+      colour = ChainColour::ResumedOp;
+      break;
     case HopKind::DataProducer:
-    case HopKind::DataConsumer: colour = ChainColour::Data; break;
+    case HopKind::DataConsumer:
+      colour = ChainColour::Data;
+      break;
   }
   return static_cast<std::size_t>(colour);
 }
@@ -50,7 +66,8 @@ void ChainView::setChain(std::shared_ptr<const Trace> trace, DependencyChain cha
   for (std::size_t i = 0; i < chain_.hops.size(); ++i) {
     const int previous = chain_.hops[i].previous;
     // `previous` always points at an earlier hop, so its depth is known.
-    if (previous >= 0 && static_cast<std::size_t>(previous) < i) depth_[i] = depth_[static_cast<std::size_t>(previous)] + 1;
+    if (previous >= 0 && static_cast<std::size_t>(previous) < i)
+      depth_[i] = depth_[static_cast<std::size_t>(previous)] + 1;
   }
   hovered_ = -1;
   updateGeometry();
@@ -62,7 +79,8 @@ void ChainView::clear() { setChain(nullptr, {}); }
 
 QRect ChainView::hopRect(int index) const {
   if (index < 0 || index >= static_cast<int>(chain_.hops.size())) return {};
-  return {kMargin + depth_[static_cast<std::size_t>(index)] * kIndent, kMargin + index * kRowPitch, kBoxWidth, kBoxHeight};
+  return {kMargin + depth_[static_cast<std::size_t>(index)] * kIndent, kMargin + index * kRowPitch,
+          kBoxWidth, kBoxHeight};
 }
 
 int ChainView::hopAt(const QPoint& pos) const {
@@ -73,7 +91,8 @@ int ChainView::hopAt(const QPoint& pos) const {
 
 QSize ChainView::sizeHint() const {
   const int deepest = depth_.empty() ? 0 : *std::max_element(depth_.begin(), depth_.end());
-  const int rows = std::max<int>(1, static_cast<int>(chain_.hops.size()) + (chain_.omittedLaunches > 0 ? 1 : 0));
+  const int rows =
+      std::max<int>(1, static_cast<int>(chain_.hops.size()) + (chain_.omittedLaunches > 0 ? 1 : 0));
   return {2 * kMargin + deepest * kIndent + kBoxWidth + kGapColumn, 2 * kMargin + rows * kRowPitch};
 }
 
@@ -83,9 +102,11 @@ void ChainView::paintEvent(QPaintEvent*) {
   const Theme& theme = themeFor(*this);
   if (chain_.hops.empty() || !trace_) {
     p.setPen(palette().color(QPalette::PlaceholderText));
-    p.drawText(rect().adjusted(kMargin, kMargin, -kMargin, -kMargin), Qt::AlignTop | Qt::AlignLeft | Qt::TextWordWrap,
-               tr("Select an event in the timeline, or double-click an operator, to see its chain:\n"
-                  "framework op -> runtime launch -> device op(s) -> the sync that waited on them."));
+    p.drawText(
+        rect().adjusted(kMargin, kMargin, -kMargin, -kMargin),
+        Qt::AlignTop | Qt::AlignLeft | Qt::TextWordWrap,
+        tr("Select an event in the timeline, or double-click an operator, to see its chain:\n"
+           "framework op -> runtime launch -> device op(s) -> the sync that waited on them."));
     return;
   }
   const TimeNs origin = trace_->startNs;
@@ -116,9 +137,10 @@ void ChainView::paintEvent(QPaintEvent*) {
     if (hop.gapKind != GapKind::None) {
       p.setFont(small);
       p.setPen(hop.gap < 0 ? theme.chainNegativeGap : theme.chainGapText);
-      const QString gap = QStringLiteral("%1: %2").arg(QString::fromUtf8(gapKindName(hop.gapKind)).replace('_', ' '),
-                                                       durationText(hop.gap));
-      p.drawText(QRect(to.right() + 12, to.top(), kGapColumn - 16, kBoxHeight), Qt::AlignVCenter | Qt::AlignLeft, gap);
+      const QString gap = QStringLiteral("%1: %2").arg(
+          QString::fromUtf8(gapKindName(hop.gapKind)).replace('_', ' '), durationText(hop.gap));
+      p.drawText(QRect(to.right() + 12, to.top(), kGapColumn - 16, kBoxHeight),
+                 Qt::AlignVCenter | Qt::AlignLeft, gap);
     }
   }
 
@@ -126,23 +148,27 @@ void ChainView::paintEvent(QPaintEvent*) {
     const ChainHop& hop = chain_.hops[static_cast<std::size_t>(i)];
     const QRect box = hopRect(i);
     const std::size_t colour = hopColour(hop.kind);
-    p.setPen(hop.focus ? QPen(theme.chainFocus, 2.2) : QPen(theme.chainBorder[colour], i == hovered_ ? 2.0 : 1.0));
+    p.setPen(hop.focus ? QPen(theme.chainFocus, 2.2)
+                       : QPen(theme.chainBorder[colour], i == hovered_ ? 2.0 : 1.0));
     p.setBrush(i == hovered_ ? theme.chainFillHovered[colour] : theme.chainFill[colour]);
     p.drawRoundedRect(QRectF(box).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
-    p.fillRect(QRect(box.left() + 1, box.top() + 1, 5, box.height() - 2), theme.chainAccent[colour]);
+    p.fillRect(QRect(box.left() + 1, box.top() + 1, 5, box.height() - 2),
+               theme.chainAccent[colour]);
     const QRect text = box.adjusted(12, 3, -8, -3);
     p.setFont(small);
     p.setPen(theme.chainKindText);
     const QString kind = QString::fromUtf8(hopKindName(hop.kind)).replace('_', ' ');
     QString when;
     if (hop.end > hop.start || hop.start != 0)
-      when = QStringLiteral("+%1 · %2").arg(durationText(hop.start - origin), durationText(hop.end - hop.start));
+      when = QStringLiteral("+%1 · %2")
+                 .arg(durationText(hop.start - origin), durationText(hop.end - hop.start));
     p.drawText(text, Qt::AlignTop | Qt::AlignLeft, kind);
     p.drawText(text, Qt::AlignTop | Qt::AlignRight, when);
     p.setFont(bold);
     p.setPen(theme.chainNameText);
     p.drawText(text, Qt::AlignBottom | Qt::AlignLeft,
-               QFontMetrics(bold).elidedText(QString::fromStdString(hop.name), Qt::ElideMiddle, text.width()));
+               QFontMetrics(bold).elidedText(QString::fromStdString(hop.name), Qt::ElideMiddle,
+                                             text.width()));
   }
   if (chain_.omittedLaunches > 0) {
     p.setFont(small);

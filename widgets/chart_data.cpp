@@ -86,8 +86,8 @@ std::vector<ComparisonBar> comparisonBars(const OpComparison& comparison, std::s
   for (const OpDelta& d : comparison.rows) {
     if (out.size() == count) break;
     const bool device = d.a.selfDevice != 0 || d.b.selfDevice != 0;
-    out.push_back({d.name, device ? d.a.selfDevice : d.a.selfCpu,
-                   device ? d.b.selfDevice : d.b.selfCpu});
+    out.push_back(
+        {d.name, device ? d.a.selfDevice : d.a.selfCpu, device ? d.b.selfDevice : d.b.selfCpu});
   }
   return out;
 }

@@ -17,13 +17,13 @@ namespace sutra::widgets {
 
 struct StreamUtilisation {
   LaneId lane = 0;
-  std::string label;          // "stream 7 (device 0)"
-  std::vector<double> busy;   // per bucket: the busy fraction, 0..1
+  std::string label;         // "stream 7 (device 0)"
+  std::vector<double> busy;  // per bucket: the busy fraction, 0..1
 };
 
 struct UtilisationSeries {
-  TimeNs start = 0;      // the first bucket's start
-  TimeNs bucketNs = 0;   // every bucket's length
+  TimeNs start = 0;                        // the first bucket's start
+  TimeNs bucketNs = 0;                     // every bucket's length
   std::vector<StreamUtilisation> streams;  // device stream lanes, in lane order
 };
 
@@ -32,7 +32,7 @@ struct UtilisationSeries {
 UtilisationSeries deviceUtilisation(const Trace& trace, std::size_t buckets);
 
 struct DurationHistogram {
-  int firstPower = 0;                 // bin i holds durations in [2^(firstPower+i), 2^(firstPower+i+1)) ns
+  int firstPower = 0;  // bin i holds durations in [2^(firstPower+i), 2^(firstPower+i+1)) ns
   std::vector<std::uint64_t> counts;  // empty when the trace has no kernel
 };
 

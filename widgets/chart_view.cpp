@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "chart_view.h"
 
+#include <qcustomplot.h>
+
 #include <QEvent>
 #include <QFileInfo>
 #include <QPainter>
 #include <QSvgGenerator>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 #include "format.h"
 #include "theme.h"
@@ -126,8 +127,7 @@ void ChartView::showTopOperators(const std::vector<NamedTime>& ops) {
     bars->addData(double(at + 1), us(ops[i].value));
     maxValue = std::max(maxValue, us(ops[i].value));
   }
-  for (std::size_t i = ops.size(); i-- > 0;)
-    labels << categoryLabel(ops[i].name);
+  for (std::size_t i = ops.size(); i-- > 0;) labels << categoryLabel(ops[i].name);
   setCategoryAxis(labels, true);
   plot_->xAxis->setLabel(tr("device time (us)"));
   plot_->xAxis->setRange(0, std::max(1.0, maxValue * 1.1));
@@ -140,7 +140,8 @@ void ChartView::showComparison(const std::vector<ComparisonBar>& bars, const QSt
   reset(tr("Largest changes per operator"));
   auto* group = new QCPBarsGroup(plot_);
   std::vector<QCPBars*> sets;
-  const QStringList names = labelC.isEmpty() ? QStringList{labelA, labelB} : QStringList{labelA, labelB, labelC};
+  const QStringList names =
+      labelC.isEmpty() ? QStringList{labelA, labelB} : QStringList{labelA, labelB, labelC};
   const double width = 0.8 / double(names.size());
   for (int i = 0; i < names.size(); ++i) {
     auto* set = new QCPBars(plot_->yAxis, plot_->xAxis);
@@ -221,7 +222,8 @@ void ChartView::applyPalette() {
   // Series take the theme's colours by their order (stream, run, measured/simulated).
   for (int i = 0; i < plot_->plottableCount(); ++i) {
     const QColor colour = theme.chartSeries[static_cast<std::size_t>(i % kChartSeriesColours)];
-    if (auto* graph = qobject_cast<QCPGraph*>(plot_->plottable(i))) graph->setPen(QPen(colour, 1.5));
+    if (auto* graph = qobject_cast<QCPGraph*>(plot_->plottable(i)))
+      graph->setPen(QPen(colour, 1.5));
     if (auto* bars = qobject_cast<QCPBars*>(plot_->plottable(i))) bars->setBrush(colour);
   }
 }

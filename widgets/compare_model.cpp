@@ -81,21 +81,36 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const {
   const OpSide& c = row.c;
   if (role == SortRole) {
     switch (index.column()) {
-      case Name: return QString::fromStdString(d.name);
-      case Side: return sideText(row);
-      case CallsA: return qulonglong(d.a.calls);
-      case CallsB: return qulonglong(d.b.calls);
-      case SelfCpuA: return qlonglong(d.a.selfCpu);
-      case SelfCpuB: return qlonglong(d.b.selfCpu);
-      case SelfCpuDelta: return qlonglong(d.selfCpuDelta());
-      case SelfDeviceA: return qlonglong(d.a.selfDevice);
-      case SelfDeviceB: return qlonglong(d.b.selfDevice);
-      case SelfDeviceDelta: return qlonglong(d.selfDeviceDelta());
-      case CallsC: return qulonglong(c.calls);
-      case SelfCpuC: return qlonglong(c.selfCpu);
-      case SelfCpuDeltaC: return qlonglong(c.selfCpu - d.a.selfCpu);
-      case SelfDeviceC: return qlonglong(c.selfDevice);
-      case SelfDeviceDeltaC: return qlonglong(c.selfDevice - d.a.selfDevice);
+      case Name:
+        return QString::fromStdString(d.name);
+      case Side:
+        return sideText(row);
+      case CallsA:
+        return qulonglong(d.a.calls);
+      case CallsB:
+        return qulonglong(d.b.calls);
+      case SelfCpuA:
+        return qlonglong(d.a.selfCpu);
+      case SelfCpuB:
+        return qlonglong(d.b.selfCpu);
+      case SelfCpuDelta:
+        return qlonglong(d.selfCpuDelta());
+      case SelfDeviceA:
+        return qlonglong(d.a.selfDevice);
+      case SelfDeviceB:
+        return qlonglong(d.b.selfDevice);
+      case SelfDeviceDelta:
+        return qlonglong(d.selfDeviceDelta());
+      case CallsC:
+        return qulonglong(c.calls);
+      case SelfCpuC:
+        return qlonglong(c.selfCpu);
+      case SelfCpuDeltaC:
+        return qlonglong(c.selfCpu - d.a.selfCpu);
+      case SelfDeviceC:
+        return qlonglong(c.selfDevice);
+      case SelfDeviceDeltaC:
+        return qlonglong(c.selfDevice - d.a.selfDevice);
     }
     return {};
   }
@@ -106,28 +121,44 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const {
     return QString::fromStdString(d.inputShapes);
   if (role != Qt::DisplayRole) return {};
   switch (index.column()) {
-    case Name: return QString::fromStdString(d.name);
-    case Side: return sideText(row);
-    case CallsA: return QString::number(d.a.calls);
-    case CallsB: return QString::number(d.b.calls);
-    case SelfCpuA: return durationText(d.a.selfCpu);
-    case SelfCpuB: return durationText(d.b.selfCpu);
-    case SelfCpuDelta: return signedDuration(d.selfCpuDelta());
-    case SelfDeviceA: return durationText(d.a.selfDevice);
-    case SelfDeviceB: return durationText(d.b.selfDevice);
-    case SelfDeviceDelta: return signedDuration(d.selfDeviceDelta());
-    case CallsC: return QString::number(c.calls);
-    case SelfCpuC: return durationText(c.selfCpu);
-    case SelfCpuDeltaC: return signedDuration(c.selfCpu - d.a.selfCpu);
-    case SelfDeviceC: return durationText(c.selfDevice);
-    case SelfDeviceDeltaC: return signedDuration(c.selfDevice - d.a.selfDevice);
+    case Name:
+      return QString::fromStdString(d.name);
+    case Side:
+      return sideText(row);
+    case CallsA:
+      return QString::number(d.a.calls);
+    case CallsB:
+      return QString::number(d.b.calls);
+    case SelfCpuA:
+      return durationText(d.a.selfCpu);
+    case SelfCpuB:
+      return durationText(d.b.selfCpu);
+    case SelfCpuDelta:
+      return signedDuration(d.selfCpuDelta());
+    case SelfDeviceA:
+      return durationText(d.a.selfDevice);
+    case SelfDeviceB:
+      return durationText(d.b.selfDevice);
+    case SelfDeviceDelta:
+      return signedDuration(d.selfDeviceDelta());
+    case CallsC:
+      return QString::number(c.calls);
+    case SelfCpuC:
+      return durationText(c.selfCpu);
+    case SelfCpuDeltaC:
+      return signedDuration(c.selfCpu - d.a.selfCpu);
+    case SelfDeviceC:
+      return durationText(c.selfDevice);
+    case SelfDeviceDeltaC:
+      return signedDuration(c.selfDevice - d.a.selfDevice);
   }
   return {};
 }
 
 QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || section < 0 || section >= columnCount()) return {};
-  const QString dev = QString::fromStdString(comparison_.device.empty() ? "CUDA" : comparison_.device);
+  const QString dev =
+      QString::fromStdString(comparison_.device.empty() ? "CUDA" : comparison_.device);
   if (role == Qt::ToolTipRole) {
     if (section == SelfCpuDeltaC || section == SelfDeviceDeltaC) return tr("C minus A");
     if (section == SelfCpuDelta || section == SelfDeviceDelta) return tr("B minus A");
@@ -135,21 +166,36 @@ QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int 
   }
   if (role != Qt::DisplayRole) return {};
   switch (section) {
-    case Name: return tr("Name");
-    case Side: return tr("Found in");
-    case CallsA: return tr("Calls A");
-    case CallsB: return tr("Calls B");
-    case SelfCpuA: return tr("Self CPU A");
-    case SelfCpuB: return tr("Self CPU B");
-    case SelfCpuDelta: return aVsC_ ? tr("Self CPU B-A") : tr("Self CPU delta");
-    case SelfDeviceA: return tr("Self %1 A").arg(dev);
-    case SelfDeviceB: return tr("Self %1 B").arg(dev);
-    case SelfDeviceDelta: return (aVsC_ ? tr("Self %1 B-A") : tr("Self %1 delta")).arg(dev);
-    case CallsC: return tr("Calls C");
-    case SelfCpuC: return tr("Self CPU C");
-    case SelfCpuDeltaC: return tr("Self CPU C-A");
-    case SelfDeviceC: return tr("Self %1 C").arg(dev);
-    case SelfDeviceDeltaC: return tr("Self %1 C-A").arg(dev);
+    case Name:
+      return tr("Name");
+    case Side:
+      return tr("Found in");
+    case CallsA:
+      return tr("Calls A");
+    case CallsB:
+      return tr("Calls B");
+    case SelfCpuA:
+      return tr("Self CPU A");
+    case SelfCpuB:
+      return tr("Self CPU B");
+    case SelfCpuDelta:
+      return aVsC_ ? tr("Self CPU B-A") : tr("Self CPU delta");
+    case SelfDeviceA:
+      return tr("Self %1 A").arg(dev);
+    case SelfDeviceB:
+      return tr("Self %1 B").arg(dev);
+    case SelfDeviceDelta:
+      return (aVsC_ ? tr("Self %1 B-A") : tr("Self %1 delta")).arg(dev);
+    case CallsC:
+      return tr("Calls C");
+    case SelfCpuC:
+      return tr("Self CPU C");
+    case SelfCpuDeltaC:
+      return tr("Self CPU C-A");
+    case SelfDeviceC:
+      return tr("Self %1 C").arg(dev);
+    case SelfDeviceDeltaC:
+      return tr("Self %1 C-A").arg(dev);
   }
   return {};
 }

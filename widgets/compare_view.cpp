@@ -46,7 +46,9 @@ std::string fileLabel(const std::string& path, bool withFolder) {
 ComparisonResult compareTraces(std::shared_ptr<const Trace> a, std::shared_ptr<const Trace> b,
                                std::shared_ptr<const Trace> c) {
   ComparisonResult result;
-  auto name = [](const std::shared_ptr<const Trace>& t) { return QFileInfo(QString::fromStdString(t->path)).fileName(); };
+  auto name = [](const std::shared_ptr<const Trace>& t) {
+    return QFileInfo(QString::fromStdString(t->path)).fileName();
+  };
   const bool same = name(a) == name(b) || (c && (name(c) == name(a) || name(c) == name(b)));
   const std::string labelA = fileLabel(a->path, same), labelB = fileLabel(b->path, same);
   SideTable sa = analyse(std::move(a), labelA), sb = analyse(std::move(b), labelB);
@@ -161,13 +163,15 @@ void CompareView::setResult(ComparisonResult result) {
     totals += QString::fromStdString(
         "\n" + ac.labelA + " -> " + ac.labelB + "    " +
         totalLine("Self " + dev + " total", ac.selfDeviceTotalA, ac.selfDeviceTotalB) + "    " +
-        totalLine("Self CPU total", ac.selfCpuTotalA, ac.selfCpuTotalB) + "    only in C: " +
-        std::to_string(ac.onlyInB()));
+        totalLine("Self CPU total", ac.selfCpuTotalA, ac.selfCpuTotalB) +
+        "    only in C: " + std::to_string(ac.onlyInB()));
   }
   totals_->setText(totals);
   // Lettered, as the table's columns are: a run compared with itself keeps its sides apart.
-  const QString labelA = "A: " + QString::fromStdString(c.labelA), labelB = "B: " + QString::fromStdString(c.labelB);
-  const QString labelC = result.aVsC ? "C: " + QString::fromStdString(result.aVsC->labelB) : QString();
+  const QString labelA = "A: " + QString::fromStdString(c.labelA),
+                labelB = "B: " + QString::fromStdString(c.labelB);
+  const QString labelC =
+      result.aVsC ? "C: " + QString::fromStdString(result.aVsC->labelB) : QString();
   model_->setComparison(std::move(result.comparison), std::move(result.aVsC));
   // The bars are the comparison's first rows, as are the model's: a bar's third value is the same
   // measure (device time, else CPU time) of its row in C.
@@ -180,7 +184,8 @@ void CompareView::setResult(ComparisonResult result) {
   table_->sortByColumn(CompareModel::Name, Qt::AscendingOrder);
   proxy_->sort(-1);  // back to the comparison's order: largest change first
   table_->resizeColumnsToContents();
-  table_->setColumnWidth(CompareModel::Name, std::min(table_->columnWidth(CompareModel::Name), 260));
+  table_->setColumnWidth(CompareModel::Name,
+                         std::min(table_->columnWidth(CompareModel::Name), 260));
   // Half the width each: the chart's operator names need their room.
   bottom_->setSizes({width() / 2, width() / 2});
   syncing_ = true;

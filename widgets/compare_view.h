@@ -31,9 +31,9 @@ struct CompareSide {
 struct ComparisonResult {
   CompareSide a, b;
   OpComparison comparison;
-  std::optional<CompareSide> c;         // a third run, where one was given
-  std::optional<OpComparison> aVsC;     // the first run against the third
-  QString error;  // set when a trace could not be read
+  std::optional<CompareSide> c;      // a third run, where one was given
+  std::optional<OpComparison> aVsC;  // the first run against the third
+  QString error;                     // set when a trace could not be read
 };
 
 // Reads the traces (two or three) and compares their operator tables over the whole trace: the
@@ -52,7 +52,9 @@ class CompareView : public QWidget {
 
   // Starts reading and comparing two or three files; `ready` or `failed` follows.
   void openFiles(const QStringList& paths);
-  void openFiles(const QString& pathA, const QString& pathB) { openFiles(QStringList{pathA, pathB}); }
+  void openFiles(const QString& pathA, const QString& pathB) {
+    openFiles(QStringList{pathA, pathB});
+  }
   void setResult(ComparisonResult result);
 
   const OpComparison& comparison() const { return model_->comparison(); }

@@ -9,7 +9,8 @@ namespace sutra::widgets {
 std::vector<CounterColumn> counterColumns(const std::vector<std::pair<TimeNs, double>>& samples,
                                           const TimeRange& range, int widthPx) {
   std::vector<CounterColumn> out;
-  if (samples.empty() || widthPx <= 0 || range.span() <= 0 || samples.front().first > range.end) return out;
+  if (samples.empty() || widthPx <= 0 || range.span() <= 0 || samples.front().first > range.end)
+    return out;
   // The sample in force at the window's start: the last one at or before it, else the first.
   auto it = std::upper_bound(samples.begin(), samples.end(), range.start,
                              [](TimeNs t, const auto& s) { return t < s.first; });

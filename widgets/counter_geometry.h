@@ -14,9 +14,9 @@
 namespace sutra::widgets {
 
 struct CounterColumn {
-  int x = 0;           // pixel column, 0 = the window's start
-  double first = 0;    // the value in force at the column's left edge (or its first sample)
-  double low = 0;      // the lowest and highest values in force inside the column
+  int x = 0;         // pixel column, 0 = the window's start
+  double first = 0;  // the value in force at the column's left edge (or its first sample)
+  double low = 0;    // the lowest and highest values in force inside the column
   double high = 0;
   bool operator==(const CounterColumn&) const = default;
 };

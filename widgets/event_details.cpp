@@ -14,7 +14,8 @@ QString prettyArgs(const Trace& trace, EventId event) {
   const std::string_view text = trace.argsJson(trace.events[event]);
   if (text.empty()) return {};
   auto parsed = nlohmann::json::parse(text, nullptr, false);
-  if (parsed.is_discarded()) return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+  if (parsed.is_discarded())
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
   return QString::fromStdString(parsed.dump(2));
 }
 
@@ -44,13 +45,17 @@ QString eventDetailsHtml(const RankData& rank, EventId event, std::optional<Time
   const std::uint32_t r = rank.layout->rowOf(event);
   if (r != kNoRow)
     html += row(QObject::tr("lane"),
-                QString::fromStdString(rank.layout->tracks()[rank.layout->rows()[r].track].label).toHtmlEscaped());
-  html += row(QObject::tr("start"),
-              QStringLiteral("+%1 (%2 ns)").arg(durationText(e.start - origin.value_or(trace.startNs))).arg(e.start));
+                QString::fromStdString(rank.layout->tracks()[rank.layout->rows()[r].track].label)
+                    .toHtmlEscaped());
+  html += row(QObject::tr("start"), QStringLiteral("+%1 (%2 ns)")
+                                        .arg(durationText(e.start - origin.value_or(trace.startNs)))
+                                        .arg(e.start));
   html += row(QObject::tr("duration"), durationText(e.dur));
-  if (e.correlation != kNoId) html += row(QObject::tr("correlation"), QString::number(e.correlation));
+  if (e.correlation != kNoId)
+    html += row(QObject::tr("correlation"), QString::number(e.correlation));
   if (e.externalId != kNoId) html += row(QObject::tr("external id"), QString::number(e.externalId));
-  if (e.recordFunctionId != kNoId) html += row(QObject::tr("record function id"), QString::number(e.recordFunctionId));
+  if (e.recordFunctionId != kNoId)
+    html += row(QObject::tr("record function id"), QString::number(e.recordFunctionId));
   if (e.parent != kNoEvent) html += row(QObject::tr("parent"), link(trace, e.parent));
   if (rank.launches) {
     const EventId call = rank.launches->runtimeCallOf(event);
@@ -58,15 +63,19 @@ QString eventDetailsHtml(const RankData& rank, EventId event, std::optional<Time
     const EventId launcher = rank.launches->launcherOf(event);
     if (launcher != kNoEvent) html += row(QObject::tr("launching op"), link(trace, launcher));
     const auto ops = rank.launches->deviceOpsOf(event);
-    for (std::size_t i = 0; i < ops.size() && i < 16; ++i) html += row(i == 0 ? QObject::tr("launched") : QString(), link(trace, ops[i]));
+    for (std::size_t i = 0; i < ops.size() && i < 16; ++i)
+      html += row(i == 0 ? QObject::tr("launched") : QString(), link(trace, ops[i]));
     if (ops.size() > 16) html += row(QString(), QObject::tr("... %1 more").arg(ops.size() - 16));
   }
   if (rank.syncs) {
     for (const auto& dep : *rank.syncs) {
       if (dep.waiter == event)
-        html += row(QObject::tr("waited on (%1)").arg(QString::fromUtf8(syncKindName(dep.kind))), link(trace, dep.waitedOn));
+        html += row(QObject::tr("waited on (%1)").arg(QString::fromUtf8(syncKindName(dep.kind))),
+                    link(trace, dep.waitedOn));
       if (dep.waitedOn == event)
-        html += row(QObject::tr("waited for by (%1)").arg(QString::fromUtf8(syncKindName(dep.kind))), link(trace, dep.waiter));
+        html +=
+            row(QObject::tr("waited for by (%1)").arg(QString::fromUtf8(syncKindName(dep.kind))),
+                link(trace, dep.waiter));
     }
   }
   html += QStringLiteral("</table>");
@@ -81,7 +90,8 @@ EventDetailsView::EventDetailsView(QWidget* parent) : QTextBrowser(parent) {
   setOpenLinks(false);
   setPlaceholderText(tr("Select an event in the timeline to see its details and args."));
   connect(this, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
-    if (url.scheme() == QLatin1String("event")) emit eventLinkActivated(static_cast<EventId>(url.path().toULongLong()));
+    if (url.scheme() == QLatin1String("event"))
+      emit eventLinkActivated(static_cast<EventId>(url.path().toULongLong()));
   });
 }
 
@@ -100,7 +110,8 @@ void EventDetailsView::showDetails(std::shared_ptr<const RankData> rank, EventId
 void EventDetailsView::changeEvent(QEvent* event) {
   QTextBrowser::changeEvent(event);
   // The HTML holds the theme's colours (and Qt's link colour) from when it was made: remake it.
-  if (event->type() == QEvent::PaletteChange && rank_ && event_ != kNoEvent) setHtml(eventDetailsHtml(*rank_, event_, origin_));
+  if (event->type() == QEvent::PaletteChange && rank_ && event_ != kNoEvent)
+    setHtml(eventDetailsHtml(*rank_, event_, origin_));
 }
 
 }  // namespace sutra::widgets

@@ -13,7 +13,8 @@ namespace sutra::widgets {
 // HTML for the selected event of `rank`; links "event:N" select event N. Its start is counted from
 // `origin` (in the rank's own times: the all-ranks view's ruler starts at the earliest rank), from
 // the trace's first event when not given.
-QString eventDetailsHtml(const RankData& rank, EventId event, std::optional<TimeNs> origin = std::nullopt);
+QString eventDetailsHtml(const RankData& rank, EventId event,
+                         std::optional<TimeNs> origin = std::nullopt);
 // The event's args as indented JSON text ("" when it has none; as written when not valid JSON).
 QString prettyArgs(const Trace& trace, EventId event);
 
@@ -22,7 +23,8 @@ class EventDetailsView : public QTextBrowser {
 
  public:
   explicit EventDetailsView(QWidget* parent = nullptr);
-  void showDetails(std::shared_ptr<const RankData> rank, EventId event, std::optional<TimeNs> origin = std::nullopt);
+  void showDetails(std::shared_ptr<const RankData> rank, EventId event,
+                   std::optional<TimeNs> origin = std::nullopt);
 
  signals:
   void eventLinkActivated(sutra::EventId event);

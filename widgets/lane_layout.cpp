@@ -10,10 +10,14 @@ namespace sutra::widgets {
 
 std::string_view bandName(Band band) {
   switch (band) {
-    case Band::Framework: return "framework";
-    case Band::Runtime: return "runtime";
-    case Band::Hardware: return "hardware";
-    case Band::Other: return "other";
+    case Band::Framework:
+      return "framework";
+    case Band::Runtime:
+      return "runtime";
+    case Band::Hardware:
+      return "hardware";
+    case Band::Other:
+      return "other";
   }
   return "other";
 }
@@ -28,7 +32,8 @@ Band bandOf(LaneKind kind, CategoryClass klass) {
 }
 
 std::size_t LayoutRow::firstEndingAtOrAfter(TimeNs t) const {
-  return static_cast<std::size_t>(std::lower_bound(maxEnd.begin(), maxEnd.end(), t) - maxEnd.begin());
+  return static_cast<std::size_t>(std::lower_bound(maxEnd.begin(), maxEnd.end(), t) -
+                                  maxEnd.begin());
 }
 
 std::size_t LayoutRow::firstEndingAfter(std::size_t from, TimeNs t) const {
@@ -43,7 +48,8 @@ std::size_t LayoutRow::firstEndingAfter(std::size_t from, TimeNs t) const {
   }
   hi = std::min(hi, n);
   return static_cast<std::size_t>(std::upper_bound(maxEnd.begin() + static_cast<std::ptrdiff_t>(lo),
-                                                   maxEnd.begin() + static_cast<std::ptrdiff_t>(hi), t) -
+                                                   maxEnd.begin() + static_cast<std::ptrdiff_t>(hi),
+                                                   t) -
                                   maxEnd.begin());
 }
 
@@ -78,7 +84,8 @@ std::string processPart(const Lane& lane, bool deviceSync) {
 
 std::string threadPart(const Lane& lane, bool deviceSync) {
   if (lane.kind == LaneKind::DeviceStream) return "stream " + std::to_string(lane.stream);
-  if (deviceSync) return lane.tidNumber < 0 ? std::string("context sync") : "stream " + lane.tid + " sync";
+  if (deviceSync)
+    return lane.tidNumber < 0 ? std::string("context sync") : "stream " + lane.tid + " sync";
   return "thread " + lane.tid;
 }
 
@@ -116,9 +123,11 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::string& rankLabel) {
       const Event& e = events[i];
       const auto b = static_cast<std::size_t>(bandIn(laneId, e.klass));
       auto& stack = stacks[b];
-      while (!stack.empty() && events[stack.back()].end() <= e.start && !encloses(events[stack.back()], e))
+      while (!stack.empty() && events[stack.back()].end() <= e.start &&
+             !encloses(events[stack.back()], e))
         stack.pop_back();
-      bandDepth[i] = static_cast<std::uint16_t>(std::min<std::size_t>(stack.size(), UINT16_MAX - 1));
+      bandDepth[i] =
+          static_cast<std::uint16_t>(std::min<std::size_t>(stack.size(), UINT16_MAX - 1));
       stack.push_back(i);
       rowsNeeded[laneId][b] = std::max<std::uint32_t>(rowsNeeded[laneId][b], bandDepth[i] + 1u);
       ++counts[laneId][b];
@@ -132,7 +141,8 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::string& rankLabel) {
     std::int64_t number;
     std::string id;
     bool operator<(const GroupKey& o) const {
-      return std::tie(device, sortIndex, number, id) < std::tie(o.device, o.sortIndex, o.number, o.id);
+      return std::tie(device, sortIndex, number, id) <
+             std::tie(o.device, o.sortIndex, o.number, o.id);
     }
   };
   std::map<GroupKey, std::vector<LaneId>> grouped;
@@ -155,7 +165,8 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::string& rankLabel) {
       const Lane& y = trace.lanes[b];
       // A device's streams first, its sync lanes after them.
       const bool sx = deviceSync[a], sy = deviceSync[b];
-      return std::tie(sx, x.threadSortIndex, x.tidNumber, x.tid) < std::tie(sy, y.threadSortIndex, y.tidNumber, y.tid);
+      return std::tie(sx, x.threadSortIndex, x.tidNumber, x.tid) <
+             std::tie(sy, y.threadSortIndex, y.tidNumber, y.tid);
     });
     const Lane& first = trace.lanes[lanes.front()];
     LayoutGroup group;
@@ -175,7 +186,8 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::string& rankLabel) {
         track.band = static_cast<Band>(b);
         track.group = groupIndex;
         track.threadName = lane.threadName;
-        track.shortLabel = threadPart(lane, deviceSync[laneId]) + " / " + std::string(bandName(track.band));
+        track.shortLabel =
+            threadPart(lane, deviceSync[laneId]) + " / " + std::string(bandName(track.band));
         track.label = prefix + processPart(lane, deviceSync[laneId]) + " / " + track.shortLabel;
         track.firstRow = static_cast<std::uint32_t>(layout.rows_.size());
         track.rowCount = rowsNeeded[laneId][b];
@@ -199,14 +211,17 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::string& rankLabel) {
   for (std::size_t c = 0; c < trace.counters.size(); ++c) {
     const CounterSeries& series = trace.counters[c];
     if (series.samples.empty()) continue;
-    auto [it, added] = hostGroupOfPid.emplace(series.pid, static_cast<std::uint32_t>(layout.groups_.size()));
+    auto [it, added] =
+        hostGroupOfPid.emplace(series.pid, static_cast<std::uint32_t>(layout.groups_.size()));
     if (added) layout.groups_.push_back({prefix + "pid " + series.pid, false, {}, {}});
-    LayoutCounter counter{series.name, c, it->second, series.samples.front().second, series.samples.front().second};
+    LayoutCounter counter{series.name, c, it->second, series.samples.front().second,
+                          series.samples.front().second};
     for (const auto& [time, value] : series.samples) {
       counter.low = std::min(counter.low, value);
       counter.high = std::max(counter.high, value);
     }
-    layout.groups_[it->second].counters.push_back(static_cast<std::uint32_t>(layout.counters_.size()));
+    layout.groups_[it->second].counters.push_back(
+        static_cast<std::uint32_t>(layout.counters_.size()));
     layout.counters_.push_back(std::move(counter));
   }
 

@@ -26,9 +26,9 @@ inline constexpr std::uint32_t kNoRow = UINT32_MAX;
 
 struct LayoutRow {
   std::uint32_t track = 0;
-  std::uint16_t depth = 0;         // nesting depth inside the band
-  std::vector<EventId> events;     // sorted by start
-  std::vector<TimeNs> maxEnd;      // maxEnd[i]: the latest end among events[0..i]
+  std::uint16_t depth = 0;      // nesting depth inside the band
+  std::vector<EventId> events;  // sorted by start
+  std::vector<TimeNs> maxEnd;   // maxEnd[i]: the latest end among events[0..i]
 
   // Index of the first event that ends at or after t (earlier ones are all over by then).
   std::size_t firstEndingAtOrAfter(TimeNs t) const;

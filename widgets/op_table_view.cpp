@@ -32,8 +32,9 @@ OpTableView::OpTableView(QWidget* parent) : QWidget(parent) {
   filter_->setClearButtonEnabled(true);
   shapes_ = new QCheckBox(tr("Group by input shapes"), this);
   window_ = new QComboBox(this);
-  window_->setToolTip(tr("The time window the table covers; follows the step selected in the timeline "
-                         "and a time range dragged on its ruler"));
+  window_->setToolTip(
+      tr("The time window the table covers; follows the step selected in the timeline "
+         "and a time range dragged on its ruler"));
   window_->setMinimumContentsLength(18);
   summary_ = new QLabel(this);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -70,10 +71,12 @@ OpTableView::OpTableView(QWidget* parent) : QWidget(parent) {
     request();
   });
   connect(window_, &QComboBox::currentIndexChanged, this, [this] { request(); });
-  connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-    const OpRow* row = current.isValid() ? model_->rowAt(proxy_->mapToSource(current).row()) : nullptr;
-    if (row) emit rowSelected(row->events);
-  });
+  connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& current) {
+            const OpRow* row =
+                current.isValid() ? model_->rowAt(proxy_->mapToSource(current).row()) : nullptr;
+            if (row) emit rowSelected(row->events);
+          });
   connect(view_, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
     const OpRow* row = model_->rowAt(proxy_->mapToSource(index).row());
     if (row && !row->events.empty()) emit rowActivated(row->events.front());
@@ -87,7 +90,8 @@ void OpTableView::setSteps(std::vector<Step> steps) {
   window_->clear();
   window_->addItem(tr("Whole trace"));
   for (const Step& step : steps_)
-    window_->addItem(QStringLiteral("%1 (%2)").arg(QString::fromStdString(step.name), durationText(step.duration())));
+    window_->addItem(QStringLiteral("%1 (%2)").arg(QString::fromStdString(step.name),
+                                                   durationText(step.duration())));
   window_->setCurrentIndex(0);
 }
 
@@ -126,15 +130,18 @@ void OpTableView::followRange(TimeWindow range, const QString& label) {
   }
   range_ = range;
   const QSignalBlocker blocker(window_);
-  if (window_->count() <= rangeItem) window_->addItem(label);
-  else window_->setItemText(rangeItem, label);
+  if (window_->count() <= rangeItem)
+    window_->addItem(label);
+  else
+    window_->setItemText(rangeItem, label);
   window_->setCurrentIndex(rangeItem);
   request();
 }
 
 TimeWindow OpTableView::currentWindow() const {
   const int step = currentStep();
-  if (step >= 0 && step < static_cast<int>(steps_.size())) return stepWindow(steps_[static_cast<std::size_t>(step)]);
+  if (step >= 0 && step < static_cast<int>(steps_.size()))
+    return stepWindow(steps_[static_cast<std::size_t>(step)]);
   if (range_ && step == static_cast<int>(steps_.size())) return *range_;
   return whole_;
 }
@@ -153,9 +160,12 @@ void OpTableView::updateSummary() {
     summary_->clear();
     return;
   }
-  QString text = tr("  %1 rows · Self CPU time total: %2").arg(t->rows.size()).arg(durationText(t->selfCpuTotal));
+  QString text = tr("  %1 rows · Self CPU time total: %2")
+                     .arg(t->rows.size())
+                     .arg(durationText(t->selfCpuTotal));
   if (t->hasDeviceTime())
-    text += tr(" · Self %1 time total: %2").arg(QString::fromStdString(t->device), durationText(t->selfDeviceTotal));
+    text += tr(" · Self %1 time total: %2")
+                .arg(QString::fromStdString(t->device), durationText(t->selfDeviceTotal));
   summary_->setText(text);
 }
 

@@ -29,7 +29,8 @@ void layOutSimulatedTimeline(SimulationResult& r, const SimRun& run) {
   r.simulated = std::make_shared<const SimulatedTrace>(buildSimulatedTrace(*r.graph, run));
   const std::string label = "rank" + std::to_string(r.trace->meta.rank.value_or(0)) +
                             (r.variant ? " what-if" : " simulated");
-  r.simulatedLayout = std::make_shared<const LaneLayout>(LaneLayout::build(r.simulated->trace, label));
+  r.simulatedLayout =
+      std::make_shared<const LaneLayout>(LaneLayout::build(r.simulated->trace, label));
 }
 
 }  // namespace
@@ -99,13 +100,18 @@ int StepTimingModel::columnCount(const QModelIndex& parent) const {
 QVariant StepTimingModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
   const StepTiming& s = steps_[std::size_t(index.row())];
-  const StepTiming* w = std::size_t(index.row()) < whatIf_.size() ? &whatIf_[std::size_t(index.row())] : nullptr;
+  const StepTiming* w =
+      std::size_t(index.row()) < whatIf_.size() ? &whatIf_[std::size_t(index.row())] : nullptr;
   if (role == SortRole) {
     switch (index.column()) {
-      case Step: return qlonglong(s.number);
-      case Measured: return qlonglong(s.measured);
-      case Simulated: return qlonglong(s.simulated);
-      case WhatIf: return w ? QVariant(qlonglong(w->simulated)) : QVariant();
+      case Step:
+        return qlonglong(s.number);
+      case Measured:
+        return qlonglong(s.measured);
+      case Simulated:
+        return qlonglong(s.simulated);
+      case WhatIf:
+        return w ? QVariant(qlonglong(w->simulated)) : QVariant();
     }
     return {};
   }
@@ -114,10 +120,14 @@ QVariant StepTimingModel::data(const QModelIndex& index, int role) const {
                                   : QVariant(Qt::AlignRight | Qt::AlignVCenter);
   if (role != Qt::DisplayRole) return {};
   switch (index.column()) {
-    case Step: return QString::fromStdString(s.name);
-    case Measured: return durationText(s.measured);
-    case Simulated: return durationText(s.simulated);
-    case WhatIf: return w ? durationText(w->simulated) : QString();
+    case Step:
+      return QString::fromStdString(s.name);
+    case Measured:
+      return durationText(s.measured);
+    case Simulated:
+      return durationText(s.simulated);
+    case WhatIf:
+      return w ? durationText(w->simulated) : QString();
   }
   return {};
 }
@@ -125,10 +135,14 @@ QVariant StepTimingModel::data(const QModelIndex& index, int role) const {
 QVariant StepTimingModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
-    case Step: return tr("Step");
-    case Measured: return tr("Measured");
-    case Simulated: return tr("Simulated");
-    case WhatIf: return tr("What-if");
+    case Step:
+      return tr("Step");
+    case Measured:
+      return tr("Measured");
+    case Simulated:
+      return tr("Simulated");
+    case WhatIf:
+      return tr("What-if");
   }
   return {};
 }
@@ -225,8 +239,10 @@ SimulationView::SimulationView(QWidget* parent)
     to->setVisibleRange(from->visibleRange());
     syncing_ = false;
   };
-  connect(measured_, &TimelineView::visibleRangeChanged, this, [this, follow] { follow(measured_, simulated_); });
-  connect(simulated_, &TimelineView::visibleRangeChanged, this, [this, follow] { follow(simulated_, measured_); });
+  connect(measured_, &TimelineView::visibleRangeChanged, this,
+          [this, follow] { follow(measured_, simulated_); });
+  connect(simulated_, &TimelineView::visibleRangeChanged, this,
+          [this, follow] { follow(simulated_, measured_); });
   auto* proxy = new QSortFilterProxyModel(this);
   proxy->setSourceModel(model_);
   proxy->setSortRole(StepTimingModel::SortRole);
@@ -300,9 +316,10 @@ void SimulationView::setResult(SimulationResult r) {
   result_ = std::make_shared<const SimulationResult>(std::move(r));
   const SimulationResult& s = *result_;
   const TimeNs measured = s.trace->endNs - s.trace->startNs;
-  QString text = tr("Measured %1, simulated %2 (%3 device ops replayed)")
-                     .arg(durationText(measured), durationText(s.baseline.finish - s.baseline.begin))
-                     .arg(s.graph->deviceOpCount());
+  QString text =
+      tr("Measured %1, simulated %2 (%3 device ops replayed)")
+          .arg(durationText(measured), durationText(s.baseline.finish - s.baseline.begin))
+          .arg(s.graph->deviceOpCount());
   if (s.variant)
     text += tr("; what-if: %1 (%2)")
                 .arg(durationText(s.moved.variantNs),
@@ -312,9 +329,10 @@ void SimulationView::setResult(SimulationResult r) {
   if (s.variant) {
     moved = tr("What moved:") + '\n';
     for (const TrackChange& t : s.moved.tracks)
-      moved += QStringLiteral("  %1: ends %2 -> %3\n")
-                   .arg(QString::fromStdString(t.label), durationText(t.baselineEnd - s.baseline.begin),
-                        durationText(t.variantEnd - s.variant->begin));
+      moved +=
+          QStringLiteral("  %1: ends %2 -> %3\n")
+              .arg(QString::fromStdString(t.label), durationText(t.baselineEnd - s.baseline.begin),
+                   durationText(t.variantEnd - s.variant->begin));
     for (const OpChange& o : s.moved.ops)
       moved += QStringLiteral("  %1 (%2x): %3 -> %4\n")
                    .arg(QString::fromStdString(o.name).left(60))

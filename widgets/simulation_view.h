@@ -15,10 +15,10 @@
 #include "chart_data.h"
 #include "chart_view.h"
 #include "lane_layout.h"
-#include "timeline_view.h"
 #include "simulate/sim_knobs.h"
 #include "simulate/simulated_trace.h"
 #include "simulate/what_moved.h"
+#include "timeline_view.h"
 
 class QCheckBox;
 class QDoubleSpinBox;
@@ -34,7 +34,7 @@ struct SimulationResult {
   std::shared_ptr<const SimGraph> graph;
   SimRun baseline;
   std::vector<StepTiming> steps;
-  SimKnobs knobs;                  // of the variant; none when `variant` is empty
+  SimKnobs knobs;  // of the variant; none when `variant` is empty
   std::optional<SimRun> variant;
   std::vector<StepTiming> variantSteps;
   WhatMoved moved;

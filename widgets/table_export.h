@@ -14,9 +14,9 @@ QString modelToCsv(const QAbstractItemModel& model);
 bool writeModelCsv(const QAbstractItemModel& model, const QString& path, QString* error = nullptr);
 
 enum class ExportTarget {
-  New,        // nothing there: write
-  Exists,     // another file is there: ask before replacing it
-  IsInput,    // the target is one of the loaded files (after resolving links): refuse
+  New,      // nothing there: write
+  Exists,   // another file is there: ask before replacing it
+  IsInput,  // the target is one of the loaded files (after resolving links): refuse
 };
 
 // Compares canonical paths, so "./a/../trace.json" and a symbolic link to an input both count.

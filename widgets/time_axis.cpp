@@ -56,7 +56,8 @@ TimeRange zoomAround(const TimeRange& range, TimeNs anchor, double factor) {
 }
 
 TimeRange panByFraction(const TimeRange& range, double fraction) {
-  const auto delta = static_cast<TimeNs>(std::llround(static_cast<double>(range.span()) * fraction));
+  const auto delta =
+      static_cast<TimeNs>(std::llround(static_cast<double>(range.span()) * fraction));
   return {range.start + delta, range.end + delta};
 }
 

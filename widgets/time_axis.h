@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The timeline's time <-> pixel maths as pure functions, so that degenerate ranges and extreme zooms
-// (a 10 ns window on an epoch-based trace, a zero-width widget) are tested without a widget.
+// The timeline's time <-> pixel maths as pure functions, so that degenerate ranges and extreme
+// zooms (a 10 ns window on an epoch-based trace, a zero-width widget) are tested without a widget.
 #include <string>
 
 #include "model/time.h"

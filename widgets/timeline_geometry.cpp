@@ -15,7 +15,9 @@ void buildRowBoxes(const Trace& trace, const LayoutRow& row, std::uint32_t rowIn
   // Offsets from range.start are exact in 64 bits; only they go to floating point.
   auto xOf = [&](TimeNs t) { return static_cast<double>(t - range.start) * scale; };
   // The last nanosecond that still falls before pixel x (x stays near the view, so no overflow).
-  auto lastTimeBefore = [&](double x) { return range.start + static_cast<TimeNs>(std::ceil(x / scale)) - 1; };
+  auto lastTimeBefore = [&](double x) {
+    return range.start + static_cast<TimeNs>(std::ceil(x / scale)) - 1;
+  };
   const float lo = -2.0f;
   const auto hi = static_cast<float>(widthPx + 2.0);
   auto clip = [&](double x) { return std::clamp(static_cast<float>(x), lo, hi); };
@@ -38,7 +40,8 @@ void buildRowBoxes(const Trace& trace, const LayoutRow& row, std::uint32_t rowIn
     double runEnd = x1;
     std::size_t next = i + 1;
     while (next < n) {
-      const std::size_t jumped = row.firstEndingAfter(next, lastTimeBefore(std::floor(runEnd) + 1.0));
+      const std::size_t jumped =
+          row.firstEndingAfter(next, lastTimeBefore(std::floor(runEnd) + 1.0));
       if (jumped > next) runEnd = std::max(runEnd, xOf(row.maxEnd[jumped - 1]));
       next = jumped;
       if (next >= n) break;
@@ -50,8 +53,8 @@ void buildRowBoxes(const Trace& trace, const LayoutRow& row, std::uint32_t rowIn
       runEnd = std::max(runEnd, fx1);
       ++next;
     }
-    out.push_back({clip(x0), clip(std::max(runEnd, x0 + 1.0)), rowIndex, static_cast<std::uint32_t>(first),
-                   static_cast<std::uint32_t>(next - first)});
+    out.push_back({clip(x0), clip(std::max(runEnd, x0 + 1.0)), rowIndex,
+                   static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(next - first)});
     i = next;
   }
 }

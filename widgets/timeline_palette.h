@@ -12,9 +12,9 @@
 namespace sutra::widgets {
 
 inline constexpr int kNameColours = 20;
-inline constexpr int kRunColourBase = kNameColours;           // + band
+inline constexpr int kRunColourBase = kNameColours;  // + band
 inline constexpr int kBaseColours = kRunColourBase + 4;
-inline constexpr int kFadedOffset = kBaseColours;             // faded twin of every colour
+inline constexpr int kFadedOffset = kBaseColours;  // faded twin of every colour
 inline constexpr int kColourCount = 2 * kBaseColours;
 
 // The colour index of an event name: stable across runs of the program (FNV-1a of the text).

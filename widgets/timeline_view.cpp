@@ -75,7 +75,8 @@ TimelineView::PartState TimelineView::makePart(TimelinePart part) const {
   state.part = std::move(part);
   const Trace& trace = *state.part.trace;
   state.nameColour.resize(trace.names.size());
-  for (StringId id = 0; id < trace.names.size(); ++id) state.nameColour[id] = nameColourIndex(trace.names.view(id));
+  for (StringId id = 0; id < trace.names.size(); ++id)
+    state.nameColour[id] = nameColourIndex(trace.names.view(id));
   state.nameText.resize(trace.names.size());
   state.collapsed.assign(state.part.layout->groups().size(), false);
   return state;
@@ -87,15 +88,20 @@ void TimelineView::updateLabelWidth() {
   int widest = 0;
   for (const PartState& state : parts_) {
     for (const auto& track : state.part.layout->tracks())
-      widest = std::max(widest, metrics.horizontalAdvance(QString::fromStdString(track.shortLabel)));
+      widest =
+          std::max(widest, metrics.horizontalAdvance(QString::fromStdString(track.shortLabel)));
     for (const auto& group : state.part.layout->groups())
-      widest = std::max(widest, boldMetrics.horizontalAdvance(QString::fromStdString(group.label)) + 10);
-    if (multiPart()) widest = std::max(widest, boldMetrics.horizontalAdvance(state.part.label) + 10);
+      widest =
+          std::max(widest, boldMetrics.horizontalAdvance(QString::fromStdString(group.label)) + 10);
+    if (multiPart())
+      widest = std::max(widest, boldMetrics.horizontalAdvance(state.part.label) + 10);
   }
-  if (!parts_.empty()) labelWidth_ = std::max(std::clamp(widest + 24, 180, 380), minimumLabelWidth_);
+  if (!parts_.empty())
+    labelWidth_ = std::max(std::clamp(widest + 24, 180, 380), minimumLabelWidth_);
 }
 
-void TimelineView::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const LaneLayout> layout) {
+void TimelineView::setTrace(std::shared_ptr<const Trace> trace,
+                            std::shared_ptr<const LaneLayout> layout) {
   std::vector<TimelinePart> parts;
   if (trace && layout) parts.push_back({std::move(trace), std::move(layout), {}, 0});
   setParts(std::move(parts));
@@ -130,7 +136,8 @@ void TimelineView::addPart(TimelinePart part) {
   if (!part.trace || !part.layout) return;
   if (parts_.empty()) return setParts({std::move(part)});
   const bool showingAll = range_ == boundsRange();
-  const std::uint32_t rowBase = parts_.back().rowBase + static_cast<std::uint32_t>(parts_.back().part.layout->rows().size());
+  const std::uint32_t rowBase =
+      parts_.back().rowBase + static_cast<std::uint32_t>(parts_.back().part.layout->rows().size());
   parts_.push_back(makePart(std::move(part)));
   parts_.back().rowBase = rowBase;
   updateLabelWidth();
@@ -144,7 +151,8 @@ void TimelineView::clear() { setTrace(nullptr, nullptr); }
 
 void TimelineView::setPartOffsets(const std::vector<TimeNs>& offsets) {
   const bool showingAll = range_ == boundsRange();
-  for (std::size_t i = 0; i < parts_.size() && i < offsets.size(); ++i) parts_[i].part.offset = offsets[i];
+  for (std::size_t i = 0; i < parts_.size() && i < offsets.size(); ++i)
+    parts_[i].part.offset = offsets[i];
   if (!matches_.empty()) {
     auto matches = matches_;
     const int current = currentMatch_;
@@ -236,7 +244,8 @@ void TimelineView::fitAll() { setVisibleRange(boundsRange()); }
 
 void TimelineView::fitSelection() {
   if (parts_.empty() || selected_.event == kNoEvent) return;
-  const Event& e = parts_[static_cast<std::size_t>(selected_.part)].part.trace->events[selected_.event];
+  const Event& e =
+      parts_[static_cast<std::size_t>(selected_.part)].part.trace->events[selected_.event];
   const TimeNs start = shownStart(selected_);
   const TimeNs margin = std::max<TimeNs>(e.dur / 10, 50);
   setVisibleRange({start - margin, start + e.dur + margin});
@@ -267,7 +276,8 @@ void TimelineView::rebuildLines() {
     const auto part = static_cast<std::uint16_t>(p);
     state.rowLine.assign(layout.rows().size(), -1);
     if (multiPart()) {
-      lines_.push_back({Line::PartHeader, part, static_cast<std::uint32_t>(p), y, kPartHeaderHeight});
+      lines_.push_back(
+          {Line::PartHeader, part, static_cast<std::uint32_t>(p), y, kPartHeaderHeight});
       y += kPartHeaderHeight;
       if (state.folded) continue;
     }
@@ -297,7 +307,8 @@ void TimelineView::rebuildLines() {
 
 void TimelineView::updateScrollBar() {
   const int area = std::max(0, height() - kRulerHeight);
-  vscroll_->setGeometry(width() - vscroll_->sizeHint().width(), kRulerHeight, vscroll_->sizeHint().width(), area);
+  vscroll_->setGeometry(width() - vscroll_->sizeHint().width(), kRulerHeight,
+                        vscroll_->sizeHint().width(), area);
   vscroll_->setRange(0, std::max(0, contentHeight_ - area));
   vscroll_->setPageStep(std::max(1, area));
   vscroll_->setSingleStep(kRowHeight);
@@ -323,7 +334,8 @@ bool TimelineView::isPartCollapsed(int part) const {
 }
 
 void TimelineView::setPartCollapsed(int part, bool collapsed) {
-  if (part < 0 || part >= partCount() || parts_[static_cast<std::size_t>(part)].folded == collapsed) return;
+  if (part < 0 || part >= partCount() || parts_[static_cast<std::size_t>(part)].folded == collapsed)
+    return;
   parts_[static_cast<std::size_t>(part)].folded = collapsed;
   rebuildLines();
   update();
@@ -338,7 +350,8 @@ void TimelineView::setAllPartsCollapsed(bool collapsed) {
 int TimelineView::lineAt(int y) const {
   if (y < kRulerHeight) return -1;
   const int contentY = y - kRulerHeight + vscroll_->value();
-  auto it = std::upper_bound(lines_.begin(), lines_.end(), contentY, [](int v, const Line& l) { return v < l.y; });
+  auto it = std::upper_bound(lines_.begin(), lines_.end(), contentY,
+                             [](int v, const Line& l) { return v < l.y; });
   if (it == lines_.begin()) return -1;
   --it;
   if (contentY >= it->y + it->height) return -1;
@@ -354,7 +367,8 @@ int TimelineView::counterTop(std::uint32_t counter) const {
 
 int TimelineView::partHeaderTop(int part) const {
   for (const Line& line : lines_)
-    if (line.kind == Line::PartHeader && line.part == part) return line.y - vscroll_->value() + kRulerHeight;
+    if (line.kind == Line::PartHeader && line.part == part)
+      return line.y - vscroll_->value() + kRulerHeight;
   return -1;
 }
 
@@ -379,8 +393,8 @@ void TimelineView::invalidateGeometry() { geometry_.reset(); }
 const TimelineView::Geometry& TimelineView::geometry() const {
   const int width = eventAreaWidth();
   const int scroll = vscroll_->value();
-  if (geometry_ && geometry_->range == range_ && geometry_->width == width && geometry_->height == height() &&
-      geometry_->scroll == scroll)
+  if (geometry_ && geometry_->range == range_ && geometry_->width == width &&
+      geometry_->height == height() && geometry_->scroll == scroll)
     return *geometry_;
   if (!geometry_) geometry_ = std::make_unique<Geometry>();
   Geometry& g = *geometry_;
@@ -398,7 +412,8 @@ const TimelineView::Geometry& TimelineView::geometry() const {
 
   const int top = scroll;
   const int bottom = scroll + height() - kRulerHeight;
-  auto first = std::upper_bound(lines_.begin(), lines_.end(), top, [](int v, const Line& l) { return v < l.y; });
+  auto first = std::upper_bound(lines_.begin(), lines_.end(), top,
+                                [](int v, const Line& l) { return v < l.y; });
   if (first != lines_.begin()) --first;
   for (auto line = first; line != lines_.end() && line->y < bottom; ++line) {
     if (line->kind != Line::Row) continue;
@@ -443,7 +458,8 @@ const TimelineView::Geometry& TimelineView::geometry() const {
 
 void TimelineView::paintEvent(QPaintEvent*) {
   QPainter p(this);
-  const Theme& theme = themeFor(*this);  // the palette's set: a PaletteChange repaints in the new one
+  const Theme& theme =
+      themeFor(*this);  // the palette's set: a PaletteChange repaints in the new one
   // A rank's header stands out from its process groups' headers in either theme.
   const QColor partHeaderBackground = blend(theme.headerBackground, theme.labelText, 0.16);
   p.fillRect(rect(), theme.background);
@@ -454,7 +470,8 @@ void TimelineView::paintEvent(QPaintEvent*) {
   const TimeNs origin = timeOrigin();
 
   // Backgrounds: part and group headers, and every other track shaded so rows read as one thread.
-  auto first = std::upper_bound(lines_.begin(), lines_.end(), scroll, [](int v, const Line& l) { return v < l.y; });
+  auto first = std::upper_bound(lines_.begin(), lines_.end(), scroll,
+                                [](int v, const Line& l) { return v < l.y; });
   if (first != lines_.begin()) --first;
   for (auto line = first; line != lines_.end() && line->y < bottom; ++line) {
     const int y = line->y - scroll + kRulerHeight;
@@ -462,7 +479,8 @@ void TimelineView::paintEvent(QPaintEvent*) {
       p.fillRect(QRect(0, y, width(), line->height), partHeaderBackground);
     } else if (line->kind == Line::GroupHeader) {
       p.fillRect(QRect(0, y, width(), line->height), theme.headerBackground);
-    } else if (line->kind == Line::Row && parts_[line->part].part.layout->rows()[line->index].track % 2 == 1) {
+    } else if (line->kind == Line::Row &&
+               parts_[line->part].part.layout->rows()[line->index].track % 2 == 1) {
       p.fillRect(QRect(0, y, width(), line->height), theme.trackShade);
     }
   }
@@ -501,9 +519,10 @@ void TimelineView::paintEvent(QPaintEvent*) {
       if (text.isNull()) text = QString::fromUtf8(state.part.trace->names.view(label.name));
       const QRectF inner = label.rect.adjusted(3, 0, -3, 0).intersected(QRectF(eventArea));
       if (inner.width() < 12) continue;
-      const QString shown = metrics.horizontalAdvance(text) <= inner.width()
-                                ? text
-                                : metrics.elidedText(text, Qt::ElideRight, static_cast<int>(inner.width()));
+      const QString shown =
+          metrics.horizontalAdvance(text) <= inner.width()
+              ? text
+              : metrics.elidedText(text, Qt::ElideRight, static_cast<int>(inner.width()));
       if (shown.size() <= 1) continue;
       p.setPen(textColourOn(theme.fill(label.colour)));
       p.drawText(inner, Qt::AlignVCenter | Qt::AlignLeft, shown);
@@ -515,10 +534,13 @@ void TimelineView::paintEvent(QPaintEvent*) {
       const PartState& state = parts_[line->part];
       const LayoutCounter& counter = state.part.layout->counters()[line->index];
       const TimeRange local{range_.start - state.part.offset, range_.end - state.part.offset};
-      const auto columns = counterColumns(state.part.trace->counters[counter.series].samples, local, areaWidth);
+      const auto columns =
+          counterColumns(state.part.trace->counters[counter.series].samples, local, areaWidth);
       const double top = line->y - scroll + kRulerHeight + 2, h = kCounterHeight - 4;
       const double span = counter.high - counter.low;
-      auto yOf = [&](double v) { return span > 0 ? top + h - (v - counter.low) / span * h : top + h / 2; };
+      auto yOf = [&](double v) {
+        return span > 0 ? top + h - (v - counter.low) / span * h : top + h / 2;
+      };
       QVector<QLineF> segments;
       segments.reserve(static_cast<qsizetype>(columns.size() * 2));
       for (std::size_t i = 0; i < columns.size(); ++i) {
@@ -545,7 +567,8 @@ void TimelineView::paintEvent(QPaintEvent*) {
       if (top >= 0) {
         const Event& e = trace.events[selected_.event];
         const double x0 = std::max(-4.0, timeToX(e.start + offset, range_, areaWidth));
-        const double x1 = std::min(areaWidth + 4.0, std::max(timeToX(e.end() + offset, range_, areaWidth), x0 + 3));
+        const double x1 = std::min(areaWidth + 4.0,
+                                   std::max(timeToX(e.end() + offset, range_, areaWidth), x0 + 3));
         p.setPen(QPen(theme.selection, 2));
         p.drawRect(QRectF(labelWidth_ + x0, top + 0.5, x1 - x0, kRowHeight - 1));
       }
@@ -558,7 +581,8 @@ void TimelineView::paintEvent(QPaintEvent*) {
           if (top < 0) top = partHeaderTop(selected_.part);
         }
         if (top < 0) return std::nullopt;
-        const double x = std::clamp(timeToX(trace.events[id].start + offset, range_, areaWidth), -1e5, 1e5);
+        const double x =
+            std::clamp(timeToX(trace.events[id].start + offset, range_, areaWidth), -1e5, 1e5);
         return QPointF(labelWidth_ + x, top + kRowHeight / 2.0);
       };
       for (const auto& [from, to] : selectionFlows_) {
@@ -567,14 +591,15 @@ void TimelineView::paintEvent(QPaintEvent*) {
         if (!a || !b) continue;
         QPainterPath path(*a);
         const double bend = std::max(20.0, std::abs(b->y() - a->y()) / 2);
-        path.cubicTo(a->x(), a->y() + (b->y() > a->y() ? bend : -bend), b->x(), b->y() - (b->y() > a->y() ? bend : -bend),
-                     b->x(), b->y());
+        path.cubicTo(a->x(), a->y() + (b->y() > a->y() ? bend : -bend), b->x(),
+                     b->y() - (b->y() > a->y() ? bend : -bend), b->x(), b->y());
         p.setPen(QPen(theme.flow, 1.6));
         p.setBrush(Qt::NoBrush);
         p.drawPath(path);
         const double dir = b->y() >= a->y() ? -1 : 1;  // the curve arrives vertically
         QPolygonF head;
-        head << *b << QPointF(b->x() - 4.5, b->y() + dir * 8) << QPointF(b->x() + 4.5, b->y() + dir * 8);
+        head << *b << QPointF(b->x() - 4.5, b->y() + dir * 8)
+             << QPointF(b->x() + 4.5, b->y() + dir * 8);
         p.setBrush(theme.flow);
         p.drawPolygon(head);
         p.setBrush(Qt::NoBrush);
@@ -591,8 +616,10 @@ void TimelineView::paintEvent(QPaintEvent*) {
         const std::uint32_t row = layout.rowOf(linked.event);
         if (row == kNoRow) continue;
         const Event& e = state.part.trace->events[linked.event];
-        const double x0 = std::clamp(timeToX(e.start + state.part.offset, range_, areaWidth), -1e5, 1e5);
-        const double x1 = std::clamp(timeToX(e.end() + state.part.offset, range_, areaWidth), -1e5, 1e5);
+        const double x0 =
+            std::clamp(timeToX(e.start + state.part.offset, range_, areaWidth), -1e5, 1e5);
+        const double x1 =
+            std::clamp(timeToX(e.end() + state.part.offset, range_, areaWidth), -1e5, 1e5);
         int top = rowTop(linked.part, row);
         if (top >= 0) {
           p.setPen(QPen(theme.flow, 2, Qt::DashLine));
@@ -613,10 +640,13 @@ void TimelineView::paintEvent(QPaintEvent*) {
 
   // The time range selected on the ruler, shaded over the lanes and the ruler.
   if (timeRange_.end > timeRange_.start) {
-    const double x0 = std::clamp(timeToX(timeRange_.start, range_, areaWidth), -1.0, areaWidth + 1.0);
+    const double x0 =
+        std::clamp(timeToX(timeRange_.start, range_, areaWidth), -1.0, areaWidth + 1.0);
     const double x1 = std::clamp(timeToX(timeRange_.end, range_, areaWidth), -1.0, areaWidth + 1.0);
     QColor shade = theme.rangeShade;
-    p.fillRect(QRectF(labelWidth_ + x0, kRulerHeight, std::max(1.0, x1 - x0), height() - kRulerHeight), shade);
+    p.fillRect(
+        QRectF(labelWidth_ + x0, kRulerHeight, std::max(1.0, x1 - x0), height() - kRulerHeight),
+        shade);
   }
 
   // Ruler.
@@ -631,7 +661,8 @@ void TimelineView::paintEvent(QPaintEvent*) {
   }
   p.drawLine(0, kRulerHeight - 1, width(), kRulerHeight - 1);
   if (timeRange_.end > timeRange_.start) {
-    const double x0 = std::clamp(timeToX(timeRange_.start, range_, areaWidth), -1.0, areaWidth + 1.0);
+    const double x0 =
+        std::clamp(timeToX(timeRange_.start, range_, areaWidth), -1.0, areaWidth + 1.0);
     const double x1 = std::clamp(timeToX(timeRange_.end, range_, areaWidth), -1.0, areaWidth + 1.0);
     const QRectF band(labelWidth_ + x0, 0, std::max(1.0, x1 - x0), kRulerHeight - 1);
     p.fillRect(band, theme.rangeRuler);
@@ -653,9 +684,11 @@ void TimelineView::paintEvent(QPaintEvent*) {
     p.setFont(small);
     const QFontMetrics metrics(small);
     const QRect top(cornerRect.left(), 1, cornerRect.width(), kRulerHeight / 2 - 1);
-    const QRect bottom(cornerRect.left(), kRulerHeight / 2 - 1, cornerRect.width(), kRulerHeight / 2 - 1);
+    const QRect bottom(cornerRect.left(), kRulerHeight / 2 - 1, cornerRect.width(),
+                       kRulerHeight / 2 - 1);
     p.drawText(top, Qt::AlignVCenter | Qt::AlignLeft, corner);
-    p.drawText(bottom, Qt::AlignVCenter | Qt::AlignLeft, metrics.elidedText(axisNote_, Qt::ElideRight, bottom.width()));
+    p.drawText(bottom, Qt::AlignVCenter | Qt::AlignLeft,
+               metrics.elidedText(axisNote_, Qt::ElideRight, bottom.width()));
     p.restore();
   }
   if (!parts_.empty()) {
@@ -682,10 +715,11 @@ void TimelineView::paintEvent(QPaintEvent*) {
         p.fillRect(QRect(0, y, labelWidth_, line->height), theme.headerBackground);
         p.setFont(bold);
         p.setPen(theme.labelText);
-        const QString arrow = state.collapsed[line->index] ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ");
+        const QString arrow =
+            state.collapsed[line->index] ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ");
         const int indent = multiPart() ? 14 : 6;
-        p.drawText(QRect(indent, y, labelWidth_ - indent - 4, line->height), Qt::AlignVCenter | Qt::AlignLeft,
-                   arrow + QString::fromStdString(group.label));
+        p.drawText(QRect(indent, y, labelWidth_ - indent - 4, line->height),
+                   Qt::AlignVCenter | Qt::AlignLeft, arrow + QString::fromStdString(group.label));
         continue;
       }
       if (line->kind == Line::Counter) {
@@ -694,14 +728,16 @@ void TimelineView::paintEvent(QPaintEvent*) {
         p.setFont(font());
         p.setPen(theme.labelText);
         p.drawText(QRect(20, y, labelWidth_ - 24, line->height), Qt::AlignVCenter | Qt::AlignLeft,
-                   QString::fromStdString(counter.label) +
-                       QStringLiteral("  (%1 .. %2)").arg(counter.low, 0, 'g', 4).arg(counter.high, 0, 'g', 4));
+                   QString::fromStdString(counter.label) + QStringLiteral("  (%1 .. %2)")
+                                                               .arg(counter.low, 0, 'g', 4)
+                                                               .arg(counter.high, 0, 'g', 4));
         continue;
       }
       const LayoutRow& row = layout.rows()[line->index];
       const LayoutTrack& track = layout.tracks()[row.track];
       if (row.depth == 0) {
-        p.fillRect(QRect(10, y + 1, 4, static_cast<int>(track.rowCount) * kRowHeight - 2), theme.band(track.band));
+        p.fillRect(QRect(10, y + 1, 4, static_cast<int>(track.rowCount) * kRowHeight - 2),
+                   theme.band(track.band));
         p.setFont(font());
         p.setPen(theme.labelText);
         p.drawText(QRect(20, y, labelWidth_ - 24, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
@@ -716,7 +752,8 @@ void TimelineView::paintEvent(QPaintEvent*) {
     p.setClipping(false);
   } else {
     p.setPen(theme.labelDimText);
-    p.drawText(eventArea, Qt::AlignCenter, tr("Open a trace: File > Open Trace Directory... or drop files here"));
+    p.drawText(eventArea, Qt::AlignCenter,
+               tr("Open a trace: File > Open Trace Directory... or drop files here"));
   }
   p.setPen(theme.separator);
   p.drawLine(labelWidth_ - 1, 0, labelWidth_ - 1, height());
@@ -730,7 +767,8 @@ void TimelineView::resizeEvent(QResizeEvent* event) {
 // ---- hit testing -------------------------------------------------------------------------------
 
 TimelineView::BoxHit TimelineView::boxAt(const QPoint& pos) const {
-  if (parts_.empty() || pos.x() < labelWidth_ || pos.x() >= labelWidth_ + eventAreaWidth()) return {};
+  if (parts_.empty() || pos.x() < labelWidth_ || pos.x() >= labelWidth_ + eventAreaWidth())
+    return {};
   const int line = lineAt(pos.y());
   if (line < 0 || lines_[static_cast<std::size_t>(line)].kind != Line::Row) return {};
   const Line& l = lines_[static_cast<std::size_t>(line)];
@@ -767,7 +805,8 @@ TimelineEvent TimelineView::hitAt(const QPoint& pos) const {
   const auto begin = row.events.begin() + hit.box->first;
   const auto end = begin + hit.box->count;
   const Trace& trace = *hit.shown->trace;
-  auto it = std::upper_bound(begin, end, t, [&](TimeNs v, EventId id) { return v < trace.events[id].start; });
+  auto it = std::upper_bound(begin, end, t,
+                             [&](TimeNs v, EventId id) { return v < trace.events[id].start; });
   return {hit.part, it == begin ? *begin : *(it - 1)};
 }
 
@@ -782,7 +821,8 @@ QString TimelineView::toolTipAt(const QPoint& pos) const {
   const TimeNs origin = timeOrigin() - hit.shown->offset;
   if (box->count > 1) {
     const auto [start, end] = hit.runSpan();
-    return tr("<b>%1 events</b>, each narrower than a pixel<br>from +%2 for %3<br>%4<br><i>double-click to zoom in</i>")
+    return tr("<b>%1 events</b>, each narrower than a pixel<br>from +%2 for "
+              "%3<br>%4<br><i>double-click to zoom in</i>")
         .arg(box->count)
         .arg(durationText(start - origin), durationText(end - start),
              QString::fromStdString(track.label).toHtmlEscaped());
@@ -790,8 +830,9 @@ QString TimelineView::toolTipAt(const QPoint& pos) const {
   const EventId id = row.events[box->first];
   const Event& e = trace.events[id];
   return tr("<b>%1</b><br>duration: %2<br>start: +%3<br>category: %4<br>lane: %5")
-      .arg(QString::fromUtf8(trace.name(e)).toHtmlEscaped(), durationText(e.dur), durationText(e.start - origin),
-           QString::fromUtf8(trace.category(e)).toHtmlEscaped(), QString::fromStdString(track.label).toHtmlEscaped());
+      .arg(QString::fromUtf8(trace.name(e)).toHtmlEscaped(), durationText(e.dur),
+           durationText(e.start - origin), QString::fromUtf8(trace.category(e)).toHtmlEscaped(),
+           QString::fromStdString(track.label).toHtmlEscaped());
 }
 
 // ---- selection, highlight, search --------------------------------------------------------------
@@ -801,7 +842,8 @@ void TimelineView::selectEvent(int part, EventId event, bool reveal) {
     part = currentPart_;
     event = kNoEvent;
   }
-  if (parts_.empty() || event >= parts_[static_cast<std::size_t>(part)].part.trace->events.size()) event = kNoEvent;
+  if (parts_.empty() || event >= parts_[static_cast<std::size_t>(part)].part.trace->events.size())
+    event = kNoEvent;
   const TimelineEvent next{part, event};
   const bool changed = !(next == selected_) && !(event == kNoEvent && selected_.event == kNoEvent);
   selected_ = next;
@@ -822,7 +864,8 @@ void TimelineView::computeSelectionFlows() {
   const Event& s = trace.events[selected];
   const EventId laneEnd = trace.lanes[s.lane].endEvent;
   EventId last = selected + 1;
-  while (last < laneEnd && trace.events[last].start < s.end() && trace.events[last].depth > s.depth) ++last;
+  while (last < laneEnd && trace.events[last].start < s.end() && trace.events[last].depth > s.depth)
+    ++last;
   for (const Flow& flow : trace.flows)
     if ((flow.from >= selected && flow.from < last) || (flow.to >= selected && flow.to < last))
       selectionFlows_.emplace_back(flow.from, flow.to);
@@ -840,7 +883,8 @@ void TimelineView::revealEvent(TimelineEvent event) {
   if (line >= 0) {
     const int y = lines_[static_cast<std::size_t>(line)].y;
     const int area = height() - kRulerHeight;
-    if (y < vscroll_->value() || y + kRowHeight > vscroll_->value() + area) vscroll_->setValue(y - area / 3);
+    if (y < vscroll_->value() || y + kRowHeight > vscroll_->value() + area)
+      vscroll_->setValue(y - area / 3);
   }
   const Event& e = state.part.trace->events[event.event];
   const TimeNs start = e.start + state.part.offset;
@@ -879,7 +923,8 @@ void TimelineView::applyHighlights(const std::vector<TimelineEvent>& events) {
     if (e.part < 0 || e.part >= partCount()) continue;
     PartState& state = parts_[static_cast<std::size_t>(e.part)];
     if (e.event >= state.part.trace->events.size()) continue;
-    if (state.highlightMask.empty()) state.highlightMask.assign(state.part.trace->events.size(), false);
+    if (state.highlightMask.empty())
+      state.highlightMask.assign(state.part.trace->events.size(), false);
     state.highlightMask[e.event] = true;
     state.highlighted.push_back(e.event);
   }
@@ -911,7 +956,8 @@ int TimelineView::search(const QString& pattern, bool regex) {
     std::vector<bool> nameMatches(trace.names.size(), false);
     for (StringId id = 1; id < trace.names.size(); ++id) {
       const QString name = QString::fromUtf8(trace.names.view(id));
-      nameMatches[id] = re ? re->match(name).hasMatch() : name.contains(pattern, Qt::CaseInsensitive);
+      nameMatches[id] =
+          re ? re->match(name).hasMatch() : name.contains(pattern, Qt::CaseInsensitive);
     }
     for (EventId i = 0; i < trace.events.size(); ++i)
       if (nameMatches[trace.events[i].name]) matches.push_back({part, i});
@@ -970,7 +1016,8 @@ void TimelineView::previousMatch() {
   } else {
     auto it = std::lower_bound(matches_.begin(), matches_.end(), range_.end,
                                [&](const TimelineEvent& e, TimeNs t) { return shownStart(e) < t; });
-    previous = it == matches_.begin() ? matchCount() - 1 : static_cast<int>(it - matches_.begin()) - 1;
+    previous =
+        it == matches_.begin() ? matchCount() - 1 : static_cast<int>(it - matches_.begin()) - 1;
   }
   currentMatch_ = previous;
   const TimelineEvent match = matches_[static_cast<std::size_t>(previous)];
@@ -984,7 +1031,8 @@ void TimelineView::wheelEvent(QWheelEvent* event) {
   const double steps = event->angleDelta().y() / 120.0;
   if (event->modifiers() & Qt::ControlModifier) {
     const double x = event->position().x() - labelWidth_;
-    const TimeNs anchor = xToTime(std::clamp(x, 0.0, double(eventAreaWidth())), range_, eventAreaWidth());
+    const TimeNs anchor =
+        xToTime(std::clamp(x, 0.0, double(eventAreaWidth())), range_, eventAreaWidth());
     setVisibleRange(zoomAround(range_, anchor, std::pow(0.8, steps)));
   } else if (event->modifiers() & Qt::ShiftModifier) {
     panBy(-0.1 * steps);
@@ -1012,7 +1060,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
   dragging_ = true;
   if (rangeDrag_) {
     const auto timeAt = [&](int x) {
-      return xToTime(std::clamp(double(x - labelWidth_), 0.0, double(eventAreaWidth())), range_, eventAreaWidth());
+      return xToTime(std::clamp(double(x - labelWidth_), 0.0, double(eventAreaWidth())), range_,
+                     eventAreaWidth());
     };
     setSelectedTimeRange({timeAt(pressPos_.x()), timeAt(event->position().toPoint().x())});
     return;
@@ -1031,7 +1080,8 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
     rangeDrag_ = false;
     dragging_ = false;
     // A drag selects a range; a click on the ruler clears it.
-    if (!(timeRange_.end > timeRange_.start) || pressPos_ == event->position().toPoint()) timeRange_ = {0, 0};
+    if (!(timeRange_.end > timeRange_.start) || pressPos_ == event->position().toPoint())
+      timeRange_ = {0, 0};
     update();
     emit timeRangeSelected(timeRange_.start, timeRange_.end);
     return;
@@ -1073,14 +1123,29 @@ void TimelineView::mouseDoubleClickEvent(QMouseEvent* event) {
 
 void TimelineView::keyPressEvent(QKeyEvent* event) {
   switch (event->key()) {
-    case Qt::Key_W: zoomBy(0.8); break;
-    case Qt::Key_S: zoomBy(1.25); break;
-    case Qt::Key_A: panBy(-0.15); break;
-    case Qt::Key_D: panBy(0.15); break;
-    case Qt::Key_F: fitSelection(); break;
-    case Qt::Key_0: fitAll(); break;
-    case Qt::Key_Escape: selectEvent(kNoEvent, false); break;
-    default: return QWidget::keyPressEvent(event);
+    case Qt::Key_W:
+      zoomBy(0.8);
+      break;
+    case Qt::Key_S:
+      zoomBy(1.25);
+      break;
+    case Qt::Key_A:
+      panBy(-0.15);
+      break;
+    case Qt::Key_D:
+      panBy(0.15);
+      break;
+    case Qt::Key_F:
+      fitSelection();
+      break;
+    case Qt::Key_0:
+      fitAll();
+      break;
+    case Qt::Key_Escape:
+      selectEvent(kNoEvent, false);
+      break;
+    default:
+      return QWidget::keyPressEvent(event);
   }
   event->accept();
 }

@@ -62,7 +62,9 @@ class TimelineView : public QWidget {
   int currentPart() const { return currentPart_; }
   void setCurrentPart(int index);
   const Trace* trace() const { return parts_.empty() ? nullptr : current().part.trace.get(); }
-  const LaneLayout* layout() const { return parts_.empty() ? nullptr : current().part.layout.get(); }
+  const LaneLayout* layout() const {
+    return parts_.empty() ? nullptr : current().part.layout.get();
+  }
   // Where the ruler counts from: the earliest start of any part on the shared axis.
   TimeNs timeOrigin() const;
   // A few words after the window's span in the ruler's corner (how the parts are aligned).
@@ -120,7 +122,9 @@ class TimelineView : public QWidget {
   int currentMatch() const { return currentMatch_; }
 
   bool isGroupCollapsed(std::uint32_t group) const { return isGroupCollapsed(currentPart_, group); }
-  void setGroupCollapsed(std::uint32_t group, bool collapsed) { setGroupCollapsed(currentPart_, group, collapsed); }
+  void setGroupCollapsed(std::uint32_t group, bool collapsed) {
+    setGroupCollapsed(currentPart_, group, collapsed);
+  }
   bool isGroupCollapsed(int part, std::uint32_t group) const;
   void setGroupCollapsed(int part, std::uint32_t group, bool collapsed);
   // A whole part (rank) folded to its header.
@@ -133,7 +137,7 @@ class TimelineView : public QWidget {
   int eventAreaWidth() const;
   int rowTop(std::uint32_t row) const { return rowTop(currentPart_, row); }  // -1 when not shown
   int rowTop(int part, std::uint32_t row) const;  // in widget coordinates, -1 when not shown
-  int counterTop(std::uint32_t counter) const;  // the same for a counter's graph (current part)
+  int counterTop(std::uint32_t counter) const;    // the same for a counter's graph (current part)
   int partHeaderTop(int part) const;  // -1 with one part (no header) or when scrolled away
   int groupHeaderTop(int part, std::uint32_t group) const;
   EventId eventAt(const QPoint& pos) const { return hitAt(pos).event; }
@@ -177,11 +181,11 @@ class TimelineView : public QWidget {
   // A part and what the view keeps per part.
   struct PartState {
     TimelinePart part;
-    std::vector<std::uint8_t> nameColour;  // per StringId
+    std::vector<std::uint8_t> nameColour;   // per StringId
     mutable std::vector<QString> nameText;  // per StringId, filled as labels need them
     std::vector<bool> collapsed;            // per group
     bool folded = false;                    // the whole part
-    std::vector<int> rowLine;  // per row: its line, or -1 while its group is collapsed
+    std::vector<int> rowLine;               // per row: its line, or -1 while its group is collapsed
     std::vector<EventId> highlighted;
     std::vector<bool> highlightMask;  // per event, empty when nothing of it is highlighted
     std::uint32_t rowBase = 0;        // its row 0's index among all parts' rows
@@ -227,7 +231,7 @@ class TimelineView : public QWidget {
 
   TimelineEvent selected_;
   std::vector<std::pair<EventId, EventId>> selectionFlows_;  // in the selected part
-  bool fading_ = false;                // something is highlighted: the rest is faded
+  bool fading_ = false;                 // something is highlighted: the rest is faded
   std::vector<TimelineEvent> matches_;  // search matches by start time on the shared axis
   std::vector<TimelineEvent> linked_;   // in part order
   int currentMatch_ = -1;

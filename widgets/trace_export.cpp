@@ -25,11 +25,16 @@ void addProblems(const ProblemLog& log, std::vector<std::string>& out) {
 
 std::string exportStageName(ExportStage stage) {
   switch (stage) {
-    case ExportStage::ReadingEt: return "reading the execution trace";
-    case ExportStage::Linking: return "linking";
-    case ExportStage::Converting: return "converting";
-    case ExportStage::Writing: return "writing";
-    case ExportStage::Done: return "done";
+    case ExportStage::ReadingEt:
+      return "reading the execution trace";
+    case ExportStage::Linking:
+      return "linking";
+    case ExportStage::Converting:
+      return "converting";
+    case ExportStage::Writing:
+      return "writing";
+    case ExportStage::Done:
+      return "done";
   }
   return {};
 }
@@ -183,7 +188,8 @@ Status exportSimulatedTimeline(const Trace& trace, const std::string& path) {
   return exportSimulatedTimeline(graph, *run, trace.meta.rank.value_or(0), path);
 }
 
-Status exportSimulatedTimeline(const SimGraph& graph, const SimRun& run, int rank, const std::string& path) {
+Status exportSimulatedTimeline(const SimGraph& graph, const SimRun& run, int rank,
+                               const std::string& path) {
   const SimulatedRank simulated{rank, &graph, &run};
   return writeSimulatedTimeline(path, std::span<const SimulatedRank>(&simulated, 1));
 }

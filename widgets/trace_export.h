@@ -40,12 +40,12 @@ using ExportProgress = std::function<bool(int rankIndex, int rankCount, ExportSt
 
 struct RankExportResult {
   int rank = 0;
-  std::string path;        // the .et written, empty when the rank failed
+  std::string path;  // the .et written, empty when the rank failed
   std::size_t nodes = 0;
   std::size_t edges = 0;
-  std::string matching;    // the linker's matching: "rf_id", "alignment", "kineto_only"
-  std::string etPath;      // the execution trace linked, empty when the Kineto trace was alone
-  std::string error;       // why nothing was written for this rank
+  std::string matching;  // the linker's matching: "rf_id", "alignment", "kineto_only"
+  std::string etPath;    // the execution trace linked, empty when the Kineto trace was alone
+  std::string error;     // why nothing was written for this rank
   std::vector<std::string> problems;  // "count x what" of the link and the conversion
 };
 
@@ -54,7 +54,7 @@ struct ChakraExportSummary {
   bool canceled = false;
   std::size_t written() const;
   std::size_t problemCount() const;  // problem kinds over all ranks
-  std::string text() const;  // one line per rank, then its problems, for the dialog
+  std::string text() const;          // one line per rank, then its problems, for the dialog
 };
 
 // Writes `<directory>/<stem>.<rank>.et` for each rank (atomically; never over a path in
@@ -77,6 +77,7 @@ Status exportMeasuredTimeline(const Trace& trace, const std::string& path,
 // Simulates `trace` under no knobs and writes its simulated timeline as Chrome-trace JSON.
 Status exportSimulatedTimeline(const Trace& trace, const std::string& path);
 // The same for a simulation already run (the one the simulation window shows, what-if included).
-Status exportSimulatedTimeline(const SimGraph& graph, const SimRun& run, int rank, const std::string& path);
+Status exportSimulatedTimeline(const SimGraph& graph, const SimRun& run, int rank,
+                               const std::string& path);
 
 }  // namespace sutra::widgets

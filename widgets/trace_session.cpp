@@ -5,10 +5,10 @@
 #include <QMetaObject>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "io/discover.h"
-#include "io/readers.h"
 #include "analysis/op_table.h"
 #include "analysis/steps.h"
+#include "io/discover.h"
+#include "io/readers.h"
 
 namespace sutra::widgets {
 
@@ -26,12 +26,15 @@ TraceSession::~TraceSession() {
 }
 
 void TraceSession::requestOpTable(int index, TimeWindow window, bool groupByShapes) {
-  if (index < 0 || index >= static_cast<int>(ranks_.size()) || !ranks_[static_cast<std::size_t>(index)]->launches) return;
+  if (index < 0 || index >= static_cast<int>(ranks_.size()) ||
+      !ranks_[static_cast<std::size_t>(index)]->launches)
+    return;
   std::shared_ptr<const RankData> rank = ranks_[static_cast<std::size_t>(index)];
   auto job = job_;
   tableFuture_.waitForFinished();  // one table at a time; each takes a fraction of the load
   tableFuture_ = QtConcurrent::run([this, job, rank, index, window, groupByShapes] {
-    auto table = std::make_shared<const OpTable>(buildOpTable(*rank->trace, *rank->launches, {window, groupByShapes}));
+    auto table = std::make_shared<const OpTable>(
+        buildOpTable(*rank->trace, *rank->launches, {window, groupByShapes}));
     post(job, [this, index, table] { emit opTableReady(index, table); });
   });
 }
@@ -100,7 +103,8 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
     const auto& file = discovery->files.front();
     return fail(file.path + ": " +
                 (file.reason.empty() || file.kind != FileKind::Unknown
-                     ? "a " + std::string(fileKindName(file.kind)) + ", not a Kineto trace (torch.profiler JSON)"
+                     ? "a " + std::string(fileKindName(file.kind)) +
+                           ", not a Kineto trace (torch.profiler JSON)"
                      : file.reason));
   }
   if (groups.empty()) {
@@ -123,7 +127,8 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
     const QString stage = tr("Reading %1").arg(name);
     int lastPercent = -1;
     ProgressFn onBytes = [&](std::uint64_t done, std::uint64_t size) {
-      const int percent = static_cast<int>((g + (size ? double(done) / double(size) : 0.0)) * 80.0 / total);
+      const int percent =
+          static_cast<int>((g + (size ? double(done) / double(size) : 0.0)) * 80.0 / total);
       if (percent != lastPercent) {
         lastPercent = percent;
         progress(percent, stage);
@@ -139,13 +144,15 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
     data->path = path;
     if (group.et) data->etPath = QString::fromStdString(*group.et);
     data->trace = std::make_shared<const Trace>(std::move(trace).value());
-    data->layout = std::make_shared<const LaneLayout>(LaneLayout::build(*data->trace, data->label.toStdString()));
+    data->layout = std::make_shared<const LaneLayout>(
+        LaneLayout::build(*data->trace, data->label.toStdString()));
     if (job->canceled) return stop();
     loaded.push_back(data);
     std::shared_ptr<const RankData> published = data;
     post(job, [this, published, name] {
       ranks_.push_back(published);
-      for (const auto& problem : published->trace->problems.all()) problems_.push_back({name, problem});
+      for (const auto& problem : published->trace->problems.all())
+        problems_.push_back({name, problem});
       emit rankReady(static_cast<int>(ranks_.size()) - 1);
       emit problemsChanged();
     });
@@ -157,7 +164,8 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
     progress(80 + g * 10 / total, tr("Linking launches and syncs"));
     const auto& before = loaded[static_cast<std::size_t>(g)];
     auto data = std::make_shared<RankData>(*before);
-    auto launches = std::make_shared<LaunchIndex>(LaunchIndex::build(*data->trace, &data->linkProblems));
+    auto launches =
+        std::make_shared<LaunchIndex>(LaunchIndex::build(*data->trace, &data->linkProblems));
     data->syncs = std::make_shared<const std::vector<SyncDependency>>(
         findSyncDependencies(*data->trace, *launches, &data->linkProblems));
     data->launches = std::move(launches);
@@ -165,7 +173,8 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
     const QString name = QFileInfo(data->path).fileName();
     post(job, [this, published, g, name] {
       ranks_[static_cast<std::size_t>(g)] = published;
-      for (const auto& problem : published->linkProblems.all()) problems_.push_back({name, problem});
+      for (const auto& problem : published->linkProblems.all())
+        problems_.push_back({name, problem});
       emit linksReady(g);
       emit problemsChanged();
     });
@@ -191,7 +200,8 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
     if (job->canceled) return stop();
     progress(99, tr("Matching collectives across ranks"));
     std::vector<RankLinks> links;
-    for (const auto& data : loaded) links.push_back({data->trace.get(), data->launches.get(), data->syncs.get()});
+    for (const auto& data : loaded)
+      links.push_back({data->trace.get(), data->launches.get(), data->syncs.get()});
     auto collectives = std::make_shared<const RankCollectives>(
         matchRankCollectives(links, [&job] { return !job->canceled.load(); }));
     if (job->canceled) return stop();

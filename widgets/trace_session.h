@@ -16,19 +16,19 @@
 #include "analysis/op_table.h"
 #include "analysis/steps.h"
 #include "lane_layout.h"
-#include "rank_collectives.h"
 #include "link/launch_index.h"
 #include "link/sync_dependencies.h"
 #include "model/trace.h"
+#include "rank_collectives.h"
 
 namespace sutra::widgets {
 
 // Everything known about one rank, read-only once published.
 struct RankData {
   int rank = 0;
-  QString label;  // "rank0"
-  QString path;   // the Kineto trace it was read from
-  QString etPath; // the execution trace discovery paired with it, empty when none
+  QString label;   // "rank0"
+  QString path;    // the Kineto trace it was read from
+  QString etPath;  // the execution trace discovery paired with it, empty when none
   std::shared_ptr<const Trace> trace;
   std::shared_ptr<const LaneLayout> layout;
   // The linker's results; null until the linking stage is done.

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// A small argument parser shared by the subcommands: options (--name VALUE, --name=VALUE, -o VALUE),
-// flags, repeatable options and positional arguments, with clear errors for unknown options.
+// A small argument parser shared by the subcommands: options (--name VALUE, --name=VALUE, -o
+// VALUE), flags, repeatable options and positional arguments, with clear errors for unknown
+// options.
 #include <map>
 #include <optional>
 #include <set>
@@ -32,7 +33,8 @@ class Args {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadInput = 2;
 
-// Prints "sutra-cli COMMAND: MESSAGE" on stderr and returns kExitBadInput: every command's bad input.
+// Prints "sutra-cli COMMAND: MESSAGE" on stderr and returns kExitBadInput: every command's bad
+// input.
 int fail(const char* command, const std::string& message);
 
 }  // namespace sutra::cli

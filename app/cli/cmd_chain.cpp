@@ -4,10 +4,10 @@
 #include <iostream>
 
 #include "analysis/chain.h"
-#include "io/readers.h"
-#include "link/linked_trace.h"
 #include "analysis_input.h"
 #include "command.h"
+#include "io/readers.h"
+#include "link/linked_trace.h"
 
 namespace sutra::cli {
 namespace {
@@ -40,10 +40,12 @@ int runChain(int argc, char** argv) {
     std::fputs(kHelp, stdout);
     return kExitOk;
   }
-  if (args->positional().size() != 1) return fail("chain", "give exactly one trace file (see --help)");
+  if (args->positional().size() != 1)
+    return fail("chain", "give exactly one trace file (see --help)");
   const auto eventText = args->value("--event");
   const auto name = args->value("--name");
-  if (eventText.has_value() == name.has_value()) return fail("chain", "give either --event ID or --name NAME");
+  if (eventText.has_value() == name.has_value())
+    return fail("chain", "give either --event ID or --name NAME");
   std::int64_t nth = 0;
   if (auto v = args->value("--nth")) {
     auto n = parseInteger(*v, "--nth");
@@ -68,13 +70,14 @@ int runChain(int argc, char** argv) {
     if (!id.ok()) return fail("chain", id.error().message);
     if (*id < 0 || static_cast<std::uint64_t>(*id) >= trace.events.size())
       return fail("chain", path + ": no event " + *eventText + " (the trace has " +
-                  std::to_string(trace.events.size()) + " events)");
+                               std::to_string(trace.events.size()) + " events)");
     focus = static_cast<EventId>(*id);
   } else {
     focus = findEventByName(trace, *name, static_cast<std::size_t>(nth));
     if (focus == kNoEvent)
-      return fail("chain", path + ": no event named '" + *name + "'" +
-                  (nth > 0 ? " with occurrence " + std::to_string(nth) : std::string()));
+      return fail("chain",
+                  path + ": no event named '" + *name + "'" +
+                      (nth > 0 ? " with occurrence " + std::to_string(nth) : std::string()));
   }
   std::optional<LinkedTrace> linked;
   if (auto etPath = args->value("--et")) {
@@ -88,13 +91,15 @@ int runChain(int argc, char** argv) {
   }
   const DependencyChain chain = dependencyChain(trace, *input->launches, input->syncs, focus,
                                                 linked ? &*linked : nullptr, options);
-  if (args->flag("--json")) std::cout << chainJson(trace, chain).dump(2) << "\n";
-  else std::cout << chainText(trace, chain);
+  if (args->flag("--json"))
+    std::cout << chainJson(trace, chain).dump(2) << "\n";
+  else
+    std::cout << chainText(trace, chain);
   return kExitOk;
 }
 
-RegisterCommand reg{{"chain", "dependency chain of an event: op -> launch -> device op -> sync", 42,
-                     &runChain}};
+RegisterCommand reg{
+    {"chain", "dependency chain of an event: op -> launch -> device op -> sync", 42, &runChain}};
 
 }  // namespace
 }  // namespace sutra::cli

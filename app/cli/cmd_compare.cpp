@@ -25,7 +25,8 @@ constexpr const char* kHelp =
     "  --group-by-shape   match by name and input shapes\n"
     "  --limit N          at most N rows (default: 50 in the table, all in --json and --csv)\n"
     "  --json             {\"device\",\"a\":{\"label\",\"window\",\"self_cpu_total_ns\",\n"
-    "                     \"self_device_total_ns\"},\"b\":{...},\"rows\":[{\"name\",\"on_device\",\n"
+    "                     "
+    "\"self_device_total_ns\"},\"b\":{...},\"rows\":[{\"name\",\"on_device\",\n"
     "                     \"side\",\"a\":{...},\"b\":{...},\"delta\":{...}}]}\n"
     "  --csv              the rows as CSV\n";
 
@@ -47,10 +48,13 @@ int runCompare(int argc, char** argv) {
     return kExitOk;
   }
   const auto& paths = args->positional();
-  if (paths.empty() || paths.size() > 2) return fail("compare", "give two traces, or one trace and --step-a and --step-b");
-  if (args->flag("--json") && args->flag("--csv")) return fail("compare", "choose --json or --csv, not both");
+  if (paths.empty() || paths.size() > 2)
+    return fail("compare", "give two traces, or one trace and --step-a and --step-b");
+  if (args->flag("--json") && args->flag("--csv"))
+    return fail("compare", "choose --json or --csv, not both");
   Side a{paths[0], {}}, b{paths.size() == 2 ? paths[1] : paths[0], {}};
-  for (auto [option, sides] : {std::pair{"--step", 2}, std::pair{"--step-a", 0}, std::pair{"--step-b", 1}}) {
+  for (auto [option, sides] :
+       {std::pair{"--step", 2}, std::pair{"--step-a", 0}, std::pair{"--step-b", 1}}) {
     auto v = args->value(option);
     if (!v) continue;
     auto n = parseInteger(*v, option);
@@ -77,7 +81,8 @@ int runCompare(int argc, char** argv) {
     if (!loaded.ok()) return fail("compare", loaded.error().message);
     second = std::move(loaded).value();
   }
-  auto tableOf = [&](const AnalysisInput& in, const Side& side, std::string& label) -> Result<OpTable> {
+  auto tableOf = [&](const AnalysisInput& in, const Side& side,
+                     std::string& label) -> Result<OpTable> {
     auto window = resolveWindow(*in.trace, in.steps, {.step = side.step});
     if (!window.ok()) return window.error();
     label = std::filesystem::path(side.path).filename().string() +
@@ -91,13 +96,17 @@ int runCompare(int argc, char** argv) {
   if (!tableB.ok()) return fail("compare", tableB.error().message);
 
   const OpComparison c = compareOpTables(*tableA, *tableB, labelA, labelB);
-  if (args->flag("--json")) std::cout << comparisonJson(c, limit.value_or(0)).dump(2) << "\n";
-  else if (args->flag("--csv")) std::cout << comparisonCsv(c, limit.value_or(0));
-  else std::cout << comparisonText(c, limit.value_or(50));
+  if (args->flag("--json"))
+    std::cout << comparisonJson(c, limit.value_or(0)).dump(2) << "\n";
+  else if (args->flag("--csv"))
+    std::cout << comparisonCsv(c, limit.value_or(0));
+  else
+    std::cout << comparisonText(c, limit.value_or(50));
   return kExitOk;
 }
 
-RegisterCommand reg{{"compare", "compare the operator tables of two runs or two steps", 41, &runCompare}};
+RegisterCommand reg{
+    {"compare", "compare the operator tables of two runs or two steps", 41, &runCompare}};
 
 }  // namespace
 }  // namespace sutra::cli

@@ -15,7 +15,8 @@ namespace sutra::cli {
 namespace {
 
 constexpr const char* kHelp =
-    "Usage: sutra-cli convert ([--et ET] --kineto KINETO | --linked ET+ | DIR...) -o PREFIX [OPTIONS]\n"
+    "Usage: sutra-cli convert ([--et ET] --kineto KINETO | --linked ET+ | DIR...) -o PREFIX "
+    "[OPTIONS]\n"
     "Converts PyTorch execution traces linked with their Kineto traces into MLCommons Chakra\n"
     "execution traces: one PREFIX.<rank>.et per rank, which ASTRA-sim and Chakra's tools read.\n\n"
     "Inputs:\n"
@@ -80,7 +81,8 @@ int runConvert(int argc, char** argv) {
   if (et && !kineto) return fail("convert", "--et needs the --kineto trace recorded with it");
   const auto linkedInput = args->value("--linked");
   if (static_cast<int>(kineto.has_value()) + static_cast<int>(linkedInput.has_value()) +
-          static_cast<int>(!args->positional().empty()) > 1)
+          static_cast<int>(!args->positional().empty()) >
+      1)
     return fail("convert", "give one of --et/--kineto, --linked or directories");
   if (!kineto && !linkedInput && args->positional().empty())
     return fail("convert", std::string("no input\n") + kHelp);
@@ -122,12 +124,11 @@ int runConvert(int argc, char** argv) {
                         ": no execution trace; converted from the Kineto trace alone");
       }
     }
-    if (jobs.empty())
-      return fail("convert", "no Kineto trace or ET+ file in the input");
+    if (jobs.empty()) return fail("convert", "no Kineto trace or ET+ file in the input");
   }
   if (replicate > 0 && jobs.size() > 1)
-    return fail("convert", "--ranks replicates one rank; the input has " + std::to_string(jobs.size()) +
-                " ranks");
+    return fail("convert", "--ranks replicates one rank; the input has " +
+                               std::to_string(jobs.size()) + " ranks");
 
   chakra::ConvertOptions copts;
   copts.metadataNodes = args->flag("--metadata-nodes");

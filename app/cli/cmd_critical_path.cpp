@@ -11,7 +11,8 @@ namespace sutra::cli {
 namespace {
 
 constexpr const char* kHelp =
-    "Usage: sutra-cli critical-path TRACE [--step N | --start-ns T --end-ns T] [--limit N] [--json]\n"
+    "Usage: sutra-cli critical-path TRACE [--step N | --start-ns T --end-ns T] [--limit N] "
+    "[--json]\n"
     "The critical path of a step of a Kineto trace, as Holistic Trace Analysis computes it: the\n"
     "chain of CPU ops, launches, device ops and syncs that bounds the step's length, and how much\n"
     "of it is CPU, device compute and communication, launch delay, kernel-to-kernel gaps and sync\n"
@@ -20,7 +21,8 @@ constexpr const char* kHelp =
     "  --start-ns T   or a time range, from T ...\n"
     "  --end-ns T     ... up to T (trace time, ns)\n"
     "  --limit N      events listed (default 40) or segments in --json (default all)\n"
-    "  --json         {\"window\",\"start_ns\",\"end_ns\",\"length_ns\",\"breakdown\":{\"cpu_ns\",\n"
+    "  --json         "
+    "{\"window\",\"start_ns\",\"end_ns\",\"length_ns\",\"breakdown\":{\"cpu_ns\",\n"
     "                 \"device_compute_ns\",\"device_communication_ns\",\"launch_delay_ns\",\n"
     "                 \"kernel_gap_ns\",\"sync_wait_ns\"},\"graph\",\"segments\":[...]}\n";
 
@@ -36,7 +38,8 @@ int runCriticalPath(int argc, char** argv) {
     std::fputs(kHelp, stdout);
     return kExitOk;
   }
-  if (args->positional().size() != 1) return fail("critical-path", "give exactly one trace file (see --help)");
+  if (args->positional().size() != 1)
+    return fail("critical-path", "give exactly one trace file (see --help)");
   auto spec = windowSpecFrom(*args);
   if (!spec.ok()) return fail("critical-path", spec.error().message);
   std::optional<std::size_t> limit;
@@ -54,13 +57,16 @@ int runCriticalPath(int argc, char** argv) {
   auto window = resolveWindow(trace, input->steps, *spec);
   if (!window.ok()) return fail("critical-path", window.error().message);
   const CriticalPath path = criticalPath(trace, *input->launches, input->syncs, *window);
-  if (args->flag("--json")) std::cout << criticalPathJson(trace, path, limit.value_or(0)).dump(2) << "\n";
-  else std::cout << criticalPathText(trace, path, limit.value_or(40));
+  if (args->flag("--json"))
+    std::cout << criticalPathJson(trace, path, limit.value_or(0)).dump(2) << "\n";
+  else
+    std::cout << criticalPathText(trace, path, limit.value_or(40));
   return kExitOk;
 }
 
-RegisterCommand reg{{"critical-path", "critical path of a step: CPU, device, launch delay, sync wait",
-                     43, &runCriticalPath}};
+RegisterCommand reg{{"critical-path",
+                     "critical path of a step: CPU, device, launch delay, sync wait", 43,
+                     &runCriticalPath}};
 
 }  // namespace
 }  // namespace sutra::cli

@@ -92,8 +92,7 @@ int exportChrome(int argc, char** argv) {
 
   std::size_t events = 0;
   for (const auto& e : trace->events)
-    if (!options.window || keptByWindow(e, *options.window))
-      ++events;
+    if (!options.window || keptByWindow(e, *options.window)) ++events;
   if (args->flag("--json")) {
     nlohmann::json j{{"input", *input}, {"output", *out}, {"events", events}};
     if (options.window)
@@ -126,8 +125,8 @@ int runExport(int argc, char** argv) {
       std::fputs(kHelp, stdout);
       return kExitOk;
     }
-    return fail("export", std::string("missing --to FORMAT (chrome, chakra, et+ or simulated)\n") +
-                              kHelp);
+    return fail("export",
+                std::string("missing --to FORMAT (chrome, chakra, et+ or simulated)\n") + kHelp);
   }
   if (format == "chrome") {
     if (help) {

@@ -23,7 +23,8 @@ constexpr const char* kHelp =
     "Usage: sutra-cli link --et ET --kineto KINETO [-o OUT.json] [OPTIONS]\n"
     "       sutra-cli link DIR... -o OUTDIR [OPTIONS]\n"
     "Links a PyTorch execution trace with the Kineto trace recorded with it and writes ET+ JSON\n"
-    "(the ET with Kineto times, inter-thread and sync dependencies, and device ops as child nodes,\n"
+    "(the ET with Kineto times, inter-thread and sync dependencies, and device ops as child "
+    "nodes,\n"
     "in chakra_trace_link's field names, so chakra_converter reads it).\n"
     "ET ops are matched by rf_id where Kineto has Record function ids, else by aligning op names\n"
     "with the Kineto iteration that needs the fewest edits (the first of equal ones).\n"
@@ -33,7 +34,8 @@ constexpr const char* kHelp =
     "  --kineto FILE      the Kineto trace (.json or .json.gz)\n"
     "  -o PATH            the ET+ file to write (a directory with DIR); without it, only the\n"
     "                     summary is printed\n"
-    "  --rank R           the rank to report (default: the Kineto trace's distributedInfo, else 0)\n"
+    "  --rank R           the rank to report (default: the Kineto trace's distributedInfo, else "
+    "0)\n"
     "  --step N           link within ProfilerStep#N (see --annotation)\n"
     "  --iteration K      link to candidate iteration K (0-based) instead of the best one\n"
     "  --annotation NAME  the iteration annotation (default ProfilerStep: windows NAME#N)\n"
@@ -87,9 +89,10 @@ nlohmann::json summaryJson(const LinkedTrace& linked) {
 
 void printSummary(const LinkedTrace& linked, const std::string& output) {
   const auto& r = linked.report;
-  const double pct = r.etOps ? 100.0 * static_cast<double>(r.matchedEtOps) / static_cast<double>(r.etOps) : 0.0;
-  std::printf("rank %d: matched %zu of %zu ET ops (%.1f%%) by %s", linked.rank, r.matchedEtOps, r.etOps, pct,
-              r.matching.c_str());
+  const double pct =
+      r.etOps ? 100.0 * static_cast<double>(r.matchedEtOps) / static_cast<double>(r.etOps) : 0.0;
+  std::printf("rank %d: matched %zu of %zu ET ops (%.1f%%) by %s", linked.rank, r.matchedEtOps,
+              r.etOps, pct, r.matching.c_str());
   if (r.matching == "alignment")
     std::printf(", iteration %d of %d (%d equally good, %zu edits)", r.iteration, r.iterationCount,
                 r.candidateIterations, r.iterationEdits);
@@ -98,20 +101,21 @@ void printSummary(const LinkedTrace& linked, const std::string& output) {
               r.streams.size());
   std::printf("  dependencies: %zu inter-thread, %zu sync\n", r.interThreadDeps, r.syncDeps);
   if (r.candidateIterations > 1 && r.matching == "alignment")
-    std::printf("  note: %d iterations match equally; the first was taken (--iteration K picks another)\n",
-                r.candidateIterations);
+    std::printf(
+        "  note: %d iterations match equally; the first was taken (--iteration K picks another)\n",
+        r.candidateIterations);
   for (const auto& p : r.unlinked.all())
-    std::printf("  unlinked: %s: %llu (e.g. %s)\n", p.what.c_str(), static_cast<unsigned long long>(p.count),
-                p.example.c_str());
-  for (const auto& p : linked.problems.all())
-    std::printf("  %s: %s: %llu (e.g. %s)\n", std::string(severityName(p.severity)).c_str(), p.what.c_str(),
+    std::printf("  unlinked: %s: %llu (e.g. %s)\n", p.what.c_str(),
                 static_cast<unsigned long long>(p.count), p.example.c_str());
+  for (const auto& p : linked.problems.all())
+    std::printf("  %s: %s: %llu (e.g. %s)\n", std::string(severityName(p.severity)).c_str(),
+                p.what.c_str(), static_cast<unsigned long long>(p.count), p.example.c_str());
   if (!output.empty()) std::printf("  wrote %s\n", output.c_str());
 }
 
 // Links one pair; on failure prints the reason and returns nullopt.
-std::optional<LinkedTrace> linkPair(const std::string& etPath, const std::string& kinetoPath, LinkOptions options,
-                                    bool rankGiven) {
+std::optional<LinkedTrace> linkPair(const std::string& etPath, const std::string& kinetoPath,
+                                    LinkOptions options, bool rankGiven) {
   auto et = readPytorchEt(etPath);
   if (!et) {
     std::fprintf(stderr, "sutra-cli link: %s\n", et.error().message.c_str());
@@ -133,7 +137,8 @@ std::optional<LinkedTrace> linkPair(const std::string& etPath, const std::string
 }
 
 // Writes the ET+ file, never over one of the inputs it was linked from.
-bool write(const LinkedTrace& linked, const std::string& path, const std::vector<std::string>& inputs) {
+bool write(const LinkedTrace& linked, const std::string& path,
+           const std::vector<std::string>& inputs) {
   if (auto s = writeEtPlus(linked, path, inputs); !s) {
     std::fprintf(stderr, "sutra-cli link: %s\n", s.error().message.c_str());
     return false;
@@ -144,8 +149,8 @@ bool write(const LinkedTrace& linked, const std::string& path, const std::vector
 int runLink(int argc, char** argv) {
   std::string error;
   auto args = Args::parse(argc, argv,
-                          {"--et", "--kineto", "-o", "--rank", "--step", "--iteration", "--annotation",
-                           "--instance", "--gap-us"},
+                          {"--et", "--kineto", "-o", "--rank", "--step", "--iteration",
+                           "--annotation", "--instance", "--gap-us"},
                           {"--json", "-h", "--help"}, error);
   if (!args) {
     std::fprintf(stderr, "sutra-cli link: %s\n%s", error.c_str(), kHelp);
@@ -170,8 +175,9 @@ int runLink(int argc, char** argv) {
   };
   std::int64_t step = 0, gapUs = 1000;
   int iteration = 0, instance = 0;
-  if (!number("--rank", options.rank) || !number("--step", step) || !number("--iteration", iteration) ||
-      !number("--instance", instance) || !number("--gap-us", gapUs))
+  if (!number("--rank", options.rank) || !number("--step", step) ||
+      !number("--iteration", iteration) || !number("--instance", instance) ||
+      !number("--gap-us", gapUs))
     return kExitBadInput;
   rankGiven = args->value("--rank").has_value();
   if (args->value("--step")) options.step = step;
@@ -186,7 +192,8 @@ int runLink(int argc, char** argv) {
   const auto kinetoPath = args->value("--kineto");
   if (etPath || kinetoPath) {
     if (!etPath || !kinetoPath || !args->positional().empty()) {
-      std::fprintf(stderr, "sutra-cli link: give both --et and --kineto, or directories\n%s", kHelp);
+      std::fprintf(stderr, "sutra-cli link: give both --et and --kineto, or directories\n%s",
+                   kHelp);
       return kExitBadInput;
     }
     auto linked = linkPair(*etPath, *kinetoPath, options, rankGiven);
@@ -218,7 +225,8 @@ int runLink(int argc, char** argv) {
   std::error_code ec;
   std::filesystem::create_directories(output, ec);
   if (ec || !std::filesystem::is_directory(output)) {
-    std::fprintf(stderr, "sutra-cli link: %s: cannot create the output directory\n", output.c_str());
+    std::fprintf(stderr, "sutra-cli link: %s: cannot create the output directory\n",
+                 output.c_str());
     return kExitBadInput;
   }
   nlohmann::json ranks = nlohmann::json::array();
@@ -233,7 +241,9 @@ int runLink(int argc, char** argv) {
       failed = true;
       continue;
     }
-    const std::string path = (std::filesystem::path(output) / ("et_plus_" + std::to_string(group.rank) + ".json")).string();
+    const std::string path =
+        (std::filesystem::path(output) / ("et_plus_" + std::to_string(group.rank) + ".json"))
+            .string();
     if (!write(*linked, path, {*group.et, *group.kineto})) {
       failed = true;
       continue;
@@ -255,14 +265,16 @@ int runLink(int argc, char** argv) {
     for (const auto& note : found->notes) std::printf("note: %s\n", note.c_str());
   }
   if (linkedRanks == 0) {
-    std::fprintf(stderr, "sutra-cli link: no rank with both an execution trace and a Kineto trace in %s\n",
+    std::fprintf(stderr,
+                 "sutra-cli link: no rank with both an execution trace and a Kineto trace in %s\n",
                  args->positional().front().c_str());
     return kExitBadInput;
   }
   return failed ? kExitBadInput : kExitOk;
 }
 
-const RegisterCommand reg{{"link", "link a PyTorch ET with its Kineto trace into ET+ JSON", 20, &runLink}};
+const RegisterCommand reg{
+    {"link", "link a PyTorch ET with its Kineto trace into ET+ JSON", 20, &runLink}};
 
 }  // namespace
 }  // namespace sutra::cli

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -114,40 +114,49 @@ std::string knobsSummary(const SimKnobs& k) {
 void printHuman(const std::vector<RankOutcome>& outcomes, const SimKnobs& knobs,
                 const CollectiveMatching& matching) {
   if (outcomes.size() > 1)
-    std::printf("%zu ranks simulated together: %zu collectives matched across ranks (%zu ops), %zu ops "
-                "unmatched\n",
-                outcomes.size(), matching.collectives.size(), matching.matchedOps, matching.unmatchedOps);
+    std::printf(
+        "%zu ranks simulated together: %zu collectives matched across ranks (%zu ops), %zu ops "
+        "unmatched\n",
+        outcomes.size(), matching.collectives.size(), matching.matchedOps, matching.unmatchedOps);
   for (const auto& p : matching.problems.all())
-    std::printf("note: %s (x%llu), e.g. %s\n", p.what.c_str(), static_cast<unsigned long long>(p.count),
-                p.example.c_str());
+    std::printf("note: %s (x%llu), e.g. %s\n", p.what.c_str(),
+                static_cast<unsigned long long>(p.count), p.example.c_str());
   for (const auto& o : outcomes) {
     const SimGraph& g = o.sim->graph;
     std::size_t streams = 0, threads = 0;
     for (const auto& t : g.tracks) (t.device ? streams : threads) += 1;
     std::printf("rank %d: %s\n", o.sim->rank, o.path.c_str());
     if (o.clockOffset != 0)
-      std::printf("  clock: %s%s from the other ranks' (its collectives' ends)\n", o.clockOffset > 0 ? "+" : "-",
+      std::printf("  clock: %s%s from the other ranks' (its collectives' ends)\n",
+                  o.clockOffset > 0 ? "+" : "-",
                   formatDuration(o.clockOffset > 0 ? o.clockOffset : -o.clockOffset).c_str());
-    std::printf("  graph: %zu nodes, %zu edges; %zu device ops on %zu streams, %zu host threads; "
-                "%llu blocking calls, %llu stream waits\n",
-                g.nodes.size(), g.edges.size(), g.deviceOpCount(), streams, threads,
-                static_cast<unsigned long long>(g.hostWaitsUsed),
-                static_cast<unsigned long long>(g.streamWaitsUsed));
+    std::printf(
+        "  graph: %zu nodes, %zu edges; %zu device ops on %zu streams, %zu host threads; "
+        "%llu blocking calls, %llu stream waits\n",
+        g.nodes.size(), g.edges.size(), g.deviceOpCount(), streams, threads,
+        static_cast<unsigned long long>(g.hostWaitsUsed),
+        static_cast<unsigned long long>(g.streamWaitsUsed));
     if (knobs.any()) std::printf("  what-if: %s\n", knobsSummary(knobs).c_str());
     if (o.sim->chakra && !o.sim->measuredTimes)
       std::printf("  no start times in the graph: nothing measured to compare with\n");
     // Measured and error only where something was measured.
-    auto measured = [&](TimeNs ns) { return o.sim->measuredTimes ? formatDuration(ns) : std::string("-"); };
-    auto error = [&](double ratio) { return o.sim->measuredTimes ? percent(ratio) : std::string("-"); };
-    std::printf("  %6s %-28s %14s %14s %9s\n", "step", "annotation", "measured", "simulated", "error");
+    auto measured = [&](TimeNs ns) {
+      return o.sim->measuredTimes ? formatDuration(ns) : std::string("-");
+    };
+    auto error = [&](double ratio) {
+      return o.sim->measuredTimes ? percent(ratio) : std::string("-");
+    };
+    std::printf("  %6s %-28s %14s %14s %9s\n", "step", "annotation", "measured", "simulated",
+                "error");
     for (const auto& s : o.projection.steps)
-      std::printf("  %6lld %-28.28s %14s %14s %9s\n", static_cast<long long>(s.number), s.name.c_str(),
-                  measured(s.measuredNs).c_str(), formatDuration(s.simulatedNs).c_str(),
-                  error(s.relativeError()).c_str());
-    const double total = o.projection.measuredNs == 0
-                             ? 0.0
-                             : static_cast<double>(o.projection.simulatedNs - o.projection.measuredNs) /
-                                   static_cast<double>(o.projection.measuredNs);
+      std::printf("  %6lld %-28.28s %14s %14s %9s\n", static_cast<long long>(s.number),
+                  s.name.c_str(), measured(s.measuredNs).c_str(),
+                  formatDuration(s.simulatedNs).c_str(), error(s.relativeError()).c_str());
+    const double total =
+        o.projection.measuredNs == 0
+            ? 0.0
+            : static_cast<double>(o.projection.simulatedNs - o.projection.measuredNs) /
+                  static_cast<double>(o.projection.measuredNs);
     std::printf("  %-35s %14s %14s %9s\n", "total", measured(o.projection.measuredNs).c_str(),
                 formatDuration(o.projection.simulatedNs).c_str(), error(total).c_str());
     if (o.moved) {
@@ -162,13 +171,14 @@ void printHuman(const std::vector<RankOutcome>& outcomes, const SimKnobs& knobs,
       for (const auto& t : m.tracks)
         std::printf("    %-36s end %s%-12s   %s %s -> %s\n", t.label.c_str(),
                     t.variantEnd >= t.baselineEnd ? "+" : "",
-                    formatDuration(t.variantEnd - t.baselineEnd).c_str(), t.device ? "busy" : "blocked",
-                    formatDuration(t.baselineBusy).c_str(), formatDuration(t.variantBusy).c_str());
+                    formatDuration(t.variantEnd - t.baselineEnd).c_str(),
+                    t.device ? "busy" : "blocked", formatDuration(t.baselineBusy).c_str(),
+                    formatDuration(t.variantBusy).c_str());
       if (!m.ops.empty()) std::printf("  device ops whose time changed most:\n");
       for (const auto& op : m.ops)
         std::printf("    %-60.60s x%-6llu %12s -> %s\n", op.name.c_str(),
-                    static_cast<unsigned long long>(op.count), formatDuration(op.baselineNs).c_str(),
-                    formatDuration(op.variantNs).c_str());
+                    static_cast<unsigned long long>(op.count),
+                    formatDuration(op.baselineNs).c_str(), formatDuration(op.variantNs).c_str());
     }
     for (const auto& p : o.sim->problems.all())
       if (p.severity != Severity::Info)
@@ -177,36 +187,45 @@ void printHuman(const std::vector<RankOutcome>& outcomes, const SimKnobs& knobs,
   }
 }
 
-nlohmann::json toJson(const std::vector<RankOutcome>& outcomes, const CollectiveMatching& matching) {
+nlohmann::json toJson(const std::vector<RankOutcome>& outcomes,
+                      const CollectiveMatching& matching) {
   nlohmann::json ranks = nlohmann::json::array();
   for (const auto& o : outcomes) {
     nlohmann::json steps = nlohmann::json::array();
     for (const auto& s : o.projection.steps)
-      steps.push_back({{"step", s.number}, {"name", s.name},
-                       {"measured_ns", o.sim->measuredTimes ? nlohmann::json(s.measuredNs) : nlohmann::json()},
-                       {"simulated_ns", s.simulatedNs}});
+      steps.push_back(
+          {{"step", s.number},
+           {"name", s.name},
+           {"measured_ns", o.sim->measuredTimes ? nlohmann::json(s.measuredNs) : nlohmann::json()},
+           {"simulated_ns", s.simulatedNs}});
     // A Chakra graph without start times measured nothing: null, not a made-up number.
-    nlohmann::json rank = {{"rank", o.sim->rank},
-                           {"path", o.path},
-                           {"measured_ns", o.sim->measuredTimes ? nlohmann::json(o.projection.measuredNs)
-                                                                : nlohmann::json()},
-                           {"simulated_ns", o.projection.simulatedNs},
-                           {"steps", steps},
-                           {"clock_offset_ns", o.clockOffset},
-                           {"graph",
-                            {{"nodes", o.sim->graph.nodes.size()},
-                             {"edges", o.sim->graph.edges.size()},
-                             {"device_ops", o.sim->graph.deviceOpCount()},
-                             {"blocking_calls", o.sim->graph.hostWaitsUsed},
-                             {"stream_waits", o.sim->graph.streamWaitsUsed}}}};
+    nlohmann::json rank = {
+        {"rank", o.sim->rank},
+        {"path", o.path},
+        {"measured_ns",
+         o.sim->measuredTimes ? nlohmann::json(o.projection.measuredNs) : nlohmann::json()},
+        {"simulated_ns", o.projection.simulatedNs},
+        {"steps", steps},
+        {"clock_offset_ns", o.clockOffset},
+        {"graph",
+         {{"nodes", o.sim->graph.nodes.size()},
+          {"edges", o.sim->graph.edges.size()},
+          {"device_ops", o.sim->graph.deviceOpCount()},
+          {"blocking_calls", o.sim->graph.hostWaitsUsed},
+          {"stream_waits", o.sim->graph.streamWaitsUsed}}}};
     if (o.moved) {
       nlohmann::json tracks = nlohmann::json::array(), ops = nlohmann::json::array();
       for (const auto& t : o.moved->tracks)
-        tracks.push_back({{"track", t.label}, {"device", t.device}, {"baseline_end_ns", t.baselineEnd},
-                          {"variant_end_ns", t.variantEnd}, {"baseline_busy_ns", t.baselineBusy},
+        tracks.push_back({{"track", t.label},
+                          {"device", t.device},
+                          {"baseline_end_ns", t.baselineEnd},
+                          {"variant_end_ns", t.variantEnd},
+                          {"baseline_busy_ns", t.baselineBusy},
                           {"variant_busy_ns", t.variantBusy}});
       for (const auto& op : o.moved->ops)
-        ops.push_back({{"name", op.name}, {"count", op.count}, {"baseline_ns", op.baselineNs},
+        ops.push_back({{"name", op.name},
+                       {"count", op.count},
+                       {"baseline_ns", op.baselineNs},
                        {"variant_ns", op.variantNs}});
       rank["what_moved"] = {{"replayed_ns", o.moved->baselineNs},
                             {"projected_ns", o.moved->variantNs},
@@ -215,14 +234,18 @@ nlohmann::json toJson(const std::vector<RankOutcome>& outcomes, const Collective
     }
     nlohmann::json problems = nlohmann::json::array();
     for (const auto& p : o.sim->problems.all())
-      problems.push_back({{"severity", severityName(p.severity)}, {"what", p.what}, {"count", p.count},
+      problems.push_back({{"severity", severityName(p.severity)},
+                          {"what", p.what},
+                          {"count", p.count},
                           {"example", p.example}});
     rank["problems"] = problems;
     ranks.push_back(std::move(rank));
   }
   nlohmann::json collectiveProblems = nlohmann::json::array();
   for (const auto& p : matching.problems.all())
-    collectiveProblems.push_back({{"severity", severityName(p.severity)}, {"what", p.what}, {"count", p.count},
+    collectiveProblems.push_back({{"severity", severityName(p.severity)},
+                                  {"what", p.what},
+                                  {"count", p.count},
                                   {"example", p.example}});
   return {{"ranks", ranks},
           {"collectives",
@@ -234,11 +257,11 @@ nlohmann::json toJson(const std::vector<RankOutcome>& outcomes, const Collective
 
 int runSimulate(int argc, char** argv) {
   std::string error;
-  auto args = Args::parse(argc, argv,
-                          {"--kineto", "--et", "--scale", "--launch-latency-us",
-                           "--launch-latency-scale", "--cpu-speed", "--step", "-o",
-                           "--comm-bandwidth-gbs"},
-                          {"--json", "--no-sync", "--graph-only", "-h", "--help"}, error);
+  auto args =
+      Args::parse(argc, argv,
+                  {"--kineto", "--et", "--scale", "--launch-latency-us", "--launch-latency-scale",
+                   "--cpu-speed", "--step", "-o", "--comm-bandwidth-gbs"},
+                  {"--json", "--no-sync", "--graph-only", "-h", "--help"}, error);
   if (!args) {
     std::fprintf(stderr, "sutra-cli simulate: %s\n%s", error.c_str(), kHelp);
     return kExitBadInput;
@@ -256,12 +279,14 @@ int runSimulate(int argc, char** argv) {
   }
   if (auto v = args->value("--launch-latency-us")) {
     auto us = parseNumber(*v);
-    if (!us || *us < 0) return fail("simulate", "--launch-latency-us '" + *v + "': expected microseconds >= 0");
+    if (!us || *us < 0)
+      return fail("simulate", "--launch-latency-us '" + *v + "': expected microseconds >= 0");
     knobs.launchLatencyNs = static_cast<TimeNs>(std::llround(*us * 1000.0));
   }
   if (auto v = args->value("--launch-latency-scale")) {
     auto f = parseNumber(*v);
-    if (!f || *f < 0) return fail("simulate", "--launch-latency-scale '" + *v + "': expected a number >= 0");
+    if (!f || *f < 0)
+      return fail("simulate", "--launch-latency-scale '" + *v + "': expected a number >= 0");
     knobs.launchLatencyScale = *f;
   }
   if (auto v = args->value("--cpu-speed")) {
@@ -275,7 +300,8 @@ int runSimulate(int argc, char** argv) {
   if (auto v = args->value("--step")) {
     char* end = nullptr;
     const long long n = std::strtoll(v->c_str(), &end, 10);
-    if (v->empty() || end != v->c_str() + v->size()) return fail("simulate", "--step '" + *v + "': expected a step number");
+    if (v->empty() || end != v->c_str() + v->size())
+      return fail("simulate", "--step '" + *v + "': expected a step number");
     onlyStep = n;
   }
 
@@ -283,23 +309,27 @@ int runSimulate(int argc, char** argv) {
   chakraOptions.dependenciesOnly = args->flag("--graph-only");
   if (auto v = args->value("--comm-bandwidth-gbs")) {
     auto gbs = parseNumber(*v);
-    if (!gbs || *gbs <= 0) return fail("simulate", "--comm-bandwidth-gbs '" + *v + "': expected GB/s > 0");
+    if (!gbs || *gbs <= 0)
+      return fail("simulate", "--comm-bandwidth-gbs '" + *v + "': expected GB/s > 0");
     chakraOptions.commBytesPerNs = *gbs;  // 1 GB/s = 1 byte per ns
   }
 
   // Which trace each rank has: its Kineto trace, else its Chakra graph.
   std::vector<RankInput> inputs;
   if (auto kineto = args->value("--kineto")) {
-    if (!args->positional().empty()) return fail("simulate", "give either --kineto or files and directories, not both");
+    if (!args->positional().empty())
+      return fail("simulate", "give either --kineto or files and directories, not both");
     auto kind = sniffTraceKind(*kineto);
     if (!kind) return fail("simulate", kind.error().message);
     if (*kind != FileKind::KinetoTrace)
-      return fail("simulate", *kineto + ": not a Kineto trace (" + std::string(fileKindName(*kind)) + ")");
+      return fail("simulate",
+                  *kineto + ": not a Kineto trace (" + std::string(fileKindName(*kind)) + ")");
     if (auto et = args->value("--et")) {
       auto etKind = sniffTraceKind(*et);
       if (!etKind) return fail("simulate", etKind.error().message);
       if (*etKind != FileKind::PytorchEt && *etKind != FileKind::LinkedEt)
-        return fail("simulate", *et + ": not a PyTorch execution trace (" + std::string(fileKindName(*etKind)) + ")");
+        return fail("simulate", *et + ": not a PyTorch execution trace (" +
+                                    std::string(fileKindName(*etKind)) + ")");
     }
     inputs.push_back({0, *kineto, args->value("--et")});
   } else {
@@ -314,27 +344,30 @@ int runSimulate(int argc, char** argv) {
     for (const auto& file : found->files) {
       if (file.kind != FileKind::Unknown) continue;
       for (const auto& given : args->positional())
-        if (std::filesystem::path(given).lexically_normal() == std::filesystem::path(file.path).lexically_normal())
-          return fail("simulate", file.path + ": not a trace Sutra can simulate (" + file.reason + ")");
+        if (std::filesystem::path(given).lexically_normal() ==
+            std::filesystem::path(file.path).lexically_normal())
+          return fail("simulate",
+                      file.path + ": not a trace Sutra can simulate (" + file.reason + ")");
     }
     for (const auto& group : found->ranks) {
       if (group.kineto) {
         inputs.push_back({group.rank, *group.kineto, group.et});
       } else if (group.chakra.size() > 1) {
-        return fail("simulate", group.chakra[0] + " and " + group.chakra[1] + ": two Chakra graphs of rank " +
-                    std::to_string(group.rank) + " (give one graph per rank, named <prefix>.<rank>.et)");
+        return fail("simulate", group.chakra[0] + " and " + group.chakra[1] +
+                                    ": two Chakra graphs of rank " + std::to_string(group.rank) +
+                                    " (give one graph per rank, named <prefix>.<rank>.et)");
       } else if (!group.chakra.empty()) {
         inputs.push_back({group.rank, group.chakra.front(), std::nullopt, true});
       }
     }
-    if (inputs.empty())
-      return fail("simulate", "no Kineto trace or Chakra graph among the inputs");
+    if (inputs.empty()) return fail("simulate", "no Kineto trace or Chakra graph among the inputs");
     // Several ranks simulate together: every rank between the first and the last must be there.
     for (std::size_t k = 1; k < inputs.size(); ++k) {
       if (inputs[k].rank == inputs[k - 1].rank + 1) continue;
-      return fail("simulate", "rank " + std::to_string(inputs[k - 1].rank + 1) + " is missing: " +
-                  inputs[k - 1].kineto + " is rank " + std::to_string(inputs[k - 1].rank) + " and " +
-                  inputs[k].kineto + " is rank " + std::to_string(inputs[k].rank));
+      return fail("simulate", "rank " + std::to_string(inputs[k - 1].rank + 1) +
+                                  " is missing: " + inputs[k - 1].kineto + " is rank " +
+                                  std::to_string(inputs[k - 1].rank) + " and " + inputs[k].kineto +
+                                  " is rank " + std::to_string(inputs[k].rank));
     }
   }
 
@@ -360,11 +393,14 @@ int runSimulate(int argc, char** argv) {
       if (!et) return fail("simulate", et.error().message);
       LinkOptions options;
       options.rank = rank;
-      auto link = linkTraces(std::make_shared<const EtTrace>(std::move(et.value())), shared, options);
+      auto link =
+          linkTraces(std::make_shared<const EtTrace>(std::move(et.value())), shared, options);
       // Linking only adds inter-thread dependencies: without them the Kineto trace still replays.
-      if (link) linked = std::move(link.value());
-      else std::fprintf(stderr, "sutra-cli simulate: note: %s; simulating the Kineto trace alone\n",
-                        link.error().message.c_str());
+      if (link)
+        linked = std::move(link.value());
+      else
+        std::fprintf(stderr, "sutra-cli simulate: note: %s; simulating the Kineto trace alone\n",
+                     link.error().message.c_str());
     }
     o.sim = prepareRankSimulation(shared, rank, linked ? &*linked : nullptr);
     outcomes.push_back(std::move(o));
@@ -406,8 +442,8 @@ int runSimulate(int argc, char** argv) {
         std::string known;
         for (std::size_t i = 0; i < steps.size() && i < 8; ++i)
           known += (i ? ", " : "") + std::to_string(steps[i].number);
-        return fail("simulate", o.path + ": no step " + std::to_string(*onlyStep) + " (steps: " +
-                    (known.empty() ? "none" : known) + ")");
+        return fail("simulate", o.path + ": no step " + std::to_string(*onlyStep) +
+                                    " (steps: " + (known.empty() ? "none" : known) + ")");
       }
       steps = {*s};
     }
@@ -417,18 +453,21 @@ int runSimulate(int argc, char** argv) {
   if (auto out = args->value("-o")) {
     std::vector<SimulatedRank> ranks;
     for (const auto& o : outcomes) ranks.push_back({o.sim->rank, &o.sim->graph, &o.run});
-    if (auto ok = writeSimulatedTimeline(*out, ranks); !ok) return fail("simulate", ok.error().message);
+    if (auto ok = writeSimulatedTimeline(*out, ranks); !ok)
+      return fail("simulate", ok.error().message);
   }
   if (args->flag("--json")) {
     std::printf("%s\n", toJson(outcomes, matching).dump().c_str());
   } else {
     printHuman(outcomes, knobs, matching);
-    if (auto out = args->value("-o")) std::printf("simulated timeline written to %s\n", out->c_str());
+    if (auto out = args->value("-o"))
+      std::printf("simulated timeline written to %s\n", out->c_str());
   }
   return kExitOk;
 }
 
-RegisterCommand reg{{"simulate", "project the iteration time by replaying a trace, with what-if knobs", 50,
+RegisterCommand reg{{"simulate",
+                     "project the iteration time by replaying a trace, with what-if knobs", 50,
                      &runSimulate}};
 
 }  // namespace

@@ -71,7 +71,8 @@ int runStats(int argc, char** argv) {
   if (!window.ok()) return fail(window.error().message);
 
   OpTable table = buildOpTable(trace, *input->launches, {*window, args->flag("--group-by-shape")});
-  sortOpRows(table.rows, sort.value_or(table.hasDeviceTime() ? OpSort::SelfDevice : OpSort::SelfCpu));
+  sortOpRows(table.rows,
+             sort.value_or(table.hasDeviceTime() ? OpSort::SelfDevice : OpSort::SelfCpu));
   if (args->flag("--json")) {
     std::cout << opTableJson(table, limit.value_or(0)).dump(2) << "\n";
   } else if (args->flag("--csv")) {
@@ -82,8 +83,8 @@ int runStats(int argc, char** argv) {
   return kExitOk;
 }
 
-RegisterCommand reg{{"stats", "operator table (torch key_averages): self/total CPU and device time", 40,
-                     &runStats}};
+RegisterCommand reg{{"stats", "operator table (torch key_averages): self/total CPU and device time",
+                     40, &runStats}};
 
 }  // namespace
 }  // namespace sutra::cli

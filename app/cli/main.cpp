@@ -20,7 +20,8 @@ namespace {
 
 void printUsage(FILE* out) {
   auto cmds = sutra::cli::commands();
-  std::sort(cmds.begin(), cmds.end(), [](const auto& a, const auto& b) { return a.order < b.order; });
+  std::sort(cmds.begin(), cmds.end(),
+            [](const auto& a, const auto& b) { return a.order < b.order; });
   std::fprintf(out,
                "Usage: sutra-cli COMMAND [OPTIONS] [ARGS]\n"
                "Headless jobs of Sutra, the trace explorer for PyTorch workloads.\n\nCommands:\n");

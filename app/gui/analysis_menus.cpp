@@ -12,9 +12,9 @@
 #include <QMessageBox>
 #include <QPointer>
 #include <QProgressDialog>
-#include <atomic>
 #include <QTableView>
 #include <QtConcurrent>
+#include <atomic>
 
 #include "charts_view.h"
 #include "compare_view.h"
@@ -112,24 +112,27 @@ QString askTarget(QMainWindow* window, widgets::TraceSession* session, const QSt
 }
 
 // Runs `job` off the GUI thread behind a busy progress dialog, then says what it wrote or why not.
-void runExport(QMainWindow* window, const QString& label, const QString& path, std::function<Status()> job) {
+void runExport(QMainWindow* window, const QString& label, const QString& path,
+               std::function<Status()> job) {
   auto* progress = new QProgressDialog(label, QString(), 0, 0, window);
   progress->setWindowModality(Qt::WindowModal);
   progress->setMinimumDuration(300);
   auto* watcher = new QFutureWatcher<Status>(window);
-  QObject::connect(watcher, &QFutureWatcher<Status>::finished, window, [window, watcher, progress, path] {
-    progress->deleteLater();
-    const Status status = watcher->result();
-    watcher->deleteLater();
-    auto* box = status.ok()
-                    ? new QMessageBox(QMessageBox::Information, QObject::tr("Export"),
-                                      QObject::tr("Wrote %1").arg(path), QMessageBox::Ok, window)
-                    : new QMessageBox(QMessageBox::Critical, QObject::tr("Export"),
-                                      QString::fromStdString(status.error().message), QMessageBox::Ok, window);
-    box->setObjectName("ExportResult");
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open();
-  });
+  QObject::connect(
+      watcher, &QFutureWatcher<Status>::finished, window, [window, watcher, progress, path] {
+        progress->deleteLater();
+        const Status status = watcher->result();
+        watcher->deleteLater();
+        auto* box = status.ok() ? new QMessageBox(QMessageBox::Information, QObject::tr("Export"),
+                                                  QObject::tr("Wrote %1").arg(path),
+                                                  QMessageBox::Ok, window)
+                                : new QMessageBox(QMessageBox::Critical, QObject::tr("Export"),
+                                                  QString::fromStdString(status.error().message),
+                                                  QMessageBox::Ok, window);
+        box->setObjectName("ExportResult");
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+      });
   watcher->setFuture(QtConcurrent::run(std::move(job)));
 }
 
@@ -138,19 +141,22 @@ void runExport(QMainWindow* window, const QString& label, const QString& path, s
 // written and the problems.
 void exportChakra(QMainWindow* window, widgets::TraceSession* session) {
   if (session->ranks().empty()) return;
-  const QString dir = QFileDialog::getExistingDirectory(window, QObject::tr("Export Chakra traces into"));
+  const QString dir =
+      QFileDialog::getExistingDirectory(window, QObject::tr("Export Chakra traces into"));
   if (dir.isEmpty()) return;
   std::vector<widgets::RankExportInput> inputs;
   for (const auto& rank : session->ranks())
     inputs.push_back({rank->rank, rank->trace, nullptr, rank->etPath.toStdString()});
-  const QString stem = QString::fromStdString(widgets::chakraStemFor(session->ranks().front()->path.toStdString()));
+  const QString stem =
+      QString::fromStdString(widgets::chakraStemFor(session->ranks().front()->path.toStdString()));
   for (const auto& in : inputs) {
     const QString target = QStringLiteral("%1/%2.%3.et").arg(dir, stem).arg(in.rank);
     if (!confirmExportTarget(window, target, loadedInputs(session))) return;
   }
   const std::vector<std::string> protectedPaths = protectedInputs(session);
   const int steps = int(inputs.size()) * widgets::kExportStages;
-  auto* progress = new QProgressDialog(QObject::tr("Writing Chakra traces..."), QObject::tr("Cancel"), 0, steps, window);
+  auto* progress = new QProgressDialog(QObject::tr("Writing Chakra traces..."),
+                                       QObject::tr("Cancel"), 0, steps, window);
   progress->setObjectName("ChakraExportProgress");
   progress->setWindowModality(Qt::WindowModal);
   progress->setMinimumDuration(0);
@@ -158,47 +164,56 @@ void exportChakra(QMainWindow* window, widgets::TraceSession* session) {
   progress->setAutoReset(false);
   progress->setValue(0);
   auto canceled = std::make_shared<std::atomic<bool>>(false);
-  QObject::connect(progress, &QProgressDialog::canceled, progress, [canceled] { *canceled = true; });
+  QObject::connect(progress, &QProgressDialog::canceled, progress,
+                   [canceled] { *canceled = true; });
   const QPointer<QProgressDialog> shown(progress);
   std::vector<int> rankNumbers;
   for (const auto& in : inputs) rankNumbers.push_back(in.rank);
-  auto onProgress = [window, shown, canceled, rankNumbers](int index, int count, widgets::ExportStage stage) {
-    QMetaObject::invokeMethod(window, [shown, index, count, stage, rankNumbers] {
-      if (!shown) return;
-      shown->setValue(std::min(shown->maximum(), index * widgets::kExportStages + int(stage)));
-      if (stage != widgets::ExportStage::Done)
-        shown->setLabelText(QObject::tr("Rank %1 (%2 of %3): %4")
-                                .arg(rankNumbers[std::size_t(index)])
-                                .arg(index + 1)
-                                .arg(count)
-                                .arg(QString::fromStdString(widgets::exportStageName(stage))));
-    }, Qt::QueuedConnection);
+  auto onProgress = [window, shown, canceled, rankNumbers](int index, int count,
+                                                           widgets::ExportStage stage) {
+    QMetaObject::invokeMethod(
+        window,
+        [shown, index, count, stage, rankNumbers] {
+          if (!shown) return;
+          shown->setValue(std::min(shown->maximum(), index * widgets::kExportStages + int(stage)));
+          if (stage != widgets::ExportStage::Done)
+            shown->setLabelText(QObject::tr("Rank %1 (%2 of %3): %4")
+                                    .arg(rankNumbers[std::size_t(index)])
+                                    .arg(index + 1)
+                                    .arg(count)
+                                    .arg(QString::fromStdString(widgets::exportStageName(stage))));
+        },
+        Qt::QueuedConnection);
     return !canceled->load();
   };
   auto* watcher = new QFutureWatcher<widgets::ChakraExportSummary>(window);
-  QObject::connect(watcher, &QFutureWatcher<widgets::ChakraExportSummary>::finished, window,
-                   [window, watcher, progress] {
-    progress->deleteLater();
-    const widgets::ChakraExportSummary summary = watcher->result();
-    watcher->deleteLater();
-    const bool clean = summary.written() == summary.ranks.size() && summary.problemCount() == 0;
-    const QString text = QString::fromStdString(summary.text());
-    QStringList lines = text.split('\n', Qt::SkipEmptyParts);
-    QStringList head;
-    for (const QString& line : lines)
-      if (!line.startsWith(QStringLiteral("  "))) head << line;
-    auto* box = new QMessageBox(clean ? QMessageBox::Information : QMessageBox::Warning,
-                                QObject::tr("Chakra export"), head.join('\n'), QMessageBox::Ok, window);
-    box->setObjectName("ChakraExportSummary");
-    if (summary.problemCount() > 0) {
-      box->setInformativeText(QObject::tr("%1 kind(s) of problem: see the details.").arg(summary.problemCount()));
-      box->setDetailedText(text);
-    }
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open();
-  });
+  QObject::connect(
+      watcher, &QFutureWatcher<widgets::ChakraExportSummary>::finished, window,
+      [window, watcher, progress] {
+        progress->deleteLater();
+        const widgets::ChakraExportSummary summary = watcher->result();
+        watcher->deleteLater();
+        const bool clean = summary.written() == summary.ranks.size() && summary.problemCount() == 0;
+        const QString text = QString::fromStdString(summary.text());
+        QStringList lines = text.split('\n', Qt::SkipEmptyParts);
+        QStringList head;
+        for (const QString& line : lines)
+          if (!line.startsWith(QStringLiteral("  "))) head << line;
+        auto* box =
+            new QMessageBox(clean ? QMessageBox::Information : QMessageBox::Warning,
+                            QObject::tr("Chakra export"), head.join('\n'), QMessageBox::Ok, window);
+        box->setObjectName("ChakraExportSummary");
+        if (summary.problemCount() > 0) {
+          box->setInformativeText(
+              QObject::tr("%1 kind(s) of problem: see the details.").arg(summary.problemCount()));
+          box->setDetailedText(text);
+        }
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+      });
   watcher->setFuture(QtConcurrent::run([inputs, dir, stem, protectedPaths, onProgress] {
-    return widgets::exportChakraTraces(inputs, dir.toStdString(), stem.toStdString(), protectedPaths, onProgress);
+    return widgets::exportChakraTraces(inputs, dir.toStdString(), stem.toStdString(),
+                                       protectedPaths, onProgress);
   }));
 }
 
@@ -206,7 +221,8 @@ void exportChakra(QMainWindow* window, widgets::TraceSession* session) {
 
 bool confirmExportTarget(QWidget* parent, const QString& target, const QStringList& inputs) {
   switch (widgets::checkExportTarget(target, inputs)) {
-    case widgets::ExportTarget::New: return true;
+    case widgets::ExportTarget::New:
+      return true;
     case widgets::ExportTarget::IsInput:
       QMessageBox::warning(parent, QObject::tr("Export"),
                            QObject::tr("%1 is a loaded input; choose another file.").arg(target));
@@ -223,7 +239,8 @@ QWidget* openCompareWindow(QWidget* parent, const QStringList& paths) {
   auto* view = new widgets::CompareView;
   QObject::connect(view, &widgets::CompareView::failed, view, [view](const QString& message) {
     // Window-modal and non-blocking, so a script (sutra --compare --screenshot) can go on.
-    auto* box = new QMessageBox(QMessageBox::Critical, QObject::tr("Compare"), message, QMessageBox::Ok, view);
+    auto* box = new QMessageBox(QMessageBox::Critical, QObject::tr("Compare"), message,
+                                QMessageBox::Ok, view);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
   });
@@ -240,7 +257,8 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
   auto* compare = new QAction(QObject::tr("&Compare..."), window);
   QObject::connect(compare, &QAction::triggered, window, [window] {
     const QStringList paths = QFileDialog::getOpenFileNames(
-        window, QObject::tr("Compare traces (choose two or three files; the first is the baseline)"),
+        window,
+        QObject::tr("Compare traces (choose two or three files; the first is the baseline)"),
         QString(), QObject::tr("Kineto traces (*.json *.json.gz *.pt.trace.json);;All files (*)"));
     if (paths.size() < 2 || paths.size() > 3) {
       if (!paths.isEmpty())
@@ -265,63 +283,74 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
     const QString path = askTarget(window, session, QObject::tr("Export the linked trace (ET+)"),
                                    QObject::tr("ET+ JSON (*.json);;gzipped (*.json.gz)"));
     if (path.isEmpty()) return;
-    const widgets::RankExportInput input{rank->rank, rank->trace, nullptr, rank->etPath.toStdString()};
+    const widgets::RankExportInput input{rank->rank, rank->trace, nullptr,
+                                         rank->etPath.toStdString()};
     const auto inputs = protectedInputs(session);
-    const QString with = rank->etPath.isEmpty() ? QObject::tr("the Kineto trace alone (no execution trace found)")
-                                                : QFileInfo(rank->etPath).fileName();
-    runExport(window, QObject::tr("Linking %1 with %2...").arg(rank->label, with), path, [input, path, inputs] {
-      return widgets::exportLinkedEtPlus(input, path.toStdString(), inputs);
-    });
+    const QString with = rank->etPath.isEmpty()
+                             ? QObject::tr("the Kineto trace alone (no execution trace found)")
+                             : QFileInfo(rank->etPath).fileName();
+    runExport(window, QObject::tr("Linking %1 with %2...").arg(rank->label, with), path,
+              [input, path, inputs] {
+                return widgets::exportLinkedEtPlus(input, path.toStdString(), inputs);
+              });
   });
 
-  exportMenu->addAction(QObject::tr("&Measured timeline (Chrome/Perfetto JSON)..."), window,
-                        [window, session, currentRank] {
-    const auto rank = currentRankData(session, currentRank);
-    if (!rank) return;
-    const QString path = askTarget(window, session, QObject::tr("Export the measured timeline"),
-                                   QObject::tr("Chrome trace (*.json);;gzipped (*.json.gz)"));
-    if (path.isEmpty()) return;
-    const auto trace = rank->trace;
-    const auto inputs = protectedInputs(session);
-    runExport(window, QObject::tr("Writing the timeline of %1...").arg(rank->label), path, [trace, path, inputs] {
-      return widgets::exportMeasuredTimeline(*trace, path.toStdString(), inputs);
-    });
-  });
-
-  exportMenu->addAction(QObject::tr("&Simulated timeline (Chrome/Perfetto JSON)..."), window,
-                        [window, session, currentRank] {
-    const auto rank = currentRankData(session, currentRank);
-    if (!rank) return;
-    const QString path = askTarget(window, session, QObject::tr("Export the simulated timeline"),
-                                   QObject::tr("Chrome trace (*.json);;gzipped (*.json.gz)"));
-    if (path.isEmpty()) return;
-    // What the simulation window shows (what-if included) where one is open, else a plain replay.
-    if (const auto* shown = shownSimulation(window, rank->trace.get())) {
-      const auto graph = shown->graph;
-      const SimRun run = shown->variant ? *shown->variant : shown->baseline;
-      const int rankNumber = rank->rank;
-      const QString what = shown->variant ? QObject::tr("the what-if simulation") : QObject::tr("the simulation");
-      runExport(window, QObject::tr("Writing %1 of %2...").arg(what, rank->label), path,
-                [graph, run, rankNumber, path] {
-        return widgets::exportSimulatedTimeline(*graph, run, rankNumber, path.toStdString());
+  exportMenu->addAction(
+      QObject::tr("&Measured timeline (Chrome/Perfetto JSON)..."), window,
+      [window, session, currentRank] {
+        const auto rank = currentRankData(session, currentRank);
+        if (!rank) return;
+        const QString path = askTarget(window, session, QObject::tr("Export the measured timeline"),
+                                       QObject::tr("Chrome trace (*.json);;gzipped (*.json.gz)"));
+        if (path.isEmpty()) return;
+        const auto trace = rank->trace;
+        const auto inputs = protectedInputs(session);
+        runExport(window, QObject::tr("Writing the timeline of %1...").arg(rank->label), path,
+                  [trace, path, inputs] {
+                    return widgets::exportMeasuredTimeline(*trace, path.toStdString(), inputs);
+                  });
       });
-      return;
-    }
-    const auto trace = rank->trace;
-    runExport(window, QObject::tr("Simulating %1...").arg(rank->label), path, [trace, path] {
-      return widgets::exportSimulatedTimeline(*trace, path.toStdString());
-    });
-  });
+
+  exportMenu->addAction(
+      QObject::tr("&Simulated timeline (Chrome/Perfetto JSON)..."), window,
+      [window, session, currentRank] {
+        const auto rank = currentRankData(session, currentRank);
+        if (!rank) return;
+        const QString path =
+            askTarget(window, session, QObject::tr("Export the simulated timeline"),
+                      QObject::tr("Chrome trace (*.json);;gzipped (*.json.gz)"));
+        if (path.isEmpty()) return;
+        // What the simulation window shows (what-if included) where one is open, else a plain
+        // replay.
+        if (const auto* shown = shownSimulation(window, rank->trace.get())) {
+          const auto graph = shown->graph;
+          const SimRun run = shown->variant ? *shown->variant : shown->baseline;
+          const int rankNumber = rank->rank;
+          const QString what = shown->variant ? QObject::tr("the what-if simulation")
+                                              : QObject::tr("the simulation");
+          runExport(window, QObject::tr("Writing %1 of %2...").arg(what, rank->label), path,
+                    [graph, run, rankNumber, path] {
+                      return widgets::exportSimulatedTimeline(*graph, run, rankNumber,
+                                                              path.toStdString());
+                    });
+          return;
+        }
+        const auto trace = rank->trace;
+        runExport(window, QObject::tr("Simulating %1...").arg(rank->label), path, [trace, path] {
+          return widgets::exportSimulatedTimeline(*trace, path.toStdString());
+        });
+      });
 
   exportMenu->addAction(QObject::tr("Table as C&SV..."), window, [window, session] {
     QAbstractItemView* table = tableToExport(window);
     if (!table || !table->model()) {
-      QMessageBox::information(window, QObject::tr("Export"), QObject::tr("Click into a table first."));
+      QMessageBox::information(window, QObject::tr("Export"),
+                               QObject::tr("Click into a table first."));
       return;
     }
-    const QString path = QFileDialog::getSaveFileName(window, QObject::tr("Export the table"), QString(),
-                                                      QObject::tr("CSV (*.csv)"), nullptr,
-                                                      QFileDialog::DontConfirmOverwrite);
+    const QString path = QFileDialog::getSaveFileName(window, QObject::tr("Export the table"),
+                                                      QString(), QObject::tr("CSV (*.csv)"),
+                                                      nullptr, QFileDialog::DontConfirmOverwrite);
     if (path.isEmpty() || !confirmExportTarget(window, path, loadedInputs(session))) return;
     QString error;
     if (!widgets::writeModelCsv(*table->model(), path, &error))
@@ -331,13 +360,15 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
   exportMenu->addAction(QObject::tr("C&hart (PNG, SVG, PDF)..."), window, [window, session] {
     widgets::ChartView* chart = chartToExport(window);
     if (!chart) {
-      QMessageBox::information(window, QObject::tr("Export"),
-                               QObject::tr("Open View > Charts, Simulation or a comparison first."));
+      QMessageBox::information(
+          window, QObject::tr("Export"),
+          QObject::tr("Open View > Charts, Simulation or a comparison first."));
       return;
     }
-    const QString path = QFileDialog::getSaveFileName(
-        window, QObject::tr("Save the chart"), QString(),
-        QObject::tr("PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"), nullptr, QFileDialog::DontConfirmOverwrite);
+    const QString path =
+        QFileDialog::getSaveFileName(window, QObject::tr("Save the chart"), QString(),
+                                     QObject::tr("PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"), nullptr,
+                                     QFileDialog::DontConfirmOverwrite);
     if (path.isEmpty() || !confirmExportTarget(window, path, loadedInputs(session))) return;
     QString error;
     if (!chart->save(path, &error)) QMessageBox::critical(window, QObject::tr("Export"), error);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // sutra: the desktop trace explorer.
-//   sutra [--theme light|dark|system] [--align-ranks] [--screenshot FILE] [--size WxH] [--search NAME] [PATH...]
-//   sutra --compare [--theme ...] [--screenshot FILE] [--size WxH] A B [C]
+//   sutra [--theme light|dark|system] [--align-ranks] [--screenshot FILE] [--size WxH] [--search
+//   NAME] [PATH...] sutra --compare [--theme ...] [--screenshot FILE] [--size WxH] A B [C]
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QSize>
@@ -41,24 +41,29 @@ int main(int argc, char** argv) {
   const QCommandLineOption versionOption({"v", "version"}, "Print the version and exit.");
   parser.addOption(versionOption);
   parser.addPositionalArgument("paths", "Trace files or directories to open.", "[PATH...]");
-  const QCommandLineOption screenshot("screenshot", "Once loaded, save the window as a PNG to FILE and quit.", "FILE");
-  const QCommandLineOption search("search", "Once loaded, search the timeline for NAME and select the first match.",
-                                  "NAME");
+  const QCommandLineOption screenshot(
+      "screenshot", "Once loaded, save the window as a PNG to FILE and quit.", "FILE");
+  const QCommandLineOption search(
+      "search", "Once loaded, search the timeline for NAME and select the first match.", "NAME");
   const QCommandLineOption size("size", "Window size, as WxH (--screenshot: 1600x1000).", "WxH");
-  const QCommandLineOption compare(
-      "compare", "Compare two or three traces side by side (A B [C]; deltas against A) instead of exploring one.");
+  const QCommandLineOption compare("compare",
+                                   "Compare two or three traces side by side (A B [C]; deltas "
+                                   "against A) instead of exploring one.");
   parser.addOption(screenshot);
   parser.addOption(compare);
   parser.addOption(search);
   parser.addOption(size);
-  const QCommandLineOption theme("theme", "Colour theme for this run: light, dark or system (default: View > Theme).",
-                                 "THEME");
+  const QCommandLineOption theme(
+      "theme", "Colour theme for this run: light, dark or system (default: View > Theme).",
+      "THEME");
   parser.addOption(theme);
-  const QCommandLineOption alignRanks(
-      "align-ranks", "All ranks view: line up each rank's first ProfilerStep (View > Align Ranks on First ProfilerStep).");
+  const QCommandLineOption alignRanks("align-ranks",
+                                      "All ranks view: line up each rank's first ProfilerStep "
+                                      "(View > Align Ranks on First ProfilerStep).");
   parser.addOption(alignRanks);
   if (!parser.parse(QApplication::arguments())) {
-    std::fprintf(stderr, "sutra: %s\n\n%s", qPrintable(parser.errorText()), qPrintable(parser.helpText()));
+    std::fprintf(stderr, "sutra: %s\n\n%s", qPrintable(parser.errorText()),
+                 qPrintable(parser.helpText()));
     return 2;
   }
   if (parser.isSet(helpOption)) {
@@ -71,7 +76,8 @@ int main(int argc, char** argv) {
   }
   QString themeError;
   const auto themeChoice = sutra::gui::startupThemeChoice(
-      parser.isSet(theme) ? std::optional<QString>(parser.value(theme)) : std::nullopt, &themeError);
+      parser.isSet(theme) ? std::optional<QString>(parser.value(theme)) : std::nullopt,
+      &themeError);
   if (!themeChoice) {
     std::fprintf(stderr, "sutra: %s\n", qPrintable(themeError));
     return 2;
@@ -88,7 +94,8 @@ int main(int argc, char** argv) {
   if (parser.isSet(size)) {
     const QStringList wh = parser.value(size).split('x');
     if (wh.size() != 2 || wh[0].toInt() <= 0 || wh[1].toInt() <= 0) {
-      std::fprintf(stderr, "sutra: --size wants WxH, e.g. 1600x1000, not %s\n", qPrintable(parser.value(size)));
+      std::fprintf(stderr, "sutra: --size wants WxH, e.g. 1600x1000, not %s\n",
+                   qPrintable(parser.value(size)));
       return 2;
     }
     windowSize = QSize(wh[0].toInt(), wh[1].toInt());
@@ -115,14 +122,17 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "sutra: --search explores one trace; it does not go with --compare\n");
       return 2;
     }
-    auto* view = qobject_cast<sutra::widgets::CompareView*>(sutra::gui::openCompareWindow(nullptr, paths));
+    auto* view =
+        qobject_cast<sutra::widgets::CompareView*>(sutra::gui::openCompareWindow(nullptr, paths));
     if (windowSize.isValid()) view->resize(windowSize);
     if (!shot.isEmpty()) {
-      QObject::connect(view, &sutra::widgets::CompareView::ready, view, [&, view] { grabAndQuit(view); });
-      QObject::connect(view, &sutra::widgets::CompareView::failed, view, [](const QString& message) {
-        std::fprintf(stderr, "%s\n", qPrintable(message));
-        QApplication::exit(2);
-      });
+      QObject::connect(view, &sutra::widgets::CompareView::ready, view,
+                       [&, view] { grabAndQuit(view); });
+      QObject::connect(view, &sutra::widgets::CompareView::failed, view,
+                       [](const QString& message) {
+                         std::fprintf(stderr, "%s\n", qPrintable(message));
+                         QApplication::exit(2);
+                       });
     }
     return app.exec();
   }
@@ -137,10 +147,11 @@ int main(int argc, char** argv) {
     if (!shot.isEmpty()) grabAndQuit(&window);
   });
   if (!shot.isEmpty()) {
-    QObject::connect(&window, &sutra::gui::MainWindow::errorShown, &window, [](const QString& message) {
-      std::fprintf(stderr, "%s\n", qPrintable(message));
-      QApplication::exit(2);
-    });
+    QObject::connect(&window, &sutra::gui::MainWindow::errorShown, &window,
+                     [](const QString& message) {
+                       std::fprintf(stderr, "%s\n", qPrintable(message));
+                       QApplication::exit(2);
+                     });
   }
   window.openPaths(parser.positionalArguments());
   return app.exec();

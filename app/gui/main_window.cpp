@@ -21,8 +21,8 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
-#include <QScrollArea>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QSortFilterProxyModel>
@@ -31,17 +31,17 @@
 #include <QToolBar>
 #include <QToolButton>
 
+#include "analysis/chain.h"
+#include "analysis/op_table.h"
 #include "analysis_menus.h"
-#include "sample_notice.h"
-#include "theme_menu.h"
 #include "chain_view.h"
 #include "event_details.h"
 #include "format.h"
 #include "op_table_view.h"
 #include "problems_model.h"
 #include "rank_alignment.h"
-#include "analysis/chain.h"
-#include "analysis/op_table.h"
+#include "sample_notice.h"
+#include "theme_menu.h"
 #include "timeline_view.h"
 #include "trace_session.h"
 
@@ -54,7 +54,7 @@ constexpr int kAllRanksItem = -1;
 // Past this many ranks the window opens on rank 0 alone: every rank's lanes stacked would be a
 // very long page to scroll, and reading them all first takes a while.
 constexpr int kMaxDefaultAllRanks = 16;
-}
+}  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setObjectName("MainWindow");
@@ -72,7 +72,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   progress_->setVisible(false);
   cancelButton_ = new QPushButton(tr("Cancel"), this);
   cancelButton_->setVisible(false);
-  statusLabel_ = new QLabel(tr("Open a trace directory or files (File menu), or drop them here."), this);
+  statusLabel_ =
+      new QLabel(tr("Open a trace directory or files (File menu), or drop them here."), this);
   statusLabel_->setObjectName(QStringLiteral("StatusText"));
   statusBar()->addWidget(statusLabel_, 1);
   sampleLabel_ = new QLabel(this);
@@ -106,15 +107,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     ops_->clear();
     chain_->clear();
   });
-  connect(session_, &widgets::TraceSession::progressChanged, this, [this](int percent, const QString& stage) {
-    progress_->setValue(percent);
-    statusLabel_->setText(stage);
-  });
+  connect(session_, &widgets::TraceSession::progressChanged, this,
+          [this](int percent, const QString& stage) {
+            progress_->setValue(percent);
+            statusLabel_->setText(stage);
+          });
   connect(session_, &widgets::TraceSession::ranksFound, this, [this](int count) {
     if (count < 2) return;
     allRanks_ = count <= kMaxDefaultAllRanks;
     if (!allRanks_)
-      rankNote_ = tr("%1 ranks: showing rank 0 alone (the all-ranks view opens by itself for up to %2 ranks; "
+      rankNote_ = tr("%1 ranks: showing rank 0 alone (the all-ranks view opens by itself for up to "
+                     "%2 ranks; "
                      "choose All ranks in the rank selector)")
                       .arg(count)
                       .arg(kMaxDefaultAllRanks);
@@ -165,18 +168,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
           [this](int index, std::shared_ptr<const OpTable> table) {
             if (index == currentRank_) ops_->setTable(std::move(table));
           });
-  connect(ops_, &widgets::OpTableView::tableRequested, this, [this](TimeWindow window, bool shapes) {
-    session_->requestOpTable(currentRank_, window, shapes);
-  });
+  connect(ops_, &widgets::OpTableView::tableRequested, this,
+          [this](TimeWindow window, bool shapes) {
+            session_->requestOpTable(currentRank_, window, shapes);
+          });
   // A table row: its occurrences highlighted in the timeline, the first selected; the timeline's
   // next/previous buttons (and Enter in the search box) step through them.
-  connect(ops_, &widgets::OpTableView::rowSelected, this, [this](const std::vector<EventId>& events) {
-    searchBox_->blockSignals(true);
-    searchBox_->clear();
-    searchBox_->blockSignals(false);
-    timeline_->showMatches(events);
-    timeline_->nextMatch();
-  });
+  connect(ops_, &widgets::OpTableView::rowSelected, this,
+          [this](const std::vector<EventId>& events) {
+            searchBox_->blockSignals(true);
+            searchBox_->clear();
+            searchBox_->blockSignals(false);
+            timeline_->showMatches(events);
+            timeline_->nextMatch();
+          });
   connect(ops_, &widgets::OpTableView::rowActivated, this, [this](EventId event) {
     timeline_->selectEvent(event, true);
     timeline_->fitSelection();
@@ -199,20 +204,26 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     } else if (total < 0) {
       matchLabel_->setText(tr("invalid expression"));
     } else {
-      matchLabel_->setText(current >= 0 ? tr("%1 of %2").arg(current + 1).arg(total) : tr("%1 matches").arg(total));
+      matchLabel_->setText(current >= 0 ? tr("%1 of %2").arg(current + 1).arg(total)
+                                        : tr("%1 matches").arg(total));
     }
   });
   // A range dragged on the ruler is the operator table's window (a click on the ruler clears it).
-  connect(timeline_, &widgets::TimelineView::timeRangeSelected, this, [this](TimeNs start, TimeNs end) {
-    const TimeNs origin = timeline_->timeOrigin();
-    // The table counts in its rank's own times; the ruler may show that rank moved by its offset.
-    const TimeNs offset = timeline_->partCount() > 0 ? timeline_->part(timeline_->currentPart()).offset : 0;
-    const QString rankName = allRanks_ && rank() ? rank()->label + QStringLiteral(": ") : QString();
-    ops_->followRange({start - offset, end - offset},
-                      rankName + tr("Range +%1 .. +%2 (%3)")
-                                     .arg(widgets::durationText(start - origin), widgets::durationText(end - origin),
-                                          widgets::durationText(end - start)));
-  });
+  connect(timeline_, &widgets::TimelineView::timeRangeSelected, this,
+          [this](TimeNs start, TimeNs end) {
+            const TimeNs origin = timeline_->timeOrigin();
+            // The table counts in its rank's own times; the ruler may show that rank moved by its
+            // offset.
+            const TimeNs offset =
+                timeline_->partCount() > 0 ? timeline_->part(timeline_->currentPart()).offset : 0;
+            const QString rankName =
+                allRanks_ && rank() ? rank()->label + QStringLiteral(": ") : QString();
+            ops_->followRange({start - offset, end - offset},
+                              rankName + tr("Range +%1 .. +%2 (%3)")
+                                             .arg(widgets::durationText(start - origin),
+                                                  widgets::durationText(end - origin),
+                                                  widgets::durationText(end - start)));
+          });
   connect(details_, &widgets::EventDetailsView::eventLinkActivated, this,
           [this](EventId event) { timeline_->selectEvent(event, true); });
 
@@ -245,19 +256,23 @@ void MainWindow::buildMenus() {
   quit->setShortcut(QKeySequence::Quit);
 
   viewMenu_ = menuBar()->addMenu(tr("&View"));
-  viewMenu_->addAction(tr("Fit &All"), QKeySequence(tr("Ctrl+0")), timeline_, &widgets::TimelineView::fitAll);
-  viewMenu_->addAction(tr("Fit &Selection"), QKeySequence(tr("Ctrl+F2")), timeline_, &widgets::TimelineView::fitSelection);
+  viewMenu_->addAction(tr("Fit &All"), QKeySequence(tr("Ctrl+0")), timeline_,
+                       &widgets::TimelineView::fitAll);
+  viewMenu_->addAction(tr("Fit &Selection"), QKeySequence(tr("Ctrl+F2")), timeline_,
+                       &widgets::TimelineView::fitSelection);
   alignAction_ = viewMenu_->addAction(tr("Align Ranks on First &ProfilerStep"));
   alignAction_->setObjectName(QStringLiteral("AlignRanksAction"));
   alignAction_->setCheckable(true);
   alignAction_->setChecked(false);
-  alignAction_->setToolTip(tr("In the all-ranks view, line up each rank's first ProfilerStep: for ranks whose "
-                              "clocks differ. Off: ranks on one host share its clock and are shown as recorded."));
+  alignAction_->setToolTip(
+      tr("In the all-ranks view, line up each rank's first ProfilerStep: for ranks whose "
+         "clocks differ. Off: ranks on one host share its clock and are shown as recorded."));
   alignCollectivesAction_ = viewMenu_->addAction(tr("Align Ranks on &Collectives"));
   alignCollectivesAction_->setObjectName(QStringLiteral("AlignCollectivesAction"));
   alignCollectivesAction_->setCheckable(true);
-  alignCollectivesAction_->setToolTip(tr("In the all-ranks view, move each rank so that its collectives end when the "
-                                         "other ranks' do: for clocks that differ; a late rank stays late."));
+  alignCollectivesAction_->setToolTip(
+      tr("In the all-ranks view, move each rank so that its collectives end when the "
+         "other ranks' do: for clocks that differ; a late rank stays late."));
   auto* alignment = new QActionGroup(this);  // one alignment at most; none: as recorded
   alignment->setExclusionPolicy(QActionGroup::ExclusionPolicy::ExclusiveOptional);
   alignment->addAction(alignAction_);
@@ -272,24 +287,27 @@ void MainWindow::buildMenus() {
   viewMenu_->addAction(tr("Unfold All Ranks"), QKeySequence(tr("Ctrl+Shift+]")), this,
                        [this] { timeline_->setAllPartsCollapsed(false); });
   viewMenu_->addSeparator();
-  for (QDockWidget* dock : findChildren<QDockWidget*>()) viewMenu_->addAction(dock->toggleViewAction());
+  for (QDockWidget* dock : findChildren<QDockWidget*>())
+    viewMenu_->addAction(dock->toggleViewAction());
   viewMenu_->addSeparator();
   viewMenu_->addMenu(createThemeMenu(this));
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("Timeline &Keys"), this, [this] {
-    QMessageBox::information(this, tr("Timeline keys"),
-                             tr("W / S or Ctrl+wheel: zoom in / out\nA / D, Shift+wheel or drag: pan\n"
-                                "F: fit the selection\n0: fit everything\nEsc: clear the selection\n"
-                                "Click: select; double-click a merged run: zoom into it\n"
-                                "Click a group header: collapse or expand it\n"
-                                "All ranks: click a rank's header to fold or unfold the whole rank"));
+    QMessageBox::information(
+        this, tr("Timeline keys"),
+        tr("W / S or Ctrl+wheel: zoom in / out\nA / D, Shift+wheel or drag: pan\n"
+           "F: fit the selection\n0: fit everything\nEsc: clear the selection\n"
+           "Click: select; double-click a merged run: zoom into it\n"
+           "Click a group header: collapse or expand it\n"
+           "All ranks: click a rank's header to fold or unfold the whole rank"));
   });
   help->addAction(tr("&About Sutra"), this, [this] {
-    QMessageBox::about(this, tr("About Sutra"),
-                       tr("<b>Sutra %1</b><br>A trace explorer for PyTorch workloads: Kineto traces, "
-                          "execution traces and Chakra.")
-                           .arg(QApplication::applicationVersion()));
+    QMessageBox::about(
+        this, tr("About Sutra"),
+        tr("<b>Sutra %1</b><br>A trace explorer for PyTorch workloads: Kineto traces, "
+           "execution traces and Chakra.")
+            .arg(QApplication::applicationVersion()));
   });
 
   // Toolbar: rank selector and search.
@@ -299,9 +317,11 @@ void MainWindow::buildMenus() {
   bar->addWidget(new QLabel(tr(" Rank "), bar));
   rankBox_ = new QComboBox(bar);
   rankBox_->setMinimumContentsLength(8);
-  rankBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);  // "All ranks (16)" and file names read whole
+  rankBox_->setSizeAdjustPolicy(
+      QComboBox::AdjustToContents);  // "All ranks (16)" and file names read whole
   rankBox_->setObjectName(QStringLiteral("RankSelector"));
-  rankBox_->setToolTip(tr("The rank whose trace the timeline shows, or all ranks on one time axis"));
+  rankBox_->setToolTip(
+      tr("The rank whose trace the timeline shows, or all ranks on one time axis"));
   bar->addWidget(rankBox_);
   connect(rankBox_, &QComboBox::currentIndexChanged, this, [this](int index) {
     if (index < 0) return;
@@ -320,7 +340,8 @@ void MainWindow::buildMenus() {
   bar->addWidget(searchBox_);
   regexBox_ = new QCheckBox(tr("Regex"), bar);
   bar->addWidget(regexBox_);
-  QAction* previous = bar->addAction(tr("\u25C0"), timeline_, &widgets::TimelineView::previousMatch);
+  QAction* previous =
+      bar->addAction(tr("\u25C0"), timeline_, &widgets::TimelineView::previousMatch);
   previous->setToolTip(tr("Previous match"));
   QAction* next = bar->addAction(tr("\u25B6"), timeline_, &widgets::TimelineView::nextMatch);
   next->setToolTip(tr("Next match"));
@@ -348,7 +369,8 @@ void MainWindow::buildMenus() {
 
 void MainWindow::buildDocks() {
   setDockOptions(AnimatedDocks | AllowTabbedDocks);
-  auto dock = [this](const QString& title, const QString& name, QWidget* content, Qt::DockWidgetArea area) {
+  auto dock = [this](const QString& title, const QString& name, QWidget* content,
+                     Qt::DockWidgetArea area) {
     auto* d = new QDockWidget(title, this);
     d->setObjectName(name);
     d->setWidget(content);
@@ -378,7 +400,8 @@ void MainWindow::buildDocks() {
   problemsView_->setAlternatingRowColors(true);
   ops_ = new widgets::OpTableView(this);
   QDockWidget* opsDock = dock(tr("Operators"), "OperatorsDock", ops_, Qt::BottomDockWidgetArea);
-  QDockWidget* problemsDock = dock(tr("Problems"), "ProblemsDock", problemsView_, Qt::BottomDockWidgetArea);
+  QDockWidget* problemsDock =
+      dock(tr("Problems"), "ProblemsDock", problemsView_, Qt::BottomDockWidgetArea);
   tabifyDockWidget(opsDock, problemsDock);
   opsDock->raise();
 }
@@ -391,7 +414,8 @@ void MainWindow::openPaths(const QStringList& paths) {
 
 void MainWindow::showError(const QString& message) {
   // Window-modal and non-blocking, so a test or a script can see it and go on.
-  auto* box = new QMessageBox(QMessageBox::Critical, tr("Cannot open the trace"), message, QMessageBox::Ok, this);
+  auto* box = new QMessageBox(QMessageBox::Critical, tr("Cannot open the trace"), message,
+                              QMessageBox::Ok, this);
   box->setObjectName("ErrorDialog");
   box->setAttribute(Qt::WA_DeleteOnClose);
   box->open();
@@ -440,7 +464,8 @@ void MainWindow::onRankReady(int index) {
   const auto& data = session_->ranks()[static_cast<std::size_t>(index)];
   {
     const QSignalBlocker block(rankBox_);
-    rankBox_->addItem(data->label + QStringLiteral("  (%1)").arg(QFileInfo(data->path).fileName()), index);
+    rankBox_->addItem(data->label + QStringLiteral("  (%1)").arg(QFileInfo(data->path).fileName()),
+                      index);
   }
   rankBox_->setEnabled(rankBox_->count() > 1);
   if (!allRanks_) {
@@ -458,7 +483,9 @@ void MainWindow::onRankReady(int index) {
 widgets::TimelinePart MainWindow::partOf(int index) const {
   const auto& data = session_->ranks()[static_cast<std::size_t>(index)];
   return {data->trace, data->layout,
-          tr("%1  (%2, %3 events)").arg(data->label, QFileInfo(data->path).fileName()).arg(data->trace->events.size()),
+          tr("%1  (%2, %3 events)")
+              .arg(data->label, QFileInfo(data->path).fileName())
+              .arg(data->trace->events.size()),
           0};
 }
 
@@ -524,12 +551,12 @@ void MainWindow::applyAlignment() {
     traces.push_back(timeline_->part(i).trace.get());
     labels.push_back(session_->ranks()[static_cast<std::size_t>(i)]->label);
   }
-  const auto mode = alignAction_->isChecked()              ? widgets::RankAlignment::FirstProfilerStep
+  const auto mode = alignAction_->isChecked() ? widgets::RankAlignment::FirstProfilerStep
                     : alignCollectivesAction_->isChecked() ? widgets::RankAlignment::Collectives
                                                            : widgets::RankAlignment::SharedClock;
   const auto collectives = session_->collectives();
-  const widgets::RankOffsets offsets =
-      widgets::rankOffsets(traces, mode, collectives ? collectives->clockOffsets : std::vector<TimeNs>{});
+  const widgets::RankOffsets offsets = widgets::rankOffsets(
+      traces, mode, collectives ? collectives->clockOffsets : std::vector<TimeNs>{});
   timeline_->setPartOffsets(offsets.offsets);
   timeline_->setAxisNote(widgets::alignmentTag(offsets, mode));
   alignmentNote_ = widgets::alignmentNote(offsets, mode, labels);
@@ -570,13 +597,15 @@ void MainWindow::showChain(EventId event) {
     chain_->clear();
     return;
   }
-  chain_->setChain(data->trace, dependencyChain(*data->trace, *data->launches, *data->syncs, event));
+  chain_->setChain(data->trace,
+                   dependencyChain(*data->trace, *data->launches, *data->syncs, event));
 }
 
 void MainWindow::showCollective(EventId event) {
   const auto collectives = session_->collectives();
-  const auto* members =
-      allRanks_ && collectives && event != kNoEvent ? collectives->collectiveOf(currentRank_, event) : nullptr;
+  const auto* members = allRanks_ && collectives && event != kNoEvent
+                            ? collectives->collectiveOf(currentRank_, event)
+                            : nullptr;
   if (!members) {
     timeline_->setLinkedEvents({});
     return;
@@ -601,12 +630,14 @@ void MainWindow::showCollective(EventId event) {
                             .arg(linked.size())
                             .arg(ranks[static_cast<std::size_t>(last)]->label,
                                  widgets::durationText(lastStart - firstStart),
-                                 ranks[static_cast<std::size_t>(first)]->label, timeline_->axisNote()));
+                                 ranks[static_cast<std::size_t>(first)]->label,
+                                 timeline_->axisNote()));
 }
 
 void MainWindow::onSelection(EventId event) {
   // In the all-ranks view a selection on another rank makes it the rank the tables follow.
-  if (allRanks_ && event != kNoEvent && timeline_->selectedPart() != currentRank_) followRank(timeline_->selectedPart());
+  if (allRanks_ && event != kNoEvent && timeline_->selectedPart() != currentRank_)
+    followRank(timeline_->selectedPart());
   const auto data = rank();
   // In the all-ranks view the start counts from the ruler's origin, in this rank's own times.
   std::optional<TimeNs> origin;
@@ -623,7 +654,8 @@ void MainWindow::onSelection(EventId event) {
 
 void MainWindow::updateTitle() {
   const auto data = rank();
-  setWindowTitle(data ? QStringLiteral("%1 - Sutra").arg(QFileInfo(data->path).fileName()) : QStringLiteral("Sutra"));
+  setWindowTitle(data ? QStringLiteral("%1 - Sutra").arg(QFileInfo(data->path).fileName())
+                      : QStringLiteral("Sutra"));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

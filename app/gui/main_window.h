@@ -74,15 +74,16 @@ class MainWindow : public QMainWindow {
   void addRecent(const QStringList& paths);
   void rebuildRecentMenu();
   void onRankReady(int index);
-  void showRankSummary();  // the current rank's counts in the status bar
+  void showRankSummary();      // the current rank's counts in the status bar
   void followRank(int index);  // the tables, chain and details follow rank `index`
   widgets::TimelinePart partOf(int index) const;
-  void applyAlignment();   // the all-ranks view's offsets and what the ruler says of them
+  void applyAlignment();          // the all-ranks view's offsets and what the ruler says of them
   void selectRankItem(int data);  // the rank selector's entry for a rank, or All ranks
   void onSelection(EventId event);
   void showAnalyses(int index);
   void showChain(EventId event);
-  // In the all-ranks view: the collective `event` belongs to, on every rank, and who started it last.
+  // In the all-ranks view: the collective `event` belongs to, on every rank, and who started it
+  // last.
   void showCollective(EventId event);
   void updateTitle();
   std::shared_ptr<const widgets::RankData> rank() const;
@@ -106,12 +107,12 @@ class MainWindow : public QMainWindow {
   QLabel* sampleLabel_ = nullptr;  // says that a bundled sample is synthetic
   QMenu* recentMenu_ = nullptr;
   QMenu* viewMenu_ = nullptr;
-  QAction* alignAction_ = nullptr;  // View > Align Ranks on First ProfilerStep
+  QAction* alignAction_ = nullptr;             // View > Align Ranks on First ProfilerStep
   QAction* alignCollectivesAction_ = nullptr;  // View > Align Ranks on Collectives
   int currentRank_ = -1;
   bool allRanks_ = false;
   QString alignmentNote_;  // what the status bar says of the all-ranks view's alignment
-  QString rankNote_;  // why the view is not all ranks, where it is not by default
+  QString rankNote_;       // why the view is not all ranks, where it is not by default
 };
 
 }  // namespace sutra::gui

@@ -16,7 +16,8 @@ QString sampleNotice(const QStringList& paths) {
     // The first line in bold ("**Synthetic: ...**") is the sample's one-line statement.
     while (!file.atEnd()) {
       const QString line = QString::fromUtf8(file.readLine()).trimmed();
-      if (line.startsWith(QLatin1String("**")) && line.endsWith(QLatin1String("**")) && line.size() > 4)
+      if (line.startsWith(QLatin1String("**")) && line.endsWith(QLatin1String("**")) &&
+          line.size() > 4)
         return dir.dirName() + QStringLiteral(": ") + line.mid(2, line.size() - 4);
     }
   }

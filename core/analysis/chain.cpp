@@ -15,19 +15,27 @@ namespace {
 
 HopKind hopKindOf(CategoryClass c) {
   switch (c) {
-    case CategoryClass::UserAnnotation: return HopKind::Annotation;
-    case CategoryClass::PythonFunction: return HopKind::PythonFrame;
+    case CategoryClass::UserAnnotation:
+      return HopKind::Annotation;
+    case CategoryClass::PythonFunction:
+      return HopKind::PythonFrame;
     case CategoryClass::Runtime:
-    case CategoryClass::Driver: return HopKind::RuntimeCall;
+    case CategoryClass::Driver:
+      return HopKind::RuntimeCall;
     case CategoryClass::Kernel:
     case CategoryClass::Memcpy:
-    case CategoryClass::Memset: return HopKind::DeviceOp;
-    case CategoryClass::Sync: return HopKind::Sync;
-    default: return HopKind::FrameworkOp;
+    case CategoryClass::Memset:
+      return HopKind::DeviceOp;
+    case CategoryClass::Sync:
+      return HopKind::Sync;
+    default:
+      return HopKind::FrameworkOp;
   }
 }
 
-bool isLaunchCall(CategoryClass c) { return c == CategoryClass::Runtime || c == CategoryClass::Driver; }
+bool isLaunchCall(CategoryClass c) {
+  return c == CategoryClass::Runtime || c == CategoryClass::Driver;
+}
 
 // A tensor is its (tensor id, storage id): tensor ids alone are reused within one trace.
 using TensorKey = std::pair<std::int64_t, std::int64_t>;
@@ -107,7 +115,8 @@ class ChainBuilder {
     for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
       const Event& e = trace_.events[*it];
       GapKind gapKind = GapKind::Nesting;
-      if (previous >= 0 && isLaunchCall(e.klass) && isFramework(trace_.events[chain_.hops[previous].event].klass))
+      if (previous >= 0 && isLaunchCall(e.klass) &&
+          isFramework(trace_.events[chain_.hops[previous].event].klass))
         gapKind = GapKind::DispatchToLaunch;
       const TimeNs gap = previous >= 0 ? e.start - chain_.hops[previous].start : 0;
       previous = addHop(hopKindOf(e.klass), *it, previous, gapKind, gap);
@@ -133,7 +142,8 @@ class ChainBuilder {
       const Event& e = trace_.events[i];
       if (!isLaunchCall(e.klass) || e.end() > o.end() || launches_.deviceOpsOf(i).empty()) continue;
       bool inside = false;
-      for (EventId p = e.parent; p != kNoEvent && !inside; p = trace_.events[p].parent) inside = p == op;
+      for (EventId p = e.parent; p != kNoEvent && !inside; p = trace_.events[p].parent)
+        inside = p == op;
       if (!inside) continue;
       if (launchesListed_ == options_.maxLaunches) {
         ++chain_.omittedLaunches;
@@ -172,7 +182,8 @@ class ChainBuilder {
     // Host waits by the stream (lane) of the op they waited on, by that op's start.
     std::map<LaneId, std::vector<const SyncDependency*>> hostWaits;
     for (const auto& s : syncs_)
-      if (s.waitedOn != kNoEvent && s.waiter != kNoEvent && !isDeviceOp(trace_.events[s.waiter].klass))
+      if (s.waitedOn != kNoEvent && s.waiter != kNoEvent &&
+          !isDeviceOp(trace_.events[s.waiter].klass))
         hostWaits[trace_.events[s.waitedOn].lane].push_back(&s);
     for (auto& [lane, list] : hostWaits)
       std::sort(list.begin(), list.end(), [&](const SyncDependency* x, const SyncDependency* y) {
@@ -181,13 +192,15 @@ class ChainBuilder {
         if (a.start != b.start) return a.start < b.start;
         return trace_.events[x->waiter].end() < trace_.events[y->waiter].end();
       });
-    std::map<EventId, std::pair<int, TimeNs>> syncHops;  // waiter -> (hop, end of the op it follows)
+    std::map<EventId, std::pair<int, TimeNs>>
+        syncHops;  // waiter -> (hop, end of the op it follows)
     const std::vector<int> deviceHops = deviceHops_;
     for (int dh : deviceHops) {
       const EventId device = chain_.hops[dh].event;
       const Event& d = trace_.events[device];
       for (const auto& s : syncs_)
-        if (s.waitedOn == device && s.waiter != kNoEvent && isDeviceOp(trace_.events[s.waiter].klass)) {
+        if (s.waitedOn == device && s.waiter != kNoEvent &&
+            isDeviceOp(trace_.events[s.waiter].klass)) {
           const Event& w = trace_.events[s.waiter];
           addHop(HopKind::Sync, s.waiter, dh, GapKind::StreamWait, w.start - d.end());
         }
@@ -205,7 +218,8 @@ class ChainBuilder {
       const Event& w = trace_.events[wait->waiter];
       auto known = syncHops.find(wait->waiter);
       if (known == syncHops.end()) {
-        const int hop = addHop(HopKind::Sync, wait->waiter, dh, GapKind::SyncWait, w.end() - d.end());
+        const int hop =
+            addHop(HopKind::Sync, wait->waiter, dh, GapKind::SyncWait, w.end() - d.end());
         syncHops.emplace(wait->waiter, std::pair{hop, d.end()});
         addResumed(wait->waiter, hop);
       } else if (known->second.second < d.end()) {
@@ -244,11 +258,13 @@ class ChainBuilder {
     chain_.hops[cpuOpHop_].etNode = node->id;
     const EtTrace& et = *linked_->et;
     std::set<std::int64_t> ancestors;
-    for (const EtNode* p = et.find(node->parent); p && !ancestors.count(p->id); p = et.find(p->parent))
+    for (const EtNode* p = et.find(node->parent); p && !ancestors.count(p->id);
+         p = et.find(p->parent))
       ancestors.insert(p->id);
     auto isDescendant = [&](const EtNode& n) {
       std::set<std::int64_t> seen;
-      for (const EtNode* p = et.find(n.parent); p && seen.insert(p->id).second; p = et.find(p->parent))
+      for (const EtNode* p = et.find(n.parent); p && seen.insert(p->id).second;
+           p = et.find(p->parent))
         if (p->id == node->id) return true;
       return false;
     };
@@ -259,7 +275,8 @@ class ChainBuilder {
     std::vector<const EtNode*> byId;
     for (const auto& n : et.nodes)
       if (n.isOperator()) byId.push_back(&n);
-    std::sort(byId.begin(), byId.end(), [](const EtNode* x, const EtNode* y) { return x->id < y->id; });
+    std::sort(byId.begin(), byId.end(),
+              [](const EtNode* x, const EtNode* y) { return x->id < y->id; });
     auto keyOf = [](const EtTensor& t) { return TensorKey{t.tensorId, t.storageId}; };
     auto holds = [&](const EtArgs& args, const TensorKey& k) {
       return std::any_of(args.tensors.begin(), args.tensors.end(),
@@ -276,9 +293,11 @@ class ChainBuilder {
       chain_.hops[hop].etNode = n.id;
       if (!ke) chain_.hops[hop].name = n.name;
     };
-    const auto self_at = std::lower_bound(byId.begin(), byId.end(), node,
-                                          [](const EtNode* x, const EtNode* y) { return x->id < y->id; });
-    // Producers: for each input tensor, the latest earlier op (not an enclosing one) that output it.
+    const auto self_at =
+        std::lower_bound(byId.begin(), byId.end(), node,
+                         [](const EtNode* x, const EtNode* y) { return x->id < y->id; });
+    // Producers: for each input tensor, the latest earlier op (not an enclosing one) that output
+    // it.
     std::set<std::int64_t> listed;
     std::size_t producers = 0;
     for (const auto& t : node->inputs.tensors) {
@@ -325,29 +344,46 @@ class ChainBuilder {
 
 std::string_view hopKindName(HopKind kind) {
   switch (kind) {
-    case HopKind::Annotation: return "annotation";
-    case HopKind::PythonFrame: return "python_frame";
-    case HopKind::FrameworkOp: return "framework_op";
-    case HopKind::RuntimeCall: return "runtime_call";
-    case HopKind::DeviceOp: return "device_op";
-    case HopKind::Sync: return "sync";
-    case HopKind::ResumedOp: return "resumed_op";
-    case HopKind::DataProducer: return "data_producer";
-    case HopKind::DataConsumer: return "data_consumer";
+    case HopKind::Annotation:
+      return "annotation";
+    case HopKind::PythonFrame:
+      return "python_frame";
+    case HopKind::FrameworkOp:
+      return "framework_op";
+    case HopKind::RuntimeCall:
+      return "runtime_call";
+    case HopKind::DeviceOp:
+      return "device_op";
+    case HopKind::Sync:
+      return "sync";
+    case HopKind::ResumedOp:
+      return "resumed_op";
+    case HopKind::DataProducer:
+      return "data_producer";
+    case HopKind::DataConsumer:
+      return "data_consumer";
   }
   return "framework_op";
 }
 
 std::string_view gapKindName(GapKind kind) {
   switch (kind) {
-    case GapKind::None: return "none";
-    case GapKind::Nesting: return "nesting";
-    case GapKind::DispatchToLaunch: return "dispatch_to_launch";
-    case GapKind::LaunchToStart: return "launch_to_start";
-    case GapKind::SyncWait: return "sync_wait";
-    case GapKind::Resume: return "resume";
-    case GapKind::StreamWait: return "stream_wait";
-    case GapKind::DataDependency: return "data_dependency";
+    case GapKind::None:
+      return "none";
+    case GapKind::Nesting:
+      return "nesting";
+    case GapKind::DispatchToLaunch:
+      return "dispatch_to_launch";
+    case GapKind::LaunchToStart:
+      return "launch_to_start";
+    case GapKind::SyncWait:
+      return "sync_wait";
+    case GapKind::Resume:
+      return "resume";
+    case GapKind::StreamWait:
+      return "stream_wait";
+    case GapKind::DataDependency:
+      return "data_dependency";
   }
   return "none";
 }
@@ -393,9 +429,10 @@ nlohmann::json chainJson(const Trace& trace, const DependencyChain& chain) {
     if (h.etNode >= 0) hop["et_node"] = h.etNode;
     hops.push_back(std::move(hop));
   }
-  return {{"focus", chain.focus == kNoEvent ? nlohmann::json(nullptr) : nlohmann::json(chain.focus)},
-          {"hops", std::move(hops)},
-          {"omitted_launches", chain.omittedLaunches}};
+  return {
+      {"focus", chain.focus == kNoEvent ? nlohmann::json(nullptr) : nlohmann::json(chain.focus)},
+      {"hops", std::move(hops)},
+      {"omitted_launches", chain.omittedLaunches}};
 }
 
 std::string chainText(const Trace& trace, const DependencyChain& chain) {
@@ -409,7 +446,8 @@ std::string chainText(const Trace& trace, const DependencyChain& chain) {
     line += "[" + std::string(hopKindName(h.kind)) + "] " + h.name;
     if (h.event != kNoEvent) {
       line += "  (event " + std::to_string(h.event) + ", at +" +
-              formatDuration(h.start - trace.startNs) + ", dur " + formatDuration(h.end - h.start) + ")";
+              formatDuration(h.start - trace.startNs) + ", dur " + formatDuration(h.end - h.start) +
+              ")";
     } else if (h.etNode >= 0) {
       line += "  (ET node " + std::to_string(h.etNode) + ", not in the Kineto trace)";
     }

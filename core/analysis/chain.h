@@ -15,11 +15,10 @@
 // Launch attribution and sync detection come from the linker (LaunchIndex, findSyncDependencies).
 #include <cstddef>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "link/sync_dependencies.h"
 #include "model/trace.h"
@@ -55,19 +54,19 @@ std::string_view gapKindName(GapKind kind);
 
 struct ChainHop {
   HopKind kind = HopKind::FrameworkOp;
-  EventId event = kNoEvent;      // the Kineto event; kNoEvent for an ET op with no Kineto match
-  std::int64_t etNode = -1;      // the ET node id for data-dependency hops (and the focus op)
+  EventId event = kNoEvent;  // the Kineto event; kNoEvent for an ET op with no Kineto match
+  std::int64_t etNode = -1;  // the ET node id for data-dependency hops (and the focus op)
   std::string name;
-  TimeNs start = 0, end = 0;     // 0, 0 where the hop has no time
-  int previous = -1;             // index of the hop this one follows, -1 for the first
+  TimeNs start = 0, end = 0;  // 0, 0 where the hop has no time
+  int previous = -1;          // index of the hop this one follows, -1 for the first
   GapKind gapKind = GapKind::None;
   TimeNs gap = 0;
-  bool focus = false;            // the event the chain was asked for
+  bool focus = false;  // the event the chain was asked for
 };
 
 struct DependencyChain {
   EventId focus = kNoEvent;
-  std::vector<ChainHop> hops;    // parents before children: a hop's `previous` is always earlier
+  std::vector<ChainHop> hops;       // parents before children: a hop's `previous` is always earlier
   std::size_t omittedLaunches = 0;  // launches under the focus op beyond the limit, not listed
 };
 

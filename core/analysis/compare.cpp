@@ -30,8 +30,10 @@ std::string signedTime(TimeNs delta) {
 }
 
 nlohmann::json sideJson(const OpSide& s) {
-  return {{"calls", s.calls},           {"self_cpu_ns", s.selfCpu},
-          {"cpu_total_ns", s.cpuTotal}, {"self_device_ns", s.selfDevice},
+  return {{"calls", s.calls},
+          {"self_cpu_ns", s.selfCpu},
+          {"cpu_total_ns", s.cpuTotal},
+          {"self_device_ns", s.selfDevice},
           {"device_total_ns", s.deviceTotal}};
 }
 
@@ -95,14 +97,16 @@ std::string describeChange(TimeNs a, TimeNs b) {
   if (a == 0) return "new";
   if (b == 0) return "gone";
   char buffer[64];
-  if (b < a) std::snprintf(buffer, sizeof buffer, "%.2fx less", double(a) / double(b));
-  else std::snprintf(buffer, sizeof buffer, "%.2fx more", double(b) / double(a));
+  if (b < a)
+    std::snprintf(buffer, sizeof buffer, "%.2fx less", double(a) / double(b));
+  else
+    std::snprintf(buffer, sizeof buffer, "%.2fx more", double(b) / double(a));
   return buffer;
 }
 
 std::string totalLine(const std::string& what, TimeNs a, TimeNs b) {
-  return what + ": " + formatDuration(a) + " -> " + formatDuration(b) + " (" + describeChange(a, b) +
-         ")";
+  return what + ": " + formatDuration(a) + " -> " + formatDuration(b) + " (" +
+         describeChange(a, b) + ")";
 }
 
 std::string comparisonText(const OpComparison& c, std::size_t limit) {
@@ -113,9 +117,17 @@ std::string comparisonText(const OpComparison& c, std::size_t limit) {
   out += "Operators: " + std::to_string(c.rows.size()) + " (" + std::to_string(c.onlyInA()) +
          " only in A, " + std::to_string(c.onlyInB()) + " only in B)\n\n";
   const std::string dev = c.device;
-  const std::vector<std::string> headers = {
-      "Name", "Side", "Calls A", "Calls B", "Self CPU A", "Self CPU B", "Self CPU delta",
-      "Self " + dev + " A", "Self " + dev + " B", "Self " + dev + " delta", dev + " total delta"};
+  const std::vector<std::string> headers = {"Name",
+                                            "Side",
+                                            "Calls A",
+                                            "Calls B",
+                                            "Self CPU A",
+                                            "Self CPU B",
+                                            "Self CPU delta",
+                                            "Self " + dev + " A",
+                                            "Self " + dev + " B",
+                                            "Self " + dev + " delta",
+                                            dev + " total delta"};
   std::size_t nameWidth = 4;
   for (std::size_t k = 0; k < shown(c, limit); ++k)
     nameWidth = std::max(nameWidth, std::min<std::size_t>(c.rows[k].name.size(), 52));
@@ -126,18 +138,22 @@ std::string comparisonText(const OpComparison& c, std::size_t limit) {
   };
   auto line = [&](const std::vector<std::string>& cells) {
     std::string s = cell(cells[0], nameWidth, true);
-    for (std::size_t i = 1; i < cells.size(); ++i) s += "  " + cell(cells[i], i == 1 ? 6 : 14, false);
+    for (std::size_t i = 1; i < cells.size(); ++i)
+      s += "  " + cell(cells[i], i == 1 ? 6 : 14, false);
     return s + "\n";
   };
   out += line(headers);
   for (std::size_t k = 0; k < shown(c, limit); ++k) {
     const OpDelta& d = c.rows[k];
     std::string name = d.name + (d.inputShapes.empty() ? "" : " " + d.inputShapes);
-    out += line({name, d.inA && d.inB ? "both" : d.inA ? "A" : "B", std::to_string(d.a.calls),
-                 std::to_string(d.b.calls), formatDuration(d.a.selfCpu), formatDuration(d.b.selfCpu),
-                 signedTime(d.selfCpuDelta()), formatDuration(d.a.selfDevice),
-                 formatDuration(d.b.selfDevice), signedTime(d.selfDeviceDelta()),
-                 signedTime(d.deviceTotalDelta())});
+    out += line({name,
+                 d.inA && d.inB ? "both"
+                 : d.inA        ? "A"
+                                : "B",
+                 std::to_string(d.a.calls), std::to_string(d.b.calls), formatDuration(d.a.selfCpu),
+                 formatDuration(d.b.selfCpu), signedTime(d.selfCpuDelta()),
+                 formatDuration(d.a.selfDevice), formatDuration(d.b.selfDevice),
+                 signedTime(d.selfDeviceDelta()), signedTime(d.deviceTotalDelta())});
   }
   if (shown(c, limit) < c.rows.size())
     out += "... " + std::to_string(c.rows.size() - shown(c, limit)) + " more rows\n";
@@ -184,7 +200,10 @@ std::string comparisonCsv(const OpComparison& c, std::size_t limit) {
     const OpDelta& d = c.rows[k];
     out += csvField(d.name) + ",";
     if (c.groupedByInputShapes) out += csvField(d.inputShapes) + ",";
-    out += std::string(d.onDevice ? "1" : "0") + "," + (d.inA && d.inB ? "both" : d.inA ? "a" : "b");
+    out += std::string(d.onDevice ? "1" : "0") + "," +
+           (d.inA && d.inB ? "both"
+            : d.inA        ? "a"
+                           : "b");
     for (auto v : {TimeNs(d.a.calls), TimeNs(d.b.calls), d.a.selfCpu, d.b.selfCpu, d.a.cpuTotal,
                    d.b.cpuTotal, d.a.selfDevice, d.b.selfDevice, d.a.deviceTotal, d.b.deviceTotal})
       out += "," + std::to_string(v);

@@ -5,10 +5,9 @@
 // ratio ("Self CUDA total: 2.355 ms -> 403.3 us (5.84x less)"). Rows match by name, device side
 // and, where both tables were grouped by input shapes, the shapes.
 #include <cstddef>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "analysis/op_table.h"
 

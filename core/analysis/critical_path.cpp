@@ -76,7 +76,8 @@ class GraphBuilder {
     zeroed_.push_back(false);
   }
 
-  void edge(std::uint32_t from, std::uint32_t to, TimeNs weight, CriticalKind kind, EventId attributed) {
+  void edge(std::uint32_t from, std::uint32_t to, TimeNs weight, CriticalKind kind,
+            EventId attributed) {
     // Clock skew can put a device op before its launch: never a negative length.
     edges_.push_back({from, to, std::max<TimeNs>(weight, 0), kind, attributed});
   }
@@ -137,11 +138,13 @@ class GraphBuilder {
       for (std::uint32_t k : ops) {
         const EventId p = parent[k];
         while (!stack.empty() && events_[stack.back()] != p) exit();
-        if (stack.empty() && lastTop != kNone) edge(lastTop, startNode(k), 0, CriticalKind::Dependency, kNoEvent);
+        if (stack.empty() && lastTop != kNone)
+          edge(lastTop, startNode(k), 0, CriticalKind::Dependency, kNoEvent);
         if (last != kNone) {
           // From a start node the time lies in that op (case 1); from an end node, in the op that
           // encloses both (case 4).
-          const EventId in = last % 2 == 0 ? events_[last / 2] : (stack.empty() ? kNoEvent : events_[stack.back()]);
+          const EventId in = last % 2 == 0 ? events_[last / 2]
+                                           : (stack.empty() ? kNoEvent : events_[stack.back()]);
           edge(last, startNode(k), nodeTime(startNode(k)) - nodeTime(last),
                in == kNoEvent ? CriticalKind::Dependency : CriticalKind::Cpu, in);
         }
@@ -155,16 +158,20 @@ class GraphBuilder {
   void addDeviceEdges() {
     std::map<LaneId, std::vector<std::uint32_t>> byLane;
     for (std::uint32_t k = 0; k < events_.size(); ++k)
-      if (isDeviceOp(trace_.events[events_[k]].klass)) byLane[trace_.events[events_[k]].lane].push_back(k);
+      if (isDeviceOp(trace_.events[events_[k]].klass))
+        byLane[trace_.events[events_[k]].lane].push_back(k);
     for (auto& [lane, ops] : byLane) {
       std::uint32_t prev = kNone;  // ops are in start order, as their slots were given
       for (std::uint32_t k : ops) {
         const EventId d = events_[k];
         const Event& e = trace_.events[d];
         if (communication_.empty()) communication_.assign(trace_.names.size(), -1);
-        if (communication_[e.name] < 0) communication_[e.name] = isCommunication(trace_.name(e)) ? 1 : 0;
+        if (communication_[e.name] < 0)
+          communication_[e.name] = isCommunication(trace_.name(e)) ? 1 : 0;
         edge(startNode(k), endNode(k), e.dur,
-             communication_[e.name] ? CriticalKind::DeviceCommunication : CriticalKind::DeviceCompute, d);
+             communication_[e.name] ? CriticalKind::DeviceCommunication
+                                    : CriticalKind::DeviceCompute,
+             d);
         TimeNs syncEnd = -1;
         if (auto it = streamWaits_.find(d); it != streamWaits_.end()) {
           const std::uint32_t src = index(it->second);
@@ -176,13 +183,15 @@ class GraphBuilder {
         if (call != kNoEvent && index(call) != kNone) {
           const TimeNs callStart = trace_.events[call].start;
           if ((prev == kNone || prevEnd < callStart) && syncEnd < callStart) {
-            edge(startNode(index(call)), startNode(k), e.start - callStart, CriticalKind::LaunchDelay, call);
+            edge(startNode(index(call)), startNode(k), e.start - callStart,
+                 CriticalKind::LaunchDelay, call);
             prev = k;
             continue;
           }
         }
         if (prev != kNone && syncEnd < prevEnd)
-          edge(endNode(prev), startNode(k), e.start - prevEnd, CriticalKind::KernelGap, events_[prev]);
+          edge(endNode(prev), startNode(k), e.start - prevEnd, CriticalKind::KernelGap,
+               events_[prev]);
         prev = k;
       }
     }
@@ -225,7 +234,8 @@ class GraphBuilder {
     // Nodes on a cycle (never reached by the order) are left out.
     std::uint32_t best = kNone;
     for (std::uint32_t u : queue)
-      if (best == kNone || dist[u] > dist[best] || (dist[u] == dist[best] && nodeTime(u) > nodeTime(best)))
+      if (best == kNone || dist[u] > dist[best] ||
+          (dist[u] == dist[best] && nodeTime(u) > nodeTime(best)))
         best = u;
     std::vector<std::uint32_t> chain;
     for (std::uint32_t u = best; via[u] != kNone; u = edges_[via[u]].from) chain.push_back(via[u]);
@@ -244,13 +254,26 @@ class GraphBuilder {
       s.weight = e.weight;
       path.length += e.weight;
       switch (e.kind) {
-        case CriticalKind::Cpu: path.breakdown.cpu += e.weight; break;
-        case CriticalKind::DeviceCompute: path.breakdown.deviceCompute += e.weight; break;
-        case CriticalKind::DeviceCommunication: path.breakdown.deviceCommunication += e.weight; break;
-        case CriticalKind::LaunchDelay: path.breakdown.launchDelay += e.weight; break;
-        case CriticalKind::KernelGap: path.breakdown.kernelGap += e.weight; break;
-        case CriticalKind::SyncWait: path.breakdown.syncWait += e.weight; break;
-        case CriticalKind::Dependency: break;
+        case CriticalKind::Cpu:
+          path.breakdown.cpu += e.weight;
+          break;
+        case CriticalKind::DeviceCompute:
+          path.breakdown.deviceCompute += e.weight;
+          break;
+        case CriticalKind::DeviceCommunication:
+          path.breakdown.deviceCommunication += e.weight;
+          break;
+        case CriticalKind::LaunchDelay:
+          path.breakdown.launchDelay += e.weight;
+          break;
+        case CriticalKind::KernelGap:
+          path.breakdown.kernelGap += e.weight;
+          break;
+        case CriticalKind::SyncWait:
+          path.breakdown.syncWait += e.weight;
+          break;
+        case CriticalKind::Dependency:
+          break;
       }
       path.segments.push_back(s);
     }
@@ -261,25 +284,32 @@ class GraphBuilder {
   const LaunchIndex& launches_;
   const std::vector<SyncDependency>& syncs_;
   const TimeWindow window_;
-  std::vector<EventId> events_;       // the graph's events, by slot
-  std::vector<std::uint32_t> slot_;   // event -> slot, kNone outside the graph
+  std::vector<EventId> events_;      // the graph's events, by slot
+  std::vector<std::uint32_t> slot_;  // event -> slot, kNone outside the graph
   std::vector<Edge> edges_;
   std::vector<std::int8_t> communication_;  // by name: 1 a collective kernel, 0 not, -1 unknown
-  std::vector<bool> zeroed_;  // by slot: blocking calls reached by a sync edge
-  std::map<EventId, EventId> streamWaits_;   // waiting device op -> awaited device op
+  std::vector<bool> zeroed_;                // by slot: blocking calls reached by a sync edge
+  std::map<EventId, EventId> streamWaits_;  // waiting device op -> awaited device op
 };
 
 }  // namespace
 
 std::string_view criticalKindName(CriticalKind kind) {
   switch (kind) {
-    case CriticalKind::Cpu: return "cpu";
-    case CriticalKind::DeviceCompute: return "device_compute";
-    case CriticalKind::DeviceCommunication: return "device_communication";
-    case CriticalKind::LaunchDelay: return "launch_delay";
-    case CriticalKind::KernelGap: return "kernel_gap";
-    case CriticalKind::SyncWait: return "sync_wait";
-    case CriticalKind::Dependency: return "dependency";
+    case CriticalKind::Cpu:
+      return "cpu";
+    case CriticalKind::DeviceCompute:
+      return "device_compute";
+    case CriticalKind::DeviceCommunication:
+      return "device_communication";
+    case CriticalKind::LaunchDelay:
+      return "launch_delay";
+    case CriticalKind::KernelGap:
+      return "kernel_gap";
+    case CriticalKind::SyncWait:
+      return "sync_wait";
+    case CriticalKind::Dependency:
+      return "dependency";
   }
   return "dependency";
 }
@@ -306,19 +336,26 @@ std::vector<std::pair<std::pair<EventId, CriticalKind>, TimeNs>> byEvent(const C
   for (const auto& s : path.segments)
     if (s.weight > 0) sums[{s.event, s.kind}] += s.weight;
   std::vector<std::pair<std::pair<EventId, CriticalKind>, TimeNs>> out(sums.begin(), sums.end());
-  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
   return out;
 }
 
 }  // namespace
 
-nlohmann::json criticalPathJson(const Trace& trace, const CriticalPath& path, std::size_t maxSegments) {
+nlohmann::json criticalPathJson(const Trace& trace, const CriticalPath& path,
+                                std::size_t maxSegments) {
   nlohmann::json segments = nlohmann::json::array();
-  const std::size_t n = maxSegments == 0 ? path.segments.size() : std::min(maxSegments, path.segments.size());
+  const std::size_t n =
+      maxSegments == 0 ? path.segments.size() : std::min(maxSegments, path.segments.size());
   for (std::size_t i = 0; i < n; ++i) {
     const auto& s = path.segments[i];
-    nlohmann::json seg = {{"kind", criticalKindName(s.kind)}, {"from", s.from}, {"to", s.to},
-                          {"start_ns", s.start}, {"end_ns", s.end}, {"weight_ns", s.weight}};
+    nlohmann::json seg = {{"kind", criticalKindName(s.kind)},
+                          {"from", s.from},
+                          {"to", s.to},
+                          {"start_ns", s.start},
+                          {"end_ns", s.end},
+                          {"weight_ns", s.weight}};
     if (s.event != kNoEvent) {
       seg["event"] = s.event;
       seg["name"] = trace.name(trace.events[s.event]);
@@ -335,25 +372,26 @@ nlohmann::json criticalPathJson(const Trace& trace, const CriticalPath& path, st
           {"segment_count", path.segments.size()}};
 }
 
-std::string criticalPathText(const Trace& trace, const CriticalPath& path, std::size_t maxSegments) {
+std::string criticalPathText(const Trace& trace, const CriticalPath& path,
+                             std::size_t maxSegments) {
   std::string out;
   auto share = [&](TimeNs part) {
     char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%5.1f%%", path.length ? 100.0 * double(part) / double(path.length) : 0.0);
+    std::snprintf(buffer, sizeof buffer, "%5.1f%%",
+                  path.length ? 100.0 * double(part) / double(path.length) : 0.0);
     return std::string(buffer);
   };
   out += "Critical path: " + formatDuration(path.length) + " of a " +
          formatDuration(path.end - path.start) + " span (" + std::to_string(path.segments.size()) +
-         " edges; graph of " + std::to_string(path.nodes) + " nodes, " + std::to_string(path.edges) +
-         " edges)\n";
+         " edges; graph of " + std::to_string(path.nodes) + " nodes, " +
+         std::to_string(path.edges) + " edges)\n";
   const auto& b = path.breakdown;
-  const std::pair<const char*, TimeNs> parts[] = {
-      {"CPU", b.cpu},
-      {"device compute", b.deviceCompute},
-      {"device communication", b.deviceCommunication},
-      {"launch delay", b.launchDelay},
-      {"kernel-to-kernel gap", b.kernelGap},
-      {"sync wait", b.syncWait}};
+  const std::pair<const char*, TimeNs> parts[] = {{"CPU", b.cpu},
+                                                  {"device compute", b.deviceCompute},
+                                                  {"device communication", b.deviceCommunication},
+                                                  {"launch delay", b.launchDelay},
+                                                  {"kernel-to-kernel gap", b.kernelGap},
+                                                  {"sync wait", b.syncWait}};
   for (const auto& [label, value] : parts) {
     char line[128];
     std::snprintf(line, sizeof line, "  %-22s %12s  %s\n", label, formatDuration(value).c_str(),
@@ -364,7 +402,8 @@ std::string criticalPathText(const Trace& trace, const CriticalPath& path, std::
   const auto top = byEvent(path);
   for (std::size_t i = 0; i < top.size() && i < maxSegments; ++i) {
     const auto& [key, weight] = top[i];
-    const std::string name = key.first == kNoEvent ? "-" : std::string(trace.name(trace.events[key.first]));
+    const std::string name =
+        key.first == kNoEvent ? "-" : std::string(trace.name(trace.events[key.first]));
     char line[96];
     std::snprintf(line, sizeof line, "  %12s  %s  %-20s ", formatDuration(weight).c_str(),
                   share(weight).c_str(), std::string(criticalKindName(key.second)).c_str());

@@ -18,14 +18,14 @@
 //   0, and counts as "sync wait"; a blocking call's own span weighs 0 only where a sync edge
 //   reaches it (so the path runs through the device work it waited on), HTA zeroes every call
 //   named like a blocking one.
-// - Syncs come from cuda_sync events and from blocking calls without them (see sync_dependencies.h).
-// Every edge weighs at most the time between its nodes, so the path is never longer than the step.
+// - Syncs come from cuda_sync events and from blocking calls without them (see
+// sync_dependencies.h). Every edge weighs at most the time between its nodes, so the path is never
+// longer than the step.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "analysis/steps.h"
 #include "link/sync_dependencies.h"
@@ -49,9 +49,9 @@ struct CriticalSegment {
   EventId event = kNoEvent;  // the event the time is attributed to (kNoEvent for dependencies)
   EventId from = kNoEvent;   // the events whose nodes the edge joins
   EventId to = kNoEvent;
-  TimeNs start = 0;          // the edge's node times
+  TimeNs start = 0;  // the edge's node times
   TimeNs end = 0;
-  TimeNs weight = 0;         // its length on the path (<= end - start)
+  TimeNs weight = 0;  // its length on the path (<= end - start)
 };
 
 struct CriticalBreakdown {
@@ -63,9 +63,9 @@ struct CriticalBreakdown {
 };
 
 struct CriticalPath {
-  TimeWindow window;        // the events considered
+  TimeWindow window;          // the events considered
   TimeNs start = 0, end = 0;  // the path's first and last node times
-  TimeNs length = 0;        // sum of the segments' weights == breakdown.total()
+  TimeNs length = 0;          // sum of the segments' weights == breakdown.total()
   CriticalBreakdown breakdown;
   std::vector<CriticalSegment> segments;  // in path order
   std::size_t nodes = 0, edges = 0;       // the graph's size

@@ -13,10 +13,12 @@ namespace {
 enum class RowKind : std::uint8_t { None, Host, Device };
 
 // torch's _filter_name: utility ops it leaves out of its events altogether.
-constexpr std::array<std::string_view, 6> kFilteredNames = {
-    "profiler::_record_function_enter", "profiler::_record_function_enter_new",
-    "profiler::_record_function_exit",  "aten::is_leaf",
-    "aten::output_nr",                  "aten::_version"};
+constexpr std::array<std::string_view, 6> kFilteredNames = {"profiler::_record_function_enter",
+                                                            "profiler::_record_function_enter_new",
+                                                            "profiler::_record_function_exit",
+                                                            "aten::is_leaf",
+                                                            "aten::output_nr",
+                                                            "aten::_version"};
 
 constexpr std::string_view kProfilerStepPrefix = "ProfilerStep#";
 constexpr std::uint32_t kNone = UINT32_MAX;
@@ -32,8 +34,10 @@ std::string_view inputDimsValue(std::string_view args) {
   if (i == std::string_view::npos || args[i] != '[') return {};
   int depth = 0;
   for (std::size_t j = i; j < args.size(); ++j) {
-    if (args[j] == '[') ++depth;
-    else if (args[j] == ']' && --depth == 0) return args.substr(i, j - i + 1);
+    if (args[j] == '[')
+      ++depth;
+    else if (args[j] == ']' && --depth == 0)
+      return args.substr(i, j - i + 1);
   }
   return {};
 }
@@ -64,11 +68,16 @@ class TableBuilder {
         case CategoryClass::CpuOp:
         case CategoryClass::UserAnnotation:
         case CategoryClass::Runtime:
-        case CategoryClass::Driver: kind_[i] = RowKind::Host; break;
+        case CategoryClass::Driver:
+          kind_[i] = RowKind::Host;
+          break;
         case CategoryClass::Kernel:
         case CategoryClass::Memcpy:
-        case CategoryClass::Memset: kind_[i] = RowKind::Device; break;
-        default: break;
+        case CategoryClass::Memset:
+          kind_[i] = RowKind::Device;
+          break;
+        default:
+          break;
       }
     }
   }
@@ -103,7 +112,8 @@ class TableBuilder {
     for (EventId d = 0; d < events.size(); ++d) {
       if (kind_[d] != RowKind::Device) continue;
       EventId l = launches_.launcherOf(d);
-      // The launcher may be a frame that is no row (a filtered utility op): its nearest row ancestor.
+      // The launcher may be a frame that is no row (a filtered utility op): its nearest row
+      // ancestor.
       while (l != kNoEvent && kind_[l] != RowKind::Host) l = events[l].parent;
       if (l != kNoEvent) selfDevice_[l] += events[d].dur;
     }
@@ -242,12 +252,18 @@ OpTable buildOpTable(const Trace& trace, const LaunchIndex& launches,
 void sortOpRows(std::vector<OpRow>& rows, OpSort by) {
   auto key = [by](const OpRow& r) -> TimeNs {
     switch (by) {
-      case OpSort::SelfDevice: return r.selfDevice;
-      case OpSort::SelfCpu: return r.selfCpu;
-      case OpSort::CpuTotal: return r.cpuTotal;
-      case OpSort::DeviceTotal: return r.deviceTotal;
-      case OpSort::Calls: return static_cast<TimeNs>(r.calls);
-      case OpSort::Name: return 0;
+      case OpSort::SelfDevice:
+        return r.selfDevice;
+      case OpSort::SelfCpu:
+        return r.selfCpu;
+      case OpSort::CpuTotal:
+        return r.cpuTotal;
+      case OpSort::DeviceTotal:
+        return r.deviceTotal;
+      case OpSort::Calls:
+        return static_cast<TimeNs>(r.calls);
+      case OpSort::Name:
+        return 0;
     }
     return 0;
   };

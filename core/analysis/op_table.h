@@ -50,7 +50,7 @@ struct OpRow {
 };
 
 struct OpTableOptions {
-  TimeWindow window;            // from resolveWindow(); an empty window gives an empty table
+  TimeWindow window;  // from resolveWindow(); an empty window gives an empty table
   bool groupByInputShapes = false;
 };
 
@@ -74,7 +74,8 @@ struct OpTable {
   }
 };
 
-OpTable buildOpTable(const Trace& trace, const LaunchIndex& launches, const OpTableOptions& options);
+OpTable buildOpTable(const Trace& trace, const LaunchIndex& launches,
+                     const OpTableOptions& options);
 
 enum class OpSort { SelfDevice, SelfCpu, CpuTotal, DeviceTotal, Calls, Name };
 // Descending by the key (ascending by name for Name); ties broken by name, so output is stable.

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/op_table_format.h"
-#include "util/csv.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <vector>
+
+#include "util/csv.h"
 
 namespace sutra {
 namespace {
@@ -54,8 +55,8 @@ std::string opTableText(const OpTable& table, std::size_t limit) {
   nameWidth = std::min(nameWidth, kMaxNameWidth);
   shapesWidth = std::min(shapesWidth, kMaxShapesWidth);
 
-  std::vector<std::string> headers = {"Name",      "Self CPU %", "Self CPU",
-                                      "CPU total %", "CPU total", "CPU time avg"};
+  std::vector<std::string> headers = {"Name",        "Self CPU %", "Self CPU",
+                                      "CPU total %", "CPU total",  "CPU time avg"};
   const std::string& dev = table.device;
   if (device) {
     headers.push_back("Self " + dev);
@@ -100,7 +101,8 @@ std::string opTableText(const OpTable& table, std::size_t limit) {
   }
   out += separator + "\n";
   out += "Self CPU time total: " + formatTorchTime(double(table.selfCpuTotal)) + "\n";
-  if (device) out += "Self " + dev + " time total: " + formatTorchTime(double(table.selfDeviceTotal)) + "\n";
+  if (device)
+    out += "Self " + dev + " time total: " + formatTorchTime(double(table.selfDeviceTotal)) + "\n";
   return out;
 }
 

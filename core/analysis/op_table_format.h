@@ -3,9 +3,8 @@
 // The operator table written out: as torch's EventList.table() prints it, as the CLI's JSON
 // document, and as CSV (for spreadsheets and the GUI's export).
 #include <cstddef>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "analysis/op_table.h"
 

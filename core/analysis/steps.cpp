@@ -77,7 +77,8 @@ std::vector<Step> findSteps(const Trace& trace, const LaunchIndex& launches) {
     if (call == kNoEvent) continue;
     const TimeNs t = trace.events[call].start;
     const TimeNs deviceEnd = trace.events[d].end();
-    auto k = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), t) - starts.begin());
+    auto k = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), t) -
+                                      starts.begin());
     // Walk back over the steps starting at or before t while any of them may still contain t.
     while (k > 0 && maxEndSoFar[k - 1] > t) {
       --k;
@@ -110,8 +111,8 @@ Result<TimeWindow> resolveWindow(const Trace& trace, std::span<const Step> steps
     for (std::size_t i = 0; i < steps.size() && i < 8; ++i)
       known += (i ? ", " : "") + std::to_string(steps[i].number);
     if (steps.size() > 8) known += ", ...";
-    return makeError(trace.path, "no step " + std::to_string(*spec.step) + " (steps: " +
-                                     (known.empty() ? "none" : known) + ")");
+    return makeError(trace.path, "no step " + std::to_string(*spec.step) +
+                                     " (steps: " + (known.empty() ? "none" : known) + ")");
   }
   TimeWindow w = wholeTraceWindow(trace);
   if (spec.start) w.start = *spec.start;

@@ -20,12 +20,12 @@ namespace sutra {
 class LaunchIndex;
 
 struct Step {
-  std::int64_t number = 0;       // N of ProfilerStep#N; the instance index (0, 1, ...) otherwise
-  std::string name;              // the annotation's name, or "whole trace"
-  EventId annotation = kNoEvent; // kNoEvent for the whole-trace step
+  std::int64_t number = 0;        // N of ProfilerStep#N; the instance index (0, 1, ...) otherwise
+  std::string name;               // the annotation's name, or "whole trace"
+  EventId annotation = kNoEvent;  // kNoEvent for the whole-trace step
   TimeNs start = 0;
   TimeNs end = 0;
-  TimeNs deviceEnd = 0;          // max(end, end of the last device op launched in [start, end))
+  TimeNs deviceEnd = 0;  // max(end, end of the last device op launched in [start, end))
 
   TimeNs duration() const { return deviceEnd - start; }
 };
@@ -39,7 +39,7 @@ std::vector<Step> findSteps(const Trace& trace, const LaunchIndex& launches);
 // What the user asked for: the whole trace (nothing set), one step, or a time range.
 struct WindowSpec {
   std::optional<std::int64_t> step = std::nullopt;  // a Step::number
-  std::optional<TimeNs> start = std::nullopt;  // a range; either end may be left open
+  std::optional<TimeNs> start = std::nullopt;       // a range; either end may be left open
   std::optional<TimeNs> end = std::nullopt;
 };
 

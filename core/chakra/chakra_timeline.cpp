@@ -262,8 +262,8 @@ Trace chakraToTimeline(const ChakraTrace& et, bool withDetails) {
           absentExample = "node " + std::to_string(et.nodes[i].id()) + " on " + std::to_string(dep);
         return;
       }
-      trace.flows.push_back(Flow{eventOfNode[*at], eventOfNode[i],
-                                 static_cast<std::int64_t>(et.nodes[i].id()), cat});
+      trace.flows.push_back(
+          Flow{eventOfNode[*at], eventOfNode[i], static_cast<std::int64_t>(et.nodes[i].id()), cat});
     };
     for (auto d : et.nodes[i].ctrl_deps()) link(d, ctrlCat);
     for (auto d : et.nodes[i].data_deps()) link(d, dataCat);

@@ -18,8 +18,8 @@ Result<PairConversion> convertTracePair(const std::string& etPath, const std::st
   }
   auto kineto = readKinetoTrace(kinetoPath);
   if (!kineto) return kineto.error();
-  auto linked =
-      linkTraces(std::move(etTrace), std::make_shared<const Trace>(std::move(kineto.value())), link);
+  auto linked = linkTraces(std::move(etTrace),
+                           std::make_shared<const Trace>(std::move(kineto.value())), link);
   if (!linked) return linked.error();
   auto chakra = convertToChakra(*linked, convert);
   if (!chakra) return chakra.error();

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // File-level conversion to Chakra: read an ET and the Kineto trace recorded with it, link them,
-// convert (or read an ET+ file that is linked already); and write one `<prefix>.<rank>.et` per rank. Used by `sutra-cli convert`, the tests and
-// the benchmark, so all three run the same path.
+// convert (or read an ET+ file that is linked already); and write one `<prefix>.<rank>.et` per
+// rank. Used by `sutra-cli convert`, the tests and the benchmark, so all three run the same path.
 #include <string>
 #include <vector>
 

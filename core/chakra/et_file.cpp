@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "chakra/et_file.h"
 
-#include "util/atomic_file.h"
-
 #include <fcntl.h>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/stubs/logging.h>
@@ -21,6 +19,7 @@
 #include <unordered_set>
 
 #include "io/byte_source.h"
+#include "util/atomic_file.h"
 
 namespace sutra::chakra {
 namespace {

@@ -7,8 +7,8 @@ namespace sutra::chakra {
 
 NodeIndex::NodeIndex(const std::vector<ChakraProtoMsg::Node>& nodes) {
   if (nodes.empty()) return;
-  const auto [lo, hi] = std::minmax_element(nodes.begin(), nodes.end(),
-                                            [](const auto& a, const auto& b) { return a.id() < b.id(); });
+  const auto [lo, hi] = std::minmax_element(
+      nodes.begin(), nodes.end(), [](const auto& a, const auto& b) { return a.id() < b.id(); });
   const std::uint64_t span = hi->id() - lo->id();
   if (span < 4 * static_cast<std::uint64_t>(nodes.size())) {
     firstId_ = lo->id();
@@ -30,7 +30,8 @@ std::optional<std::uint32_t> NodeIndex::find(std::uint64_t id) const {
     const std::uint32_t at = byOffset_[id - firstId_];
     return at == kAbsent ? std::nullopt : std::optional<std::uint32_t>(at);
   }
-  const auto it = std::lower_bound(byId_.begin(), byId_.end(), std::make_pair(id, std::uint32_t{0}));
+  const auto it =
+      std::lower_bound(byId_.begin(), byId_.end(), std::make_pair(id, std::uint32_t{0}));
   if (it == byId_.end() || it->first != id) return std::nullopt;
   return it->second;
 }

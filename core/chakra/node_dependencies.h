@@ -36,7 +36,8 @@ struct NodeDependencies {
   // Node i's dependants, the reverse of the above, by position ascending.
   std::vector<std::uint32_t> dependantOffsets, dependants;
 
-  static NodeDependencies build(const std::vector<ChakraProtoMsg::Node>& nodes, const NodeIndex& index);
+  static NodeDependencies build(const std::vector<ChakraProtoMsg::Node>& nodes,
+                                const NodeIndex& index);
 
   std::span<const std::uint32_t> of(std::size_t i) const {
     return {deps.data() + depOffsets[i], deps.data() + depOffsets[i + 1]};

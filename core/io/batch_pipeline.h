@@ -181,7 +181,9 @@ class BatchPipeline {
       {
         std::unique_lock lock(mutex_);
         if (all)
-          batchDone_.wait(lock, [&] { return done_.count(nextMerge_) || error_ || finished_ == nextSequence_; });
+          batchDone_.wait(lock, [&] {
+            return done_.count(nextMerge_) || error_ || finished_ == nextSequence_;
+          });
         if (error_) return *error_;
         auto it = done_.find(nextMerge_);
         if (it == done_.end()) return Ok{};

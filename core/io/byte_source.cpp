@@ -13,16 +13,20 @@ namespace sutra {
 struct ByteSource::Gzip {
   z_stream stream{};
   std::vector<unsigned char> input = std::vector<unsigned char>(1 << 20);
-  bool finished = false;   // the last member ended exactly at the end of the file
+  bool finished = false;  // the last member ended exactly at the end of the file
   ~Gzip() { inflateEnd(&stream); }
 };
 
 Error openError(const std::string& path, int err) {
   switch (err) {
-    case ENOENT: return makeError(path, "no such file or directory");
-    case EISDIR: return makeError(path, "is a directory, not a trace file");
-    case EACCES: return makeError(path, "permission denied");
-    default: return makeError(path, std::string("cannot open: ") + std::strerror(err));
+    case ENOENT:
+      return makeError(path, "no such file or directory");
+    case EISDIR:
+      return makeError(path, "is a directory, not a trace file");
+    case EACCES:
+      return makeError(path, "permission denied");
+    default:
+      return makeError(path, std::string("cannot open: ") + std::strerror(err));
   }
 }
 
@@ -80,7 +84,8 @@ Result<std::size_t> ByteSource::read(char* out, std::size_t capacity) {
       if (*n == 0) {
         if (gz.finished) break;
         return makeError(path_, "truncated gzip stream: the file ends at byte " +
-                                    std::to_string(fileBytesRead_) + " before the compressed data does");
+                                    std::to_string(fileBytesRead_) +
+                                    " before the compressed data does");
       }
       zs.next_in = gz.input.data();
       zs.avail_in = static_cast<uInt>(*n);
@@ -96,7 +101,8 @@ Result<std::size_t> ByteSource::read(char* out, std::size_t capacity) {
     if (rc == Z_BUF_ERROR && zs.avail_in == 0) continue;
     if (rc != Z_OK) {
       const std::uint64_t at = fileBytesRead_ - zs.avail_in;
-      return makeError(path_, std::string("corrupt gzip data near compressed byte ") + std::to_string(at) +
+      return makeError(path_, std::string("corrupt gzip data near compressed byte ") +
+                                  std::to_string(at) +
                                   (zs.msg ? std::string(": ") + zs.msg : std::string()));
     }
   }

@@ -17,7 +17,8 @@ namespace sutra {
 Error openError(const std::string& path, int err);
 
 // A gzip file whose stream decompresses to nothing.
-inline constexpr std::string_view kEmptyGzipMessage = "empty file: the gzip stream decompresses to no data";
+inline constexpr std::string_view kEmptyGzipMessage =
+    "empty file: the gzip stream decompresses to no data";
 
 class ByteSource {
  public:

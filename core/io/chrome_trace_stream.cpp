@@ -15,7 +15,8 @@ ChromeTraceStream::ChromeTraceStream(AtomicFile file) : file_(std::move(file)) {
   buffer_.reserve(kFlushBytes + (64 << 10));
 }
 
-Result<ChromeTraceStream> ChromeTraceStream::open(const std::string& path, std::string_view topLevel,
+Result<ChromeTraceStream> ChromeTraceStream::open(const std::string& path,
+                                                  std::string_view topLevel,
                                                   const AtomicFileOptions& options) {
   auto file = AtomicFile::create(path, options);
   if (!file) return file.error();

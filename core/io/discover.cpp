@@ -652,7 +652,8 @@ Result<Discovery> discoverTraces(const std::vector<std::string>& paths) {
   return d;
 }
 
-Result<std::string> findKinetoTrace(const std::vector<std::string>& paths, std::optional<int> rank) {
+Result<std::string> findKinetoTrace(const std::vector<std::string>& paths,
+                                    std::optional<int> rank) {
   if (paths.empty()) return Error{"no input"};
   auto found = discoverTraces(paths);
   if (!found) return found.error();
@@ -674,8 +675,10 @@ Result<std::string> findKinetoTrace(const std::vector<std::string>& paths, std::
     return makeError(paths.front(), "no Kineto trace of rank " + std::to_string(*rank));
   }
   if (withKineto.size() > 1)
-    return makeError(paths.front(), "holds " + std::to_string(withKineto.size()) +
-                                        " ranks; choose one: a rank's own file, or --rank R where the command has it");
+    return makeError(
+        paths.front(),
+        "holds " + std::to_string(withKineto.size()) +
+            " ranks; choose one: a rank's own file, or --rank R where the command has it");
   return *withKineto.front()->kineto;
 }
 

@@ -55,8 +55,12 @@ bool readValue(od::value v, AttrValue& out) {
   return true;
 }
 
-std::int64_t asInt(const AttrValue& v, std::int64_t fallback) { return integerText(v.text).value_or(fallback); }
-std::string asString(const AttrValue& v) { return std::string(v.isString || !v.text.empty() ? v.text : v.raw); }
+std::int64_t asInt(const AttrValue& v, std::int64_t fallback) {
+  return integerText(v.text).value_or(fallback);
+}
+std::string asString(const AttrValue& v) {
+  return std::string(v.isString || !v.text.empty() ? v.text : v.raw);
+}
 
 struct EtBatch {
   std::vector<EtNode> nodes;
@@ -70,8 +74,9 @@ class NodeParser {
 
  private:
   Status parseNode(od::object& object, std::uint64_t where, EtBatch& out);
-  void fillArgs(EtArgs& args, std::string_view values, std::string_view shapes, std::string_view types,
-                std::string_view strides, EtBatch& out, std::int64_t nodeId);
+  void fillArgs(EtArgs& args, std::string_view values, std::string_view shapes,
+                std::string_view types, std::string_view strides, EtBatch& out,
+                std::int64_t nodeId);
   void collectTensors(dom::element value, std::string_view type, std::vector<EtTensor>& out);
 
   const std::string& path_;
@@ -79,32 +84,54 @@ class NodeParser {
   dom::parser dom_;
 };
 
-void setAttr(EtNode& node, std::string_view name, const AttrValue& value, std::string_view rawAttr) {
+void setAttr(EtNode& node, std::string_view name, const AttrValue& value,
+             std::string_view rawAttr) {
   auto comm = [&]() -> EtComm& {
     if (!node.comm) node.comm.emplace();
     return *node.comm;
   };
-  if (name == "rf_id") node.rfId = asInt(value, -1);
-  else if (name == "fw_parent") node.fwParent = asInt(value, 0);
-  else if (name == "seq_id") node.seqId = asInt(value, -1);
-  else if (name == "scope") node.scope = asInt(value, 0);
-  else if (name == "tid") node.tid = asInt(value, 0);
-  else if (name == "fw_tid") node.fwTid = asInt(value, 0);
-  else if (name == "op_schema") node.opSchema = asString(value);
-  else if (name == "kernel_backend") node.kernelBackend = asString(value);
-  else if (name == "kernel_file") node.kernelFile = asString(value);
-  else if (name == "collective_name") comm().collectiveName = asString(value);
-  else if (name == "dtype") comm().dtype = asString(value);
-  else if (name == "in_msg_nelems") comm().inMsgNelems = asInt(value, 0);
-  else if (name == "out_msg_nelems") comm().outMsgNelems = asInt(value, 0);
-  else if (name == "in_split_size") comm().inSplitSize = asString(value);
-  else if (name == "out_split_size") comm().outSplitSize = asString(value);
-  else if (name == "pg_name") comm().pgName = asString(value);
-  else if (name == "pg_desc") comm().pgDesc = asString(value);
-  else if (name == "pg_size") comm().pgSize = asInt(value, 0);
-  else if (name == "global_rank_start") comm().globalRankStart = asInt(value, 0);
-  else if (name == "global_rank_stride") comm().globalRankStride = asInt(value, 1);
-  else if (!rawAttr.empty()) node.extraAttrsJson.emplace_back(rawAttr);
+  if (name == "rf_id")
+    node.rfId = asInt(value, -1);
+  else if (name == "fw_parent")
+    node.fwParent = asInt(value, 0);
+  else if (name == "seq_id")
+    node.seqId = asInt(value, -1);
+  else if (name == "scope")
+    node.scope = asInt(value, 0);
+  else if (name == "tid")
+    node.tid = asInt(value, 0);
+  else if (name == "fw_tid")
+    node.fwTid = asInt(value, 0);
+  else if (name == "op_schema")
+    node.opSchema = asString(value);
+  else if (name == "kernel_backend")
+    node.kernelBackend = asString(value);
+  else if (name == "kernel_file")
+    node.kernelFile = asString(value);
+  else if (name == "collective_name")
+    comm().collectiveName = asString(value);
+  else if (name == "dtype")
+    comm().dtype = asString(value);
+  else if (name == "in_msg_nelems")
+    comm().inMsgNelems = asInt(value, 0);
+  else if (name == "out_msg_nelems")
+    comm().outMsgNelems = asInt(value, 0);
+  else if (name == "in_split_size")
+    comm().inSplitSize = asString(value);
+  else if (name == "out_split_size")
+    comm().outSplitSize = asString(value);
+  else if (name == "pg_name")
+    comm().pgName = asString(value);
+  else if (name == "pg_desc")
+    comm().pgDesc = asString(value);
+  else if (name == "pg_size")
+    comm().pgSize = asInt(value, 0);
+  else if (name == "global_rank_start")
+    comm().globalRankStart = asInt(value, 0);
+  else if (name == "global_rank_stride")
+    comm().globalRankStride = asInt(value, 1);
+  else if (!rawAttr.empty())
+    node.extraAttrsJson.emplace_back(rawAttr);
 }
 
 // A tensor value: [tensor_id, storage_id, offset, numel, itemsize, device].
@@ -115,9 +142,12 @@ bool readTensor(dom::element v, EtTensor& t) {
   for (std::size_t k = 0; k < 5; ++k) {
     auto item = a.at(k);
     if (item.error()) return false;
-    if (item.is_int64()) fields[k] = item.get_int64().value_unsafe();
-    else if (item.is_uint64()) fields[k] = static_cast<std::int64_t>(item.get_uint64().value_unsafe());
-    else return false;
+    if (item.is_int64())
+      fields[k] = item.get_int64().value_unsafe();
+    else if (item.is_uint64())
+      fields[k] = static_cast<std::int64_t>(item.get_uint64().value_unsafe());
+    else
+      return false;
   }
   std::string_view device;
   if (a.at(5).get_string().get(device)) return false;
@@ -125,7 +155,8 @@ bool readTensor(dom::element v, EtTensor& t) {
   return true;
 }
 
-void NodeParser::collectTensors(dom::element value, std::string_view type, std::vector<EtTensor>& out) {
+void NodeParser::collectTensors(dom::element value, std::string_view type,
+                                std::vector<EtTensor>& out) {
   EtTensor t;
   if (type.starts_with("Tensor(") && readTensor(value, t)) {
     out.push_back(std::move(t));
@@ -133,19 +164,23 @@ void NodeParser::collectTensors(dom::element value, std::string_view type, std::
     // GenericList[Tensor(float),...], TensorList: lists of tensors, possibly nested.
     dom::array valueItems = value.get_array().value_unsafe();
     for (dom::element item : valueItems) {
-      if (readTensor(item, t)) out.push_back(t);
-      else if (item.is_array()) collectTensors(item, type, out);
+      if (readTensor(item, t))
+        out.push_back(t);
+      else if (item.is_array())
+        collectTensors(item, type, out);
     }
   }
 }
 
-void NodeParser::fillArgs(EtArgs& args, std::string_view values, std::string_view shapes, std::string_view types,
-                          std::string_view strides, EtBatch& out, std::int64_t nodeId) {
+void NodeParser::fillArgs(EtArgs& args, std::string_view values, std::string_view shapes,
+                          std::string_view types, std::string_view strides, EtBatch& out,
+                          std::int64_t nodeId) {
   args.valuesJson.assign(values.empty() ? "[]" : values);
   args.shapesJson.assign(shapes.empty() ? "[]" : shapes);
   args.stridesJson.assign(strides);
   auto unreadable = [&] {
-    out.problems.add(Severity::Warning, "ET node with unreadable inputs or outputs", "node " + std::to_string(nodeId));
+    out.problems.add(Severity::Warning, "ET node with unreadable inputs or outputs",
+                     "node " + std::to_string(nodeId));
   };
   if (!types.empty()) {
     dom::element t;
@@ -180,7 +215,9 @@ void NodeParser::fillArgs(EtArgs& args, std::string_view values, std::string_vie
   std::size_t k = 0;
   dom::array vItems = v.get_array().value_unsafe();
   for (dom::element value : vItems) {
-    collectTensors(value, k < args.types.size() ? std::string_view(args.types[k]) : std::string_view(), args.tensors);
+    collectTensors(value,
+                   k < args.types.size() ? std::string_view(args.types[k]) : std::string_view(),
+                   args.tensors);
     ++k;
   }
 }
@@ -189,23 +226,28 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
   EtNode node;
   std::string_view raw;
   auto malformed = [&](simdjson::error_code err) {
-    return makeError(path_, "malformed ET node near byte " + std::to_string(where) + ": " + simdjson::error_message(err));
+    return makeError(path_, "malformed ET node near byte " + std::to_string(where) + ": " +
+                                simdjson::error_message(err));
   };
   if (auto err = object.raw_json().get(raw)) return malformed(err);
   node.rawJson.assign(raw);
   if (auto err = object.reset().error()) return malformed(err);
   bool hasId = false;
   // Either layout: values in {values, shapes, types} objects, or flat lists beside the node's keys.
-  std::string_view inValues, inShapes, inTypes, inStrides, outValues, outShapes, outTypes, outStrides;
+  std::string_view inValues, inShapes, inTypes, inStrides, outValues, outShapes, outTypes,
+      outStrides;
   for (auto field : object) {
     std::string_view key;
     if (auto err = field.unescaped_key().get(key)) return malformed(err);
     const std::string k(key);  // the view dies when the value is read
     AttrValue value;
     if (!readValue(field.value(), value)) return malformed(simdjson::INCORRECT_TYPE);
-    if (k == "id") node.id = asInt(value, -1), hasId = true;
-    else if (k == "name") node.name = asString(value);
-    else if (k == "parent" || k == "ctrl_deps") node.parent = asInt(value, -1);
+    if (k == "id")
+      node.id = asInt(value, -1), hasId = true;
+    else if (k == "name")
+      node.name = asString(value);
+    else if (k == "parent" || k == "ctrl_deps")
+      node.parent = asInt(value, -1);
     else if (k == "inputs" || k == "outputs") {
       const bool in = k == "inputs";
       if (value.raw.starts_with("{")) {
@@ -217,21 +259,28 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
           dom::element m;
           return e.at_key(name).get(m) ? std::string() : simdjson::minify(m);
         };
-        const std::string values = member("values"), shapes = member("shapes"), types = member("types"),
-                          strides = member("strides");
+        const std::string values = member("values"), shapes = member("shapes"),
+                          types = member("types"), strides = member("strides");
         fillArgs(in ? node.inputs : node.outputs, values, shapes, types, strides, out, node.id);
       } else {
         (in ? inValues : outValues) = value.raw;
       }
-    } else if (k == "input_shapes") inShapes = value.raw;
-    else if (k == "input_types") inTypes = value.raw;
-    else if (k == "input_strides") inStrides = value.raw;
-    else if (k == "output_shapes") outShapes = value.raw;
-    else if (k == "output_types") outTypes = value.raw;
-    else if (k == "output_strides") outStrides = value.raw;
+    } else if (k == "input_shapes")
+      inShapes = value.raw;
+    else if (k == "input_types")
+      inTypes = value.raw;
+    else if (k == "input_strides")
+      inStrides = value.raw;
+    else if (k == "output_shapes")
+      outShapes = value.raw;
+    else if (k == "output_types")
+      outTypes = value.raw;
+    else if (k == "output_strides")
+      outStrides = value.raw;
     else if (k == "attrs") {
       dom::element attrs;
-      if (auto err = dom_.parse(value.raw.data(), value.raw.size()).get(attrs)) return malformed(err);
+      if (auto err = dom_.parse(value.raw.data(), value.raw.size()).get(attrs))
+        return malformed(err);
       if (!attrs.is_array()) continue;
       dom::array attrsItems = attrs.get_array().value_unsafe();
       for (dom::element attr : attrsItems) {
@@ -243,8 +292,10 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
         if (!attr.at_key("value").get(v)) {
           rawValue = simdjson::minify(v);
           av.raw = rawValue;
-          if (v.is_string()) av.isString = true, av.text = v.get_string().value_unsafe();
-          else if (!v.is_array() && !v.is_object()) av.text = rawValue;
+          if (v.is_string())
+            av.isString = true, av.text = v.get_string().value_unsafe();
+          else if (!v.is_array() && !v.is_object())
+            av.text = rawValue;
         }
         setAttr(node, name, av, rawAttr);
       }
@@ -252,8 +303,10 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
       setAttr(node, k, value, {});  // flat layout: rf_id, tid, op_schema ... are node members
     }
   }
-  if (!inValues.empty()) fillArgs(node.inputs, inValues, inShapes, inTypes, inStrides, out, node.id);
-  if (!outValues.empty()) fillArgs(node.outputs, outValues, outShapes, outTypes, outStrides, out, node.id);
+  if (!inValues.empty())
+    fillArgs(node.inputs, inValues, inShapes, inTypes, inStrides, out, node.id);
+  if (!outValues.empty())
+    fillArgs(node.outputs, outValues, outShapes, outTypes, outStrides, out, node.id);
   if (!hasId) {
     out.problems.add(Severity::Warning, "ET node without an id, skipped", node.name);
     return Ok{};
@@ -317,8 +370,13 @@ Result<EtTrace> readPytorchEt(const std::string& path, const ProgressFn& progres
       [&](EtBatch&& batch) { mergeBatch(trace, std::move(batch)); });
   JsonStreamHandlers handlers;
   handlers.onBatch = [&](const JsonBatch& batch) { return pipeline.submit(batch); };
-  handlers.onMember = [&](std::string_view key, std::string_view raw) { members.emplace_back(key, raw); };
-  if (progress) handlers.onProgress = [&](std::uint64_t) { return progress(source.fileBytesRead(), source.fileSize()); };
+  handlers.onMember = [&](std::string_view key, std::string_view raw) {
+    members.emplace_back(key, raw);
+  };
+  if (progress)
+    handlers.onProgress = [&](std::uint64_t) {
+      return progress(source.fileBytesRead(), source.fileSize());
+    };
   auto summary = streamJsonArray(source, "nodes", handlers, 1 << 20);
   auto finished = pipeline.finish();
   // A batch that failed lies before wherever the scanner stopped: its error comes first in the
@@ -326,7 +384,9 @@ Result<EtTrace> readPytorchEt(const std::string& path, const ProgressFn& progres
   if (!finished) return finished.error();
   if (!summary) return summary.error();
   if (summary->topLevelArray)
-    return makeError(path, "not a PyTorch execution trace: the document is an array, not an object with \"nodes\"");
+    return makeError(
+        path,
+        "not a PyTorch execution trace: the document is an array, not an object with \"nodes\"");
   if (!summary->foundArray) {
     for (const auto& [k, v] : members)
       if (k == "nodes")
@@ -339,20 +399,31 @@ Result<EtTrace> readPytorchEt(const std::string& path, const ProgressFn& progres
   for (auto& [key, raw] : members) {
     auto v = nlohmann::json::parse(raw, nullptr, false);
     if (v.is_discarded()) continue;
-    auto integer = [&](std::int64_t fallback) { return v.is_number() ? v.get<std::int64_t>() : fallback; };
-    if (key == "schema") trace.schema = v.is_string() ? v.get<std::string>() : v.dump(), hasSchema = true;
-    else if (key == "pid") trace.pid = integer(0);
-    else if (key == "time") trace.time = v.is_string() ? v.get<std::string>() : v.dump();
-    else if (key == "start_ts") trace.startTs = integer(0);
-    else if (key == "finish_ts") trace.finishTs = integer(0);
-    else if (key == "distributedInfo") trace.distributedInfoJson = raw;
+    auto integer = [&](std::int64_t fallback) {
+      return v.is_number() ? v.get<std::int64_t>() : fallback;
+    };
+    if (key == "schema")
+      trace.schema = v.is_string() ? v.get<std::string>() : v.dump(), hasSchema = true;
+    else if (key == "pid")
+      trace.pid = integer(0);
+    else if (key == "time")
+      trace.time = v.is_string() ? v.get<std::string>() : v.dump();
+    else if (key == "start_ts")
+      trace.startTs = integer(0);
+    else if (key == "finish_ts")
+      trace.finishTs = integer(0);
+    else if (key == "distributedInfo")
+      trace.distributedInfoJson = raw;
   }
   if (summary->controlCharactersReplaced > 0)
-    trace.problems.add(Severity::Warning, "raw control characters in strings (replaced with spaces)",
-                       summary->controlCharactersReplaced, controlCharacterExample(*summary, "nodes"));
-  if (!hasSchema) trace.problems.add(Severity::Warning, "ET without a \"schema\" version; read by shape");
+    trace.problems.add(
+        Severity::Warning, "raw control characters in strings (replaced with spaces)",
+        summary->controlCharactersReplaced, controlCharacterExample(*summary, "nodes"));
+  if (!hasSchema)
+    trace.problems.add(Severity::Warning, "ET without a \"schema\" version; read by shape");
   else if (!knownSchema(trace.schema))
-    trace.problems.add(Severity::Warning, "ET schema version Sutra does not know; read by shape", trace.schema);
+    trace.problems.add(Severity::Warning, "ET schema version Sutra does not know; read by shape",
+                       trace.schema);
   return trace;
 }
 

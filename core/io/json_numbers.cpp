@@ -11,9 +11,11 @@ namespace sutra {
 namespace {
 
 std::string_view trim(std::string_view t) {
-  while (!t.empty() && (t.front() == ' ' || t.front() == '\t' || t.front() == '\n' || t.front() == '\r' || t.front() == '"'))
+  while (!t.empty() && (t.front() == ' ' || t.front() == '\t' || t.front() == '\n' ||
+                        t.front() == '\r' || t.front() == '"'))
     t.remove_prefix(1);
-  while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\n' || t.back() == '\r' || t.back() == '"'))
+  while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\n' ||
+                        t.back() == '\r' || t.back() == '"'))
     t.remove_suffix(1);
   return t;
 }
@@ -57,7 +59,8 @@ std::optional<std::int64_t> microsTextToNanos(std::string_view text) {
       if (digit > 9) break;
       v = v * 10 + digit;
     }
-    if (i == text.size()) return v > kMaxWholeMicros ? std::nullopt : std::optional<std::int64_t>(v * 1000);
+    if (i == text.size())
+      return v > kMaxWholeMicros ? std::nullopt : std::optional<std::int64_t>(v * 1000);
   }
   bool exponent = false;
   for (char c : text) exponent |= (c == 'e') | (c == 'E');
@@ -65,7 +68,8 @@ std::optional<std::int64_t> microsTextToNanos(std::string_view text) {
     const std::string copy(text);
     char* end = nullptr;
     const double v = std::strtod(copy.c_str(), &end);
-    if (end != copy.c_str() + copy.size() || !std::isfinite(v) || std::fabs(v) > 9e15) return std::nullopt;
+    if (end != copy.c_str() + copy.size() || !std::isfinite(v) || std::fabs(v) > 9e15)
+      return std::nullopt;
     return static_cast<std::int64_t>(std::llround(v * 1000.0));
   }
   bool negative = false;
@@ -74,7 +78,8 @@ std::optional<std::int64_t> microsTextToNanos(std::string_view text) {
   std::int64_t whole = 0;
   std::size_t digits = 0;
   for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i, ++digits) {
-    if (whole > kMaxWholeMicros) return std::nullopt;  // checked per digit: whole * 10 cannot overflow
+    if (whole > kMaxWholeMicros)
+      return std::nullopt;  // checked per digit: whole * 10 cannot overflow
     whole = whole * 10 + (text[i] - '0');
   }
   if (whole > kMaxWholeMicros) return std::nullopt;
@@ -84,8 +89,10 @@ std::optional<std::int64_t> microsTextToNanos(std::string_view text) {
   if (i < text.size() && text[i] == '.') {
     ++i;
     for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
-      if (fractionDigits < 3) fraction = fraction * 10 + (text[i] - '0'), ++fractionDigits;
-      else if (fractionDigits == 3) roundUp = text[i] >= '5', ++fractionDigits;
+      if (fractionDigits < 3)
+        fraction = fraction * 10 + (text[i] - '0'), ++fractionDigits;
+      else if (fractionDigits == 3)
+        roundUp = text[i] >= '5', ++fractionDigits;
       ++digits;
     }
   }
@@ -96,7 +103,8 @@ std::optional<std::int64_t> microsTextToNanos(std::string_view text) {
 }
 
 std::string_view trimJsonToken(std::string_view t) {
-  while (!t.empty() && (t.back() == ' ' || t.back() == '\n' || t.back() == '\r' || t.back() == '\t'))
+  while (!t.empty() &&
+         (t.back() == ' ' || t.back() == '\n' || t.back() == '\r' || t.back() == '\t'))
     t.remove_suffix(1);
   return t;
 }

@@ -33,7 +33,8 @@ constexpr ByteTables kTables;
 inline std::size_t findStructural(const char* p, std::size_t i, std::size_t n) {
 #if defined(__SSE2__)
   const __m128i quote = _mm_set1_epi8('"'), open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
-  const __m128i openSquare = _mm_set1_epi8('['), closeSquare = _mm_set1_epi8(']'), comma = _mm_set1_epi8(',');
+  const __m128i openSquare = _mm_set1_epi8('['), closeSquare = _mm_set1_epi8(']'),
+                comma = _mm_set1_epi8(',');
   while (i + 16 <= n) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
     const __m128i hit = _mm_or_si128(
@@ -57,8 +58,8 @@ inline std::size_t findStringStop(const char* p, std::size_t i, std::size_t n) {
   while (i + 16 <= n) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
     const __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(v, controlMax), controlMax);  // v <= 0x1f
-    const int mask = _mm_movemask_epi8(
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)), control));
+    const int mask = _mm_movemask_epi8(_mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)), control));
     if (mask != 0) return i + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
     i += 16;
   }
@@ -80,7 +81,8 @@ inline BlockMasks classifyBlock(const char* p) {
   const __m128i open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}'), comma = _mm_set1_epi8(',');
   for (int k = 0; k < 4; ++k) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
-    const __m128i folded = _mm_or_si128(v, lower);  // '[' -> '{', ']' -> '}'; nothing else maps there
+    const __m128i folded =
+        _mm_or_si128(v, lower);  // '[' -> '{', ']' -> '}'; nothing else maps there
     const auto bits = [](__m128i x) {
       return static_cast<std::uint64_t>(static_cast<unsigned>(_mm_movemask_epi8(x)));
     };
@@ -88,9 +90,10 @@ inline BlockMasks classifyBlock(const char* p) {
     m.quote |= bits(_mm_cmpeq_epi8(v, quote)) << shift;
     m.backslash |= bits(_mm_cmpeq_epi8(v, backslash)) << shift;
     m.control |= bits(_mm_cmpeq_epi8(_mm_max_epu8(v, controlMax), controlMax)) << shift;
-    m.structural |= bits(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(folded, open), _mm_cmpeq_epi8(folded, close)),
-                                      _mm_cmpeq_epi8(v, comma)))
-                    << shift;
+    m.structural |=
+        bits(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(folded, open), _mm_cmpeq_epi8(folded, close)),
+                          _mm_cmpeq_epi8(v, comma)))
+        << shift;
   }
   return m;
 }
@@ -129,15 +132,15 @@ std::string describeByte(char c) {
 
 // The scanner's position in the top-level structure.
 enum class Where {
-  BeforeRoot,       // nothing but whitespace seen
-  ExpectKey,        // inside the root object, before a member's key (or '}')
-  InKey,            // inside a member's key string
+  BeforeRoot,  // nothing but whitespace seen
+  ExpectKey,   // inside the root object, before a member's key (or '}')
+  InKey,       // inside a member's key string
   ExpectColon,
   ExpectValue,
-  InValue,          // inside a member value that is captured as raw text
-  InArray,          // inside the streamed array
-  AfterValue,       // after a member value: ',' or '}'
-  Done,             // the root value is closed
+  InValue,     // inside a member value that is captured as raw text
+  InArray,     // inside the streamed array
+  AfterValue,  // after a member value: ',' or '}'
+  Done,        // the root value is closed
 };
 
 class Streamer {
@@ -149,17 +152,18 @@ class Streamer {
   Result<JsonStreamSummary> run();
 
  private:
-  Status scan();               // scans buf_[pos_, filled_)
-  JsonBatch frameBatch();      // the complete elements, framed in place and counted
-  Status flushBatch();         // hands complete elements to the caller
-  Status handOverBatch();      // the same with the buffer that holds them (onBatchBuffer)
+  Status scan();                         // scans buf_[pos_, filled_)
+  JsonBatch frameBatch();                // the complete elements, framed in place and counted
+  Status flushBatch();                   // hands complete elements to the caller
+  Status handOverBatch();                // the same with the buffer that holds them (onBatchBuffer)
   std::size_t scanArray(std::size_t i);  // the hot loop inside the streamed array
-  std::size_t scanArrayBlocks(std::size_t i);  // its 64-bytes-a-step part
+  std::size_t scanArrayBlocks(std::size_t i);        // its 64-bytes-a-step part
   bool arrayByte(std::size_t i, std::size_t& next);  // one structural byte in the array
   void noteControlCharacter(std::size_t at);
-  std::size_t skipString(std::size_t i); // from inside a string to just past its closing quote
+  std::size_t skipString(std::size_t i);  // from inside a string to just past its closing quote
   Error malformed(std::size_t at, const std::string& what) const {
-    return makeError(source_.path(), "malformed JSON at byte " + std::to_string(base_ + at) + ": " + what);
+    return makeError(source_.path(),
+                     "malformed JSON at byte " + std::to_string(base_ + at) + ": " + what);
   }
   std::uint64_t offset(std::size_t at) const { return base_ + at; }
 
@@ -176,15 +180,15 @@ class Streamer {
   Where where_ = Where::BeforeRoot;
   int depth_ = 0;
   bool inString_ = false;
-  int arrayDepth_ = 0;          // depth of the streamed array's elements
-  std::size_t keyStart_ = 0;    // InKey: index of the key's first byte
+  int arrayDepth_ = 0;        // depth of the streamed array's elements
+  std::size_t keyStart_ = 0;  // InKey: index of the key's first byte
   std::string key_;
-  std::size_t valueStart_ = 0;  // InValue: index of the value's first byte
-  int valueDepth_ = 0;          // depth at which the captured value ends
-  std::size_t batchStart_ = 0;  // InArray: the delimiter before the first unflushed element
-  std::size_t lastComplete_ = 0;    // InArray: the delimiter after the last complete element
-  std::size_t pendingElements_ = 0; // complete elements after batchStart_
-  bool elementContent_ = false;     // non-space seen since the last delimiter
+  std::size_t valueStart_ = 0;       // InValue: index of the value's first byte
+  int valueDepth_ = 0;               // depth at which the captured value ends
+  std::size_t batchStart_ = 0;       // InArray: the delimiter before the first unflushed element
+  std::size_t lastComplete_ = 0;     // InArray: the delimiter after the last complete element
+  std::size_t pendingElements_ = 0;  // complete elements after batchStart_
+  bool elementContent_ = false;      // non-space seen since the last delimiter
   bool arrayClosed_ = false;
   bool escapePending_ = false;  // a chunk ended between a backslash and the byte it escapes
   std::optional<Error> error_;  // set by the hot loops, which return positions
@@ -208,9 +212,12 @@ Result<JsonStreamSummary> Streamer::run() {
       speculating_ = true;
     // Keep what is still needed: the unflushed part of the array, or the member being captured.
     std::size_t keep = pos_;
-    if (where_ == Where::InArray) keep = batchStart_;
-    else if (where_ == Where::InValue) keep = valueStart_;
-    else if (where_ == Where::InKey) keep = keyStart_;
+    if (where_ == Where::InArray)
+      keep = batchStart_;
+    else if (where_ == Where::InValue)
+      keep = valueStart_;
+    else if (where_ == Where::InKey)
+      keep = keyStart_;
     if (keep > 0) {
       std::memmove(buf_.data(), buf_.data() + keep, filled_ - keep);
       filled_ -= keep;
@@ -221,7 +228,8 @@ Result<JsonStreamSummary> Streamer::run() {
       valueStart_ -= std::min(valueStart_, keep);
       keyStart_ -= std::min(keyStart_, keep);
     }
-    // An element larger than what is free (or a chunk filled by a partial element) grows the buffer.
+    // An element larger than what is free (or a chunk filled by a partial element) grows the
+    // buffer.
     if (buf_.size() - kJsonPadding - filled_ < std::max<std::size_t>(chunk_ / 2, 1))
       buf_.resize(2 * (buf_.size() - kJsonPadding) + kJsonPadding);
     const std::size_t wanted = buf_.size() - kJsonPadding - filled_;
@@ -261,10 +269,11 @@ Result<JsonStreamSummary> Streamer::run() {
     return makeError(source_.path(), "no JSON content (only whitespace)");
   if (where_ != Where::Done) {
     std::string inside = inString_ ? "inside a string"
-                       : where_ == Where::InArray ? "inside the \"" + std::string(arrayKey_) + "\" array"
-                                                  : "before the document is closed";
-    return makeError(source_.path(), "truncated JSON: the file ends at byte " + std::to_string(end) +
-                                         " " + inside);
+                         : where_ == Where::InArray
+                             ? "inside the \"" + std::string(arrayKey_) + "\" array"
+                             : "before the document is closed";
+    return makeError(source_.path(),
+                     "truncated JSON: the file ends at byte " + std::to_string(end) + " " + inside);
   }
   return summary_;
 }
@@ -385,19 +394,27 @@ Status Streamer::scan() {
         continue;
       case Where::InValue:
         switch (c) {
-          case '"': inString_ = true; break;
-          case '{': case '[': ++depth_; break;
-          case '}': case ']':
+          case '"':
+            inString_ = true;
+            break;
+          case '{':
+          case '[':
+            ++depth_;
+            break;
+          case '}':
+          case ']':
             if (depth_ == valueDepth_) {  // a scalar value ends at the object's close
               if (c != '}') return malformed(i, "unexpected ']'");
-              if (handlers_.onMember) handlers_.onMember(key_, std::string_view(p + valueStart_, i - valueStart_));
+              if (handlers_.onMember)
+                handlers_.onMember(key_, std::string_view(p + valueStart_, i - valueStart_));
               --depth_;
               where_ = Where::Done;
               break;
             }
             --depth_;
             if (depth_ == valueDepth_) {
-              if (handlers_.onMember) handlers_.onMember(key_, std::string_view(p + valueStart_, i + 1 - valueStart_));
+              if (handlers_.onMember)
+                handlers_.onMember(key_, std::string_view(p + valueStart_, i + 1 - valueStart_));
               where_ = Where::AfterValue;
             }
             break;
@@ -405,11 +422,13 @@ Status Streamer::scan() {
             if (depth_ == valueDepth_) {
               std::size_t end = i;
               while (end > valueStart_ && isSpace(p[end - 1])) --end;
-              if (handlers_.onMember) handlers_.onMember(key_, std::string_view(p + valueStart_, end - valueStart_));
+              if (handlers_.onMember)
+                handlers_.onMember(key_, std::string_view(p + valueStart_, end - valueStart_));
               where_ = Where::ExpectKey;
             }
             break;
-          default: break;
+          default:
+            break;
         }
         break;
       default:
@@ -428,7 +447,8 @@ Status Streamer::scan() {
               elementContent_ = false;
             } else {
               return makeError(source_.path(), "not JSON: expected '{' or '[' at byte " +
-                                                   std::to_string(offset(i)) + ", found " + describeByte(c));
+                                                   std::to_string(offset(i)) + ", found " +
+                                                   describeByte(c));
             }
             break;
           case Where::ExpectKey:
@@ -444,7 +464,8 @@ Status Streamer::scan() {
             }
             break;
           case Where::ExpectColon:
-            if (c != ':') return malformed(i, "expected ':' after \"" + key_ + "\", found " + describeByte(c));
+            if (c != ':')
+              return malformed(i, "expected ':' after \"" + key_ + "\", found " + describeByte(c));
             where_ = Where::ExpectValue;
             break;
           case Where::ExpectValue:
@@ -463,13 +484,18 @@ Status Streamer::scan() {
             }
             break;
           case Where::AfterValue:
-            if (c == ',') where_ = Where::ExpectKey;
-            else if (c == '}') { depth_ = 0; where_ = Where::Done; }
-            else return malformed(i, "expected ',' or '}' after a member, found " + describeByte(c));
+            if (c == ',')
+              where_ = Where::ExpectKey;
+            else if (c == '}') {
+              depth_ = 0;
+              where_ = Where::Done;
+            } else
+              return malformed(i, "expected ',' or '}' after a member, found " + describeByte(c));
             break;
           case Where::Done:
             return malformed(i, "unexpected " + describeByte(c) + " after the end of the document");
-          default: break;
+          default:
+            break;
         }
     }
     ++i;
@@ -483,14 +509,14 @@ std::size_t Streamer::skipString(std::size_t i) {
   const std::size_t n = filled_;
   for (;;) {
     i = findStringStop(p, i, n);
-    if (i >= n) return n;                // the string goes on in the next chunk
+    if (i >= n) return n;  // the string goes on in the next chunk
     if (static_cast<unsigned char>(p[i]) < 0x20) {
       noteControlCharacter(i++);
       continue;
     }
     if (p[i] == '\\') {
-      i += 2;                            // an escape: skip the escaped byte too
-      if (i > n) {                       // the escaped byte is in the next chunk
+      i += 2;       // an escape: skip the escaped byte too
+      if (i > n) {  // the escaped byte is in the next chunk
         escapePending_ = true;
         return n;
       }
@@ -558,7 +584,8 @@ void Streamer::noteControlCharacter(std::size_t at) {
   // whole chunk. They become spaces, counted (with the first's place) for the problems panel.
   if (summary_.controlCharactersReplaced++ == 0) {
     summary_.firstControlCharacterOffset = offset(at);
-    if (where_ == Where::InArray) summary_.firstControlCharacterElement = summary_.elements + pendingElements_;
+    if (where_ == Where::InArray)
+      summary_.firstControlCharacterElement = summary_.elements + pendingElements_;
   }
   buf_[at] = ' ';
 }
@@ -608,7 +635,8 @@ std::size_t Streamer::scanArrayBlocks(std::size_t i) {
       std::size_t next = 0;
       if (!arrayByte(at, next)) return next;
     }
-    for (; control; control &= control - 1) noteControlCharacter(i + static_cast<std::size_t>(__builtin_ctzll(control)));
+    for (; control; control &= control - 1)
+      noteControlCharacter(i + static_cast<std::size_t>(__builtin_ctzll(control)));
     i += 64;
   }
   if (inStringCarry) {
@@ -654,7 +682,8 @@ bool Streamer::hasContent(std::size_t from, std::size_t to) const {
 std::string controlCharacterExample(const JsonStreamSummary& summary, std::string_view arrayKey) {
   std::string text = "byte " + std::to_string(summary.firstControlCharacterOffset);
   if (summary.firstControlCharacterElement != JsonStreamSummary::kNotInArray)
-    text += ", in " + std::string(arrayKey) + "[" + std::to_string(summary.firstControlCharacterElement) + "]";
+    text += ", in " + std::string(arrayKey) + "[" +
+            std::to_string(summary.firstControlCharacterElement) + "]";
   return text;
 }
 
@@ -662,17 +691,25 @@ std::string_view jsonValueKind(std::string_view raw) {
   const std::size_t at = raw.find_first_not_of(" \t\r\n");
   if (at == std::string_view::npos) return "nothing";
   switch (raw[at]) {
-    case '{': return "an object";
-    case '[': return "an array";
-    case '"': return "a string";
-    case 't': case 'f': return "a boolean";
-    case 'n': return "null";
-    default: return "a number";
+    case '{':
+      return "an object";
+    case '[':
+      return "an array";
+    case '"':
+      return "a string";
+    case 't':
+    case 'f':
+      return "a boolean";
+    case 'n':
+      return "null";
+    default:
+      return "a number";
   }
 }
 
 Result<JsonStreamSummary> streamJsonArray(ByteSource& source, std::string_view arrayKey,
-                                          const JsonStreamHandlers& handlers, std::size_t chunkBytes) {
+                                          const JsonStreamHandlers& handlers,
+                                          std::size_t chunkBytes) {
   Streamer streamer(source, arrayKey, handlers, chunkBytes);
   return streamer.run();
 }

@@ -3,9 +3,9 @@
 // Streams one large array out of a JSON document without building a DOM: the "traceEvents" of a
 // Kineto trace, the "nodes" of a PyTorch ET. The document is read in chunks; a byte scanner finds
 // the array's complete elements in each chunk and hands them over as one batch, rewritten in place
-// into a JSON array "[e1,e2,...]" with simdjson padding after it, so the caller parses a whole chunk
-// with one simdjson call. Every other top-level member is handed over as raw JSON text.
-// (Like Perfetto's chunked JSON tokenizer: memory is one chunk plus the caller's model.)
+// into a JSON array "[e1,e2,...]" with simdjson padding after it, so the caller parses a whole
+// chunk with one simdjson call. Every other top-level member is handed over as raw JSON text. (Like
+// Perfetto's chunked JSON tokenizer: memory is one chunk plus the caller's model.)
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -20,9 +20,9 @@ namespace sutra {
 struct JsonBatch {
   const char* data = nullptr;  // "[e1,...,en]" followed by at least kJsonPadding readable bytes
   std::size_t size = 0;
-  std::size_t capacity = 0;     // readable bytes from data
-  std::uint64_t fileOffset = 0; // content offset of data[0], for error messages
-  std::size_t elements = 0;     // 0 in a speculative batch: not counted
+  std::size_t capacity = 0;      // readable bytes from data
+  std::uint64_t fileOffset = 0;  // content offset of data[0], for error messages
+  std::size_t elements = 0;      // 0 in a speculative batch: not counted
   // Cut at a likely element boundary found without scanning (JsonStreamHandlers::
   // speculativeSplit): valid only if it parses as whole elements, and with it every later batch.
   bool speculative = false;
@@ -58,8 +58,8 @@ struct JsonStreamSummary {
   bool topLevelArray = false;  // the document itself was the array
   std::uint64_t elements = 0;  // counted by the exact scan: a speculative batch's are not
   std::uint64_t contentBytes = 0;
-  std::uint64_t controlCharactersReplaced = 0;  // raw control bytes in strings, made spaces
-  std::uint64_t firstControlCharacterOffset = 0;   // content offset of the first one
+  std::uint64_t controlCharactersReplaced = 0;    // raw control bytes in strings, made spaces
+  std::uint64_t firstControlCharacterOffset = 0;  // content offset of the first one
   // The index of the element holding it (not known after speculative batches).
   std::uint64_t firstControlCharacterElement = kNotInArray;
   std::uint64_t speculativeBatches = 0;  // batches handed over with `speculative` set

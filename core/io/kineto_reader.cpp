@@ -50,7 +50,11 @@ std::size_t replaceInvalidUtf8(std::string& text) {
   const std::size_t n = text.size();
   for (std::size_t i = 0; i < n;) {
     const unsigned char c = p[i];
-    std::size_t length = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+    std::size_t length = c < 0x80           ? 1
+                         : (c >> 5) == 0x6  ? 2
+                         : (c >> 4) == 0xe  ? 3
+                         : (c >> 3) == 0x1e ? 4
+                                            : 0;
     bool ok = length > 0 && i + length <= n && !(length == 2 && c < 0xc2);
     for (std::size_t k = 1; ok && k < length; ++k) ok = (p[i + k] & 0xc0) == 0x80;
     if (ok && length == 3) {
@@ -74,8 +78,22 @@ std::size_t replaceInvalidUtf8(std::string& text) {
 // opening quote, ended by the closing quote; the batch is padded, so reading a few bytes past a
 // short key is safe) instead of a chain of string comparisons per field.
 enum class Field {
-  Other, Ph, Name, Cat, Pid, Tid, Ts, Dur, Id, Bp, Scope, Args,            // event
-  ExternalId, Correlation, RecordFunctionId, SortIndex                     // args
+  Other,
+  Ph,
+  Name,
+  Cat,
+  Pid,
+  Tid,
+  Ts,
+  Dur,
+  Id,
+  Bp,
+  Scope,
+  Args,  // event
+  ExternalId,
+  Correlation,
+  RecordFunctionId,
+  SortIndex  // args
 };
 
 template <std::size_t N>
@@ -109,16 +127,26 @@ inline bool sameText(std::string_view a, std::string_view b) {
 
 [[gnu::always_inline]] inline Field fieldOf(const char* k) {
   switch (k[0]) {
-    case 'p': return keyIs(k, "ph") ? Field::Ph : keyIs(k, "pid") ? Field::Pid : Field::Other;
-    case 'n': return keyIs(k, "name") ? Field::Name : Field::Other;
-    case 'c': return keyIs(k, "cat") ? Field::Cat : Field::Other;
-    case 't': return keyIs(k, "ts") ? Field::Ts : keyIs(k, "tid") ? Field::Tid : Field::Other;
-    case 'd': return keyIs(k, "dur") ? Field::Dur : Field::Other;
-    case 'i': return keyIs(k, "id") ? Field::Id : Field::Other;
-    case 'b': return keyIs(k, "bp") ? Field::Bp : Field::Other;
-    case 's': return keyIs(k, "s") ? Field::Scope : Field::Other;
-    case 'a': return keyIs(k, "args") ? Field::Args : Field::Other;
-    default: return Field::Other;
+    case 'p':
+      return keyIs(k, "ph") ? Field::Ph : keyIs(k, "pid") ? Field::Pid : Field::Other;
+    case 'n':
+      return keyIs(k, "name") ? Field::Name : Field::Other;
+    case 'c':
+      return keyIs(k, "cat") ? Field::Cat : Field::Other;
+    case 't':
+      return keyIs(k, "ts") ? Field::Ts : keyIs(k, "tid") ? Field::Tid : Field::Other;
+    case 'd':
+      return keyIs(k, "dur") ? Field::Dur : Field::Other;
+    case 'i':
+      return keyIs(k, "id") ? Field::Id : Field::Other;
+    case 'b':
+      return keyIs(k, "bp") ? Field::Bp : Field::Other;
+    case 's':
+      return keyIs(k, "s") ? Field::Scope : Field::Other;
+    case 'a':
+      return keyIs(k, "args") ? Field::Args : Field::Other;
+    default:
+      return Field::Other;
   }
 }
 
@@ -158,12 +186,18 @@ static_assert(keyLength(Field::SortIndex) == sizeof("sort_index") - 1);
 
 inline Field argFieldOf(const char* k) {
   switch (k[0]) {
-    case 'E': return keyIs(k, "External id") ? Field::ExternalId : Field::Other;
-    case 'c': return keyIs(k, "correlation") ? Field::Correlation : Field::Other;
-    case 'R': return keyIs(k, "Record function id") ? Field::RecordFunctionId : Field::Other;
-    case 'n': return keyIs(k, "name") ? Field::Name : Field::Other;
-    case 's': return keyIs(k, "sort_index") ? Field::SortIndex : Field::Other;
-    default: return Field::Other;
+    case 'E':
+      return keyIs(k, "External id") ? Field::ExternalId : Field::Other;
+    case 'c':
+      return keyIs(k, "correlation") ? Field::Correlation : Field::Other;
+    case 'R':
+      return keyIs(k, "Record function id") ? Field::RecordFunctionId : Field::Other;
+    case 'n':
+      return keyIs(k, "name") ? Field::Name : Field::Other;
+    case 's':
+      return keyIs(k, "sort_index") ? Field::SortIndex : Field::Other;
+    default:
+      return Field::Other;
   }
 }
 
@@ -208,17 +242,30 @@ struct RawEvent {
   // args and for the fields not kept.
   [[gnu::always_inline]] std::string_view* slotFor(Field field) {
     switch (field) {
-      case Field::Ph: return &ph;
-      case Field::Name: return &name;
-      case Field::Cat: return &cat;
-      case Field::Pid: return &pid;
-      case Field::Tid: return &tid;
-      case Field::Ts: hasTs = true; return &ts;
-      case Field::Dur: hasDur = true; return &dur;
-      case Field::Id: return &id;
-      case Field::Bp: return &bp;
-      case Field::Scope: return &scope;
-      default: return nullptr;
+      case Field::Ph:
+        return &ph;
+      case Field::Name:
+        return &name;
+      case Field::Cat:
+        return &cat;
+      case Field::Pid:
+        return &pid;
+      case Field::Tid:
+        return &tid;
+      case Field::Ts:
+        hasTs = true;
+        return &ts;
+      case Field::Dur:
+        hasDur = true;
+        return &dur;
+      case Field::Id:
+        return &id;
+      case Field::Bp:
+        return &bp;
+      case Field::Scope:
+        return &scope;
+      default:
+        return nullptr;
     }
   }
 };
@@ -308,7 +355,8 @@ std::uint32_t BatchParser::laneFor(std::string_view pid, std::string_view tid) {
   std::string key;
   key.append(pid).push_back('\x1f');
   key.append(tid);
-  auto [it, inserted] = laneIds_.emplace(std::move(key), static_cast<std::uint32_t>(out_->lanes.size()));
+  auto [it, inserted] =
+      laneIds_.emplace(std::move(key), static_cast<std::uint32_t>(out_->lanes.size()));
   if (inserted) out_->lanes.push_back({std::string(pid), std::string(tid)});
   recentLaneCount_ = std::min(recentLaneCount_ + 1, recentLanes_.size());
   std::rotate(recentLanes_.begin(), recentLanes_.begin() + recentLaneCount_ - 1,
@@ -341,9 +389,10 @@ Result<ParsedBatch> BatchParser::parse(const JsonBatch& batch) {
   counterValues_.clear();
   auto fail = [&](simdjson::error_code code, const char* location) -> Error {
     std::uint64_t at = batch.fileOffset;
-    if (location && location >= batch.data && location <= batch.data + batch.size) at += location - batch.data;
-    return makeError(path_, "malformed JSON near byte " + std::to_string(at) + " in traceEvents: " +
-                                simdjson::error_message(code));
+    if (location && location >= batch.data && location <= batch.data + batch.size)
+      at += location - batch.data;
+    return makeError(path_, "malformed JSON near byte " + std::to_string(at) +
+                                " in traceEvents: " + simdjson::error_message(code));
   };
   od::document doc;
   auto err = parser_.iterate(batch.data, batch.size, batch.capacity).get(doc);
@@ -352,8 +401,8 @@ Result<ParsedBatch> BatchParser::parse(const JsonBatch& batch) {
     // (invalid bytes become '?') instead of refusing the file, and count it.
     repaired_.assign(batch.data, batch.size);
     const std::size_t replaced = replaceInvalidUtf8(repaired_);
-    result.problems.add(Severity::Warning, "invalid UTF-8 bytes in strings (replaced with '?')", replaced,
-                        "near byte " + std::to_string(batch.fileOffset));
+    result.problems.add(Severity::Warning, "invalid UTF-8 bytes in strings (replaced with '?')",
+                        replaced, "near byte " + std::to_string(batch.fileOffset));
     repaired_.append(simdjson::SIMDJSON_PADDING, ' ');
     err = parser_.iterate(repaired_.data(), batch.size, repaired_.size()).get(doc);
   }
@@ -401,7 +450,8 @@ Status BatchParser::parseEvent(od::object& object) {
       if (v.get_object().get(args)) continue;  // args that are not an object carry nothing we use
       if (args.raw_json().get(raw.argsRaw) || args.reset().error())
         return makeError(path_, "malformed args object near byte " + std::to_string(batchOffset_));
-      // Kineto writes "ph" first; where it comes later, addEvent reads a counter's args from argsRaw.
+      // Kineto writes "ph" first; where it comes later, addEvent reads a counter's args from
+      // argsRaw.
       const bool counter = !raw.ph.empty() && raw.ph[0] == 'C';
       for (auto arg : args) {
         od::raw_json_string argKey;
@@ -428,7 +478,8 @@ Status BatchParser::parseEvent(od::object& object) {
         } else if (counter) {
           std::string_view k;
           if (scalarText(av, text) && !arg.unescaped_key().get(k))
-            counterValues_.emplace_back(std::string(k), std::strtod(std::string(text).c_str(), nullptr));
+            counterValues_.emplace_back(std::string(k),
+                                        std::strtod(std::string(text).c_str(), nullptr));
         }
       }
       continue;
@@ -464,8 +515,9 @@ inline bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == 
   const __m128i tab = _mm_set1_epi8('\t'), cr = _mm_set1_epi8('\r');
   for (;;) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const __m128i ws = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, space), _mm_cmpeq_epi8(v, newline)),
-                                    _mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, cr)));
+    const __m128i ws =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, space), _mm_cmpeq_epi8(v, newline)),
+                     _mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, cr)));
     const unsigned notSpace = ~static_cast<unsigned>(_mm_movemask_epi8(ws)) & 0xffffu;
     if (notSpace != 0) {
       p += __builtin_ctz(notSpace);
@@ -491,8 +543,8 @@ inline const char* stringStop(const char* p, const char* end) {
   while (p + 16 <= end) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
     const __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(v, controlMax), controlMax);
-    const int mask = _mm_movemask_epi8(
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)), control));
+    const int mask = _mm_movemask_epi8(_mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)), control));
     if (mask != 0) return p + __builtin_ctz(static_cast<unsigned>(mask));
     p += 16;
   }
@@ -539,14 +591,17 @@ inline bool scalar(const char*& p, const char* end, std::string_view& out) {
 #if defined(__SSE2__)
     // 16 bytes a step: a microsecond timestamp alone has 16 digits.
     const __m128i lastControl = _mm_set1_epi8(0x20), comma = _mm_set1_epi8(',');
-    const __m128i close = _mm_set1_epi8('}'), colon = _mm_set1_epi8(':'), quote = _mm_set1_epi8('"');
+    const __m128i close = _mm_set1_epi8('}'), colon = _mm_set1_epi8(':'),
+                  quote = _mm_set1_epi8('"');
     const __m128i lower = _mm_set1_epi8(0x20);
     for (;;) {
       const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
       const __m128i folded = _mm_or_si128(v, lower);  // '[' -> '{', ']' -> '}'
       const __m128i stop = _mm_or_si128(
-          _mm_or_si128(_mm_cmpeq_epi8(_mm_max_epu8(v, lastControl), lastControl), _mm_cmpeq_epi8(v, comma)),
-          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(folded, close), _mm_cmpeq_epi8(folded, _mm_set1_epi8('{'))),
+          _mm_or_si128(_mm_cmpeq_epi8(_mm_max_epu8(v, lastControl), lastControl),
+                       _mm_cmpeq_epi8(v, comma)),
+          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(folded, close),
+                                    _mm_cmpeq_epi8(folded, _mm_set1_epi8('{'))),
                        _mm_or_si128(_mm_cmpeq_epi8(v, colon), _mm_cmpeq_epi8(v, quote))));
       const int mask = _mm_movemask_epi8(stop);
       if (mask != 0) {
@@ -683,7 +738,8 @@ bool BatchParser::parseArgsFast(const char*& p, RawEvent& raw) {
       if (!fast::memberKey(p, end, argFieldOf, argField, keyText)) return false;
       const bool read = argField == Field::ExternalId || argField == Field::Correlation ||
                         argField == Field::RecordFunctionId ||
-                        ((argField == Field::Name || argField == Field::SortIndex) && !counter) || counter;
+                        ((argField == Field::Name || argField == Field::SortIndex) && !counter) ||
+                        counter;
       std::string_view text;
       if (!read || *p == '{' || *p == '[') {
         // Not read, or a container where a scalar is read: simdjson's scalarText() refuses those.
@@ -702,7 +758,8 @@ bool BatchParser::parseArgsFast(const char*& p, RawEvent& raw) {
           raw.metaSortIndex = integerText(text).value_or(0);
           raw.hasMetaSortIndex = true;
         } else {
-          counterValues_.emplace_back(std::string(keyText), std::strtod(std::string(text).c_str(), nullptr));
+          counterValues_.emplace_back(std::string(keyText),
+                                      std::strtod(std::string(text).c_str(), nullptr));
         }
       }
       fast::skipSpace(p);
@@ -729,7 +786,8 @@ void BatchParser::addEvent(const RawEvent& raw) {
   auto time = [&](std::string_view text, const char* field) -> std::optional<TimeNs> {
     auto v = microsTextToNanos(text);
     if (!v)
-      b.problems.add(Severity::Warning, std::string("event with an unreadable '") + field + "', skipped", where());
+      b.problems.add(Severity::Warning,
+                     std::string("event with an unreadable '") + field + "', skipped", where());
     return v;
   };
   switch (ph) {
@@ -745,8 +803,11 @@ void BatchParser::addEvent(const RawEvent& raw) {
       Event e;
       e.start = *start;
       if (ph == 'X') {
-        if (raw.hasDur) e.dur = time(raw.dur, "dur").value_or(0);
-        else b.problems.add(Severity::Info, "complete event without a duration", std::string(raw.name));
+        if (raw.hasDur)
+          e.dur = time(raw.dur, "dur").value_or(0);
+        else
+          b.problems.add(Severity::Info, "complete event without a duration",
+                         std::string(raw.name));
         if (e.dur < 0) {
           b.problems.add(Severity::Warning, "event with negative duration (set to 0)",
                          std::string(raw.name) + " dur " + std::string(raw.dur));
@@ -760,8 +821,10 @@ void BatchParser::addEvent(const RawEvent& raw) {
       e.correlation = raw.correlation;
       e.recordFunctionId = raw.recordFunctionId;
       if (!raw.argsRaw.empty()) e.args = b.args.add(raw.argsRaw);
-      if (ph == 'X') b.events.push_back(e);
-      else b.beginEnds.emplace_back(ph, e);
+      if (ph == 'X')
+        b.events.push_back(e);
+      else
+        b.beginEnds.emplace_back(ph, e);
       return;
     }
     case 'i':
@@ -807,8 +870,11 @@ void BatchParser::addEvent(const RawEvent& raw) {
         const auto args = nlohmann::json::parse(raw.argsRaw, nullptr, false);
         if (args.is_object())
           for (const auto& [key, value] : args.items()) {
-            if (value.is_number()) counterValues_.emplace_back(key, value.get<double>());
-            else if (value.is_string()) counterValues_.emplace_back(key, std::strtod(value.get<std::string>().c_str(), nullptr));
+            if (value.is_number())
+              counterValues_.emplace_back(key, value.get<double>());
+            else if (value.is_string())
+              counterValues_.emplace_back(key,
+                                          std::strtod(value.get<std::string>().c_str(), nullptr));
           }
       }
       auto at = time(raw.ts, "ts");
@@ -874,7 +940,8 @@ void BatchMerger::merge(ParsedBatch&& b) {
     cats[i] = static_cast<std::uint16_t>(id);
   }
   std::vector<LaneId> lanes(b.lanes.size());
-  for (std::size_t i = 0; i < lanes.size(); ++i) lanes[i] = builder_.lane(b.lanes[i].pid, b.lanes[i].tid);
+  for (std::size_t i = 0; i < lanes.size(); ++i)
+    lanes[i] = builder_.lane(b.lanes[i].pid, b.lanes[i].tid);
   const std::uint32_t argsBase = t.args.adopt(std::move(b.args));
   auto remap = [&](Event& e) {
     e.name = names[e.name];
@@ -893,7 +960,8 @@ void BatchMerger::merge(ParsedBatch&& b) {
     if (ph == 'B') {
       open.push_back(e);
     } else if (open.empty()) {
-      t.problems.add(Severity::Warning, "'E' event without a matching 'B'", std::string(t.names.view(e.name)));
+      t.problems.add(Severity::Warning, "'E' event without a matching 'B'",
+                     std::string(t.names.view(e.name)));
     } else {
       Event begun = open.back();
       open.pop_back();
@@ -914,10 +982,14 @@ void BatchMerger::merge(ParsedBatch&& b) {
   }
   for (const auto& c : b.counters) builder_.addCounterSample(c.pid, c.series, c.time, c.value);
   for (const auto& m : b.metadata) {
-    if (m.kind == "process_name") builder_.setProcessName(m.pid, m.name);
-    else if (m.kind == "thread_name") builder_.setThreadName(m.pid, m.tid, m.name);
-    else if (m.kind == "process_sort_index" && m.hasSortIndex) builder_.setProcessSortIndex(m.pid, m.sortIndex);
-    else if (m.kind == "thread_sort_index" && m.hasSortIndex) builder_.setThreadSortIndex(m.pid, m.tid, m.sortIndex);
+    if (m.kind == "process_name")
+      builder_.setProcessName(m.pid, m.name);
+    else if (m.kind == "thread_name")
+      builder_.setThreadName(m.pid, m.tid, m.name);
+    else if (m.kind == "process_sort_index" && m.hasSortIndex)
+      builder_.setProcessSortIndex(m.pid, m.sortIndex);
+    else if (m.kind == "thread_sort_index" && m.hasSortIndex)
+      builder_.setThreadSortIndex(m.pid, m.tid, m.sortIndex);
   }
   t.problems.merge(b.problems);
 }
@@ -956,7 +1028,8 @@ Trace BatchMerger::finish() {
   if (helper.joinable()) helper.join();
   for (auto& [lane, open] : openBegins_)
     if (!open.empty())
-      builder_.trace().problems.add(Severity::Warning, "'B' event without a matching 'E'", open.size(),
+      builder_.trace().problems.add(Severity::Warning, "'B' event without a matching 'E'",
+                                    open.size(),
                                     std::string(builder_.trace().names.view(open.front().name)));
   Trace trace = builder_.finish();
   applyMetadata(trace);
@@ -996,7 +1069,8 @@ void BatchMerger::applyMetadata(Trace& trace) {
       }
     } else if (key == "distributedInfo" && value.is_object()) {
       meta.distributedInfoJson = raw;
-      if (value.contains("rank") && value["rank"].is_number_integer()) meta.rank = value["rank"].get<int>();
+      if (value.contains("rank") && value["rank"].is_number_integer())
+        meta.rank = value["rank"].get<int>();
       if (value.contains("world_size") && value["world_size"].is_number_integer())
         meta.worldSize = value["world_size"].get<int>();
       if (value.contains("backend") && value["backend"].is_string())
@@ -1006,10 +1080,15 @@ void BatchMerger::applyMetadata(Trace& trace) {
     }
   }
   // Name the device columns as torch's key_averages() does.
-  auto has = [&](std::string_view cat) { return trace.categories.find(cat) != StringTable::kMissing; };
-  if (has("mtia_runtime") || has("mtia_ccp_events")) meta.deviceBackend = "MTIA";
-  else if (has("xpu_runtime") || has("xpu_driver")) meta.deviceBackend = "XPU";
-  else if (has("hpu_op")) meta.deviceBackend = "HPU";
+  auto has = [&](std::string_view cat) {
+    return trace.categories.find(cat) != StringTable::kMissing;
+  };
+  if (has("mtia_runtime") || has("mtia_ccp_events"))
+    meta.deviceBackend = "MTIA";
+  else if (has("xpu_runtime") || has("xpu_driver"))
+    meta.deviceBackend = "XPU";
+  else if (has("hpu_op"))
+    meta.deviceBackend = "HPU";
   else if (has("privateuse1_runtime") || has("privateuse1_driver")) {
     meta.deviceBackend = "PRIVATEUSE1";
     for (const auto& d : meta.devices)  // a backend that names its devices: "neuron" -> "NEURON"
@@ -1082,7 +1161,8 @@ LoadPass loadPass(const std::string& path, const ProgressFn& progress, bool gues
   }
   if (summary->controlCharactersReplaced > 0)
     merger.problem(Severity::Warning, "raw control characters in strings (replaced with spaces)",
-                   summary->controlCharactersReplaced, controlCharacterExample(*summary, "traceEvents"));
+                   summary->controlCharactersReplaced,
+                   controlCharacterExample(*summary, "traceEvents"));
   if (!summary->foundArray) {
     for (const auto& [k, v] : merger.members()) {
       if (k != "traceEvents") continue;

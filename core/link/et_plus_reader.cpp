@@ -42,8 +42,10 @@ class FieldsSax {
   }
   bool string(json::string_t& s) {
     if (depth_ != 1) return true;
-    if (key_ == "cat") out_.cat = s;
-    else if (key_ == "pg_name") out_.pgName = s;
+    if (key_ == "cat")
+      out_.cat = s;
+    else if (key_ == "pg_name")
+      out_.pgName = s;
     return true;
   }
   bool binary(json::binary_t&) { return true; }
@@ -69,7 +71,9 @@ class FieldsSax {
     if (depth_ == 1) key_ = k;
     return true;
   }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) { return false; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) {
+    return false;
+  }
 
  private:
   bool integer(std::int64_t v) {
@@ -77,15 +81,20 @@ class FieldsSax {
       out_.syncDeps.push_back(v);
     } else if (depth_ == 1) {
       time(v * 1000);
-      if (key_ == "stream") out_.stream = v;
-      else if (key_ == "inter_thread_dep") out_.interThreadDep = v;
+      if (key_ == "stream")
+        out_.stream = v;
+      else if (key_ == "inter_thread_dep")
+        out_.interThreadDep = v;
     }
     return true;
   }
   void time(TimeNs ns) {
-    if (key_ == "ts") out_.ts = ns;
-    else if (key_ == "inclusive_dur") out_.inclusiveDur = ns;
-    else if (key_ == "exclusive_dur") out_.exclusiveDur = ns;
+    if (key_ == "ts")
+      out_.ts = ns;
+    else if (key_ == "inclusive_dur")
+      out_.inclusiveDur = ns;
+    else if (key_ == "exclusive_dur")
+      out_.exclusiveDur = ns;
   }
 
   EtPlusFields& out_;
@@ -149,7 +158,8 @@ Result<LinkedTrace> readLinkedEt(const std::string& path) {
     linked.ops.push_back(std::move(op));
   }
   if (malformed)
-    linked.problems.add(Severity::Warning, "ET+ node whose JSON could not be re-read", malformed, path);
+    linked.problems.add(Severity::Warning, "ET+ node whose JSON could not be re-read", malformed,
+                        path);
   std::sort(linked.ops.begin(), linked.ops.end(),
             [](const LinkedOp& a, const LinkedOp& b) { return a.id < b.id; });
   // Device ops take their launcher's thread; streams for the report.

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "link/et_plus_writer.h"
 
-#include "util/atomic_file.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -12,6 +10,8 @@
 #include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+
+#include "util/atomic_file.h"
 
 namespace sutra {
 namespace {
@@ -73,7 +73,9 @@ void addTimes(ojson& j, const LinkedOp& op) {
   j["ts"] = micros(op.ts);
 }
 
-ojson emptyArgs() { return ojson{{"values", ojson::array()}, {"shapes", ojson::array()}, {"types", ojson::array()}}; }
+ojson emptyArgs() {
+  return ojson{{"values", ojson::array()}, {"shapes", ojson::array()}, {"types", ojson::array()}};
+}
 
 // A node for a CPU op of a trace linked from Kineto alone, in the 1.0.3-chakra.0.0.4 layout.
 ojson syntheticNode(const LinkedOp& op) {
@@ -111,7 +113,11 @@ std::string etPlusJson(const LinkedTrace& linked) {
       if (!info.is_discarded()) head["distributedInfo"] = std::move(info);
     }
   } else {
-    head = {{"schema", "1.0.3-chakra.0.0.4"}, {"pid", 0}, {"time", ""}, {"start_ts", 0}, {"finish_ts", 0}};
+    head = {{"schema", "1.0.3-chakra.0.0.4"},
+            {"pid", 0},
+            {"time", ""},
+            {"start_ts", 0},
+            {"finish_ts", 0}};
   }
   std::string headText = head.dump();
   headText.pop_back();  // the closing brace: the nodes follow
@@ -161,7 +167,7 @@ std::string etPlusJson(const LinkedTrace& linked) {
 }
 
 Status writeEtPlus(const LinkedTrace& linked, const std::string& path,
-                  const std::vector<std::string>& protectedPaths) {
+                   const std::vector<std::string>& protectedPaths) {
   AtomicFileOptions options;
   options.protectedPaths = protectedPaths;
   return writeFileAtomically(path, etPlusJson(linked), options);

@@ -82,7 +82,8 @@ LaunchIndex LaunchIndex::build(const Trace& trace, ProblemLog* problems) {
     const Event& e = events[i];
     if (!isDeviceOp(e.klass)) continue;
     DeviceLaunch launch{i, kNoEvent, kNoEvent};
-    if (hasCorrelation(e.correlation)) launch.runtimeCall = index.runtimeCallByCorrelation(e.correlation);
+    if (hasCorrelation(e.correlation))
+      launch.runtimeCall = index.runtimeCallByCorrelation(e.correlation);
     if (launch.runtimeCall == kNoEvent) {
       auto it = std::lower_bound(flowTo.begin(), flowTo.end(), std::make_pair(i, EventId{0}));
       if (it != flowTo.end() && it->first == i) launch.runtimeCall = it->second;
@@ -96,7 +97,8 @@ LaunchIndex LaunchIndex::build(const Trace& trace, ProblemLog* problems) {
     } else {
       launch.launcher = enclosingFrameworkOp(trace, launch.runtimeCall);
       if (launch.launcher == kNoEvent && noLauncher++ == 0)
-        noLauncherExample = describe(trace, launch.runtimeCall) + " launching " + describe(trace, i);
+        noLauncherExample =
+            describe(trace, launch.runtimeCall) + " launching " + describe(trace, i);
       ++index.linked_;
     }
     index.launches_.push_back(launch);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Who launched each device op of a Kineto trace: the host runtime call (cudaLaunchKernel,
-// cudaGraphLaunch, cudaMemcpyAsync, hipLaunchKernel, mtia/privateuse1 runtime calls ...) that shares
-// its `correlation` id, and the framework op (cpu_op, user_annotation, python_function) that
+// cudaGraphLaunch, cudaMemcpyAsync, hipLaunchKernel, mtia/privateuse1 runtime calls ...) that
+// shares its `correlation` id, and the framework op (cpu_op, user_annotation, python_function) that
 // encloses that call on its thread. Works for every backend: a launch call is any Runtime or Driver
 // class event, a device op any Kernel, Memcpy or Memset class event.
 //

@@ -42,12 +42,12 @@ struct LinkedOp {
   EventId launchEvent = kNoEvent;  // device ops: the runtime call that launched it
   TimeNs ts = 0;                   // absolute ns, the Kineto trace's clock
   TimeNs inclusiveDur = 0;
-  TimeNs exclusiveDur = 0;         // inclusive minus the time covered by its children
-  std::int64_t tid = 0;            // CPU ops: the ET thread number (EtNode::tid)
-  std::int32_t device = -1;        // device ops
-  std::int64_t stream = -1;        // device ops
-  std::string category;            // device ops: "kernel", "gpu_memcpy", "gpu_memset"
-  std::string pgName;              // NCCL/collective kernels: the process group, else empty
+  TimeNs exclusiveDur = 0;   // inclusive minus the time covered by its children
+  std::int64_t tid = 0;      // CPU ops: the ET thread number (EtNode::tid)
+  std::int32_t device = -1;  // device ops
+  std::int64_t stream = -1;  // device ops
+  std::string category;      // device ops: "kernel", "gpu_memcpy", "gpu_memset"
+  std::string pgName;        // NCCL/collective kernels: the process group, else empty
   std::vector<std::int64_t> interThreadDeps;  // ids of CPU ops on other threads this op follows
   std::vector<std::int64_t> syncDeps;         // ids of device ops this op waited on
 
@@ -57,14 +57,14 @@ struct LinkedOp {
 
 // What linking did and what it could not do, for the CLI's --json summary and the GUI.
 struct LinkReport {
-  std::string matching;          // "rf_id" | "alignment" | "kineto_only"
-  int iteration = -1;            // alignment: the Kineto iteration chosen (0-based), else -1
-  int candidateIterations = 0;   // alignment: iterations that matched equally well (fewest edits)
-  int iterationCount = 0;        // alignment: candidate iterations considered
+  std::string matching;            // "rf_id" | "alignment" | "kineto_only"
+  int iteration = -1;              // alignment: the Kineto iteration chosen (0-based), else -1
+  int candidateIterations = 0;     // alignment: iterations that matched equally well (fewest edits)
+  int iterationCount = 0;          // alignment: candidate iterations considered
   std::size_t iterationEdits = 0;  // alignment: insertions + deletions to match the chosen one
-  std::size_t etOps = 0;         // the ET's operator nodes (not its process and thread roots)
-  std::size_t matchedEtOps = 0;  // of those, matched to a Kineto op
-  std::size_t deviceOps = 0;     // device ops launched inside the matched window
+  std::size_t etOps = 0;           // the ET's operator nodes (not its process and thread roots)
+  std::size_t matchedEtOps = 0;    // of those, matched to a Kineto op
+  std::size_t deviceOps = 0;       // device ops launched inside the matched window
   std::size_t linkedDeviceOps = 0;  // of those, given a launching CPU op
   std::size_t interThreadDeps = 0;
   std::size_t syncDeps = 0;

@@ -31,7 +31,8 @@ struct Window {
 };
 
 std::string nodeExample(const EtNode& n) {
-  return "ET node " + std::to_string(n.id) + " '" + n.name + "' on ET thread " + std::to_string(n.tid);
+  return "ET node " + std::to_string(n.id) + " '" + n.name + "' on ET thread " +
+         std::to_string(n.tid);
 }
 
 class Linker {
@@ -45,8 +46,9 @@ class Linker {
     out_.et = et_;
     out_.rank = options_.rank;
     launches_ = LaunchIndex::build(k_, &out_.problems);
-    etHasAnnotations_ = et_ && std::any_of(et_->nodes.begin(), et_->nodes.end(),
-                                           [&](const EtNode& n) { return isAnnotationName(n.name); });
+    etHasAnnotations_ =
+        et_ && std::any_of(et_->nodes.begin(), et_->nodes.end(),
+                           [&](const EtNode& n) { return isAnnotationName(n.name); });
     findAnnotationWindows();
     if (auto status = matchCpuOps(); !status.ok()) return status.error();
     buildOps();
@@ -105,7 +107,8 @@ class Linker {
         return makeError(where, "no instance " + std::to_string(*options_.instance) + " of " +
                                     options_.annotation + " (the trace has " +
                                     std::to_string(annotationWindows_.size()) + ")");
-      return std::optional<Window>(annotationWindows_[static_cast<std::size_t>(*options_.instance)]);
+      return std::optional<Window>(
+          annotationWindows_[static_cast<std::size_t>(*options_.instance)]);
     }
     return std::optional<Window>();
   }
@@ -182,8 +185,9 @@ class Linker {
       ++votes[n.tid][e.lane];
     }
     for (const auto& [tid, lanes] : votes) {
-      auto best = std::max_element(lanes.begin(), lanes.end(),
-                                   [](const auto& a, const auto& b) { return a.second < b.second; });
+      auto best = std::max_element(lanes.begin(), lanes.end(), [](const auto& a, const auto& b) {
+        return a.second < b.second;
+      });
       threadLane_[tid] = best->first;
     }
     window_ = selected ? *selected : Window{lo, hi + 1, kNoEvent};
@@ -195,7 +199,8 @@ class Linker {
   void mapThreads() {
     std::unordered_map<LaneId, std::unordered_map<StringId, double>> laneCounts;
     for (const auto& e : k_.events)
-      if (linkable(e) && k_.lanes[e.lane].kind == LaneKind::HostThread) laneCounts[e.lane][e.name] += 1;
+      if (linkable(e) && k_.lanes[e.lane].kind == LaneKind::HostThread)
+        laneCounts[e.lane][e.name] += 1;
     struct Score {
       double score;
       std::int64_t tid;
@@ -233,7 +238,8 @@ class Linker {
   std::vector<EventId> laneOpsIn(LaneId lane, const Window& w) const {
     std::vector<EventId> ops;
     const auto& l = k_.lanes[lane];
-    for (EventId i = k_.lowerBound(lane, w.start); i < l.endEvent && k_.events[i].start < w.end; ++i)
+    for (EventId i = k_.lowerBound(lane, w.start); i < l.endEvent && k_.events[i].start < w.end;
+         ++i)
       if (linkable(k_.events[i])) ops.push_back(i);
     return ops;
   }
@@ -279,8 +285,8 @@ class Linker {
     std::vector<Window> windows;
     auto windowAt = [&](std::size_t first, std::size_t count) {
       const TimeNs start = k_.events[tops[first]].start;
-      const TimeNs end = first + count < tops.size() ? k_.events[tops[first + count]].start
-                                                     : k_.endNs + 1;
+      const TimeNs end =
+          first + count < tops.size() ? k_.events[tops[first + count]].start : k_.endNs + 1;
       return Window{start, end, kNoEvent};
     };
     if (m == 0 || b.size() < m) {
@@ -303,10 +309,10 @@ class Linker {
     for (std::size_t i = 0; i < b.size(); ++i) {
       if (anyFirst && b[i] != a.front()) continue;
       const std::size_t len = std::min(m, b.size() - i);
-      const auto edits =
-          alignSequences(a, std::span<const std::uint32_t>(b).subspan(i, len)).edits;
+      const auto edits = alignSequences(a, std::span<const std::uint32_t>(b).subspan(i, len)).edits;
       if (edits < best) best = edits, bestStarts.clear();
-      if (edits == best && (bestStarts.empty() || i >= bestStarts.back() + m)) bestStarts.push_back(i);
+      if (edits == best && (bestStarts.empty() || i >= bestStarts.back() + m))
+        bestStarts.push_back(i);
     }
     for (auto i : bestStarts) windows.push_back(windowAt(i, std::min(m, b.size() - i)));
     return windows;
@@ -317,12 +323,16 @@ class Linker {
     mapThreads();
     const std::string where = k_.path.empty() ? std::string("Kineto trace") : k_.path;
     if (threadLane_.empty())
-      return makeError(where, "no CPU op of the Kineto trace shares a name with the execution trace " +
-                                  et_->path + ": they are not from the same program");
+      return makeError(where,
+                       "no CPU op of the Kineto trace shares a name with the execution trace " +
+                           et_->path + ": they are not from the same program");
     std::vector<Window> candidates;
-    if (selected) candidates.push_back(*selected);
-    else if (!annotationWindows_.empty()) candidates = annotationWindows_;
-    else candidates = derivedWindows();
+    if (selected)
+      candidates.push_back(*selected);
+    else if (!annotationWindows_.empty())
+      candidates = annotationWindows_;
+    else
+      candidates = derivedWindows();
     if (candidates.empty()) candidates.push_back({k_.startNs, k_.endNs + 1, kNoEvent});
 
     std::vector<std::size_t> edits(candidates.size(), 0);
@@ -330,17 +340,21 @@ class Linker {
       for (const auto& [tid, nodes] : etThreads_) {
         auto lane = threadLane_.find(tid);
         if (lane == threadLane_.end()) continue;
-        edits[c] += alignSequences(etNames(nodes), kinetoNames(laneOpsIn(lane->second, candidates[c])))
-                        .edits;
+        edits[c] +=
+            alignSequences(etNames(nodes), kinetoNames(laneOpsIn(lane->second, candidates[c])))
+                .edits;
       }
     std::size_t chosen = 0;
     if (options_.iteration && !selected) {
-      if (*options_.iteration < 0 || static_cast<std::size_t>(*options_.iteration) >= candidates.size())
-        return makeError(where, "no iteration " + std::to_string(*options_.iteration) + " (the trace has " +
-                                    std::to_string(candidates.size()) + " candidate iterations)");
+      if (*options_.iteration < 0 ||
+          static_cast<std::size_t>(*options_.iteration) >= candidates.size())
+        return makeError(where, "no iteration " + std::to_string(*options_.iteration) +
+                                    " (the trace has " + std::to_string(candidates.size()) +
+                                    " candidate iterations)");
       chosen = static_cast<std::size_t>(*options_.iteration);
     } else {
-      chosen = static_cast<std::size_t>(std::min_element(edits.begin(), edits.end()) - edits.begin());
+      chosen =
+          static_cast<std::size_t>(std::min_element(edits.begin(), edits.end()) - edits.begin());
     }
     const std::size_t bestEdits = *std::min_element(edits.begin(), edits.end());
     out_.report.candidateIterations =
@@ -353,7 +367,8 @@ class Linker {
     for (const auto& [tid, nodes] : etThreads_) {
       auto lane = threadLane_.find(tid);
       if (lane == threadLane_.end()) {
-        for (auto i : nodes) unlinked("ET op on an ET thread matched to no Kineto thread", nodeExample(et_->nodes[i]));
+        for (auto i : nodes)
+          unlinked("ET op on an ET thread matched to no Kineto thread", nodeExample(et_->nodes[i]));
         continue;
       }
       const auto ops = laneOpsIn(lane->second, window_);
@@ -371,7 +386,8 @@ class Linker {
         if (a[i] == StringTable::kMissing)
           unlinked("ET op whose name the Kineto trace never records", nodeExample(n));
         else
-          unlinked("ET op left unmatched by the alignment with the chosen iteration", nodeExample(n));
+          unlinked("ET op left unmatched by the alignment with the chosen iteration",
+                   nodeExample(n));
       }
     }
     return Ok{};
@@ -420,7 +436,8 @@ class Linker {
         continue;
       }
       std::uint32_t pos = kUnmatched;
-      for (EventId p = l.runtimeCall; p != kNoEvent && l.runtimeCall != kNoEvent; p = k_.events[p].parent)
+      for (EventId p = l.runtimeCall; p != kNoEvent && l.runtimeCall != kNoEvent;
+           p = k_.events[p].parent)
         if (auto it = eventToCpu.find(p); it != eventToCpu.end()) {
           pos = it->second;
           break;
@@ -429,12 +446,13 @@ class Linker {
         if (inWindow) {
           ++out_.report.deviceOps;
           const Event& d = k_.events[l.deviceOp];
-          unlinked(l.launcher == kNoEvent ? "device op whose launch call no framework op encloses"
-                                          : "device op launched by a CPU op not in the ET",
-                   std::string(k_.name(d)) + " at " + std::to_string(d.start) + " ns launched by " +
-                       std::string(k_.name(k_.events[l.runtimeCall])) +
-                       (l.launcher == kNoEvent ? std::string()
-                                               : " in " + std::string(k_.name(k_.events[l.launcher]))));
+          unlinked(
+              l.launcher == kNoEvent ? "device op whose launch call no framework op encloses"
+                                     : "device op launched by a CPU op not in the ET",
+              std::string(k_.name(d)) + " at " + std::to_string(d.start) + " ns launched by " +
+                  std::string(k_.name(k_.events[l.runtimeCall])) +
+                  (l.launcher == kNoEvent ? std::string()
+                                          : " in " + std::string(k_.name(k_.events[l.launcher]))));
         }
         continue;
       }
@@ -464,12 +482,14 @@ class Linker {
         op.name = std::string(k_.name(e));
         op.tid = k_.lanes[e.lane].tidNumber;
       }
-      if (op.kinetoEvent != kNoEvent) eventToOp_.emplace(op.kinetoEvent, static_cast<std::uint32_t>(out_.ops.size()));
+      if (op.kinetoEvent != kNoEvent)
+        eventToOp_.emplace(op.kinetoEvent, static_cast<std::uint32_t>(out_.ops.size()));
       const std::int64_t cpuId = op.id;
       out_.ops.push_back(std::move(op));
       auto& devices = launched[pos];
       std::sort(devices.begin(), devices.end(), [&](EventId a, EventId b) {
-        if (k_.events[a].start != k_.events[b].start) return k_.events[a].start < k_.events[b].start;
+        if (k_.events[a].start != k_.events[b].start)
+          return k_.events[a].start < k_.events[b].start;
         return a < b;
       });
       for (EventId d : devices) {
@@ -481,7 +501,9 @@ class Linker {
         dev.name = std::string(k_.name(e));
         dev.parent = cpuId;
         dev.kinetoEvent = d;
-        dev.launchEvent = std::lower_bound(deviceCall.begin(), deviceCall.end(), std::make_pair(d, EventId{0}))->second;
+        dev.launchEvent =
+            std::lower_bound(deviceCall.begin(), deviceCall.end(), std::make_pair(d, EventId{0}))
+                ->second;
         dev.ts = e.start;
         dev.inclusiveDur = dev.exclusiveDur = e.dur;
         dev.tid = out_.ops.back().tid;
@@ -632,7 +654,8 @@ class Linker {
       std::int64_t dep = -1;
       for (std::size_t i = 0; i < ops.size(); ++i) {
         LinkedOp& op = out_.ops[ops[i]];
-        if (i == 0 || op.ts - busyUntil > options_.interThreadGapNs) dep = latestOtherThreadOp(byThread, tid, op.ts);
+        if (i == 0 || op.ts - busyUntil > options_.interThreadGapNs)
+          dep = latestOtherThreadOp(byThread, tid, op.ts);
         busyUntil = std::max(busyUntil, op.ts + op.inclusiveDur);
         if (dep >= 0) {
           op.interThreadDeps.push_back(dep);
@@ -647,8 +670,9 @@ class Linker {
     return !n || n->isOperator();
   }
 
-  std::int64_t latestOtherThreadOp(const std::map<std::int64_t, std::vector<std::uint32_t>>& byThread,
-                                   std::int64_t tid, TimeNs before) const {
+  std::int64_t latestOtherThreadOp(
+      const std::map<std::int64_t, std::vector<std::uint32_t>>& byThread, std::int64_t tid,
+      TimeNs before) const {
     std::int64_t best = -1;
     TimeNs bestTs = INT64_MIN;
     for (const auto& [other, ops] : byThread) {
@@ -667,18 +691,20 @@ class Linker {
     for (const auto& d : deps) {
       const std::uint32_t waiter = linkedOpEnclosing(d.waiter);
       auto waited = eventToOp_.find(d.waitedOn);
-      const bool waiterInWindow = k_.events[d.waiter].start >= window_.start &&
-                                  k_.events[d.waiter].start < window_.end;
+      const bool waiterInWindow =
+          k_.events[d.waiter].start >= window_.start && k_.events[d.waiter].start < window_.end;
       if (waiter == kUnmatched || waited == eventToOp_.end()) {
         if (waiterInWindow)
           unlinked("synchronization whose waiter or waited-on op is not linked",
-                   std::string(syncKindName(d.kind)) + ": " + std::string(k_.name(k_.events[d.waiter])) +
-                       " waits on " + std::string(k_.name(k_.events[d.waitedOn])));
+                   std::string(syncKindName(d.kind)) + ": " +
+                       std::string(k_.name(k_.events[d.waiter])) + " waits on " +
+                       std::string(k_.name(k_.events[d.waitedOn])));
         continue;
       }
       auto& list = out_.ops[waiter].syncDeps;
       const std::int64_t id = out_.ops[waited->second].id;
-      if (id == out_.ops[waiter].id || std::find(list.begin(), list.end(), id) != list.end()) continue;
+      if (id == out_.ops[waiter].id || std::find(list.begin(), list.end(), id) != list.end())
+        continue;
       list.push_back(id);
       ++out_.report.syncDeps;
     }
@@ -727,8 +753,8 @@ class Linker {
 
 }  // namespace
 
-Result<LinkedTrace> linkTraces(std::shared_ptr<const EtTrace> et, std::shared_ptr<const Trace> kineto,
-                               const LinkOptions& options) {
+Result<LinkedTrace> linkTraces(std::shared_ptr<const EtTrace> et,
+                               std::shared_ptr<const Trace> kineto, const LinkOptions& options) {
   if (!kineto) return makeError(et ? et->path : std::string(), "no Kineto trace to link with");
   return Linker(std::move(et), std::move(kineto), options).run();
 }

@@ -24,8 +24,10 @@ bool myers(std::span<const std::uint32_t> a, std::span<const std::uint32_t> b, s
   for (std::int64_t d = 0; d <= maxD && found < 0; ++d) {
     for (std::int64_t k = -d; k <= d; k += 2) {
       std::int64_t x;
-      if (k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1])) x = v[offset + k + 1];
-      else x = v[offset + k - 1] + 1;
+      if (k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]))
+        x = v[offset + k + 1];
+      else
+        x = v[offset + k - 1] + 1;
       std::int64_t y = x - k;
       while (x < n && y < m && a[x] == b[y]) ++x, ++y;
       v[offset + k] = x;
@@ -35,7 +37,8 @@ bool myers(std::span<const std::uint32_t> a, std::span<const std::uint32_t> b, s
       }
     }
     // Keep only the diagonals -d..d of this round.
-    for (std::int64_t k = -d; k <= d; ++k) trace.push_back(static_cast<std::int32_t>(v[offset + k]));
+    for (std::int64_t k = -d; k <= d; ++k)
+      trace.push_back(static_cast<std::int32_t>(v[offset + k]));
   }
   if (found < 0) return false;
   // Backtrack from (n, m).
@@ -48,18 +51,22 @@ bool myers(std::span<const std::uint32_t> a, std::span<const std::uint32_t> b, s
     };
     const std::int64_t k = x - y;
     if (d == 0) {
-      while (x > 0 && y > 0) reversed.emplace_back(static_cast<std::uint32_t>(--x), static_cast<std::uint32_t>(--y));
+      while (x > 0 && y > 0)
+        reversed.emplace_back(static_cast<std::uint32_t>(--x), static_cast<std::uint32_t>(--y));
       break;
     }
     std::int64_t prevK;
-    if (k == -d || (k != d && at(d - 1, k - 1) < at(d - 1, k + 1))) prevK = k + 1;
-    else prevK = k - 1;
+    if (k == -d || (k != d && at(d - 1, k - 1) < at(d - 1, k + 1)))
+      prevK = k + 1;
+    else
+      prevK = k - 1;
     const std::int64_t prevX = at(d - 1, prevK);
     const std::int64_t prevY = prevX - prevK;
     // The snake after the edit: diagonal moves back to the edit's end point.
     const std::int64_t startX = prevK == k + 1 ? prevX : prevX + 1;
     const std::int64_t startY = startX - k;
-    while (x > startX && y > startY) reversed.emplace_back(static_cast<std::uint32_t>(--x), static_cast<std::uint32_t>(--y));
+    while (x > startX && y > startY)
+      reversed.emplace_back(static_cast<std::uint32_t>(--x), static_cast<std::uint32_t>(--y));
     x = prevX;
     y = prevY;
   }
@@ -78,7 +85,8 @@ void greedy(std::span<const std::uint32_t> a, std::span<const std::uint32_t> b, 
     const std::size_t limit = std::min(b.size(), j + kLookAhead);
     for (std::size_t k = j; k < limit; ++k) {
       if (b[k] == a[i]) {
-        out.emplace_back(static_cast<std::uint32_t>(i) + offA, static_cast<std::uint32_t>(k) + offB);
+        out.emplace_back(static_cast<std::uint32_t>(i) + offA,
+                         static_cast<std::uint32_t>(k) + offB);
         j = k + 1;
         break;
       }

@@ -14,7 +14,8 @@
 namespace sutra {
 
 struct SequenceAlignment {
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> matches;  // (index in a, index in b), ascending
+  std::vector<std::pair<std::uint32_t, std::uint32_t>>
+      matches;            // (index in a, index in b), ascending
   std::size_t edits = 0;  // a.size() + b.size() - 2 * matches.size()
   bool minimal = true;    // false where the edit cap was hit and the greedy fallback was used
 };

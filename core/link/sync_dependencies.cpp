@@ -17,11 +17,16 @@ namespace sutra {
 
 std::string_view syncKindName(SyncKind kind) {
   switch (kind) {
-    case SyncKind::ContextSync: return "Context Sync";
-    case SyncKind::StreamSync: return "Stream Sync";
-    case SyncKind::EventSync: return "Event Sync";
-    case SyncKind::StreamWaitEvent: return "Stream Wait Event";
-    case SyncKind::BlockingCall: return "Blocking call";
+    case SyncKind::ContextSync:
+      return "Context Sync";
+    case SyncKind::StreamSync:
+      return "Stream Sync";
+    case SyncKind::EventSync:
+      return "Event Sync";
+    case SyncKind::StreamWaitEvent:
+      return "Stream Wait Event";
+    case SyncKind::BlockingCall:
+      return "Blocking call";
   }
   return "Stream Sync";
 }
@@ -117,8 +122,9 @@ class SyncFinder {
     if (it == streams_.end()) return kNoEvent;
     const auto& ops = it->second;
     const LaunchKey key = keyOf(before);
-    auto pos = std::lower_bound(ops.begin(), ops.end(), key,
-                                [](const LaunchedOp& op, const LaunchKey& k) { return op.key < k; });
+    auto pos =
+        std::lower_bound(ops.begin(), ops.end(), key,
+                         [](const LaunchedOp& op, const LaunchKey& k) { return op.key < k; });
     return pos == ops.begin() ? kNoEvent : std::prev(pos)->op;
   }
 
@@ -128,8 +134,9 @@ class SyncFinder {
     if (it == streams_.end()) return kNoEvent;
     const auto& ops = it->second;
     const LaunchKey key = keyOf(after);
-    auto pos = std::upper_bound(ops.begin(), ops.end(), key,
-                                [](const LaunchKey& k, const LaunchedOp& op) { return k < op.key; });
+    auto pos =
+        std::upper_bound(ops.begin(), ops.end(), key,
+                         [](const LaunchKey& k, const LaunchedOp& op) { return k < op.key; });
     return pos == ops.end() ? kNoEvent : pos->op;
   }
 
@@ -138,8 +145,9 @@ class SyncFinder {
     auto it = threadLaunches_.find(trace_.events[call].lane);
     if (it == threadLaunches_.end()) return std::nullopt;
     const auto& ops = it->second;
-    auto pos = std::lower_bound(ops.begin(), ops.end(), keyOf(call),
-                                [](const LaunchedOp& op, const LaunchKey& k) { return op.key < k; });
+    auto pos =
+        std::lower_bound(ops.begin(), ops.end(), keyOf(call),
+                         [](const LaunchedOp& op, const LaunchKey& k) { return op.key < k; });
     if (pos == ops.begin()) return std::nullopt;
     const Lane& lane = trace_.lanes[trace_.events[std::prev(pos)->op].lane];
     return StreamKey{lane.pidNumber, lane.tidNumber};
@@ -246,16 +254,17 @@ class SyncFinder {
   // ("synchronize", "synchronizeStream", "aclrtSynchronizeDevice" ...). Their device ops carry no
   // correlation to a launch, so what the call waited on is read from device time: on each stream
   // it covers, the last op that started before the call ended and ended by then (the call
-  // returned after it), and that was not launched after the call began. A "stream" synchronize covers the stream in its args (stream_id or
-  // stream), else every stream of the device (args device, else every device). Event
-  // synchronizes are not covered. The device's own record of the call (a runtime event on the
-  // device's process, as MTIA writes one) waits on nothing.
+  // returned after it), and that was not launched after the call began. A "stream" synchronize
+  // covers the stream in its args (stream_id or stream), else every stream of the device (args
+  // device, else every device). Event synchronizes are not covered. The device's own record of the
+  // call (a runtime event on the device's process, as MTIA writes one) waits on nothing.
   bool isBackendSynchronize(EventId call) const {
     const Event& e = trace_.events[call];
     const std::string_view category = trace_.category(e);
     if (category.starts_with("cuda") || category.starts_with("hip")) return false;
     std::string name(trace_.name(e));
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
     return name.find("synchronize") != std::string::npos && name.find("event") == std::string::npos;
   }
 
@@ -270,7 +279,8 @@ class SyncFinder {
     if (!stream) stream = integerArg(a, "stream");
     const std::optional<std::int64_t> device = integerArg(a, "device");
     std::string name(trace_.name(e));
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
     const bool oneStream = name.find("stream") != std::string::npos && stream;
     bool any = false;
     for (const auto& [key, ops] : backendStreams_) {
@@ -284,14 +294,16 @@ class SyncFinder {
         const EventId launch = launches_.runtimeCallOf(op);
         return launch == kNoEvent || trace_.events[launch].start <= e.start;
       };
-      auto pos = std::upper_bound(ops.begin(), ops.end(), e.end(),
-                                  [&](TimeNs t, EventId op) { return t < trace_.events[op].start; });
+      auto pos = std::upper_bound(ops.begin(), ops.end(), e.end(), [&](TimeNs t, EventId op) {
+        return t < trace_.events[op].start;
+      });
       while (pos != ops.begin() && !waitable(*std::prev(pos))) --pos;
       if (pos == ops.begin()) continue;
       add(SyncKind::BlockingCall, call, *std::prev(pos), kNoEvent);
       any = true;
     }
-    if (!any) unresolved("backend synchronize with no device op that ended before it returned", call);
+    if (!any)
+      unresolved("backend synchronize with no device op that ended before it returned", call);
   }
 
   // Device ops by (device, stream), the stream from their args ("stream") or their lane; built
@@ -314,15 +326,17 @@ class SyncFinder {
       backendStreams_[{lane.pidNumber, stream}].push_back(i);
     }
     for (auto& [key, ops] : backendStreams_)
-      std::stable_sort(ops.begin(), ops.end(),
-                       [&](EventId a, EventId b) { return trace_.events[a].start < trace_.events[b].start; });
+      std::stable_sort(ops.begin(), ops.end(), [&](EventId a, EventId b) {
+        return trace_.events[a].start < trace_.events[b].start;
+      });
   }
 
   // The latest cudaEventRecord/hipEventRecord on the call's thread before it.
   EventId lastRecordOnThread(EventId call) const {
     auto it = records_.find(trace_.events[call].lane);
     if (it == records_.end()) return kNoEvent;
-    auto pos = std::lower_bound(it->second.begin(), it->second.end(), call);  // ids follow lane order
+    auto pos =
+        std::lower_bound(it->second.begin(), it->second.end(), call);  // ids follow lane order
     return pos == it->second.begin() ? kNoEvent : *std::prev(pos);
   }
 

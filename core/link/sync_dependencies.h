@@ -44,14 +44,20 @@
 
 namespace sutra {
 
-enum class SyncKind : std::uint8_t { ContextSync, StreamSync, EventSync, StreamWaitEvent, BlockingCall };
+enum class SyncKind : std::uint8_t {
+  ContextSync,
+  StreamSync,
+  EventSync,
+  StreamWaitEvent,
+  BlockingCall
+};
 std::string_view syncKindName(SyncKind kind);
 
 struct SyncDependency {
   SyncKind kind = SyncKind::StreamSync;
-  EventId waiter = kNoEvent;    // the host runtime call that waited, or (StreamWaitEvent) a device op
-  EventId waitedOn = kNoEvent;  // the device op it waited on
-  EventId syncEvent = kNoEvent; // the cuda_sync event that told us, kNoEvent for BlockingCall
+  EventId waiter = kNoEvent;  // the host runtime call that waited, or (StreamWaitEvent) a device op
+  EventId waitedOn = kNoEvent;   // the device op it waited on
+  EventId syncEvent = kNoEvent;  // the cuda_sync event that told us, kNoEvent for BlockingCall
 };
 
 // Sorted by (waiter, waitedOn); no duplicates. Sync events that cannot be resolved (no runtime call

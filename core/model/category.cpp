@@ -42,20 +42,34 @@ CategoryClass classifyCategory(std::string_view c) {
 
 std::string_view categoryClassName(CategoryClass c) {
   switch (c) {
-    case CategoryClass::Other: return "other";
-    case CategoryClass::CpuOp: return "cpu_op";
-    case CategoryClass::UserAnnotation: return "user_annotation";
-    case CategoryClass::PythonFunction: return "python_function";
-    case CategoryClass::Runtime: return "runtime";
-    case CategoryClass::Driver: return "driver";
-    case CategoryClass::Kernel: return "kernel";
-    case CategoryClass::Memcpy: return "memcpy";
-    case CategoryClass::Memset: return "memset";
-    case CategoryClass::DeviceAnnotation: return "device_annotation";
-    case CategoryClass::Sync: return "sync";
-    case CategoryClass::DeviceEvent: return "device_event";
-    case CategoryClass::Collective: return "collective";
-    case CategoryClass::TraceSpan: return "trace_span";
+    case CategoryClass::Other:
+      return "other";
+    case CategoryClass::CpuOp:
+      return "cpu_op";
+    case CategoryClass::UserAnnotation:
+      return "user_annotation";
+    case CategoryClass::PythonFunction:
+      return "python_function";
+    case CategoryClass::Runtime:
+      return "runtime";
+    case CategoryClass::Driver:
+      return "driver";
+    case CategoryClass::Kernel:
+      return "kernel";
+    case CategoryClass::Memcpy:
+      return "memcpy";
+    case CategoryClass::Memset:
+      return "memset";
+    case CategoryClass::DeviceAnnotation:
+      return "device_annotation";
+    case CategoryClass::Sync:
+      return "sync";
+    case CategoryClass::DeviceEvent:
+      return "device_event";
+    case CategoryClass::Collective:
+      return "collective";
+    case CategoryClass::TraceSpan:
+      return "trace_span";
   }
   return "other";
 }

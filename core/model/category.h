@@ -10,19 +10,19 @@ namespace sutra {
 
 enum class CategoryClass : std::uint8_t {
   Other,
-  CpuOp,            // cpu_op, hpu_op, operator
-  UserAnnotation,   // user_annotation (ProfilerStep#N, record_function)
-  PythonFunction,   // python_function
-  Runtime,          // cuda_runtime, mtia_runtime, privateuse1_runtime, xpu_runtime
-  Driver,           // cuda_driver, privateuse1_driver, xpu_driver
-  Kernel,           // kernel, mtia_ccp_events
-  Memcpy,           // gpu_memcpy
-  Memset,           // gpu_memset
-  DeviceAnnotation, // gpu_user_annotation
-  Sync,             // cuda_sync
-  DeviceEvent,      // cuda_event
-  Collective,       // collective_comm
-  TraceSpan,        // Trace (pid "Spans"), overhead
+  CpuOp,             // cpu_op, hpu_op, operator
+  UserAnnotation,    // user_annotation (ProfilerStep#N, record_function)
+  PythonFunction,    // python_function
+  Runtime,           // cuda_runtime, mtia_runtime, privateuse1_runtime, xpu_runtime
+  Driver,            // cuda_driver, privateuse1_driver, xpu_driver
+  Kernel,            // kernel, mtia_ccp_events
+  Memcpy,            // gpu_memcpy
+  Memset,            // gpu_memset
+  DeviceAnnotation,  // gpu_user_annotation
+  Sync,              // cuda_sync
+  DeviceEvent,       // cuda_event
+  Collective,        // collective_comm
+  TraceSpan,         // Trace (pid "Spans"), overhead
 };
 
 CategoryClass classifyCategory(std::string_view category);

@@ -55,7 +55,7 @@ struct EtNode {
   std::int64_t fwParent = 0;
   std::int64_t seqId = -1;
   std::int64_t scope = 0;
-  std::int64_t tid = 0;      // the ET's thread number (1, 2, ...), not an OS thread id
+  std::int64_t tid = 0;  // the ET's thread number (1, 2, ...), not an OS thread id
   std::int64_t fwTid = 0;
   std::string opSchema;
   std::string kernelBackend, kernelFile;  // 1.0.4+ (Triton kernels)
@@ -65,20 +65,20 @@ struct EtNode {
   std::vector<std::string> extraAttrsJson;
   std::string rawJson;  // the node exactly as read: the ET+ writer adds fields to it
 
-  bool isRoot() const;           // "[pytorch|profiler|execution_(trace|graph)|process]"
-  bool isThreadRoot() const;     // "[pytorch|profiler|execution_(trace|graph)|thread]"
+  bool isRoot() const;        // "[pytorch|profiler|execution_(trace|graph)|process]"
+  bool isThreadRoot() const;  // "[pytorch|profiler|execution_(trace|graph)|thread]"
   bool isOperator() const { return !isRoot() && !isThreadRoot(); }
 };
 
 struct EtTrace {
   std::string path;
-  std::string schema;         // "1.0.1", "1.1.0-chakra.0.0.4" ...
+  std::string schema;  // "1.0.1", "1.1.0-chakra.0.0.4" ...
   std::int64_t pid = 0;
-  std::string time;           // wall-clock date of the recording
-  std::int64_t startTs = 0;   // steady-clock ms
+  std::string time;          // wall-clock date of the recording
+  std::int64_t startTs = 0;  // steady-clock ms
   std::int64_t finishTs = 0;
   std::string distributedInfoJson;  // some writers add it (rank, world size)
-  std::vector<EtNode> nodes;  // in file order (children are written before their parents)
+  std::vector<EtNode> nodes;        // in file order (children are written before their parents)
   std::unordered_map<std::int64_t, std::uint32_t> indexById;
   ProblemLog problems;
 

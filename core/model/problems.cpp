@@ -5,9 +5,12 @@ namespace sutra {
 
 std::string_view severityName(Severity severity) {
   switch (severity) {
-    case Severity::Info: return "info";
-    case Severity::Warning: return "warning";
-    case Severity::Error: return "error";
+    case Severity::Info:
+      return "info";
+    case Severity::Warning:
+      return "warning";
+    case Severity::Error:
+      return "error";
   }
   return "warning";
 }

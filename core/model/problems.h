@@ -15,7 +15,7 @@ std::string_view severityName(Severity severity);
 
 struct Problem {
   Severity severity = Severity::Warning;
-  std::string what;     // the kind, a stable sentence: "event with negative duration"
+  std::string what;  // the kind, a stable sentence: "event with negative duration"
   std::uint64_t count = 0;
   std::string example;  // the first occurrence, human readable
 };

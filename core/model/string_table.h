@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Interned strings: a million events named "aten::add" hold one copy of the name and a 32-bit index.
+// Interned strings: a million events named "aten::add" hold one copy of the name and a 32-bit
+// index.
 #include <cstdint>
 #include <deque>
 #include <string>

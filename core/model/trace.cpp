@@ -31,12 +31,14 @@ std::uint32_t ArgsStore::add(std::string_view json) {
   if (blocks_.empty() || blocks_.back().size() + json.size() > blocks_.back().capacity()) {
     // Blocks start small and double up to kBlockBytes: a reader's per-batch store holds a few
     // hundred KB, and a fresh 4 MB block per batch cost page faults.
-    const std::size_t want = blocks_.empty() ? std::size_t{64} << 10 : std::min(kBlockBytes, 2 * blocks_.back().capacity());
+    const std::size_t want = blocks_.empty() ? std::size_t{64} << 10
+                                             : std::min(kBlockBytes, 2 * blocks_.back().capacity());
     blocks_.emplace_back();
     blocks_.back().reserve(std::max(want, json.size()));
   }
   std::string& block = blocks_.back();
-  spans_.push_back(Span{static_cast<std::uint32_t>(blocks_.size() - 1), static_cast<std::uint32_t>(block.size()),
+  spans_.push_back(Span{static_cast<std::uint32_t>(blocks_.size() - 1),
+                        static_cast<std::uint32_t>(block.size()),
                         static_cast<std::uint32_t>(json.size())});
   block.append(json);
   bytes_ += json.size();

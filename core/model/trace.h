@@ -34,7 +34,7 @@ enum class LaneKind : std::uint8_t {
 };
 
 struct Lane {
-  std::string pid;          // as written (Kineto pids and tids may be strings)
+  std::string pid;  // as written (Kineto pids and tids may be strings)
   std::string tid;
   std::int64_t pidNumber = 0;  // numeric value where pid is a number, else 0
   std::int64_t tidNumber = 0;
@@ -43,9 +43,9 @@ struct Lane {
   std::int64_t processSortIndex = 0;
   std::int64_t threadSortIndex = 0;
   LaneKind kind = LaneKind::HostThread;
-  std::int32_t device = -1;   // DeviceStream: the device index
-  std::int64_t stream = -1;   // DeviceStream: the stream id
-  EventId firstEvent = 0;     // this lane's events are events[firstEvent, endEvent)
+  std::int32_t device = -1;  // DeviceStream: the device index
+  std::int64_t stream = -1;  // DeviceStream: the stream id
+  EventId firstEvent = 0;    // this lane's events are events[firstEvent, endEvent)
   EventId endEvent = 0;
   std::uint16_t maxDepth = 0;
 };
@@ -53,8 +53,8 @@ struct Lane {
 struct Event {
   TimeNs start = 0;
   TimeNs dur = 0;
-  std::int64_t externalId = kNoId;   // args "External id"
-  std::int64_t correlation = kNoId;  // args "correlation" (runtime call <-> device op)
+  std::int64_t externalId = kNoId;        // args "External id"
+  std::int64_t correlation = kNoId;       // args "correlation" (runtime call <-> device op)
   std::int64_t recordFunctionId = kNoId;  // args "Record function id" (= ET rf_id)
   StringId name = 0;
   LaneId lane = 0;
@@ -89,7 +89,8 @@ struct CounterSeries {
 };
 
 // Raw JSON text of each event's args, in an arena of fixed-size blocks: a gigabyte of args grows
-// block by block instead of reallocating one buffer (which would briefly need three times the space).
+// block by block instead of reallocating one buffer (which would briefly need three times the
+// space).
 class ArgsStore {
  public:
   std::uint32_t add(std::string_view json);
@@ -125,10 +126,10 @@ struct TraceMetadata {
   std::string schemaVersion;
   std::optional<std::int64_t> baseTimeNanoseconds;
   std::vector<DeviceInfo> devices;
-  std::optional<int> rank;           // distributedInfo.rank
-  std::optional<int> worldSize;      // distributedInfo.world_size
-  std::string distributedBackend;    // distributedInfo.backend
-  std::string distributedInfoJson;   // raw, with pg_config
+  std::optional<int> rank;          // distributedInfo.rank
+  std::optional<int> worldSize;     // distributedInfo.world_size
+  std::string distributedBackend;   // distributedInfo.backend
+  std::string distributedInfoJson;  // raw, with pg_config
   std::string traceName;
   // The device backend as torch's key_averages() names its columns: "CUDA" (also ROCm), "MTIA",
   // "XPU", "NEURON" for a PrivateUse1 backend named neuron ...; set by the reader.
@@ -161,7 +162,8 @@ struct Trace {
     return {events.data() + l.firstEvent, events.data() + l.endEvent};
   }
   // The first event of `lane` that ends after `t` may start before it: returns the index of the
-  // first event whose start >= t, which callers widen by the lane's nesting (parents start earlier).
+  // first event whose start >= t, which callers widen by the lane's nesting (parents start
+  // earlier).
   EventId lowerBound(LaneId lane, TimeNs t) const;
   // The innermost event on `lane` whose [start, end] contains t, or kNoEvent.
   EventId innermostAt(LaneId lane, TimeNs t) const;

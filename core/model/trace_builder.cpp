@@ -67,7 +67,8 @@ void TraceBuilder::addCounterSample(std::string_view pid, std::string_view name,
 void TraceBuilder::setProcessName(std::string_view pid, std::string_view name) {
   processNames_[std::string(pid)] = std::string(name);
 }
-void TraceBuilder::setThreadName(std::string_view pid, std::string_view tid, std::string_view name) {
+void TraceBuilder::setThreadName(std::string_view pid, std::string_view tid,
+                                 std::string_view name) {
   threadNames_[laneKey(pid, tid)] = std::string(name);
 }
 void TraceBuilder::setProcessSortIndex(std::string_view pid, std::int64_t index) {
@@ -153,9 +154,11 @@ Trace TraceBuilder::finish() {
   for (std::size_t i = 0; i < trace_.lanes.size(); ++i) {
     auto& lane = trace_.lanes[i];
     const auto key = laneKey(lane.pid, lane.tid);
-    if (auto it = processNames_.find(lane.pid); it != processNames_.end()) lane.processName = it->second;
+    if (auto it = processNames_.find(lane.pid); it != processNames_.end())
+      lane.processName = it->second;
     if (auto it = threadNames_.find(key); it != threadNames_.end()) lane.threadName = it->second;
-    if (auto it = processSort_.find(lane.pid); it != processSort_.end()) lane.processSortIndex = it->second;
+    if (auto it = processSort_.find(lane.pid); it != processSort_.end())
+      lane.processSortIndex = it->second;
     if (auto it = threadSort_.find(key); it != threadSort_.end()) lane.threadSortIndex = it->second;
   }
   return std::move(trace_);
@@ -175,7 +178,8 @@ TraceBuilder::LaneNesting TraceBuilder::nestLane(Lane& lane) {
       if (p.dur > 0 && c.start >= p.end()) return false;
       return c.start >= p.start && c.end() <= p.end();
     };
-    while (!stack.empty() && events[stack.back()].end() <= e.start && !encloses(events[stack.back()], e))
+    while (!stack.empty() && events[stack.back()].end() <= e.start &&
+           !encloses(events[stack.back()], e))
       stack.pop_back();
     if (!stack.empty() && e.end() > events[stack.back()].end()) {
       // Partial overlap with the enclosing event: counted, and drawn one level deeper.
@@ -275,8 +279,10 @@ void TraceBuilder::bindFlows() {
     unmatched += part.unmatched;
     unbound += part.unbound;
   }
-  if (unmatched) trace_.problems.add(Severity::Info, "flow with only one end", unmatched, unmatchedExample);
-  if (unbound) trace_.problems.add(Severity::Warning, "flow end on no event", unbound, unboundExample);
+  if (unmatched)
+    trace_.problems.add(Severity::Info, "flow with only one end", unmatched, unmatchedExample);
+  if (unbound)
+    trace_.problems.add(Severity::Warning, "flow end on no event", unbound, unboundExample);
   flowEnds_.clear();
 }
 

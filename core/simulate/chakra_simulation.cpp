@@ -27,7 +27,8 @@ bool runsFree(const Node& n, const Trace& trace, const Event& e) {
 
 std::string commTypeName(std::int64_t type) {
   if (ChakraProtoMsg::CollectiveCommType_IsValid(static_cast<int>(type)))
-    return ChakraProtoMsg::CollectiveCommType_Name(static_cast<ChakraProtoMsg::CollectiveCommType>(type));
+    return ChakraProtoMsg::CollectiveCommType_Name(
+        static_cast<ChakraProtoMsg::CollectiveCommType>(type));
   return "comm_type " + std::to_string(type);
 }
 
@@ -58,7 +59,8 @@ std::unique_ptr<RankSimulation> prepareChakraSimulation(const chakra::ChakraTrac
   auto startOf = [&](std::size_t i) { return trace.events[eventOf[i]].start; };
 
   // Dependencies by position: both kinds, on nodes present, not on the node itself, once each.
-  const chakra::NodeDependencies graph = chakra::NodeDependencies::build(et.nodes, chakra::NodeIndex(et.nodes));
+  const chakra::NodeDependencies graph =
+      chakra::NodeDependencies::build(et.nodes, chakra::NodeIndex(et.nodes));
 
   // Execution order: dependencies first, then start time, then file order. A cycle is broken at
   // its earliest node; the dependencies that then point forward are left out.
@@ -66,7 +68,8 @@ std::unique_ptr<RankSimulation> prepareChakraSimulation(const chakra::ChakraTrac
   order.reserve(n);
   {
     std::vector<std::uint32_t> pending(n, 0);
-    for (std::uint32_t i = 0; i < n; ++i) pending[i] = static_cast<std::uint32_t>(graph.of(i).size());
+    for (std::uint32_t i = 0; i < n; ++i)
+      pending[i] = static_cast<std::uint32_t>(graph.of(i).size());
     using Item = std::pair<TimeNs, std::uint32_t>;
     std::priority_queue<Item, std::vector<Item>, std::greater<Item>> ready;
     for (std::uint32_t i = 0; i < n; ++i)
@@ -86,7 +89,8 @@ std::unique_ptr<RankSimulation> prepareChakraSimulation(const chakra::ChakraTrac
         }
         while (placed[byStart[nextForced]]) ++nextForced;
         const auto i = byStart[nextForced];
-        if (forced++ == 0) forcedExample = "node " + std::to_string(et.nodes[i].id()) + " " + et.nodes[i].name();
+        if (forced++ == 0)
+          forcedExample = "node " + std::to_string(et.nodes[i].id()) + " " + et.nodes[i].name();
         pending[i] = 0;
         ready.emplace(startOf(i), i);
       }
@@ -99,8 +103,9 @@ std::unique_ptr<RankSimulation> prepareChakraSimulation(const chakra::ChakraTrac
         if (!placed[d] && pending[d] > 0 && --pending[d] == 0) ready.emplace(startOf(d), d);
     }
     if (forced)
-      sim->problems.add(Severity::Warning, "dependency cycle broken (dependencies on later nodes left out)",
-                        forced, et.path + ": " + forcedExample);
+      sim->problems.add(Severity::Warning,
+                        "dependency cycle broken (dependencies on later nodes left out)", forced,
+                        et.path + ": " + forcedExample);
   }
   std::vector<std::uint32_t> position(n);
   for (std::uint32_t k = 0; k < n; ++k) position[order[k]] = k;
@@ -129,7 +134,9 @@ std::unique_ptr<RankSimulation> prepareChakraSimulation(const chakra::ChakraTrac
     s.span = std::max<TimeNs>(0, e.dur);
     if (s.span == 0 && isCommNode(node) && options.commBytesPerNs > 0) {
       const auto bytes = chakra::attrInt(node, "comm_size", 0);
-      if (bytes > 0) s.span = static_cast<TimeNs>(std::llround(static_cast<double>(bytes) / options.commBytesPerNs));
+      if (bytes > 0)
+        s.span =
+            static_cast<TimeNs>(std::llround(static_cast<double>(bytes) / options.commBytesPerNs));
     }
     s.event = eventOf[i];
     s.track = g.trackOfLane[e.lane];
@@ -145,7 +152,8 @@ std::unique_ptr<RankSimulation> prepareChakraSimulation(const chakra::ChakraTrac
   // by the measured slack (keepGaps) or 0.
   std::vector<std::uint32_t> previousOnTrack(n, kNoNode);
   for (const auto& track : g.tracks)
-    for (std::size_t k = 1; k < track.nodes.size(); ++k) previousOnTrack[track.nodes[k]] = track.nodes[k - 1];
+    for (std::size_t k = 1; k < track.nodes.size(); ++k)
+      previousOnTrack[track.nodes[k]] = track.nodes[k - 1];
   struct Pred {
     std::uint32_t from;
     SimEdgeKind kind;
@@ -157,7 +165,8 @@ std::unique_ptr<RankSimulation> prepareChakraSimulation(const chakra::ChakraTrac
     SimNode& node = g.nodes[k];
     preds.clear();
     if (previousOnTrack[k] != kNoNode && !runsFree(et.nodes[i], trace, trace.events[node.event])) {
-      preds.push_back({previousOnTrack[k], g.tracks[node.track].device ? SimEdgeKind::StreamOrder : SimEdgeKind::Cpu});
+      preds.push_back({previousOnTrack[k],
+                       g.tracks[node.track].device ? SimEdgeKind::StreamOrder : SimEdgeKind::Cpu});
     }
     for (const auto dep : graph.of(i))
       if (position[dep] < k) preds.push_back({position[dep], SimEdgeKind::GraphDependency});

@@ -19,8 +19,8 @@ std::string describeOp(const RankCommOp& op, int rank) {
     s += op.seq ? std::to_string(*op.seq) : "?";
     s += " of process group '" + op.processGroup + "'";
   } else {
-    s += std::string(op.kind == CommKind::Send ? "send to " : "recv from ") + std::to_string(op.peer) +
-         " tag " + std::to_string(op.tag);
+    s += std::string(op.kind == CommKind::Send ? "send to " : "recv from ") +
+         std::to_string(op.peer) + " tag " + std::to_string(op.tag);
   }
   return s;
 }
@@ -38,9 +38,12 @@ std::string stringArg(const nlohmann::json& args, const char* key) {
 CollectiveMatching matchCollectives(std::span<const RankComms> ranks) {
   CollectiveMatching out;
   using CollKey = std::tuple<std::string, std::string, std::int64_t>;  // group, collective, ordinal
-  using P2pKey = std::tuple<int, int, std::int64_t, std::int64_t>;     // sender, receiver, tag, ordinal
+  using P2pKey =
+      std::tuple<int, int, std::int64_t, std::int64_t>;  // sender, receiver, tag, ordinal
   std::map<CollKey, std::vector<SimCollective::Member>> collectives;
-  std::map<P2pKey, std::pair<std::optional<SimCollective::Member>, std::optional<SimCollective::Member>>> pairs;
+  std::map<P2pKey,
+           std::pair<std::optional<SimCollective::Member>, std::optional<SimCollective::Member>>>
+      pairs;
   std::uint64_t duplicates = 0;
   std::string duplicateExample;
 
@@ -51,9 +54,11 @@ CollectiveMatching matchCollectives(std::span<const RankComms> ranks) {
     for (const auto& op : ranks[r].ops) {
       const SimCollective::Member member{r, op.node};
       if (op.kind == CommKind::Collective) {
-        const std::int64_t ordinal = op.seq ? *op.seq : collCount[{op.processGroup, op.collective}]++;
+        const std::int64_t ordinal =
+            op.seq ? *op.seq : collCount[{op.processGroup, op.collective}]++;
         auto& members = collectives[{op.processGroup, op.collective, ordinal}];
-        const bool twice = std::any_of(members.begin(), members.end(), [&](const auto& m) { return m.rank == r; });
+        const bool twice =
+            std::any_of(members.begin(), members.end(), [&](const auto& m) { return m.rank == r; });
         if (twice) {
           if (duplicates++ == 0) duplicateExample = describeOp(op, rank);
           continue;
@@ -69,7 +74,8 @@ CollectiveMatching matchCollectives(std::span<const RankComms> ranks) {
     }
   }
   if (duplicates)
-    out.problems.add(Severity::Warning, "collective sequence number seen twice on one rank (later one not matched)",
+    out.problems.add(Severity::Warning,
+                     "collective sequence number seen twice on one rank (later one not matched)",
                      duplicates, duplicateExample);
 
   std::uint64_t unmatched = 0;
@@ -101,9 +107,10 @@ CollectiveMatching matchCollectives(std::span<const RankComms> ranks) {
     out.collectives.push_back({{*pair.first, *pair.second}, true});
   }
   if (unmatched && ranks.size() > 1)
-    out.problems.add(Severity::Warning,
-                     "communication op with no matching op on another loaded rank (keeps its own duration)",
-                     unmatched, unmatchedExample);
+    out.problems.add(
+        Severity::Warning,
+        "communication op with no matching op on another loaded rank (keeps its own duration)",
+        unmatched, unmatchedExample);
   return out;
 }
 
@@ -126,7 +133,8 @@ std::vector<TimeNs> estimateClockOffsets(std::span<const SimGraph* const> graphs
         deltas[{a.rank, b.rank}].push_back((nb.measured + nb.span) - (na.measured + na.span));
       }
   }
-  std::vector<std::vector<std::pair<std::uint32_t, TimeNs>>> links(n);  // to, (to's end - from's end)
+  std::vector<std::vector<std::pair<std::uint32_t, TimeNs>>> links(
+      n);  // to, (to's end - from's end)
   for (auto& [pair, d] : deltas) {
     auto mid = d.begin() + static_cast<std::ptrdiff_t>(d.size() / 2);
     std::nth_element(d.begin(), mid, d.end());
@@ -161,7 +169,9 @@ std::vector<RankCommOp> kinetoCommOps(const Trace& trace, const LaunchIndex& lau
   std::vector<Issued> issued;
   for (const auto& l : launches.launches()) {
     const EventId kernel = l.deviceOp;
-    if (kernel >= trace.events.size() || !chakra::isCommKernelName(trace.name(trace.events[kernel]))) continue;
+    if (kernel >= trace.events.size() ||
+        !chakra::isCommKernelName(trace.name(trace.events[kernel])))
+      continue;
     const auto node = kernel < graph.nodeOfDeviceOp.size() ? graph.nodeOfDeviceOp[kernel] : kNoNode;
     if (node == kNoNode) continue;
     RankCommOp op;
@@ -181,12 +191,15 @@ std::vector<RankCommOp> kinetoCommOps(const Trace& trace, const LaunchIndex& lau
     }
     if (op.collective.empty()) {
       const auto c = chakra::collectiveFromName(trace.name(trace.events[kernel]));
-      op.collective = c ? std::string(chakra::collectiveName(*c)) : std::string(trace.name(trace.events[kernel]));
+      op.collective = c ? std::string(chakra::collectiveName(*c))
+                        : std::string(trace.name(trace.events[kernel]));
     }
-    const TimeNs at = l.runtimeCall != kNoEvent ? trace.events[l.runtimeCall].start : trace.events[kernel].start;
+    const TimeNs at =
+        l.runtimeCall != kNoEvent ? trace.events[l.runtimeCall].start : trace.events[kernel].start;
     issued.push_back({at, std::move(op)});
   }
-  std::stable_sort(issued.begin(), issued.end(), [](const Issued& a, const Issued& b) { return a.at < b.at; });
+  std::stable_sort(issued.begin(), issued.end(),
+                   [](const Issued& a, const Issued& b) { return a.at < b.at; });
   std::vector<RankCommOp> out;
   out.reserve(issued.size());
   for (auto& i : issued) out.push_back(std::move(i.op));

@@ -31,23 +31,23 @@ enum class CommKind : std::uint8_t { Collective, Send, Recv };
 struct RankCommOp {
   std::uint32_t node = kNoNode;  // the op's node in its rank's graph
   CommKind kind = CommKind::Collective;
-  std::string processGroup;      // collectives: the process group's name ("" if none given)
-  std::string collective;        // collectives: what it does (all_reduce, or a comm_type number)
+  std::string processGroup;         // collectives: the process group's name ("" if none given)
+  std::string collective;           // collectives: what it does (all_reduce, or a comm_type number)
   std::optional<std::int64_t> seq;  // the trace's sequence number, where it gives one
-  int peer = -1;                 // send: the receiving rank; recv: the sending rank
-  std::int64_t tag = 0;          // point to point: the tag
+  int peer = -1;                    // send: the receiving rank; recv: the sending rank
+  std::int64_t tag = 0;             // point to point: the tag
 };
 
 // The communication ops of one rank, in the order the rank issued them.
 struct RankComms {
-  int rank = 0;                  // the rank number (peers refer to it)
+  int rank = 0;  // the rank number (peers refer to it)
   std::vector<RankCommOp> ops;
 };
 
 struct CollectiveMatching {
   std::vector<SimCollective> collectives;  // member ranks are indices into the span given
-  std::size_t matchedOps = 0;    // ops in a collective with at least one other rank
-  std::size_t unmatchedOps = 0;  // ops no other loaded rank has: they keep their own span
+  std::size_t matchedOps = 0;              // ops in a collective with at least one other rank
+  std::size_t unmatchedOps = 0;            // ops no other loaded rank has: they keep their own span
   ProblemLog problems;
 };
 

@@ -20,8 +20,8 @@ struct RankSimulation {
   std::shared_ptr<const Trace> trace;
   LaunchIndex launches;
   std::vector<Step> steps;
-  SimGraph graph;           // refers to *trace
-  ProblemLog problems;      // what the linker could not resolve, and what the graph left out
+  SimGraph graph;                 // refers to *trace
+  ProblemLog problems;            // what the linker could not resolve, and what the graph left out
   std::vector<RankCommOp> comms;  // its communication ops, for matching with other ranks
   // A Chakra graph: its one step is the whole graph, and without start times in the file
   // nothing was measured (measuredTimes false).
@@ -29,8 +29,8 @@ struct RankSimulation {
   bool measuredTimes = true;
 };
 
-// `linked` (optional) adds the inter-thread dependencies of a linked trace of the same Kineto trace.
-// Behind a unique_ptr: the graph refers to the trace and must not move apart from it.
+// `linked` (optional) adds the inter-thread dependencies of a linked trace of the same Kineto
+// trace. Behind a unique_ptr: the graph refers to the trace and must not move apart from it.
 std::unique_ptr<RankSimulation> prepareRankSimulation(std::shared_ptr<const Trace> trace, int rank,
                                                       const LinkedTrace* linked = nullptr);
 

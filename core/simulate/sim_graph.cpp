@@ -9,7 +9,15 @@ namespace {
 
 // What a point on a host thread is for; several requests at one time share one HostPoint node.
 enum class PointRole : std::uint8_t {
-  Anchor, Launch, BlockStart, BlockRelease, DepSignal, DepWaiter, IdleStart, WakeSignal, WakeWaiter
+  Anchor,
+  Launch,
+  BlockStart,
+  BlockRelease,
+  DepSignal,
+  DepWaiter,
+  IdleStart,
+  WakeSignal,
+  WakeWaiter
 };
 
 struct PointRequest {
@@ -77,7 +85,8 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
     return t != kNoTrack && !g.tracks[t].device ? t : kNoTrack;
   };
   auto isDeviceEvent = [&](EventId e) {
-    return e < eventCount && isDeviceOp(events[e].klass) && g.trackOfLane[events[e].lane] != kNoTrack;
+    return e < eventCount && isDeviceOp(events[e].klass) &&
+           g.trackOfLane[events[e].lane] != kNoTrack;
   };
 
   // The launch call of each device op (the first one given wins).
@@ -137,7 +146,8 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
 
   // Point requests on host threads.
   std::vector<PointRequest> requests;
-  requests.reserve(inputs.launches.size() + 2 * waits.size() + 2 * threadDeps.size() + g.tracks.size());
+  requests.reserve(inputs.launches.size() + 2 * waits.size() + 2 * threadDeps.size() +
+                   g.tracks.size());
   for (std::uint32_t t = 0; t < g.tracks.size(); ++t) {
     const auto& track = g.tracks[t];
     if (track.device) continue;
@@ -148,7 +158,8 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
   for (std::uint32_t i = 0; i < inputs.launches.size(); ++i) {
     const auto& launch = inputs.launches[i];
     if (!isDeviceEvent(launch.deviceOp) || launchOf[launch.deviceOp] != launch.call) continue;
-    requests.push_back({hostTrackOf(launch.call), events[launch.call].start, 1, PointRole::Launch, i});
+    requests.push_back(
+        {hostTrackOf(launch.call), events[launch.call].start, 1, PointRole::Launch, i});
   }
   for (std::uint32_t i = 0; i < waits.size(); ++i) {
     if (i > 0 && waits[i - 1].waiter == waits[i].waiter) continue;
@@ -160,7 +171,8 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
   }
   for (std::uint32_t i = 0; i < threadDeps.size(); ++i) {
     const auto& d = threadDeps[i];
-    requests.push_back({hostTrackOf(d.waitedOn), events[d.waitedOn].end(), 1, PointRole::DepSignal, i});
+    requests.push_back(
+        {hostTrackOf(d.waitedOn), events[d.waitedOn].end(), 1, PointRole::DepSignal, i});
     requests.push_back({hostTrackOf(d.waiter), events[d.waiter].start, 1, PointRole::DepWaiter, i});
   }
   // Wake-ups: a thread that resumes after an idle gap (or starts) was woken by another thread; it
@@ -214,7 +226,8 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
   }
   for (std::uint32_t i = 0; i < wakeups.size(); ++i) {
     const auto& w = wakeups[i];
-    if (w.idleStart != kNoAnchor) requests.push_back({w.track, w.idleStart, 1, PointRole::IdleStart, i});
+    if (w.idleStart != kNoAnchor)
+      requests.push_back({w.track, w.idleStart, 1, PointRole::IdleStart, i});
     requests.push_back({w.signalTrack, w.signalTime, 1, PointRole::WakeSignal, i});
     requests.push_back({w.track, w.time, 1, PointRole::WakeWaiter, i});
   }
@@ -263,20 +276,39 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
 
   // Per-input lookups of the nodes just made.
   std::vector<std::uint32_t> launchNode(inputs.launches.size(), kNoNode);
-  std::vector<std::uint32_t> blockStartNode(waits.size(), kNoNode), releaseNode(waits.size(), kNoNode);
-  std::vector<std::uint32_t> signalNode(threadDeps.size(), kNoNode), waiterNode(threadDeps.size(), kNoNode);
-  std::vector<std::uint32_t> wakeSignalNode(wakeups.size(), kNoNode), wakeWaiterNode(wakeups.size(), kNoNode);
+  std::vector<std::uint32_t> blockStartNode(waits.size(), kNoNode),
+      releaseNode(waits.size(), kNoNode);
+  std::vector<std::uint32_t> signalNode(threadDeps.size(), kNoNode),
+      waiterNode(threadDeps.size(), kNoNode);
+  std::vector<std::uint32_t> wakeSignalNode(wakeups.size(), kNoNode),
+      wakeWaiterNode(wakeups.size(), kNoNode);
   for (const auto& r : requests) {
     switch (r.role) {
-      case PointRole::Anchor: break;
-      case PointRole::Launch: launchNode[r.ref] = r.node; break;
-      case PointRole::BlockStart: blockStartNode[r.ref] = r.node; break;
-      case PointRole::BlockRelease: releaseNode[r.ref] = r.node; break;
-      case PointRole::DepSignal: signalNode[r.ref] = r.node; break;
-      case PointRole::DepWaiter: waiterNode[r.ref] = r.node; break;
-      case PointRole::IdleStart: break;
-      case PointRole::WakeSignal: wakeSignalNode[r.ref] = r.node; break;
-      case PointRole::WakeWaiter: wakeWaiterNode[r.ref] = r.node; break;
+      case PointRole::Anchor:
+        break;
+      case PointRole::Launch:
+        launchNode[r.ref] = r.node;
+        break;
+      case PointRole::BlockStart:
+        blockStartNode[r.ref] = r.node;
+        break;
+      case PointRole::BlockRelease:
+        releaseNode[r.ref] = r.node;
+        break;
+      case PointRole::DepSignal:
+        signalNode[r.ref] = r.node;
+        break;
+      case PointRole::DepWaiter:
+        waiterNode[r.ref] = r.node;
+        break;
+      case PointRole::IdleStart:
+        break;
+      case PointRole::WakeSignal:
+        wakeSignalNode[r.ref] = r.node;
+        break;
+      case PointRole::WakeWaiter:
+        wakeWaiterNode[r.ref] = r.node;
+        break;
     }
   }
   requests = {};
@@ -340,7 +372,8 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
     const auto waiter = wakeWaiterNode[i], signal = wakeSignalNode[i];
     woken[waiter] = 1;
     g.nodes[waiter].anchor = kNoAnchor;  // a thread's first event follows what woke it
-    addEdge(signal, waiter, g.nodes[waiter].measured - g.nodes[signal].measured, SimEdgeKind::InterThread);
+    addEdge(signal, waiter, g.nodes[waiter].measured - g.nodes[signal].measured,
+            SimEdgeKind::InterThread);
   }
   g.wakeupsInferred = wakeups.size();
   for (const auto& track : g.tracks) {
@@ -358,7 +391,8 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
   // Stream waits that can be used: the op waited on is a device op of another stream that started
   // no later than the waiter.
   std::vector<SimStreamWait> streamWaits;
-  std::vector<TimeNs> waitedEnd(g.nodes.size(), kNoAnchor);  // per waiter node: latest end waited on
+  std::vector<TimeNs> waitedEnd(g.nodes.size(),
+                                kNoAnchor);  // per waiter node: latest end waited on
   {
     std::uint64_t dropped = 0;
     std::string example;
@@ -368,7 +402,8 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
                           g.nodes[g.nodeOfDeviceOp[w.waitedOn]].track &&
                       events[w.waitedOn].start <= events[w.waiter].start;
       if (!ok) {
-        if (dropped++ == 0) example = describe(trace, w.waiter) + " waiting on " + describe(trace, w.waitedOn);
+        if (dropped++ == 0)
+          example = describe(trace, w.waiter) + " waiting on " + describe(trace, w.waitedOn);
         continue;
       }
       streamWaits.push_back(w);
@@ -385,10 +420,10 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
     return blocker;
   };
 
-  // Device chains. An op whose stream (or a stream it waited on) was still busy when its launch began was queued: its start
-  // follows what held it's end by the measured turnaround, and its launch latency (hidden in
-  // the queue) is the stream's typical one. Otherwise the launch decides its start, and the
-  // latency is the measured one.
+  // Device chains. An op whose stream (or a stream it waited on) was still busy when its launch
+  // began was queued: its start follows what held it's end by the measured turnaround, and its
+  // launch latency (hidden in the queue) is the stream's typical one. Otherwise the launch decides
+  // its start, and the latency is the measured one.
   std::vector<std::vector<TimeNs>> latencies(g.tracks.size());
   std::vector<TimeNs> allLatencies;
   for (std::uint32_t t = 0; t < g.tracks.size(); ++t) {
@@ -434,8 +469,9 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
     const auto from = g.nodeOfDeviceOp[w.waitedOn], to = g.nodeOfDeviceOp[w.waiter];
     const SimNode& node = g.nodes[to];
     const TimeNs gap = node.measured - endOf(from);
-    const bool holds = endOf(from) == waitedEnd[to] &&
-                       (node.launchCall == kNoEvent || waitedEnd[to] > events[node.launchCall].start);
+    const bool holds =
+        endOf(from) == waitedEnd[to] &&
+        (node.launchCall == kNoEvent || waitedEnd[to] > events[node.launchCall].start);
     addEdge(from, to, holds ? gap : std::min<TimeNs>(gap, 0), SimEdgeKind::StreamWaitEvent);
     ++g.streamWaitsUsed;
   }

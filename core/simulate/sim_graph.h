@@ -44,13 +44,13 @@ enum class SimEdgeKind : std::uint8_t {
 };
 
 struct SimNode {
-  TimeNs measured = 0;        // the measured time of this point (device op: its start)
-  TimeNs span = 0;            // device or host op: its measured duration; 0 for host points
-  TimeNs anchor = kNoAnchor;  // earliest value regardless of edges (first point of a thread,
-                              // device ops with no launch); kNoAnchor where none
-  EventId event = kNoEvent;   // DeviceOp, HostOp: the op; HostRelease: the blocking call
+  TimeNs measured = 0;            // the measured time of this point (device op: its start)
+  TimeNs span = 0;                // device or host op: its measured duration; 0 for host points
+  TimeNs anchor = kNoAnchor;      // earliest value regardless of edges (first point of a thread,
+                                  // device ops with no launch); kNoAnchor where none
+  EventId event = kNoEvent;       // DeviceOp, HostOp: the op; HostRelease: the blocking call
   EventId launchCall = kNoEvent;  // DeviceOp: the runtime call that launched it, if known
-  std::uint32_t track = 0;    // index into SimGraph::tracks
+  std::uint32_t track = 0;        // index into SimGraph::tracks
   SimNodeKind kind = SimNodeKind::HostPoint;
 };
 
@@ -79,7 +79,8 @@ struct SimLaunch {
   EventId call = kNoEvent;      // the runtime call (host thread)
   EventId deviceOp = kNoEvent;  // a device op it launched
 };
-struct SimHostWait {  // a blocking host call (or its sync event, mapped to the call) waits for a device op
+struct SimHostWait {  // a blocking host call (or its sync event, mapped to the call) waits for a
+                      // device op
   EventId waiter = kNoEvent;
   EventId waitedOn = kNoEvent;
 };
@@ -111,9 +112,10 @@ struct SimGraph {
   std::vector<std::uint32_t> edgeOffsets;  // edges of node n: [edgeOffsets[n], edgeOffsets[n+1])
   std::vector<std::uint32_t> inDegree;
   std::vector<SimTrack> tracks;
-  std::vector<std::uint32_t> trackOfLane;      // lane -> track, kNoTrack for lanes not simulated
-  std::vector<std::uint32_t> nodeOfDeviceOp;   // event -> its DeviceOp (or HostOp) node, else kNoNode
-  std::uint64_t hostWaitsUsed = 0;             // blocking calls given their dependencies
+  std::vector<std::uint32_t> trackOfLane;  // lane -> track, kNoTrack for lanes not simulated
+  std::vector<std::uint32_t>
+      nodeOfDeviceOp;               // event -> its DeviceOp (or HostOp) node, else kNoNode
+  std::uint64_t hostWaitsUsed = 0;  // blocking calls given their dependencies
   std::uint64_t streamWaitsUsed = 0;
   std::uint64_t threadDepsUsed = 0;
   std::uint64_t wakeupsInferred = 0;

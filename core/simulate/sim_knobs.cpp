@@ -45,7 +45,8 @@ Result<DurationScaler> DurationScaler::create(const std::vector<DurationScale>& 
     try {
       scaler.patterns_.emplace_back(std::regex(s.pattern, std::regex::ECMAScript), s.factor);
     } catch (const std::regex_error& e) {
-      return Error{"--scale pattern '" + s.pattern + "' is not a valid regular expression: " + e.what()};
+      return Error{"--scale pattern '" + s.pattern +
+                   "' is not a valid regular expression: " + e.what()};
     }
   }
   return scaler;

@@ -19,11 +19,11 @@ struct DurationScale {
 };
 
 struct SimKnobs {
-  std::vector<DurationScale> scales;         // every matching pattern applies (factors multiply)
-  std::optional<TimeNs> launchLatencyNs;     // replaces every launch latency
-  double launchLatencyScale = 1.0;           // multiplies every launch latency (after the above)
-  double cpuSpeed = 1.0;                     // host CPU time is divided by it (2 = twice as fast)
-  bool dropSyncs = false;                    // blocking calls and stream waits wait for nothing
+  std::vector<DurationScale> scales;      // every matching pattern applies (factors multiply)
+  std::optional<TimeNs> launchLatencyNs;  // replaces every launch latency
+  double launchLatencyScale = 1.0;        // multiplies every launch latency (after the above)
+  double cpuSpeed = 1.0;                  // host CPU time is divided by it (2 = twice as fast)
+  bool dropSyncs = false;                 // blocking calls and stream waits wait for nothing
 
   bool any() const {
     return !scales.empty() || launchLatencyNs || launchLatencyScale != 1.0 || cpuSpeed != 1.0 ||

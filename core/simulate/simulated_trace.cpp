@@ -12,12 +12,14 @@ SimulatedTrace buildSimulatedTrace(const SimGraph& graph, const SimRun& run) {
   TraceBuilder builder(measured.path);
   Trace& t = builder.trace();
   t.meta = measured.meta;
-  t.meta.traceName = measured.meta.traceName.empty() ? "simulated" : measured.meta.traceName + " (simulated)";
+  t.meta.traceName =
+      measured.meta.traceName.empty() ? "simulated" : measured.meta.traceName + " (simulated)";
 
   // Lanes in the measured order, so that the layout reads the same; names by measured id.
   std::vector<LaneId> laneOf(measured.lanes.size(), LaneId(-1));
   std::vector<StringId> nameOf(measured.names.size(), 0), categoryOf(measured.categories.size(), 0);
-  std::vector<bool> nameSeen(measured.names.size(), false), categorySeen(measured.categories.size(), false);
+  std::vector<bool> nameSeen(measured.names.size(), false),
+      categorySeen(measured.categories.size(), false);
   // The builder orders the args it stores as the events are added: entry i is the i-th event
   // added, which maps the sorted events back to their measured ones after finish().
   std::vector<EventId> addedMeasured;
@@ -40,7 +42,8 @@ SimulatedTrace buildSimulatedTrace(const SimGraph& graph, const SimRun& run) {
       nameSeen[m.name] = true;
     }
     if (!categorySeen[m.category]) {
-      categoryOf[m.category] = static_cast<std::uint16_t>(t.categories.intern(measured.categories.view(m.category)));
+      categoryOf[m.category] =
+          static_cast<std::uint16_t>(t.categories.intern(measured.categories.view(m.category)));
       categorySeen[m.category] = true;
     }
     Event s;
@@ -53,7 +56,8 @@ SimulatedTrace buildSimulatedTrace(const SimGraph& graph, const SimRun& run) {
     s.category = static_cast<std::uint16_t>(categoryOf[m.category]);
     s.klass = m.klass;
     s.lane = laneOf[m.lane];
-    args = "{\"measured_event\":" + std::to_string(e) + ",\"measured_ts_ns\":" + std::to_string(m.start) +
+    args = "{\"measured_event\":" + std::to_string(e) +
+           ",\"measured_ts_ns\":" + std::to_string(m.start) +
            ",\"measured_dur_ns\":" + std::to_string(m.dur) + "}";
     builder.addEvent(s, args);
     addedMeasured.push_back(e);

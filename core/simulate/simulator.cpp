@@ -12,7 +12,8 @@ namespace sutra {
 namespace {
 
 TimeNs scaled(TimeNs value, double factor) {
-  return factor == 1.0 ? value : static_cast<TimeNs>(std::llround(static_cast<double>(value) * factor));
+  return factor == 1.0 ? value
+                       : static_cast<TimeNs>(std::llround(static_cast<double>(value) * factor));
 }
 
 }  // namespace
@@ -26,7 +27,8 @@ Result<SimRun> simulate(const SimGraph& g, const SimKnobs& knobs) {
 
 Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graphs,
                                           std::span<const SimCollective> collectives,
-                                          const SimKnobs& knobs, std::span<const TimeNs> clockOffsets) {
+                                          const SimKnobs& knobs,
+                                          std::span<const TimeNs> clockOffsets) {
   if (auto ok = validateKnobs(knobs); !ok) return ok.error();
   if (!clockOffsets.empty() && clockOffsets.size() != graphs.size())
     return Error{"simulateRanks: " + std::to_string(clockOffsets.size()) + " clock offsets for " +
@@ -34,12 +36,14 @@ Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graph
   auto offsetOf = [&](std::size_t r) { return clockOffsets.empty() ? TimeNs{0} : clockOffsets[r]; };
   // One pass over all ranks: node ids are global (offset of the rank + local id).
   std::vector<std::size_t> offset(graphs.size() + 1, 0);
-  for (std::size_t r = 0; r < graphs.size(); ++r) offset[r + 1] = offset[r] + graphs[r]->nodes.size();
+  for (std::size_t r = 0; r < graphs.size(); ++r)
+    offset[r + 1] = offset[r] + graphs[r]->nodes.size();
   const std::size_t n = offset.back();
   std::vector<std::uint32_t> rankOf(n);
   for (std::size_t r = 0; r < graphs.size(); ++r)
     std::fill(rankOf.begin() + static_cast<std::ptrdiff_t>(offset[r]),
-              rankOf.begin() + static_cast<std::ptrdiff_t>(offset[r + 1]), static_cast<std::uint32_t>(r));
+              rankOf.begin() + static_cast<std::ptrdiff_t>(offset[r + 1]),
+              static_cast<std::uint32_t>(r));
   auto nodeAt = [&](std::size_t id) -> const SimNode& {
     return graphs[rankOf[id]]->nodes[id - offset[rankOf[id]]];
   };
@@ -75,23 +79,27 @@ Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graph
       if (node.kind == SimNodeKind::HostOp) {
         span[offset[r] + i] = scaled(node.span, cpuFactor);
       } else if (node.kind == SimNodeKind::DeviceOp) {
-        const double f = scaler.empty() ? 1.0 : scaler.factor(g.trace->events[node.event].name, g.trace->names);
+        const double f =
+            scaler.empty() ? 1.0 : scaler.factor(g.trace->events[node.event].name, g.trace->names);
         span[offset[r] + i] = scaled(node.span, f);
       }
     }
   }
   auto weightOf = [&](const SimEdge& e) -> std::optional<TimeNs> {
     switch (e.kind) {
-      case SimEdgeKind::Cpu: return scaled(e.weight, cpuFactor);
+      case SimEdgeKind::Cpu:
+        return scaled(e.weight, cpuFactor);
       case SimEdgeKind::LaunchLatency:
-        return scaled(knobs.launchLatencyNs ? *knobs.launchLatencyNs : e.weight, knobs.launchLatencyScale);
+        return scaled(knobs.launchLatencyNs ? *knobs.launchLatencyNs : e.weight,
+                      knobs.launchLatencyScale);
       case SimEdgeKind::HostSync:
       case SimEdgeKind::StreamWaitEvent:
         if (knobs.dropSyncs) return std::nullopt;
         return e.weight;
       case SimEdgeKind::StreamOrder:
       case SimEdgeKind::InterThread:
-      case SimEdgeKind::GraphDependency: return e.weight;
+      case SimEdgeKind::GraphDependency:
+        return e.weight;
     }
     return e.weight;
   };
@@ -210,12 +218,14 @@ Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graph
   return runs;
 }
 
-TimeNs mapHostTime(const SimGraph& g, const SimRun& run, std::uint32_t track, TimeNs t, bool isEnd) {
+TimeNs mapHostTime(const SimGraph& g, const SimRun& run, std::uint32_t track, TimeNs t,
+                   bool isEnd) {
   const auto& keys = g.tracks[track].nodes;
   const auto& times = g.tracks[track].times;
   if (keys.empty()) return t;
   // First key at or after t, and the range of keys exactly at t.
-  const auto lo = static_cast<std::size_t>(std::lower_bound(times.begin(), times.end(), t) - times.begin());
+  const auto lo =
+      static_cast<std::size_t>(std::lower_bound(times.begin(), times.end(), t) - times.begin());
   std::size_t hi = lo;
   while (hi < times.size() && times[hi] == t) ++hi;
   if (lo != hi) return run.start[keys[isEnd ? hi - 1 : lo]];

@@ -20,15 +20,18 @@ RankProjection projectSteps(const SimGraph& g, const SimRun& run, std::span<cons
     measuredFinish = std::max(measuredFinish, f);
   }
   for (const auto& track : g.tracks)
-    if (!track.device && !track.nodes.empty()) measuredFinish = std::max(measuredFinish, track.lastEnd);
+    if (!track.device && !track.nodes.empty())
+      measuredFinish = std::max(measuredFinish, track.lastEnd);
   for (std::size_t k = 0; k < steps.size(); ++k) {
     const Step& s = steps[k];
-    const auto track = s.annotation == kNoEvent ? kNoTrack : g.trackOfLane[trace.events[s.annotation].lane];
+    const auto track =
+        s.annotation == kNoEvent ? kNoTrack : g.trackOfLane[trace.events[s.annotation].lane];
     if (track == kNoTrack || g.tracks[track].device) {
       // Whole trace (or an annotation on no replayed thread): shift by the simulated change of
       // the modelled span, keeping the rest as measured.
       simStart[k] = s.start + (run.begin - measuredBegin);
-      simEnd[k] = simStart[k] + (s.end - s.start) + ((run.finish - run.begin) - (measuredFinish - measuredBegin));
+      simEnd[k] = simStart[k] + (s.end - s.start) +
+                  ((run.finish - run.begin) - (measuredFinish - measuredBegin));
     } else {
       simStart[k] = mapHostTime(g, run, track, s.start, false);
       simEnd[k] = std::max(simStart[k], mapHostTime(g, run, track, s.end, true));
@@ -52,10 +55,12 @@ RankProjection projectSteps(const SimGraph& g, const SimRun& run, std::span<cons
           simEnd[k] = std::max(simEnd[k], run.end[n]);
       continue;
     }
-    auto k = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), t) - starts.begin());
+    auto k = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), t) -
+                                      starts.begin());
     while (k > 0 && maxEndSoFar[k - 1] > t) {
       --k;
-      if (t < steps[k].end && steps[k].annotation != kNoEvent) simEnd[k] = std::max(simEnd[k], run.end[n]);
+      if (t < steps[k].end && steps[k].annotation != kNoEvent)
+        simEnd[k] = std::max(simEnd[k], run.end[n]);
     }
   }
 
@@ -63,7 +68,8 @@ RankProjection projectSteps(const SimGraph& g, const SimRun& run, std::span<cons
   TimeNs simFirst = simStart[0], simLast = simEnd[0];
   for (std::size_t k = 0; k < steps.size(); ++k) {
     const Step& s = steps[k];
-    out.steps.push_back({s.number, s.name, s.start, s.duration(), simStart[k], simEnd[k] - simStart[k]});
+    out.steps.push_back(
+        {s.number, s.name, s.start, s.duration(), simStart[k], simEnd[k] - simStart[k]});
     measuredFirst = std::min(measuredFirst, s.start);
     measuredLast = std::max(measuredLast, s.deviceEnd);
     simFirst = std::min(simFirst, simStart[k]);

@@ -17,14 +17,15 @@ struct StepProjection {
   std::int64_t number = 0;
   std::string name;
   TimeNs measuredStart = 0;
-  TimeNs measuredNs = 0;   // Step::duration()
+  TimeNs measuredNs = 0;  // Step::duration()
   TimeNs simulatedStart = 0;
   TimeNs simulatedNs = 0;
 
   // (simulated - measured) / measured, 0 for an empty step.
   double relativeError() const {
-    return measuredNs == 0 ? 0.0
-                           : static_cast<double>(simulatedNs - measuredNs) / static_cast<double>(measuredNs);
+    return measuredNs == 0
+               ? 0.0
+               : static_cast<double>(simulatedNs - measuredNs) / static_cast<double>(measuredNs);
   }
 };
 

@@ -29,15 +29,19 @@ Status writeSimulatedTimeline(const std::string& path, std::span<const Simulated
         ++nextPid;
         std::string name = lane.processName.empty() ? "pid " + lane.pid : lane.processName;
         if (ranks.size() > 1) name = "rank " + std::to_string(r.rank) + " " + name;
-        stream->event() += "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" + std::to_string(it->second) +
-               ",\"args\":{\"name\":" + jsonQuoted(name + " (simulated)") + "}}";
+        stream->event() +=
+            "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" + std::to_string(it->second) +
+            ",\"args\":{\"name\":" + jsonQuoted(name + " (simulated)") + "}}";
       }
       pidOfTrack[t] = it->second;
       tidOfTrack[t] = ++tidsPerPid[lane.pid];
-      std::string threadName = g.tracks[t].device ? "stream " + lane.tid
-                               : lane.threadName.empty() ? "thread " + lane.tid : lane.threadName;
-      stream->event() += "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" + std::to_string(pidOfTrack[t]) +
-             ",\"tid\":" + std::to_string(tidOfTrack[t]) + ",\"args\":{\"name\":" + jsonQuoted(threadName) + "}}";
+      std::string threadName = g.tracks[t].device        ? "stream " + lane.tid
+                               : lane.threadName.empty() ? "thread " + lane.tid
+                                                         : lane.threadName;
+      stream->event() +=
+          "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" + std::to_string(pidOfTrack[t]) +
+          ",\"tid\":" + std::to_string(tidOfTrack[t]) +
+          ",\"args\":{\"name\":" + jsonQuoted(threadName) + "}}";
     }
     std::vector<std::string> nameCache(trace.names.size()), catCache(trace.categories.size());
     for (EventId e = 0; e < trace.events.size(); ++e) {
@@ -53,7 +57,8 @@ Status writeSimulatedTimeline(const std::string& path, std::span<const Simulated
       out += nameCache[ev.name];
       out += ",\"cat\":";
       out += catCache[ev.category];
-      out += ",\"pid\":" + std::to_string(pidOfTrack[track]) + ",\"tid\":" + std::to_string(tidOfTrack[track]);
+      out += ",\"pid\":" + std::to_string(pidOfTrack[track]) +
+             ",\"tid\":" + std::to_string(tidOfTrack[track]);
       out += ",\"ts\":";
       appendMicros(out, times->first);
       out += ",\"dur\":";

@@ -20,8 +20,10 @@ std::vector<TrackTotals> totals(const SimGraph& g, const SimRun& run) {
     for (std::size_t k = 0; k < nodes.size(); ++k) {
       const auto n = nodes[k];
       out[t].end = std::max(out[t].end, run.end[n]);
-      if (g.tracks[t].device || g.nodes[n].kind == SimNodeKind::HostOp) out[t].busy += run.end[n] - run.start[n];
-      else if (g.nodes[n].kind == SimNodeKind::HostRelease && k > 0) out[t].busy += run.start[n] - run.start[nodes[k - 1]];
+      if (g.tracks[t].device || g.nodes[n].kind == SimNodeKind::HostOp)
+        out[t].busy += run.end[n] - run.start[n];
+      else if (g.nodes[n].kind == SimNodeKind::HostRelease && k > 0)
+        out[t].busy += run.start[n] - run.start[nodes[k - 1]];
     }
     if (!g.tracks[t].device && !g.tracks[t].opNodes && !nodes.empty()) {
       // A thread ends with its last event, which need not be one of its points.
@@ -35,7 +37,8 @@ TimeNs magnitude(TimeNs a, TimeNs b) { return std::llabs(a - b); }
 
 }  // namespace
 
-WhatMoved whatMoved(const SimGraph& g, const SimRun& baseline, const SimRun& variant, std::size_t top) {
+WhatMoved whatMoved(const SimGraph& g, const SimRun& baseline, const SimRun& variant,
+                    std::size_t top) {
   WhatMoved out;
   out.baselineNs = baseline.finish - baseline.begin;
   out.variantNs = variant.finish - variant.begin;
@@ -56,7 +59,8 @@ WhatMoved whatMoved(const SimGraph& g, const SimRun& baseline, const SimRun& var
     out.tracks.push_back(std::move(c));
   }
   auto trackSize = [](const TrackChange& c) {
-    return std::max(magnitude(c.baselineEnd, c.variantEnd), magnitude(c.baselineBusy, c.variantBusy));
+    return std::max(magnitude(c.baselineEnd, c.variantEnd),
+                    magnitude(c.baselineBusy, c.variantBusy));
   };
   std::stable_sort(out.tracks.begin(), out.tracks.end(),
                    [&](const auto& a, const auto& b) { return trackSize(a) > trackSize(b); });

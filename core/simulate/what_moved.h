@@ -11,9 +11,9 @@ namespace sutra {
 
 struct TrackChange {
   std::uint32_t track = 0;
-  std::string label;      // "stream 7 (pid 0)" or "thread 1234 (pid 1234)"
+  std::string label;  // "stream 7 (pid 0)" or "thread 1234 (pid 1234)"
   bool device = false;
-  TimeNs baselineEnd = 0, variantEnd = 0;    // the track's last simulated end
+  TimeNs baselineEnd = 0, variantEnd = 0;  // the track's last simulated end
   // Streams: the sum of their ops' durations. Threads: the time spent blocked in sync calls.
   TimeNs baselineBusy = 0, variantBusy = 0;
 };
@@ -26,8 +26,8 @@ struct OpChange {
 
 struct WhatMoved {
   TimeNs baselineNs = 0, variantNs = 0;  // simulated span of everything replayed
-  std::vector<TrackChange> tracks;       // by the size of the change, largest first; unchanged left out
-  std::vector<OpChange> ops;             // likewise
+  std::vector<TrackChange> tracks;  // by the size of the change, largest first; unchanged left out
+  std::vector<OpChange> ops;        // likewise
 };
 
 // Both runs must come from `graph`. Keeps the `top` largest changes of each kind.

@@ -67,8 +67,8 @@ Result<AtomicFile> AtomicFile::create(const std::string& path, const AtomicFileO
   state->fd = ::mkstemp(state->tmp.data());
   if (state->fd < 0) {
     state->tmp.clear();
-    return makeError(path, "cannot create a temporary file in " + dir.string() + ": " +
-                               std::strerror(errno));
+    return makeError(
+        path, "cannot create a temporary file in " + dir.string() + ": " + std::strerror(errno));
   }
   ::fchmod(state->fd, 0644);
   if (options.gzip) {

@@ -29,7 +29,6 @@ double cpuSeconds() {
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
-
 }  // namespace
 
 int main(int argc, char** argv) {

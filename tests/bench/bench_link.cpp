@@ -40,9 +40,12 @@ int main(int argc, char** argv) {
   int repeat = 20, scale = 1;
   std::vector<std::string> positional;
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) repeat = std::max(1, std::atoi(argv[++i]));
-    else if (std::strcmp(argv[i], "--scale") == 0 && i + 1 < argc) scale = std::max(1, std::atoi(argv[++i]));
-    else positional.emplace_back(argv[i]);
+    if (std::strcmp(argv[i], "--repeat") == 0 && i + 1 < argc)
+      repeat = std::max(1, std::atoi(argv[++i]));
+    else if (std::strcmp(argv[i], "--scale") == 0 && i + 1 < argc)
+      scale = std::max(1, std::atoi(argv[++i]));
+    else
+      positional.emplace_back(argv[i]);
   }
   if (positional.size() == 2) et = positional[0], kineto = positional[1];
 
@@ -58,7 +61,8 @@ int main(int argc, char** argv) {
   auto etShared = std::make_shared<const sutra::EtTrace>(std::move(etTrace).value());
   std::shared_ptr<const sutra::Trace> kinetoShared;
   if (scale > 1)
-    kinetoShared = std::make_shared<const sutra::Trace>(sutra::bench::replicateTrace(*kinetoTrace, scale));
+    kinetoShared =
+        std::make_shared<const sutra::Trace>(sutra::bench::replicateTrace(*kinetoTrace, scale));
   else
     kinetoShared = std::make_shared<const sutra::Trace>(std::move(kinetoTrace).value());
 
@@ -81,8 +85,9 @@ int main(int argc, char** argv) {
   std::printf("pair: %s + %s x%d (%zu events)\n", et.c_str(), kineto.c_str(), scale,
               kinetoShared->events.size());
   std::printf("read: ET %.1f ms, Kineto %.1f ms\n", 1e3 * readEt, 1e3 * readKineto);
-  std::printf("link: median %.2f ms, min %.2f ms over %d runs (%zu ET ops matched, %zu device ops)\n",
-              1e3 * times[times.size() / 2], 1e3 * times.front(), repeat, matched, devices);
+  std::printf(
+      "link: median %.2f ms, min %.2f ms over %d runs (%zu ET ops matched, %zu device ops)\n",
+      1e3 * times[times.size() / 2], 1e3 * times.front(), repeat, matched, devices);
   std::printf("peak RSS: %.1f MiB after reading, %.1f MiB after linking\n", rssAfterRead / 1024.0,
               peakRssKiB() / 1024.0);
   return 0;

@@ -39,7 +39,8 @@ constexpr const char* kHelp =
     "  --file BIG.json  measure an existing file instead of generating one\n"
     "  --out PATH       where to write the generated file (default: the temp directory)\n"
     "  --keep           keep the generated file\n"
-    "  --digest         print the digest of Sutra's model of --file (tests/support/trace_digest.h)\n"
+    "  --digest         print the digest of Sutra's model of --file "
+    "(tests/support/trace_digest.h)\n"
     "                   and exit: the reader's output before and after a change, compared\n"
     "  --dom / --no-dom force or skip the DOM comparison (default: only up to 512 MB, as a DOM\n"
     "                   takes about ten times the file's size in memory)\n";
@@ -268,8 +269,8 @@ int main(int argc, char** argv) {
       return 2;
     }
     std::printf("%016llx %zu events %zu flows %zu args\n",
-                static_cast<unsigned long long>(sutra::test::traceDigest(*trace)), trace->events.size(),
-                trace->flows.size(), trace->args.size());
+                static_cast<unsigned long long>(sutra::test::traceDigest(*trace)),
+                trace->events.size(), trace->flows.size(), trace->args.size());
     return 0;
   }
 

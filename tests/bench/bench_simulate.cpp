@@ -29,19 +29,20 @@ struct Clock {
   static time_point now() {
     timespec cpu{};
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
     return {wall, static_cast<double>(cpu.tv_sec) + 1e-9 * static_cast<double>(cpu.tv_nsec)};
   }
 };
 double wallSince(Clock::time_point t0) { return Clock::now().wall - t0.wall; }
 double secondsSince(Clock::time_point t0) { return Clock::now().cpu - t0.cpu; }
 
-
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace sutra;
-  const std::string path = argc > 1 ? argv[1] : std::string(SUTRA_SHARED_TRACES) + "/param/linear_kineto.json.gz";
+  const std::string path =
+      argc > 1 ? argv[1] : std::string(SUTRA_SHARED_TRACES) + "/param/linear_kineto.json.gz";
   const std::size_t minNodes = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1'000'000;
   auto source = readKinetoTrace(path);
   if (!source) {
@@ -50,9 +51,10 @@ int main(int argc, char** argv) {
   }
   // Nodes per copy, from the source itself.
   const LaunchIndex sourceIndex = LaunchIndex::build(*source);
-  const SimGraph sourceGraph =
-      buildSimGraph(*source, simInputsFromKineto(sourceIndex, findSyncDependencies(*source, sourceIndex)));
-  const int copies = static_cast<int>((minNodes + sourceGraph.nodes.size() - 1) / sourceGraph.nodes.size());
+  const SimGraph sourceGraph = buildSimGraph(
+      *source, simInputsFromKineto(sourceIndex, findSyncDependencies(*source, sourceIndex)));
+  const int copies =
+      static_cast<int>((minNodes + sourceGraph.nodes.size() - 1) / sourceGraph.nodes.size());
 
   auto t0 = Clock::now();
   const Trace big = bench::replicateTrace(*source, copies);
@@ -95,10 +97,12 @@ int main(int argc, char** argv) {
               1e9 * tRun / static_cast<double>(graph.nodes.size()));
   std::printf("simulate (gemm x0.5, latency 2us) %8.3f s\n", tWhatIf);
   std::printf("simulated times of every event    %8.3f s\n", tMap);
-  std::printf("graph + simulate                  %8.3f s  (goal: under 1 s for 1M nodes; wall %.3f s)\n",
-              tGraph + tRun, tGraphWall + tRunWall);
+  std::printf(
+      "graph + simulate                  %8.3f s  (goal: under 1 s for 1M nodes; wall %.3f s)\n",
+      tGraph + tRun, tGraphWall + tRunWall);
   std::printf("projected %.3f ms measured-replay, %.3f ms what-if (checksum %lld)\n",
               static_cast<double>(run->finish - run->begin) / 1e6,
-              static_cast<double>(whatIf->finish - whatIf->begin) / 1e6, static_cast<long long>(checksum));
+              static_cast<double>(whatIf->finish - whatIf->begin) / 1e6,
+              static_cast<long long>(checksum));
   return 0;
 }

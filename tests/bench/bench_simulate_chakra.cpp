@@ -5,7 +5,8 @@
 // previous copy's last). Reports each stage's CPU time; the goal: one million nodes simulated in
 // under a second on the development machine.
 //
-// Usage: sutra-bench-simulate-chakra [ET KINETO] [MIN_NODES]   (defaults: ../shared linear pair, 1000000)
+// Usage: sutra-bench-simulate-chakra [ET KINETO] [MIN_NODES]   (defaults: ../shared linear pair,
+// 1000000)
 #include <sys/resource.h>
 #include <time.h>
 
@@ -62,7 +63,7 @@ int main(int argc, char** argv) {
   const std::string shared = SUTRA_SHARED_TRACES;
   const std::string et = argc > 2 ? argv[1] : shared + "/param/linear_et.json.gz";
   const std::string kineto = argc > 2 ? argv[2] : shared + "/param/linear_kineto.json.gz";
-  const std::size_t minNodes = argc > 3 ? std::strtoull(argv[3], nullptr, 10)
+  const std::size_t minNodes = argc > 3    ? std::strtoull(argv[3], nullptr, 10)
                                : argc == 2 ? std::strtoull(argv[1], nullptr, 10)
                                            : 1'000'000;
   auto conv = chakra::convertTracePair(et, kineto);
@@ -95,9 +96,10 @@ int main(int argc, char** argv) {
   const double tBare = cpuSeconds() - t0;
   if (!run || !whatIf || !bareRun) return 1;
 
-  std::printf("source: %s + %s -> %zu Chakra nodes\n", et.c_str(), kineto.c_str(), source.nodes.size());
-  std::printf("chained x%d: %zu nodes, %zu edges, %zu device ops\n", copies, sim->graph.nodes.size(),
-              sim->graph.edges.size(), sim->graph.deviceOpCount());
+  std::printf("source: %s + %s -> %zu Chakra nodes\n", et.c_str(), kineto.c_str(),
+              source.nodes.size());
+  std::printf("chained x%d: %zu nodes, %zu edges, %zu device ops\n", copies,
+              sim->graph.nodes.size(), sim->graph.edges.size(), sim->graph.deviceOpCount());
   std::printf("CPU seconds of this process per stage:\n");
   std::printf("chain the copies (protobuf)             %8.3f s\n", tChain);
   std::printf("timeline + graph (prepareChakraSimulation) %5.3f s\n", tPrepare);
@@ -105,7 +107,8 @@ int main(int argc, char** argv) {
               1e9 * tRun / static_cast<double>(sim->graph.nodes.size()));
   std::printf("simulate (gemm x0.5)                    %8.3f s\n", tWhatIf);
   std::printf("graph only: timeline + graph + simulate %8.3f s\n", tBare);
-  std::printf("graph + simulate                        %8.3f s  (goal: under 1 s for 1M nodes)\n", tPrepare + tRun);
+  std::printf("graph + simulate                        %8.3f s  (goal: under 1 s for 1M nodes)\n",
+              tPrepare + tRun);
   std::printf("peak RSS %.0f MB\n", peakRssMb());
   std::printf("projected %.3f ms replay, %.3f ms what-if, %.3f ms graph only\n",
               static_cast<double>(run->finish - run->begin) / 1e6,

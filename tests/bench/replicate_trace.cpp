@@ -15,7 +15,8 @@ Trace replicateTrace(const Trace& source, int copies) {
   t.meta = source.meta;
   t.args = source.args;  // events keep their args index: every copy points at the same text
   std::vector<StringId> names(source.names.size());
-  for (StringId i = 0; i < source.names.size(); ++i) names[i] = t.names.intern(source.names.view(i));
+  for (StringId i = 0; i < source.names.size(); ++i)
+    names[i] = t.names.intern(source.names.view(i));
   std::vector<std::uint16_t> cats(source.categories.size());
   for (StringId i = 0; i < source.categories.size(); ++i)
     cats[i] = static_cast<std::uint16_t>(t.categories.intern(source.categories.view(i)));

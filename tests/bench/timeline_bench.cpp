@@ -6,7 +6,8 @@
 // "cpu_ms" is the same frame in CPU time of the painting thread (robust on a loaded machine).
 // With --all-ranks the traces are the ranks of one run, stacked in one view as the window's
 // all-ranks view shows them (--ranks R repeats the synthetic trace R times); "parts" says how many.
-// Usage: sutra-bench-timeline [--synthetic N] [--ranks R] [--all-ranks] [--width W] [--height H] [TRACE...]
+// Usage: sutra-bench-timeline [--synthetic N] [--ranks R] [--all-ranks] [--width W] [--height H]
+// [TRACE...]
 #include <QApplication>
 #include <QImage>
 #include <QPainter>
@@ -35,7 +36,8 @@ double threadCpuMs() {
 
 int usage() {
   std::fprintf(stderr,
-               "usage: sutra-bench-timeline [--synthetic EVENTS] [--ranks R] [--all-ranks] [--width W] [--height H] "
+               "usage: sutra-bench-timeline [--synthetic EVENTS] [--ranks R] [--all-ranks] "
+               "[--width W] [--height H] "
                "[TRACE...]\n");
   return 2;
 }
@@ -84,7 +86,8 @@ int main(int argc, char** argv) {
 
   std::vector<std::shared_ptr<const sutra::Trace>> traces;
   if (synthetic > 0) {
-    auto trace = std::make_shared<const sutra::Trace>(sutra::test::makeSyntheticTrace({synthetic, 4, 4}));
+    auto trace =
+        std::make_shared<const sutra::Trace>(sutra::test::makeSyntheticTrace({synthetic, 4, 4}));
     for (int r = 0; r < ranks; ++r) traces.push_back(trace);
   }
   for (const auto& path : paths) {
@@ -104,7 +107,8 @@ int main(int argc, char** argv) {
   std::vector<std::vector<sutra::widgets::TimelinePart>> views;
   for (std::size_t i = 0; i < traces.size(); ++i) {
     const std::string label = "rank" + std::to_string(allRanks ? i : 0);
-    auto layout = std::make_shared<const sutra::widgets::LaneLayout>(sutra::widgets::LaneLayout::build(*traces[i], label));
+    auto layout = std::make_shared<const sutra::widgets::LaneLayout>(
+        sutra::widgets::LaneLayout::build(*traces[i], label));
     if (!allRanks || views.empty()) views.emplace_back();
     views.back().push_back({traces[i], layout, QString::fromStdString(label), 0});
     events += traces[i]->events.size();
@@ -137,7 +141,9 @@ int main(int argc, char** argv) {
       QPainter painter(&image);
       view.render(&painter);
       painter.end();
-      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
+      const double ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin)
+              .count();
       const double cpuMs = threadCpuMs() - cpuBegin;
       const auto stats = view.lastFrameStats();
       frames.push_back({{"visible_ns", view.visibleRange().span()},

@@ -126,8 +126,8 @@ TEST(AnalysisRealTraces, CompareTheHtaPair) {
   SUTRA_REQUIRE_SHARED_TRACES();
   const Loaded base = load("hta/trace_compare/base.json.gz");
   const Loaded test = load("hta/trace_compare/test.json.gz");
-  const OpComparison c = compareOpTables(tableOf(base, std::nullopt), tableOf(test, std::nullopt),
-                                         "base", "test");
+  const OpComparison c =
+      compareOpTables(tableOf(base, std::nullopt), tableOf(test, std::nullopt), "base", "test");
   // Totals and rows from op_table_expected.py on each file.
   EXPECT_EQ(c.selfCpuTotalA, 223'188'000);
   EXPECT_EQ(c.selfCpuTotalB, 223'339'000);
@@ -173,9 +173,10 @@ TEST(AnalysisRealTraces, ChainOfTheCopyThatAStreamSyncWaitedOn) {
   const DependencyChain chain = dependencyChain(l.trace, l.launches, syncs, copy);
   // Read off the trace: aten::_local_scalar_dense at 512249 us, cudaMemcpyAsync at 512252 (29 us),
   // the copy at 512270 (2 us), cudaStreamSynchronize at 512282 (6 us), its Stream Sync on stream 7.
-  const std::vector<std::string> names = {"ProfilerStep#100", "aten::is_nonzero", "aten::item",
-                                          "aten::_local_scalar_dense", "cudaMemcpyAsync",
-                                          "Memcpy DtoH (Device -> Pageable)", "cudaStreamSynchronize"};
+  const std::vector<std::string> names = {
+      "ProfilerStep#100",          "aten::is_nonzero", "aten::item",
+      "aten::_local_scalar_dense", "cudaMemcpyAsync",  "Memcpy DtoH (Device -> Pageable)",
+      "cudaStreamSynchronize"};
   ASSERT_EQ(chain.hops.size(), names.size());
   for (std::size_t i = 0; i < names.size(); ++i) EXPECT_EQ(chain.hops[i].name, names[i]);
   EXPECT_EQ(chain.hops[4].gapKind, GapKind::DispatchToLaunch);
@@ -241,7 +242,8 @@ TEST(AnalysisRealTraces, CriticalPathOfTheEventSyncTrace) {
   const CriticalPath path = criticalPath(l.trace, l.launches, syncs, w);
   expectPathInvariants(l.trace, path, w);
   // ProfilerStep#100 spans 3154 us; the path drops only the 17 us the three blocking calls that a
-  // sync reaches spent waiting (cudaStreamSynchronize 6, cudaEventQuery 3, cudaDeviceSynchronize 8).
+  // sync reaches spent waiting (cudaStreamSynchronize 6, cudaEventQuery 3, cudaDeviceSynchronize
+  // 8).
   EXPECT_EQ(path.start, l.steps[0].start);
   EXPECT_EQ(path.end, l.steps[0].end);
   EXPECT_EQ(path.length, 3'137'000);

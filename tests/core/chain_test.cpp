@@ -56,7 +56,8 @@ TEST_F(ChainTest, FromADeviceOpUpToItsOpAndDownToTheSyncAndTheResumedOp) {
 }
 
 TEST_F(ChainTest, FromAFrameworkOpThroughTheLaunchesInside) {
-  const DependencyChain chain = dependencyChain(trace, launches, syncs, eventNamed(trace, "aten::item"));
+  const DependencyChain chain =
+      dependencyChain(trace, launches, syncs, eventNamed(trace, "aten::item"));
   expectHops(chain, {
                         {HopKind::FrameworkOp, "aten::item", -1, GapKind::None, 0},
                         {HopKind::RuntimeCall, "cudaMemcpyAsync", 0, GapKind::DispatchToLaunch, 10},
@@ -79,11 +80,12 @@ TEST_F(ChainTest, FromTheSynchronizingCallToWhatItWaitedOn) {
 TEST_F(ChainTest, LaunchWithoutASyncEndsAtTheDeviceOp) {
   const DependencyChain chain =
       dependencyChain(trace, launches, syncs, eventNamed(trace, "cudaLaunchKernel"));
-  expectHops(chain, {
-                        {HopKind::FrameworkOp, "aten::add", -1, GapKind::None, 0},
-                        {HopKind::RuntimeCall, "cudaLaunchKernel", 0, GapKind::DispatchToLaunch, 10},
-                        {HopKind::DeviceOp, "add_kernel", 1, GapKind::LaunchToStart, 80},
-                    });
+  expectHops(chain,
+             {
+                 {HopKind::FrameworkOp, "aten::add", -1, GapKind::None, 0},
+                 {HopKind::RuntimeCall, "cudaLaunchKernel", 0, GapKind::DispatchToLaunch, 10},
+                 {HopKind::DeviceOp, "add_kernel", 1, GapKind::LaunchToStart, 80},
+             });
   const auto json = chainJson(trace, chain);
   EXPECT_EQ(json["hops"][2]["gap_kind"], "launch_to_start");
   EXPECT_EQ(json["hops"][2]["gap_ns"], 80);
@@ -95,14 +97,15 @@ TEST_F(ChainTest, NestedAnnotationsAndFramesComeFirst) {
   const Trace two = test::twoStepFixture();
   const LaunchIndex index = LaunchIndex::build(two);
   const DependencyChain chain = dependencyChain(two, index, {}, eventNamed(two, "gemm"));
-  expectHops(chain, {
-                        {HopKind::Annotation, "ProfilerStep#3", -1, GapKind::None, 0},
-                        {HopKind::PythonFrame, "nn.Module: Linear", 0, GapKind::Nesting, 50},
-                        {HopKind::FrameworkOp, "aten::linear", 1, GapKind::Nesting, 50},
-                        {HopKind::FrameworkOp, "aten::addmm", 2, GapKind::Nesting, 50},
-                        {HopKind::RuntimeCall, "cudaLaunchKernel", 3, GapKind::DispatchToLaunch, 50},
-                        {HopKind::DeviceOp, "gemm", 4, GapKind::LaunchToStart, 10},
-                    });
+  expectHops(chain,
+             {
+                 {HopKind::Annotation, "ProfilerStep#3", -1, GapKind::None, 0},
+                 {HopKind::PythonFrame, "nn.Module: Linear", 0, GapKind::Nesting, 50},
+                 {HopKind::FrameworkOp, "aten::linear", 1, GapKind::Nesting, 50},
+                 {HopKind::FrameworkOp, "aten::addmm", 2, GapKind::Nesting, 50},
+                 {HopKind::RuntimeCall, "cudaLaunchKernel", 3, GapKind::DispatchToLaunch, 50},
+                 {HopKind::DeviceOp, "gemm", 4, GapKind::LaunchToStart, 10},
+             });
 }
 
 TEST_F(ChainTest, LimitsTheLaunchesListedUnderAnOp) {

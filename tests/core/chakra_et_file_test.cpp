@@ -304,7 +304,8 @@ TEST(ChakraEtFile, ErrorsNameTheFileAndTheByteOffset) {
 
   auto missing = readChakraTrace((dir.path / "nope.et").string());
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.error().message, (dir.path / "nope.et").string() + ": no such file or directory");
+  EXPECT_EQ(missing.error().message,
+            (dir.path / "nope.et").string() + ": no such file or directory");
   auto isDir = readChakraTrace(dir.path.string());
   ASSERT_FALSE(isDir.ok());
   EXPECT_NE(isDir.error().message.find("is a directory"), std::string::npos);

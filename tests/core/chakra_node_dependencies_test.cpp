@@ -2,16 +2,17 @@
 // A Chakra graph's dependencies by position: ids looked up (a duplicate finds its first node),
 // dependencies on absent ids and on the node itself left out, each dependency once, and the
 // dependants the exact reverse.
-#include "chakra/node_dependencies.h"
-
 #include <gtest/gtest.h>
 
 #include <vector>
 
+#include "chakra/node_dependencies.h"
+
 namespace sutra::chakra {
 namespace {
 
-ChakraProtoMsg::Node node(std::uint64_t id, std::vector<std::uint64_t> ctrl, std::vector<std::uint64_t> data) {
+ChakraProtoMsg::Node node(std::uint64_t id, std::vector<std::uint64_t> ctrl,
+                          std::vector<std::uint64_t> data) {
   ChakraProtoMsg::Node n;
   n.set_id(id);
   for (auto d : ctrl) n.add_ctrl_deps(d);
@@ -51,9 +52,10 @@ TEST(NodeDependencies, ByPositionOnceEachAndReversed) {
 
 TEST(NodeIndex, DenseAndSparseIdsFindTheSame) {
   // Dense ids take the direct table, sparse ones the sorted search; a duplicate finds its first.
-  const std::vector<ChakraProtoMsg::Node> dense{node(7, {}, {}), node(5, {}, {}), node(6, {}, {}), node(5, {}, {})};
-  const std::vector<ChakraProtoMsg::Node> sparse{node(7000000, {}, {}), node(5, {}, {}), node(6, {}, {}),
-                                                 node(5, {}, {})};
+  const std::vector<ChakraProtoMsg::Node> dense{node(7, {}, {}), node(5, {}, {}), node(6, {}, {}),
+                                                node(5, {}, {})};
+  const std::vector<ChakraProtoMsg::Node> sparse{node(7000000, {}, {}), node(5, {}, {}),
+                                                 node(6, {}, {}), node(5, {}, {})};
   const NodeIndex a(dense), b(sparse);
   EXPECT_EQ(a.find(5), 1u);
   EXPECT_EQ(b.find(5), 1u);

@@ -2,13 +2,14 @@
 // Simulating Chakra graphs and several ranks coupled by their collectives, on small hand-built
 // graphs whose expected times are worked out by hand in the comments (microseconds in the graphs,
 // nanoseconds in the results).
+#include "simulate/chakra_simulation.h"
+
 #include <gtest/gtest.h>
 
 #include <initializer_list>
 #include <string>
 
 #include "chakra/et_file.h"
-#include "simulate/chakra_simulation.h"
 #include "simulate/collective_matching.h"
 #include "simulate/simulator.h"
 #include "simulate/step_projection.h"
@@ -205,7 +206,8 @@ TEST(ChakraSimulation, DependencyCycleIsBrokenAndCounted) {
   g.add({1, "a", ChakraProtoMsg::COMP_NODE, 5, 0, true, 1, {}, {2}});
   g.add({2, "b", ChakraProtoMsg::COMP_NODE, 7, 0, true, 2, {}, {1}});
   const auto sim = prepareChakraSimulation(g.et(), 0);
-  EXPECT_EQ(sim->problems.count("dependency cycle broken (dependencies on later nodes left out)"), 1u);
+  EXPECT_EQ(sim->problems.count("dependency cycle broken (dependencies on later nodes left out)"),
+            1u);
   auto run = simulate(sim->graph);
   ASSERT_TRUE(run.ok());
   // a first (file order), b after it: 12 us.
@@ -217,7 +219,8 @@ TEST(ChakraSimulation, DependencyCycleIsBrokenAndCounted) {
 Graph collectiveRank(std::uint64_t xUs, std::uint64_t collUs) {
   Graph g;
   g.add({1, "X", ChakraProtoMsg::COMP_NODE, xUs});
-  g.add({2, "allreduce", ChakraProtoMsg::COMM_COLL_NODE, collUs, 0, false, 9, {1}}).attr("comm_type", 0);
+  g.add({2, "allreduce", ChakraProtoMsg::COMM_COLL_NODE, collUs, 0, false, 9, {1}})
+      .attr("comm_type", 0);
   g.add({3, "Y", ChakraProtoMsg::COMP_NODE, 5, 0, true, 1, {}, {2}});
   return g;
 }
@@ -282,7 +285,8 @@ TEST(ChakraSimulation, ARecvEndsAfterItsSendArrivesPlusTheTransfer) {
   // Rank 0: X (30) then a send to rank 1 (10); rank 1: a recv from rank 0 (10) at once.
   Graph r0, r1;
   r0.add({1, "X", ChakraProtoMsg::COMP_NODE, 30});
-  r0.add({2, "send", ChakraProtoMsg::COMM_SEND_NODE, 10, 0, false, -1, {}, {1}}).attr("comm_dst", 1);
+  r0.add({2, "send", ChakraProtoMsg::COMM_SEND_NODE, 10, 0, false, -1, {}, {1}})
+      .attr("comm_dst", 1);
   r1.add({1, "recv", ChakraProtoMsg::COMM_RECV_NODE, 10, 0, false, -1}).attr("comm_src", 0);
   r1.add({2, "Z", ChakraProtoMsg::COMP_NODE, 5, 0, true, 1, {}, {1}});
   const auto ranks = runRanks({r0, r1}, 1);
@@ -297,9 +301,11 @@ TEST(ChakraSimulation, RanksWhoseClocksDisagreeMeetAtTheirCollectivesEnds) {
   // The ends 60 and 30 are one moment: rank 1's clock is 30 behind.
   Graph r0, r1;
   r0.add({1, "X", ChakraProtoMsg::COMP_NODE, 10, 0});
-  r0.add({2, "allreduce", ChakraProtoMsg::COMM_COLL_NODE, 50, 10, false, 9, {1}}).attr("comm_type", 0);
+  r0.add({2, "allreduce", ChakraProtoMsg::COMM_COLL_NODE, 50, 10, false, 9, {1}})
+      .attr("comm_type", 0);
   r1.add({1, "X", ChakraProtoMsg::COMP_NODE, 10, 0});
-  r1.add({2, "allreduce", ChakraProtoMsg::COMM_COLL_NODE, 20, 10, false, 9, {1}}).attr("comm_type", 0);
+  r1.add({2, "allreduce", ChakraProtoMsg::COMM_COLL_NODE, 20, 10, false, 9, {1}})
+      .attr("comm_type", 0);
   std::vector<std::unique_ptr<RankSimulation>> sims;
   sims.push_back(prepareChakraSimulation(r0.et(), 0));
   sims.push_back(prepareChakraSimulation(r1.et(), 1));
@@ -340,7 +346,10 @@ TEST(ChakraSimulation, ACommOpWithNoPartnerKeepsItsDuration) {
   std::vector<RankComms> comms{{0, ranks[0].sim->comms}, {1, ranks[1].sim->comms}};
   const auto m = matchCollectives(comms);
   EXPECT_EQ(m.unmatchedOps, 1u);
-  EXPECT_EQ(m.problems.count("communication op with no matching op on another loaded rank (keeps its own duration)"), 1u);
+  EXPECT_EQ(
+      m.problems.count(
+          "communication op with no matching op on another loaded rank (keeps its own duration)"),
+      1u);
 }
 
 }  // namespace

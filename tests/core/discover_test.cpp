@@ -344,7 +344,8 @@ TEST(JsonPrefixScanner, TheRootValueEndsTheScan) {
       Recorder parts;
       JsonPrefixScanner scanner(parts);
       auto status = scanner.feed(text.substr(0, cut));
-      if (status == JsonPrefixScanner::Status::NeedMore) status = scanner.feed(text.substr(cut), true);
+      if (status == JsonPrefixScanner::Status::NeedMore)
+        status = scanner.feed(text.substr(cut), true);
       EXPECT_EQ(status, JsonPrefixScanner::Status::Done) << text << " cut " << cut;
       EXPECT_EQ(parts.log, whole.log) << text << " cut " << cut;
       EXPECT_EQ(scanner.offset(), one.offset()) << text << " cut " << cut;

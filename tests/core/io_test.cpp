@@ -101,7 +101,8 @@ std::pair<std::vector<std::string>, std::vector<std::string>> streamAll(
     bool handOver = false, bool speculate = false, std::uint64_t* guessed = nullptr) {
   // One file per test: ctest runs the tests of this binary as parallel processes.
   const auto* info = testing::UnitTest::GetInstance()->current_test_info();
-  const std::string path = testing::TempDir() + "/stream_" + info->test_suite_name() + "_" + info->name() + ".json";
+  const std::string path =
+      testing::TempDir() + "/stream_" + info->test_suite_name() + "_" + info->name() + ".json";
   std::ofstream(path, std::ios::binary) << text;
   auto source = ByteSource::open(path);
   EXPECT_TRUE(source.ok());
@@ -137,7 +138,8 @@ std::pair<std::vector<std::string>, std::vector<std::string>> streamAll(
       EXPECT_LE(b.data + b.size + kJsonPadding, buffer.data() + buffer.size());
       EXPECT_EQ(b.capacity, static_cast<std::size_t>(buffer.data() + buffer.size() - b.data));
       // Between the brackets, the batch is the file's text at its offset.
-      EXPECT_EQ(std::string_view(b.data + 1, b.size - 2), std::string_view(text).substr(b.fileOffset + 1, b.size - 2));
+      EXPECT_EQ(std::string_view(b.data + 1, b.size - 2),
+                std::string_view(text).substr(b.fileOffset + 1, b.size - 2));
       ++handed;
       auto status = h.onBatch(b);
       std::fill(buffer.begin(), buffer.end(), '#');
@@ -184,9 +186,9 @@ TEST(JsonStream, SameElementsAcrossBlockAndChunkBoundaries) {
   for (int k = 0; k < 150; ++k) {
     if (k > 0) text += ",";
     text += std::string(static_cast<std::size_t>(k % 7), ' ');
-    text += R"({"n": ")" + std::string(static_cast<std::size_t>(k % 64), 'x') + R"(\"}{,][", "b": ")" +
-            std::string(static_cast<std::size_t>(2 * (k % 5)), '\\') + R"(", "v": [)" + std::to_string(k) +
-            R"(, "]", {"q": "\\\""}]})";
+    text += R"({"n": ")" + std::string(static_cast<std::size_t>(k % 64), 'x') +
+            R"(\"}{,][", "b": ")" + std::string(static_cast<std::size_t>(2 * (k % 5)), '\\') +
+            R"(", "v": [)" + std::to_string(k) + R"(, "]", {"q": "\\\""}]})";
   }
   text += R"(], "z": "end"})";
   const auto reference = nlohmann::json::parse(text);
@@ -208,12 +210,14 @@ TEST(JsonStream, ControlCharactersInStringsAreCountedAndReplaced) {
   std::string text = R"({"traceEvents": [)";
   for (int k = 0; k < 40; ++k) {
     if (k > 0) text += ",\n";
-    text += R"({"n": ")" + std::string(static_cast<std::size_t>(k), 'y') + (k >= 3 ? "\t\x01" : "") + R"("})";
+    text += R"({"n": ")" + std::string(static_cast<std::size_t>(k), 'y') +
+            (k >= 3 ? "\t\x01" : "") + R"("})";
   }
   text += "]}";
   const std::size_t first = text.find('\t');
   for (std::size_t chunk : {std::size_t{5}, std::size_t{64}, std::size_t{1} << 20}) {
-    const std::string path = testing::TempDir() + "/stream_control_" + std::to_string(chunk) + ".json";
+    const std::string path =
+        testing::TempDir() + "/stream_control_" + std::to_string(chunk) + ".json";
     std::ofstream(path, std::ios::binary) << text;
     auto source = ByteSource::open(path);
     ASSERT_TRUE(source.ok());
@@ -231,7 +235,8 @@ TEST(JsonStream, ControlCharactersInStringsAreCountedAndReplaced) {
     EXPECT_EQ(summary->controlCharactersReplaced, 2u * 37u) << "chunk " << chunk;  // k = 3..39
     EXPECT_EQ(summary->firstControlCharacterOffset, first);
     EXPECT_EQ(summary->firstControlCharacterElement, 3u);
-    EXPECT_EQ(controlCharacterExample(*summary, "traceEvents"), "byte " + std::to_string(first) + ", in traceEvents[3]");
+    EXPECT_EQ(controlCharacterExample(*summary, "traceEvents"),
+              "byte " + std::to_string(first) + ", in traceEvents[3]");
   }
 }
 
@@ -368,8 +373,10 @@ TEST(KinetoReader, ReadsEveryPhaseOfTheFixture) {
 TEST(KinetoReader, RepairsControlCharactersAndInvalidUtf8) {
   const std::string path = testing::TempDir() + "/dirty_strings.json";
   std::ofstream(path, std::ios::binary)
-      << "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\x01" "b\tc\",\"pid\":1,"
-         "\"tid\":1,\"ts\":1,\"dur\":2},{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"bad\xff\xfeutf\","
+      << "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\x01"
+         "b\tc\",\"pid\":1,"
+         "\"tid\":1,\"ts\":1,\"dur\":2},{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":"
+         "\"bad\xff\xfeutf\","
          "\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":1}]}";
   auto trace = readKinetoTrace(path);
   ASSERT_TRUE(trace.ok()) << trace.error().message;

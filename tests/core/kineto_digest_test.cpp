@@ -44,7 +44,8 @@ std::uint64_t loadDigest(const std::string& path) {
   // The message names the file: only its name is digested, so the test runs from any checkout.
   std::string message = trace.error().message;
   const std::string dir = fs::path(path).parent_path().string() + "/";
-  for (std::size_t at; (at = message.find(dir)) != std::string::npos;) message.erase(at, dir.size());
+  for (std::size_t at; (at = message.find(dir)) != std::string::npos;)
+    message.erase(at, dir.size());
   d.text(message);
   return d.result();
 }
@@ -74,9 +75,10 @@ TEST(KinetoDigest, FixturesAndFuzzCorpusLoadExactlyAsBefore) {
   // counters, string ids, escapes, control characters, invalid UTF-8, truncation) the real traces
   // lack. One digest over all of them, in name order; each file's own is printed on a mismatch.
   std::vector<std::pair<std::string, fs::path>> files;  // "<set>/<name>", path
-  const std::pair<const char*, fs::path> sets[] = {{"fixtures", sutra::test::fixture("kineto")},
-                                                   {"bad", sutra::test::fixture("bad")},
-                                                   {"fuzz", fs::path(SUTRA_SOURCE_DIR) / "tests/fuzz/corpus/kineto"}};
+  const std::pair<const char*, fs::path> sets[] = {
+      {"fixtures", sutra::test::fixture("kineto")},
+      {"bad", sutra::test::fixture("bad")},
+      {"fuzz", fs::path(SUTRA_SOURCE_DIR) / "tests/fuzz/corpus/kineto"}};
   for (const auto& [set, dir] : sets)
     for (const auto& entry : fs::directory_iterator(dir))
       files.emplace_back(std::string(set) + "/" + entry.path().filename().string(), entry.path());

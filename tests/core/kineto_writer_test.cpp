@@ -8,8 +8,8 @@
 
 #include <filesystem>
 #include <fstream>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "io/readers.h"
 #include "test_support.h"
@@ -19,7 +19,8 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string tempPath(const std::string& name) {
-  return (fs::temp_directory_path() / ("sutra_kw_" + std::to_string(::getpid()) + "_" + name)).string();
+  return (fs::temp_directory_path() / ("sutra_kw_" + std::to_string(::getpid()) + "_" + name))
+      .string();
 }
 
 // Everything a reader gives, compared field by field (args as parsed JSON: the writer keeps the
@@ -96,7 +97,8 @@ TEST(KinetoWriter, TheFixtureRoundTripsWithEveryKindOfEvent) {
   EXPECT_EQ(back->meta.traceName, "small export fixture");
   bool customKept = false;
   for (const auto& [key, raw] : back->meta.other)
-    if (key == "customKey") customKept = nlohmann::json::parse(raw) == nlohmann::json::parse(R"({"kept":[1,2,3]})");
+    if (key == "customKey")
+      customKept = nlohmann::json::parse(raw) == nlohmann::json::parse(R"({"kept":[1,2,3]})");
   EXPECT_TRUE(customKept);
   fs::remove(out);
 }
@@ -116,7 +118,7 @@ TEST(KinetoWriter, AWindowKeepsWhatOverlapsIt) {
   std::multiset<std::string> names;
   for (const auto& e : cut->events) names.insert(std::string(cut->name(e)));
   EXPECT_EQ(names, (std::multiset<std::string>{"ProfilerStep#1", "aten::mm", "cudaLaunchKernel",
-                                                "gemm \"quoted\" \u00e9"}));
+                                               "gemm \"quoted\" \u00e9"}));
   EXPECT_EQ(cut->flows.size(), 1u);     // launch -> gemm, both ends kept
   EXPECT_EQ(cut->instants.size(), 1u);  // "marker" at 20 us; "late marker" is at 250 us
   std::size_t samples = 0;
@@ -127,7 +129,8 @@ TEST(KinetoWriter, AWindowKeepsWhatOverlapsIt) {
 
 TEST(KinetoWriter, RefusesAnEmptyWindowAndItsOwnInput) {
   const std::string in = tempPath("input.json");
-  fs::copy_file(test::fixture("export/small_kineto.json"), in, fs::copy_options::overwrite_existing);
+  fs::copy_file(test::fixture("export/small_kineto.json"), in,
+                fs::copy_options::overwrite_existing);
   auto trace = readKinetoTrace(in);
   ASSERT_TRUE(trace);
   KinetoWriteOptions options;

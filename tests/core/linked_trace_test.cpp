@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include <gtest/gtest.h>
-
 #include "link/linked_trace.h"
+
+#include <gtest/gtest.h>
 
 namespace sutra {
 namespace {
@@ -21,8 +21,8 @@ TEST(LinkedTrace, FindsOpsByIdAfterReindex) {
   EXPECT_TRUE(linked.find(7)->isDevice());
   EXPECT_EQ(linked.find(linked.find(7)->parent)->name, "aten::mm");
   EXPECT_EQ(linked.find(5), nullptr);
-  EXPECT_EQ(linked.etNode(cpu), nullptr);          // no ET attached
-  EXPECT_EQ(linked.kinetoEventOf(cpu), nullptr);   // no Kineto match
+  EXPECT_EQ(linked.etNode(cpu), nullptr);         // no ET attached
+  EXPECT_EQ(linked.kinetoEventOf(cpu), nullptr);  // no Kineto match
 }
 
 }  // namespace

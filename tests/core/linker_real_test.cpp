@@ -67,7 +67,8 @@ TEST(LinkerReal, ParamLinearPair) {
   EXPECT_EQ(countCategory(*linked, "kernel"), 220u);
   EXPECT_EQ(countCategory(*linked, "gpu_memset"), 41u);
   EXPECT_EQ(r.streams, std::vector<std::int64_t>{7});
-  for (const auto& p : r.unlinked.all()) ADD_FAILURE() << p.what << " x" << p.count << ": " << p.example;
+  for (const auto& p : r.unlinked.all())
+    ADD_FAILURE() << p.what << " x" << p.count << ": " << p.example;
   ASSERT_EQ(r.threads.size(), 2u);
   EXPECT_EQ(pair.kineto->lanes[r.threads[0].second].tid, "24248");  // ET thread 1: main
   EXPECT_EQ(pair.kineto->lanes[r.threads[1].second].tid, "24270");  // ET thread 2: autograd
@@ -136,9 +137,11 @@ TEST(LinkerReal, SyncEdgesOfCudaEventSync) {
   std::vector<Edge> expected = {
       {SyncKind::StreamSync, "cudaStreamSynchronize", us(1707417525512282),
        "Memcpy DtoH (Device -> Pageable)", us(1707417525512270)},
-      {SyncKind::EventSync, "cudaEventSynchronize", us(1707417525512382), spin, us(1707417525512372)},
+      {SyncKind::EventSync, "cudaEventSynchronize", us(1707417525512382), spin,
+       us(1707417525512372)},
       {SyncKind::EventSync, "cudaEventQuery", us(1707417525512419), spin, us(1707417525512372)},
-      {SyncKind::ContextSync, "cudaDeviceSynchronize", us(1707417525512474), spin, us(1707417525512372)},
+      {SyncKind::ContextSync, "cudaDeviceSynchronize", us(1707417525512474), spin,
+       us(1707417525512372)},
   };
   std::sort(expected.begin(), expected.end());
   EXPECT_EQ(syncEdges("hta/critical_path/cuda_event_sync.json.gz"), expected);
@@ -150,11 +153,15 @@ TEST(LinkerReal, SyncEdgesOfCudaEventSyncMultiStream) {
   const std::string sgemm = "ampere_sgemm_128x64_nn";
   std::vector<Edge> expected = {
       {SyncKind::EventSync, "cudaEventQuery", us(1712867402349056), sgemm, us(1712867402348700)},
-      {SyncKind::StreamWaitEvent, "Memset (Device)", us(1712867402368034), sgemm, us(1712867402348700)},
+      {SyncKind::StreamWaitEvent, "Memset (Device)", us(1712867402368034), sgemm,
+       us(1712867402348700)},
       {SyncKind::EventSync, "cudaEventQuery", us(1712867402368008), sgemm, us(1712867402349097)},
-      {SyncKind::ContextSync, "cudaDeviceSynchronize", us(1712867402368166), sgemm, us(1712867402348700)},
-      {SyncKind::ContextSync, "cudaDeviceSynchronize", us(1712867402368166), sgemm, us(1712867402368050)},
-      {SyncKind::ContextSync, "cudaDeviceSynchronize", us(1712867402368166), sgemm, us(1712867402349097)},
+      {SyncKind::ContextSync, "cudaDeviceSynchronize", us(1712867402368166), sgemm,
+       us(1712867402348700)},
+      {SyncKind::ContextSync, "cudaDeviceSynchronize", us(1712867402368166), sgemm,
+       us(1712867402368050)},
+      {SyncKind::ContextSync, "cudaDeviceSynchronize", us(1712867402368166), sgemm,
+       us(1712867402349097)},
   };
   std::sort(expected.begin(), expected.end());
   EXPECT_EQ(syncEdges("hta/critical_path/cuda_event_sync_multi_stream.json.gz"), expected);

@@ -88,8 +88,8 @@ TEST(Linker, AlignsToTheFirstIterationWithFewestEdits) {
   // Ids as chakra_trace_link numbers them: ET nodes by id, each followed by its device ops.
   const auto& ops = linked->ops;
   ASSERT_EQ(ops.size(), 7u);
-  const std::vector<std::string> names = {kProcess, kThread, "aten::linear", "aten::addmm",
-                                          "gemm", "aten::relu", "relu_kernel"};
+  const std::vector<std::string> names = {kProcess, kThread,      "aten::linear", "aten::addmm",
+                                          "gemm",   "aten::relu", "relu_kernel"};
   for (std::size_t i = 0; i < ops.size(); ++i) {
     EXPECT_EQ(ops[i].id, static_cast<std::int64_t>(i));
     EXPECT_EQ(ops[i].name, names[i]);
@@ -131,7 +131,8 @@ TEST(Linker, IterationOptionPicksAnotherCandidate) {
   options.iteration = 3;
   auto missing = linkTraces(forwardEt(), kineto, options);
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.error().message, "fixture: no iteration 3 (the trace has 3 candidate iterations)");
+  EXPECT_EQ(missing.error().message,
+            "fixture: no iteration 3 (the trace has 3 candidate iterations)");
 }
 
 TEST(Linker, ProfilerStepWindowsAndStepOption) {
@@ -159,7 +160,8 @@ TEST(Linker, ProfilerStepWindowsAndStepOption) {
   options.step = 6;
   auto missing = linkTraces(forwardEt(), build(), options);
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.error().message, "fixture: no ProfilerStep#6 annotation (the trace has 2 ProfilerStep windows)");
+  EXPECT_EQ(missing.error().message,
+            "fixture: no ProfilerStep#6 annotation (the trace has 2 ProfilerStep windows)");
 }
 
 TEST(Linker, RecordFunctionIdsMatchDirectly) {
@@ -228,10 +230,8 @@ TEST(Linker, SyncDependenciesBecomeLinkedIds) {
       .add("1", "10", "cudaMemcpyAsync", "cuda_runtime", 210, 10, 2)
       .add("0", "7", "Memcpy DtoH", "gpu_memcpy", 560, 10, 2)
       .add("1", "10", "cudaStreamSynchronize", "cuda_runtime", 230, 400, 3);
-  auto et = makeEt({{1, kProcess, 1, 0},
-                    {2, kThread, 1, 1},
-                    {3, "aten::mm", 2, 1},
-                    {4, "aten::item", 2, 1}});
+  auto et = makeEt(
+      {{1, kProcess, 1, 0}, {2, kThread, 1, 1}, {3, "aten::mm", 2, 1}, {4, "aten::item", 2, 1}});
   auto linked = linkTraces(et, share(f.finish()));
   ASSERT_TRUE(linked.ok());
   // Ids: 0 process, 1 thread, 2 mm, 3 mm_kernel, 4 item, 5 memcpy.

@@ -33,12 +33,14 @@ std::string etError(const std::string& rel) {
 
 TEST(ReaderErrors, FileLevel) {
   for (auto* read : {&kinetoError, &etError}) {
-    EXPECT_EQ(read("bad/missing.json"), fixture("bad/missing.json") + ": no such file or directory");
+    EXPECT_EQ(read("bad/missing.json"),
+              fixture("bad/missing.json") + ": no such file or directory");
     EXPECT_EQ(read("bad/a_directory.json"),
               fixture("bad/a_directory.json") + ": is a directory, not a trace file");
     EXPECT_EQ(read("bad/empty.json"), fixture("bad/empty.json") + ": empty file");
-    EXPECT_EQ(read("bad/empty.json.gz"),
-              fixture("bad/empty.json.gz") + ": empty file: the gzip stream decompresses to no data");
+    EXPECT_EQ(
+        read("bad/empty.json.gz"),
+        fixture("bad/empty.json.gz") + ": empty file: the gzip stream decompresses to no data");
     EXPECT_EQ(read("bad/truncated.json.gz"),
               fixture("bad/truncated.json.gz") +
                   ": truncated gzip stream: the file ends at byte 343 before the compressed data "
@@ -113,7 +115,8 @@ TEST(ReaderErrors, ChakraContent) {
 // Found by fuzz_chakra (tests/fuzz/corpus/chakra/crash-time-overflow.et): one node whose duration
 // is near 2^64 microseconds overflowed the conversion to nanoseconds; it is clamped and counted.
 TEST(FuzzRegressions, ChakraHugeTimesAreClamped) {
-  const std::string path = std::string(SUTRA_SOURCE_DIR) + "/tests/fuzz/corpus/chakra/crash-time-overflow.et";
+  const std::string path =
+      std::string(SUTRA_SOURCE_DIR) + "/tests/fuzz/corpus/chakra/crash-time-overflow.et";
   std::ifstream in(path, std::ios::binary);
   const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   ASSERT_EQ(bytes.size(), 72u);
@@ -140,7 +143,8 @@ TEST(ReaderErrors, EarliestOfTwoProblemsWinsWhateverTheThreadTiming) {
       continue;
     }
     text += R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 2, "ts": )" +
-            std::to_string(1000 + 10 * i) + R"(, "dur": 5, "args": {"External id": )" + std::to_string(i) + "}}";
+            std::to_string(1000 + 10 * i) + R"(, "dur": 5, "args": {"External id": )" +
+            std::to_string(i) + "}}";
   }
   ASSERT_GT(text.size(), 1u << 20);  // several 512 KB batches
   const std::string path = testing::TempDir() + "/early_error_late_truncation.json";
@@ -148,9 +152,10 @@ TEST(ReaderErrors, EarliestOfTwoProblemsWinsWhateverTheThreadTiming) {
   for (int run = 0; run < 4; ++run) {
     auto trace = readKinetoTrace(path);
     ASSERT_FALSE(trace.ok());
-    EXPECT_EQ(trace.error().message,
-              path + ": malformed event near byte 16: The JSON document has an improper structure: missing or "
-                     "superfluous commas, braces, missing keys, etc.")
+    EXPECT_EQ(trace.error().message, path +
+                                         ": malformed event near byte 16: The JSON document has an "
+                                         "improper structure: missing or "
+                                         "superfluous commas, braces, missing keys, etc.")
         << "run " << run;
   }
 }
@@ -158,7 +163,8 @@ TEST(ReaderErrors, EarliestOfTwoProblemsWinsWhateverTheThreadTiming) {
 // deviceProperties members of the wrong type (found by a differential fuzz of the Kineto reader:
 // nlohmann's value() threw and the process aborted) read as absent.
 TEST(FuzzRegressions, KinetoDevicePropertiesOfOtherTypes) {
-  auto trace = readKinetoTrace(std::string(SUTRA_SOURCE_DIR) + "/tests/fuzz/corpus/kineto/device_id_string.json");
+  auto trace = readKinetoTrace(std::string(SUTRA_SOURCE_DIR) +
+                               "/tests/fuzz/corpus/kineto/device_id_string.json");
   ASSERT_TRUE(trace.ok()) << trace.error().message;
   ASSERT_EQ(trace->meta.devices.size(), 1u);
   const DeviceInfo& d = trace->meta.devices[0];

@@ -54,7 +54,8 @@ TimeNs graphSpan(const SimGraph& g, const SimRun& run) {
 
 // The Kineto simulation of the linked trace, over the ops the converted graph holds (every linked
 // op with a Kineto event).
-TimeNs linkedSpan(const chakra::PairConversion& conv, const RankSimulation& sim, const SimRun& run) {
+TimeNs linkedSpan(const chakra::PairConversion& conv, const RankSimulation& sim,
+                  const SimRun& run) {
   Span s;
   for (const auto& op : conv.linked.ops) {
     if (op.kinetoEvent == kNoEvent) continue;
@@ -66,7 +67,8 @@ TimeNs linkedSpan(const chakra::PairConversion& conv, const RankSimulation& sim,
 
 TEST_P(ConvertedPair, SimulatesLikeTheLinkedTraceItCameFrom) {
   SUTRA_REQUIRE_SHARED_TRACES();
-  auto conv = chakra::convertTracePair(test::sharedTrace(GetParam().et), test::sharedTrace(GetParam().kineto));
+  auto conv = chakra::convertTracePair(test::sharedTrace(GetParam().et),
+                                       test::sharedTrace(GetParam().kineto));
   ASSERT_TRUE(conv.ok()) << conv.error().message;
   const auto graph = prepareChakraSimulation(conv->chakra.trace, 0);
   ASSERT_TRUE(graph->measuredTimes);
@@ -86,12 +88,14 @@ TEST_P(ConvertedPair, SimulatesLikeTheLinkedTraceItCameFrom) {
     EXPECT_EQ(c->forcedNodes, 0u);
     const TimeNs chakraNs = graphSpan(graph->graph, *c), bareNs = graphSpan(bare->graph, *b);
     const TimeNs kinetoNs = linkedSpan(*conv, *kineto, *k);
-    std::printf("%s%s: converted graph %lld ns, linked trace %lld ns (%+.3f%%), graph only %lld ns (%+.2f%%)\n",
-                GetParam().kineto, knobs == &none ? "" : " (device ops x0.5)",
-                static_cast<long long>(chakraNs), static_cast<long long>(kinetoNs),
-                100.0 * static_cast<double>(chakraNs - kinetoNs) / static_cast<double>(kinetoNs),
-                static_cast<long long>(bareNs),
-                100.0 * static_cast<double>(bareNs - kinetoNs) / static_cast<double>(kinetoNs));
+    std::printf(
+        "%s%s: converted graph %lld ns, linked trace %lld ns (%+.3f%%), graph only %lld ns "
+        "(%+.2f%%)\n",
+        GetParam().kineto, knobs == &none ? "" : " (device ops x0.5)",
+        static_cast<long long>(chakraNs), static_cast<long long>(kinetoNs),
+        100.0 * static_cast<double>(chakraNs - kinetoNs) / static_cast<double>(kinetoNs),
+        static_cast<long long>(bareNs),
+        100.0 * static_cast<double>(bareNs - kinetoNs) / static_cast<double>(kinetoNs));
     // The .et keeps integer microseconds: the first start and the last end each round by at
     // most half a microsecond. Both real pairs agree to the nanosecond (their Kineto times are
     // whole microseconds), with and without the knob: the last device op ends the same way.
@@ -99,10 +103,11 @@ TEST_P(ConvertedPair, SimulatesLikeTheLinkedTraceItCameFrom) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(RealPairs, ConvertedPair,
-                         ::testing::Values(PairCase{"param/linear_et.json.gz", "param/linear_kineto.json.gz"},
-                                           PairCase{"hta/execution_trace/simple_add_et.json.gz",
-                                                    "hta/execution_trace/simple_add_kineto.json.gz"}));
+INSTANTIATE_TEST_SUITE_P(
+    RealPairs, ConvertedPair,
+    ::testing::Values(PairCase{"param/linear_et.json.gz", "param/linear_kineto.json.gz"},
+                      PairCase{"hta/execution_trace/simple_add_et.json.gz",
+                               "hta/execution_trace/simple_add_kineto.json.gz"}));
 
 struct Loaded {
   std::vector<std::unique_ptr<RankSimulation>> sims;
@@ -139,7 +144,8 @@ TEST(SimChakraReal, AstraSimAllGatherMatchesOneCollectiveOverFourRanks) {
 
 TEST(SimChakraReal, AstraSimRingAllReducePairsEverySendWithItsRecv) {
   SUTRA_REQUIRE_SHARED_TRACES();
-  const auto l = loadChakraRanks(test::sharedTrace("astra-sim/custom_allreduce_8npus"), "custom_allreduce", 8);
+  const auto l =
+      loadChakraRanks(test::sharedTrace("astra-sim/custom_allreduce_8npus"), "custom_allreduce", 8);
   // 14 COMM_SEND_NODE and 14 COMM_RECV_NODE per rank (counted in `sutra-cli jsonize` output):
   // 8 x 14 pairs.
   EXPECT_EQ(l.matching.collectives.size(), 112u);
@@ -160,7 +166,8 @@ TEST(SimChakraReal, TwoRankAllReduceSampleReplaysExactlyWhenCoupled) {
   for (int r = 0; r < 2; ++r) {
     auto trace = readKinetoTrace(dir + "/rank" + std::to_string(r) + ".kineto.json.gz");
     ASSERT_TRUE(trace.ok()) << trace.error().message;
-    sims.push_back(prepareRankSimulation(std::make_shared<const Trace>(std::move(trace.value())), r));
+    sims.push_back(
+        prepareRankSimulation(std::make_shared<const Trace>(std::move(trace.value())), r));
     graphs.push_back(&sims.back()->graph);
     comms.push_back({r, sims.back()->comms});
   }
@@ -197,8 +204,9 @@ TEST(SimChakraReal, ConvertedTwoRankSampleSimulatesLikeItsLinkedRanks) {
   for (int r = 0; r < 2; ++r) {
     LinkOptions link;
     link.rank = r;
-    auto conv = chakra::convertTracePair(dir + "/rank" + std::to_string(r) + ".et.json.gz",
-                                         dir + "/rank" + std::to_string(r) + ".kineto.json.gz", link);
+    auto conv =
+        chakra::convertTracePair(dir + "/rank" + std::to_string(r) + ".et.json.gz",
+                                 dir + "/rank" + std::to_string(r) + ".kineto.json.gz", link);
     ASSERT_TRUE(conv.ok()) << conv.error().message;
     convs.push_back(std::move(conv.value()));
   }
@@ -206,7 +214,8 @@ TEST(SimChakraReal, ConvertedTwoRankSampleSimulatesLikeItsLinkedRanks) {
     graphs.push_back(prepareChakraSimulation(convs[r].chakra.trace, r));
     kinetos.push_back(prepareRankSimulation(convs[r].linked.kineto, r, &convs[r].linked));
   }
-  auto coupled = [](const std::vector<std::unique_ptr<RankSimulation>>& sims, std::vector<TimeNs>* offsetsOut) {
+  auto coupled = [](const std::vector<std::unique_ptr<RankSimulation>>& sims,
+                    std::vector<TimeNs>* offsetsOut) {
     std::vector<const SimGraph*> g;
     std::vector<RankComms> comms;
     for (const auto& s : sims) {
@@ -230,8 +239,11 @@ TEST(SimChakraReal, ConvertedTwoRankSampleSimulatesLikeItsLinkedRanks) {
   for (int r = 0; r < 2; ++r) {
     const TimeNs g = graphSpan(graphs[r]->graph, graphRuns[r]);
     const TimeNs k = linkedSpan(convs[r], *kinetos[r], kinetoRuns[r]);
-    std::printf("allreduce_2ranks rank %d: converted graph %lld ns, linked trace %lld ns, clock offset %lld ns\n", r,
-                static_cast<long long>(g), static_cast<long long>(k), static_cast<long long>(graphOffsets[r]));
+    std::printf(
+        "allreduce_2ranks rank %d: converted graph %lld ns, linked trace %lld ns, clock offset "
+        "%lld ns\n",
+        r, static_cast<long long>(g), static_cast<long long>(k),
+        static_cast<long long>(graphOffsets[r]));
     // Microsecond rounding of the first start and of the last end (and of the ends the clock
     // offset is taken from): within 2 us.
     EXPECT_LE(std::llabs(g - k), 2000) << "rank " << r;
@@ -242,7 +254,8 @@ TEST(SimChakraReal, MtiaStreamSynchronizeBlocksOnItsStream) {
   SUTRA_REQUIRE_SHARED_TRACES();
   auto trace = readKinetoTrace(test::sharedTrace("hta/mtia/mtia_inference_rank_0.json.gz"));
   ASSERT_TRUE(trace.ok()) << trace.error().message;
-  const auto sim = prepareRankSimulation(std::make_shared<const Trace>(std::move(trace.value())), 0);
+  const auto sim =
+      prepareRankSimulation(std::make_shared<const Trace>(std::move(trace.value())), 0);
   // tests/tools/backend_sync_expected.py: 113 host synchronizeStream calls, 113 dependencies.
   const auto deps = findSyncDependencies(*sim->trace, sim->launches);
   std::size_t blocking = 0;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The simulator fed by the linker's launch index and sync dependencies, and the simulated
 // timeline written as Chrome-trace JSON.
-#include <gtest/gtest.h>
+#include "simulate/sim_inputs.h"
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -12,7 +13,6 @@
 #include "link/launch_index.h"
 #include "link/sync_dependencies.h"
 #include "sim_fixture.h"
-#include "simulate/sim_inputs.h"
 #include "simulate/simulator.h"
 #include "simulate/timeline_export.h"
 
@@ -57,12 +57,14 @@ TEST(SimInputs, LaunchesAndBlockingCallsFromTheLinker) {
 TEST(TimelineExport, WritesEveryReplayedEventAtItsSimulatedTime) {
   const Trace trace = blockingTrace();
   const LaunchIndex index = LaunchIndex::build(trace);
-  const SimGraph graph = buildSimGraph(trace, simInputsFromKineto(index, findSyncDependencies(trace, index)));
+  const SimGraph graph =
+      buildSimGraph(trace, simInputsFromKineto(index, findSyncDependencies(trace, index)));
   SimKnobs half;
   half.scales.push_back({"^k$", 0.5});
   auto run = simulate(graph, half);
   ASSERT_TRUE(run.ok());
-  const auto dir = std::filesystem::temp_directory_path() / ("sutra_sim_export_" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("sutra_sim_export_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::string path = (dir / "timeline.json").string();
   const SimulatedRank rank{0, &graph, &run.value()};
@@ -81,7 +83,9 @@ TEST(TimelineExport, WritesEveryReplayedEventAtItsSimulatedTime) {
     }
   }
   EXPECT_EQ(complete, 4);
-  EXPECT_FALSE(writeSimulatedTimeline((dir / "no" / "such" / "dir.json").string(), std::span(&rank, 1)).ok());
+  EXPECT_FALSE(
+      writeSimulatedTimeline((dir / "no" / "such" / "dir.json").string(), std::span(&rank, 1))
+          .ok());
   std::filesystem::remove_all(dir);
 }
 

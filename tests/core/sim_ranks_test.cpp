@@ -21,7 +21,8 @@ using test::eventNamed;
 using test::SimFixture;
 using Times = std::pair<TimeNs, TimeNs>;
 
-constexpr const char* kAllReduceArgs = R"({"Collective name": "allreduce", "Process Group Name": "0"})";
+constexpr const char* kAllReduceArgs =
+    R"({"Collective name": "allreduce", "Process Group Name": "0"})";
 constexpr const char* kNccl = "ncclDevKernel_AllReduce_Sum_f32_RING_LL";
 
 // Rank 0: record_param_comms 0-100 launches the all-reduce at 10 (correlation 1); its kernel runs
@@ -64,7 +65,8 @@ struct TwoRanks {
     if (result.ok()) runs = std::move(result.value());
   }
   Times times(int rank, const char* name) const {
-    const auto t = simulatedTimes(sims[rank]->graph, runs[rank], eventNamed(*sims[rank]->trace, name));
+    const auto t =
+        simulatedTimes(sims[rank]->graph, runs[rank], eventNamed(*sims[rank]->trace, name));
     EXPECT_TRUE(t.has_value()) << name;
     return t.value_or(Times{-1, -1});
   }
@@ -129,7 +131,8 @@ Times timesOf(const RankSimulation& sim, const SimRun& run, const char* name) {
 }
 
 TEST(SimRanks, MtiaStreamSynchronizeHoldsItsThreadUntilItsStreamsOpEnds) {
-  const auto sim = backendSync("mtia_runtime", "synchronizeStream", R"({"stream_id": 5, "device": 0})");
+  const auto sim =
+      backendSync("mtia_runtime", "synchronizeStream", R"({"stream_id": 5, "device": 0})");
   EXPECT_EQ(waitedOn(*sim), std::vector<std::string>{"k"});
   EXPECT_EQ(sim->graph.hostWaitsUsed, 1u);
   // k twice as long: 50-2130; the call releases 10 after it (its measured wake-up, 1100 - 1090):
@@ -163,7 +166,8 @@ TEST(SimRanks, MtiaDeviceSynchronizeWaitsOnEveryStreamOfItsDevice) {
 }
 
 TEST(SimRanks, PrivateUse1StreamSynchronizeIsBlockingToo) {
-  const auto sim = backendSync("privateuse1_runtime", "aclrtSynchronizeStream", R"({"stream": "6"})", 2000);
+  const auto sim =
+      backendSync("privateuse1_runtime", "aclrtSynchronizeStream", R"({"stream": "6"})", 2000);
   EXPECT_EQ(waitedOn(*sim), std::vector<std::string>{"other"});
   SimKnobs slow;
   slow.scales.push_back({"^other$", 1.5});  // 0-3135: release 3135 + 10
@@ -174,8 +178,10 @@ TEST(SimRanks, PrivateUse1StreamSynchronizeIsBlockingToo) {
 
 TEST(SimRanks, BackendCallsThatDoNotBlockWaitOnNothing) {
   // An event synchronize is not covered; a synchronize the device records on its own process
-  // is the device's view of a host call; an op that ended after the call returned was not waited on.
-  EXPECT_TRUE(waitedOn(*backendSync("mtia_runtime", "synchronizeEvent", R"({"device": 0})")).empty());
+  // is the device's view of a host call; an op that ended after the call returned was not waited
+  // on.
+  EXPECT_TRUE(
+      waitedOn(*backendSync("mtia_runtime", "synchronizeEvent", R"({"device": 0})")).empty());
   SimFixture f;
   const auto dev = f.lane("0", "9");
   f.add(dev, "k", 50, 1040, "mtia_ccp_events", kNoId, R"({"stream": 5})");
@@ -183,7 +189,9 @@ TEST(SimRanks, BackendCallsThatDoNotBlockWaitOnNothing) {
   auto sim = prepareRankSimulation(std::make_shared<const Trace>(f.finish()), 0);
   EXPECT_TRUE(waitedOn(*sim).empty());
   // 100-500 on stream 5: k ended at 1090, after the call returned.
-  EXPECT_TRUE(waitedOn(*backendSync("mtia_runtime", "synchronizeStream", R"({"stream_id": 5})", 400)).empty());
+  EXPECT_TRUE(
+      waitedOn(*backendSync("mtia_runtime", "synchronizeStream", R"({"stream_id": 5})", 400))
+          .empty());
 }
 
 }  // namespace

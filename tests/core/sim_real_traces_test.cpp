@@ -11,8 +11,8 @@
 #include "link/sync_dependencies.h"
 #include "simulate/rank_simulation.h"
 #include "simulate/sim_inputs.h"
-#include "simulate/step_projection.h"
 #include "simulate/simulator.h"
+#include "simulate/step_projection.h"
 #include "test_support.h"
 
 namespace sutra {
@@ -53,17 +53,19 @@ TEST_P(SimRealTrace, ReplaysExactlyWithNoKnobs) {
     const Event& ev = trace->events[e];
     if (t->first != ev.start || t->second != ev.end()) {
       if (off++ < 5)
-        ADD_FAILURE() << trace->name(ev) << " measured " << ev.start << ".." << ev.end() << " simulated "
-                      << t->first << ".." << t->second;
+        ADD_FAILURE() << trace->name(ev) << " measured " << ev.start << ".." << ev.end()
+                      << " simulated " << t->first << ".." << t->second;
     }
   }
   EXPECT_EQ(off, 0u);
-  std::printf("%s: %zu nodes, %zu edges, %zu device ops, %zu of %zu events replayed, waits %llu/%llu\n",
-              GetParam(), graph.nodes.size(), graph.edges.size(), graph.deviceOpCount(), modelled,
-              trace->events.size(), static_cast<unsigned long long>(graph.hostWaitsUsed),
-              static_cast<unsigned long long>(graph.streamWaitsUsed));
-  for (const auto& p : graph.problems.all()) std::printf("  problem: %s x%llu (%s)\n", p.what.c_str(),
-                                                          static_cast<unsigned long long>(p.count), p.example.c_str());
+  std::printf(
+      "%s: %zu nodes, %zu edges, %zu device ops, %zu of %zu events replayed, waits %llu/%llu\n",
+      GetParam(), graph.nodes.size(), graph.edges.size(), graph.deviceOpCount(), modelled,
+      trace->events.size(), static_cast<unsigned long long>(graph.hostWaitsUsed),
+      static_cast<unsigned long long>(graph.streamWaitsUsed));
+  for (const auto& p : graph.problems.all())
+    std::printf("  problem: %s x%llu (%s)\n", p.what.c_str(),
+                static_cast<unsigned long long>(p.count), p.example.c_str());
 }
 
 TEST_P(SimRealTrace, FasterDevicesOrCpusNeverMakeAnythingLater) {
@@ -71,7 +73,8 @@ TEST_P(SimRealTrace, FasterDevicesOrCpusNeverMakeAnythingLater) {
   auto trace = readKinetoTrace(test::sharedTrace(GetParam()));
   ASSERT_TRUE(trace.ok()) << trace.error().message;
   const LaunchIndex index = LaunchIndex::build(*trace);
-  const SimGraph graph = buildSimGraph(*trace, simInputsFromKineto(index, findSyncDependencies(*trace, index)));
+  const SimGraph graph =
+      buildSimGraph(*trace, simInputsFromKineto(index, findSyncDependencies(*trace, index)));
   auto base = simulate(graph);
   ASSERT_TRUE(base.ok());
   SimKnobs fasterDevice, fasterCpu, noLatency;
@@ -89,7 +92,8 @@ TEST_P(SimRealTrace, FasterDevicesOrCpusNeverMakeAnythingLater) {
   // Where the trace ends with device work, halving it shortens the projection.
   TimeNs lastDeviceEnd = kNoAnchor;
   for (std::size_t i = 0; i < graph.nodes.size(); ++i)
-    if (graph.nodes[i].kind == SimNodeKind::DeviceOp) lastDeviceEnd = std::max(lastDeviceEnd, base->end[i]);
+    if (graph.nodes[i].kind == SimNodeKind::DeviceOp)
+      lastDeviceEnd = std::max(lastDeviceEnd, base->end[i]);
   if (lastDeviceEnd == base->finish) {
     auto run = simulate(graph, fasterDevice);
     ASSERT_TRUE(run.ok());
@@ -110,8 +114,8 @@ TEST_P(SimRealTrace, EachStepWithinThreePercentOfMeasured) {
   double worst = 0;
   for (const auto& s : p.steps) {
     EXPECT_GT(s.measuredNs, 0) << s.name;
-    EXPECT_LE(std::abs(s.relativeError()), 0.03) << s.name << " measured " << s.measuredNs << " simulated "
-                                                 << s.simulatedNs;
+    EXPECT_LE(std::abs(s.relativeError()), 0.03)
+        << s.name << " measured " << s.measuredNs << " simulated " << s.simulatedNs;
     worst = std::max(worst, std::abs(s.relativeError()));
   }
   std::printf("%s: %zu steps, worst step error %.4f%%, total measured %lld ns simulated %lld ns\n",
@@ -127,7 +131,8 @@ TEST(SimLinkedTrace, EachStepWithinThreePercentOfMeasured) {
   SUTRA_REQUIRE_SHARED_TRACES();
   const std::pair<const char*, const char*> pairs[] = {
       {"param/linear_et.json.gz", "param/linear_kineto.json.gz"},
-      {"hta/execution_trace/simple_add_et.json.gz", "hta/execution_trace/simple_add_kineto.json.gz"},
+      {"hta/execution_trace/simple_add_et.json.gz",
+       "hta/execution_trace/simple_add_kineto.json.gz"},
   };
   for (const auto& [etPath, kinetoPath] : pairs) {
     auto et = readPytorchEt(test::sharedTrace(etPath));
@@ -147,9 +152,10 @@ TEST(SimLinkedTrace, EachStepWithinThreePercentOfMeasured) {
       EXPECT_LE(std::abs(s.relativeError()), 0.03) << kinetoPath << " " << s.name;
       worst = std::max(worst, std::abs(s.relativeError()));
     }
-    std::printf("%s + %s: %zu steps, %llu inter-thread dependencies used, worst step error %.4f%%\n",
-                etPath, kinetoPath, p.steps.size(), static_cast<unsigned long long>(sim->graph.threadDepsUsed),
-                100 * worst);
+    std::printf(
+        "%s + %s: %zu steps, %llu inter-thread dependencies used, worst step error %.4f%%\n",
+        etPath, kinetoPath, p.steps.size(),
+        static_cast<unsigned long long>(sim->graph.threadDepsUsed), 100 * worst);
   }
 }
 

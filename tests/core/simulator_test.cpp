@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The simulator's rules on small hand-built traces, with the expected times worked out by hand in
 // the comments, and its invariants: an exact replay with no knobs, and monotonicity.
+#include "simulate/simulator.h"
+
 #include <gtest/gtest.h>
 
 #include "sim_fixture.h"
 #include "simulate/sim_graph.h"
-#include "simulate/simulator.h"
 #include "simulate/what_moved.h"
 
 namespace sutra {
@@ -18,7 +19,9 @@ using Times = std::pair<TimeNs, TimeNs>;
 struct Sim {
   Trace trace;
   SimGraph graph;
-  Sim(Trace t, const SimGraphInputs& inputs) : trace(std::move(t)) { graph = buildSimGraph(trace, inputs); }
+  Sim(Trace t, const SimGraphInputs& inputs) : trace(std::move(t)) {
+    graph = buildSimGraph(trace, inputs);
+  }
   // buildSimGraph keeps a pointer to the trace: the object must not move after construction.
   Sim(const Sim&) = delete;
   SimRun run(const SimKnobs& knobs = {}) const {
@@ -103,7 +106,8 @@ TEST(Simulator, OneStreamWithoutDependenciesTakesTheSumOfDurations) {
 
 // Launch at 0 of a kernel 20..1020; cudaStreamSynchronize 30..1030 waits for it (wake-up 10 ns);
 // a CPU op follows at 1050.
-std::unique_ptr<Sim> blockingFixture(TimeNs kernelDur = 1000, TimeNs syncStart = 30, TimeNs syncDur = 1000) {
+std::unique_ptr<Sim> blockingFixture(TimeNs kernelDur = 1000, TimeNs syncStart = 30,
+                                     TimeNs syncDur = 1000) {
   SimFixture f;
   const auto t = f.thread("1"), s = f.stream("7");
   f.add(t, "l", 0, 10, "cuda_runtime");
@@ -260,7 +264,8 @@ TEST(Simulator, MakingOneKernelFasterNeverMakesAnythingLater) {
     for (const auto& node : sim->graph.nodes) {
       if (node.kind != SimNodeKind::DeviceOp) continue;
       SimKnobs faster;
-      faster.scales.push_back({"^" + std::string(sim->trace.name(sim->trace.events[node.event])) + "$", 0.3});
+      faster.scales.push_back(
+          {"^" + std::string(sim->trace.name(sim->trace.events[node.event])) + "$", 0.3});
       const SimRun run = sim->run(faster);
       EXPECT_LE(run.finish, base.finish);
       for (std::size_t i = 0; i < base.end.size(); ++i) EXPECT_LE(run.end[i], base.end[i]);

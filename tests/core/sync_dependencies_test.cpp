@@ -42,12 +42,14 @@ TEST(SyncDependencies, FromCudaSyncEvents) {
       .add("0", "8", "k2", "kernel", 100, 80, 2)
       .add("0", "7", "k3", "kernel", 160, 10, 4)
       .add("0", "8", "k4", "kernel", 190, 10, 6)
-      .add("0", "8", "Stream Wait Event", "cuda_sync", 51, 1, 5, 5,
-           R"({"stream": 8, "wait_on_stream": 7, "wait_on_cuda_event_record_corr_id": 3, "correlation": 5, "device": 0})")
+      .add(
+          "0", "8", "Stream Wait Event", "cuda_sync", 51, 1, 5, 5,
+          R"({"stream": 8, "wait_on_stream": 7, "wait_on_cuda_event_record_corr_id": 3, "correlation": 5, "device": 0})")
       .add("0", "7", "Stream Sync", "cuda_sync", 71, 198, 7, 7,
            R"({"stream": 7, "correlation": 7, "device": 0})")
-      .add("0", "-1", "Event Sync", "cuda_sync", 301, 3, 8, 8,
-           R"({"stream": -1, "wait_on_stream": 7, "wait_on_cuda_event_record_corr_id": 3, "correlation": 8, "device": 0})")
+      .add(
+          "0", "-1", "Event Sync", "cuda_sync", 301, 3, 8, 8,
+          R"({"stream": -1, "wait_on_stream": 7, "wait_on_cuda_event_record_corr_id": 3, "correlation": 8, "device": 0})")
       .add("0", "-1", "Context Sync", "cuda_sync", 311, 3, 9, 9,
            R"({"stream": -1, "correlation": 9, "device": 0})");
   Trace t = f.finish();

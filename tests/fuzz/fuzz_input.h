@@ -15,7 +15,8 @@ namespace sutra::fuzz {
 class InputFile {
  public:
   InputFile()
-      : path_((std::filesystem::temp_directory_path() / ("sutra-fuzz-" + std::to_string(getpid()) + ".bin"))
+      : path_((std::filesystem::temp_directory_path() /
+               ("sutra-fuzz-" + std::to_string(getpid()) + ".bin"))
                   .string()) {}
   ~InputFile() { std::remove(path_.c_str()); }
   InputFile(const InputFile&) = delete;

@@ -36,7 +36,8 @@ int main(int argc, char** argv) {
   }
   for (const auto& path : inputs) {
     std::ifstream in(path, std::ios::binary);
-    const std::vector<char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const std::vector<char> bytes{std::istreambuf_iterator<char>(in),
+                                  std::istreambuf_iterator<char>()};
     std::printf("%s (%zu bytes)\n", path.c_str(), bytes.size());
     std::fflush(stdout);  // a crash's last line names the input
     LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());

@@ -12,15 +12,20 @@ namespace sutra::test {
 Trace makeSyntheticTrace(const SyntheticTraceOptions& options) {
   TraceBuilder builder("synthetic");
   Trace& t = builder.trace();
-  auto category = [&](const char* name) { return static_cast<std::uint16_t>(t.categories.intern(name)); };
+  auto category = [&](const char* name) {
+    return static_cast<std::uint16_t>(t.categories.intern(name));
+  };
   const std::uint16_t cpuOp = category("cpu_op"), annotation = category("user_annotation"),
-                      runtime = category("cuda_runtime"), kernel = category("kernel"), ac2g = category("ac2g");
+                      runtime = category("cuda_runtime"), kernel = category("kernel"),
+                      ac2g = category("ac2g");
   const StringId outerNames[] = {t.names.intern("aten::linear"), t.names.intern("aten::layer_norm"),
                                  t.names.intern("aten::softmax"), t.names.intern("aten::gelu")};
-  const StringId innerNames[] = {t.names.intern("aten::addmm"), t.names.intern("aten::native_layer_norm"),
+  const StringId innerNames[] = {t.names.intern("aten::addmm"),
+                                 t.names.intern("aten::native_layer_norm"),
                                  t.names.intern("aten::_softmax"), t.names.intern("aten::gelu_")};
-  const StringId kernelNames[] = {t.names.intern("sm80_xmma_gemm_f16f16_f32"), t.names.intern("layer_norm_kernel"),
-                                  t.names.intern("softmax_warp_forward"), t.names.intern("gelu_kernel")};
+  const StringId kernelNames[] = {
+      t.names.intern("sm80_xmma_gemm_f16f16_f32"), t.names.intern("layer_norm_kernel"),
+      t.names.intern("softmax_warp_forward"), t.names.intern("gelu_kernel")};
   const StringId launch = t.names.intern("cudaLaunchKernel");
 
   std::uint64_t seed = 0x9e3779b97f4a7c15ull;
@@ -28,7 +33,8 @@ Trace makeSyntheticTrace(const SyntheticTraceOptions& options) {
     seed = seed * 6364136223846793005ull + 1442695040888963407ull;
     return lo + static_cast<TimeNs>((seed >> 33) % static_cast<std::uint64_t>(hi - lo + 1));
   };
-  auto add = [&](LaneId lane, StringId name, std::uint16_t cat, TimeNs start, TimeNs dur, std::int64_t corr) {
+  auto add = [&](LaneId lane, StringId name, std::uint16_t cat, TimeNs start, TimeNs dur,
+                 std::int64_t corr) {
     Event e;
     e.lane = lane;
     e.name = name;
@@ -54,7 +60,8 @@ Trace makeSyntheticTrace(const SyntheticTraceOptions& options) {
 
   constexpr int kOpsPerStep = 200;
   const std::uint64_t groups = std::max<std::uint64_t>(1, options.events / 4);
-  const std::uint64_t perThread = (groups + static_cast<std::uint64_t>(threads) - 1) / static_cast<std::uint64_t>(threads);
+  const std::uint64_t perThread =
+      (groups + static_cast<std::uint64_t>(threads) - 1) / static_cast<std::uint64_t>(threads);
   std::int64_t correlation = 1;
   for (int th = 0; th < threads; ++th) {
     TimeNs now = 1'700'000'000'000'000'000 + th * 1000;  // epoch-based like Kineto
@@ -76,8 +83,11 @@ Trace makeSyntheticTrace(const SyntheticTraceOptions& options) {
         add(host[th], launch, runtime, launchStart, launchDur, correlation);
         // Each thread owns its streams, so device time tracks host time as in a real run.
         const int perThreadStreams = std::max(1, streams / threads);
-        const int s = (th + threads * static_cast<int>(k % static_cast<std::uint64_t>(perThreadStreams))) % streams;
-        const TimeNs kernelStart = std::max(launchStart + random(3000, 9000), streamFree[s] + random(100, 600));
+        const int s =
+            (th + threads * static_cast<int>(k % static_cast<std::uint64_t>(perThreadStreams))) %
+            streams;
+        const TimeNs kernelStart =
+            std::max(launchStart + random(3000, 9000), streamFree[s] + random(100, 600));
         const TimeNs kernelDur = random(1000, 30000);
         streamFree[s] = kernelStart + kernelDur;
         add(device[s], kernelNames[kind], kernel, kernelStart, kernelDur, correlation);

@@ -22,10 +22,8 @@ class Digest {
     for (std::size_t i = 0; i < n; ++i) hash_ = (hash_ ^ p[i]) * 0x100000001b3ULL;
   }
   template <typename T>
-    requires std::is_arithmetic_v<T> || std::is_enum_v<T>
-  void value(T v) {
-    bytes(&v, sizeof v);
-  }
+  requires std::is_arithmetic_v<T> || std::is_enum_v<T>
+  void value(T v) { bytes(&v, sizeof v); }
   void text(std::string_view s) {
     value(s.size());
     bytes(s.data(), s.size());
@@ -59,7 +57,8 @@ inline std::uint64_t traceDigest(const Trace& t, bool withExamples = true) {
   d.text(m.deviceBackend);
   for (const auto& [k, v] : m.other) d.text(k), d.text(v);
   for (std::size_t i = 0; i < t.names.size(); ++i) d.text(t.names.view(static_cast<StringId>(i)));
-  for (std::size_t i = 0; i < t.categories.size(); ++i) d.text(t.categories.view(static_cast<StringId>(i)));
+  for (std::size_t i = 0; i < t.categories.size(); ++i)
+    d.text(t.categories.view(static_cast<StringId>(i)));
   for (const Lane& l : t.lanes) {
     d.text(l.pid);
     d.text(l.tid);

@@ -42,10 +42,10 @@ TEST(AnalysisMenus, MainWindowHasCompareExportSimulationAndCharts) {
   EXPECT_EQ(fileActions.back(), "Quit");  // inserted before Quit
   QMenu* exportMenu = menuNamed(&window, "Export");
   ASSERT_NE(exportMenu, nullptr);
-  EXPECT_EQ(actionTexts(exportMenu),
-            (QStringList{"Chakra trace(s)...", "Linked ET+ JSON...", "Measured timeline (Chrome/Perfetto JSON)...",
-                         "Simulated timeline (Chrome/Perfetto JSON)...", "Table as CSV...",
-                         "Chart (PNG, SVG, PDF)..."}));
+  EXPECT_EQ(actionTexts(exportMenu), (QStringList{"Chakra trace(s)...", "Linked ET+ JSON...",
+                                                  "Measured timeline (Chrome/Perfetto JSON)...",
+                                                  "Simulated timeline (Chrome/Perfetto JSON)...",
+                                                  "Table as CSV...", "Chart (PNG, SVG, PDF)..."}));
   QMenu* analysis = menuNamed(&window, "Analysis");
   ASSERT_NE(analysis, nullptr);
   EXPECT_EQ(actionTexts(analysis), (QStringList{"Simulate", "Charts"}));
@@ -65,9 +65,9 @@ TEST(AnalysisMenus, OpensACompareWindow) {
   SUTRA_REQUIRE_SHARED_TRACES();
   test::qtApp();
   QWidget parent;
-  QWidget* window = openCompareWindow(&parent,
-                                      QString::fromStdString(test::sharedTrace("hta/trace_compare/base.json.gz")),
-                                      QString::fromStdString(test::sharedTrace("hta/trace_compare/test.json.gz")));
+  QWidget* window = openCompareWindow(
+      &parent, QString::fromStdString(test::sharedTrace("hta/trace_compare/base.json.gz")),
+      QString::fromStdString(test::sharedTrace("hta/trace_compare/test.json.gz")));
   auto* view = qobject_cast<widgets::CompareView*>(window);
   ASSERT_NE(view, nullptr);
   QSignalSpy ready(view, &widgets::CompareView::ready);

@@ -27,8 +27,9 @@ TEST(ChainView, DrawsTheAnalysesChainAndSelectsAClickedHop) {
   // The synthetic kernel's chain: step annotation > op > inner op > launch > kernel.
   std::vector<HopKind> kinds;
   for (const auto& hop : chain.hops) kinds.push_back(hop.kind);
-  const std::vector<HopKind> expected{HopKind::Annotation, HopKind::FrameworkOp, HopKind::FrameworkOp,
-                                      HopKind::RuntimeCall, HopKind::DeviceOp};
+  const std::vector<HopKind> expected{HopKind::Annotation, HopKind::FrameworkOp,
+                                      HopKind::FrameworkOp, HopKind::RuntimeCall,
+                                      HopKind::DeviceOp};
   ASSERT_EQ(kinds, expected);
 
   ChainView view;

@@ -4,12 +4,11 @@
 #include "chart_data.h"
 
 #include <gtest/gtest.h>
+#include <qcustomplot.h>
 
 #include <QFile>
 #include <QImage>
 #include <QTemporaryDir>
-
-#include <qcustomplot.h>
 
 #include "chart_view.h"
 #include "charts_view.h"

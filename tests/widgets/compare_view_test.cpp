@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The compare view on HTA's trace_compare pair. Expected numbers from the files:
-//   python3 -c "import json,gzip; d=json.load(gzip.open('base.json.gz')); print(sum(round(e['dur']*1000)
+//   python3 -c "import json,gzip; d=json.load(gzip.open('base.json.gz'));
+//   print(sum(round(e['dur']*1000)
 //     for e in d['traceEvents'] if e.get('cat') in ('kernel','gpu_memcpy','gpu_memset')))"
 // gives 1694000 ns for base and 1690000 ns for test; the largest device row of both is
-// "Memcpy HtoD (Pinned -> Device)" with 1226000 ns; both first steps start at ts 1661938466265087 us.
+// "Memcpy HtoD (Pinned -> Device)" with 1226000 ns; both first steps start at ts 1661938466265087
+// us.
 #include "compare_view.h"
 
 #include <gtest/gtest.h>
@@ -49,9 +51,11 @@ TEST_F(CompareViewTest, ShowsTotalsTableAndChartOfThePair) {
   // Sorted by Self CUDA A, descending: the first row holds the largest value of the column.
   QSortFilterProxyModel* sorted = view.sortedModel();
   sorted->sort(CompareModel::SelfDeviceA, Qt::DescendingOrder);
-  const qlonglong top = sorted->index(0, CompareModel::SelfDeviceA).data(CompareModel::SortRole).toLongLong();
+  const qlonglong top =
+      sorted->index(0, CompareModel::SelfDeviceA).data(CompareModel::SortRole).toLongLong();
   for (int r = 0; r < sorted->rowCount(); ++r)
-    EXPECT_LE(sorted->index(r, CompareModel::SelfDeviceA).data(CompareModel::SortRole).toLongLong(), top);
+    EXPECT_LE(sorted->index(r, CompareModel::SelfDeviceA).data(CompareModel::SortRole).toLongLong(),
+              top);
   bool found = false;
   for (const OpDelta& d : c.rows)
     if (d.name == "Memcpy HtoD (Pinned -> Device)") {
@@ -76,7 +80,8 @@ TEST_F(CompareViewTest, TimelinesAreAlignedOnTheirStepAndZoomLocked) {
   view.timelineA()->setVisibleRange({stepStart, stepStart + 50'000'000});
   EXPECT_EQ(view.timelineB()->visibleRange(), (TimeRange{stepStart, stepStart + 50'000'000}));
   view.timelineB()->setVisibleRange({stepStart + 1'000'000, stepStart + 11'000'000});
-  EXPECT_EQ(view.timelineA()->visibleRange(), (TimeRange{stepStart + 1'000'000, stepStart + 11'000'000}));
+  EXPECT_EQ(view.timelineA()->visibleRange(),
+            (TimeRange{stepStart + 1'000'000, stepStart + 11'000'000}));
 }
 
 // Three runs: A = base, B = base, C = test. B equals A, so every B delta is 0 and the three
@@ -89,20 +94,26 @@ TEST_F(CompareViewTest, ThirdRunAddsItsColumnsRowsAndTimeline) {
   ASSERT_TRUE(ready.wait(60'000));
   CompareModel* model = view.model();
   QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-  QAbstractItemModelTester proxyTester(view.sortedModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+  QAbstractItemModelTester proxyTester(view.sortedModel(),
+                                       QAbstractItemModelTester::FailureReportingMode::Fatal);
   ASSERT_TRUE(model->hasThirdRun());
   EXPECT_EQ(model->columnCount(), int(CompareModel::ColumnCount));
-  EXPECT_EQ(model->headerData(CompareModel::SelfDeviceDeltaC, Qt::Horizontal).toString(), "Self CUDA C-A");
+  EXPECT_EQ(model->headerData(CompareModel::SelfDeviceDeltaC, Qt::Horizontal).toString(),
+            "Self CUDA C-A");
   const std::size_t abRows = view.comparison().rows.size();
   ASSERT_EQ(model->rowCount(), int(abRows) + 3);
   int onlyC = 0;
   for (int r = 0; r < model->rowCount(); ++r) {
-    EXPECT_EQ(model->index(r, CompareModel::SelfDeviceDelta).data(CompareModel::SortRole).toLongLong(), 0);
+    EXPECT_EQ(
+        model->index(r, CompareModel::SelfDeviceDelta).data(CompareModel::SortRole).toLongLong(),
+        0);
     if (model->index(r, CompareModel::Side).data().toString() == "C only") {
       ++onlyC;
       EXPECT_GE(r, int(abRows));  // after the rows of A against B
-      EXPECT_EQ(model->index(r, CompareModel::CallsA).data(CompareModel::SortRole).toULongLong(), 0u);
-      EXPECT_EQ(model->index(r, CompareModel::CallsC).data(CompareModel::SortRole).toULongLong(), 1u);
+      EXPECT_EQ(model->index(r, CompareModel::CallsA).data(CompareModel::SortRole).toULongLong(),
+                0u);
+      EXPECT_EQ(model->index(r, CompareModel::CallsC).data(CompareModel::SortRole).toULongLong(),
+                1u);
     }
   }
   EXPECT_EQ(onlyC, 3);
@@ -135,7 +146,8 @@ TEST_F(CompareViewTest, ThirdRunDeltasAreAgainstTheFirst) {
                         std::pair{CompareModel::SelfCpuDelta, CompareModel::SelfCpuDeltaC},
                         std::pair{CompareModel::SelfDeviceB, CompareModel::SelfDeviceC},
                         std::pair{CompareModel::SelfDeviceDelta, CompareModel::SelfDeviceDeltaC}})
-      EXPECT_EQ(model->index(r, c).data(CompareModel::SortRole), model->index(r, b).data(CompareModel::SortRole));
+      EXPECT_EQ(model->index(r, c).data(CompareModel::SortRole),
+                model->index(r, b).data(CompareModel::SortRole));
     const QString side = model->index(r, CompareModel::Side).data().toString();
     EXPECT_TRUE(side == "all" || side == "B, C") << side.toStdString();
   }

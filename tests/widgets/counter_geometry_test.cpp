@@ -17,7 +17,8 @@ namespace {
 
 // Window [0, 100) ns on 10 pixels: 10 ns a column.
 TEST(CounterColumns, OneColumnPerPixelWithTheValueInForceAndTheExtremes) {
-  const std::vector<std::pair<TimeNs, double>> samples{{-50, 1}, {12, 5}, {15, 2}, {18, 7}, {41, 3}, {200, 9}};
+  const std::vector<std::pair<TimeNs, double>> samples{{-50, 1}, {12, 5}, {15, 2},
+                                                       {18, 7},  {41, 3}, {200, 9}};
   const auto columns = counterColumns(samples, {0, 100}, 10);
   ASSERT_EQ(columns.size(), 10u);
   // Column 0 holds the value in force from before the window; column 1 goes 1 -> 5 -> 2 -> 7.
@@ -26,7 +27,8 @@ TEST(CounterColumns, OneColumnPerPixelWithTheValueInForceAndTheExtremes) {
   EXPECT_EQ(columns[2], (CounterColumn{2, 7, 7, 7}));
   EXPECT_EQ(columns[3], (CounterColumn{3, 7, 7, 7}));
   EXPECT_EQ(columns[4], (CounterColumn{4, 7, 3, 7}));
-  for (int x = 5; x < 10; ++x) EXPECT_EQ(columns[std::size_t(x)], (CounterColumn{x, 3, 3, 3}));  // 200 is outside
+  for (int x = 5; x < 10; ++x)
+    EXPECT_EQ(columns[std::size_t(x)], (CounterColumn{x, 3, 3, 3}));  // 200 is outside
 }
 
 TEST(CounterColumns, NothingBeforeTheFirstSampleAndNothingForAnEmptySeries) {

@@ -9,8 +9,8 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
-#include <QProgressBar>
 #include <QPointer>
+#include <QProgressBar>
 #include <QProgressDialog>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -149,7 +149,8 @@ TEST(ExportDialogs, SimulatedTimelineIsTheWhatIfTheSimulationWindowShows) {
   MainWindow window;
   ASSERT_NO_FATAL_FAILURE(openSample(window, sample("transformer_two_streams")));
   QTemporaryDir out;
-  QAction* simulated = actionNamed(&window, "Export", "Simulated timeline (Chrome/Perfetto JSON)...");
+  QAction* simulated =
+      actionNamed(&window, "Export", "Simulated timeline (Chrome/Perfetto JSON)...");
   QAction* simulate = actionNamed(&window, "Analysis", "Simulate");
   ASSERT_TRUE(simulated && simulate);
 

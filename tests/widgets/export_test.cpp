@@ -6,19 +6,18 @@
 
 #include <QDir>
 #include <QFile>
+#include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTemporaryDir>
-
-#include <QSignalSpy>
 
 #include "chakra/et_file.h"
 #include "io/readers.h"
 #include "link/et_plus_reader.h"
-#include "trace_session.h"
 #include "qt_app.h"
 #include "table_export.h"
 #include "test_support.h"
 #include "trace_export.h"
+#include "trace_session.h"
 
 namespace sutra::widgets {
 namespace {
@@ -31,8 +30,7 @@ TEST(TableExport, ModelToCsvQuotesFieldsThatNeedIt) {
   model.setItem(0, 1, new QStandardItem("1.5 us"));
   model.setItem(1, 0, new QStandardItem("void k<4, \"x\">(int)"));
   model.setItem(1, 1, new QStandardItem("2 ms"));
-  EXPECT_EQ(modelToCsv(model),
-            "Name,Time\naten::mm,1.5 us\n\"void k<4, \"\"x\"\">(int)\",2 ms\n");
+  EXPECT_EQ(modelToCsv(model), "Name,Time\naten::mm,1.5 us\n\"void k<4, \"\"x\"\">(int)\",2 ms\n");
   QTemporaryDir dir;
   QString error;
   ASSERT_TRUE(writeModelCsv(model, dir.filePath("t.csv"), &error)) << error.toStdString();
@@ -96,7 +94,11 @@ TEST(TraceExport, ChakraRefusesToReplaceAnInput) {
   ASSERT_TRUE(trace.ok());
   QTemporaryDir dir;
   const std::string target = dir.path().toStdString() + "/in.0.et";
-  { QFile f(QString::fromStdString(target)); ASSERT_TRUE(f.open(QIODevice::WriteOnly)); f.write("x"); }
+  {
+    QFile f(QString::fromStdString(target));
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write("x");
+  }
   const ChakraExportSummary summary = exportChakraTraces(
       {{0, std::make_shared<const Trace>(std::move(trace).value()), nullptr, ""}},
       dir.path().toStdString(), "in", {target});
@@ -143,29 +145,31 @@ TEST(TraceExport, ChakraLinksTheEtAndReportsEachStage) {
   const RankExportInput input = linearPair();
   QTemporaryDir dir;
   std::vector<std::pair<int, ExportStage>> seen;
-  const ChakraExportSummary summary = exportChakraTraces(
-      {input}, dir.path().toStdString(), "linear", {input.etPath},
-      [&](int index, int count, ExportStage stage) {
-        EXPECT_EQ(count, 1);
-        seen.emplace_back(index, stage);
-        return true;
-      });
+  const ChakraExportSummary summary =
+      exportChakraTraces({input}, dir.path().toStdString(), "linear", {input.etPath},
+                         [&](int index, int count, ExportStage stage) {
+                           EXPECT_EQ(count, 1);
+                           seen.emplace_back(index, stage);
+                           return true;
+                         });
   ASSERT_EQ(summary.written(), 1u) << summary.text();
   EXPECT_FALSE(summary.canceled);
   const RankExportResult& rank = summary.ranks[0];
   EXPECT_NE(rank.matching, "kineto_only");  // the ET was linked, not the Kineto trace alone
   EXPECT_EQ(rank.etPath, input.etPath);
   EXPECT_NE(summary.text().find("with " + input.etPath), std::string::npos);
-  const std::vector<std::pair<int, ExportStage>> stages{
-      {0, ExportStage::ReadingEt}, {0, ExportStage::Linking}, {0, ExportStage::Converting},
-      {0, ExportStage::Writing},   {1, ExportStage::Done}};
+  const std::vector<std::pair<int, ExportStage>> stages{{0, ExportStage::ReadingEt},
+                                                        {0, ExportStage::Linking},
+                                                        {0, ExportStage::Converting},
+                                                        {0, ExportStage::Writing},
+                                                        {1, ExportStage::Done}};
   EXPECT_EQ(seen, stages);
   auto back = chakra::readChakraTrace(rank.path);
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->nodes.size(), rank.nodes);
   // The same conversion without the ET has other nodes: the ET's operators are what was linked.
-  const ChakraExportSummary alone = exportChakraTraces({{0, input.kineto, nullptr, ""}},
-                                                       dir.path().toStdString(), "alone", {});
+  const ChakraExportSummary alone =
+      exportChakraTraces({{0, input.kineto, nullptr, ""}}, dir.path().toStdString(), "alone", {});
   ASSERT_EQ(alone.written(), 1u);
   EXPECT_EQ(alone.ranks[0].matching, "kineto_only");
   EXPECT_NE(alone.ranks[0].nodes, rank.nodes);

@@ -11,7 +11,8 @@
 namespace sutra::widgets {
 namespace {
 
-Event makeEvent(TraceBuilder& b, LaneId lane, const char* name, TimeNs start, TimeNs dur, const char* cat) {
+Event makeEvent(TraceBuilder& b, LaneId lane, const char* name, TimeNs start, TimeNs dur,
+                const char* cat) {
   Event e;
   e.name = b.trace().names.intern(name);
   e.category = static_cast<std::uint16_t>(b.trace().categories.intern(cat));
@@ -111,7 +112,8 @@ TEST(LaneLayout, DeviceWideSyncsSitWithTheirDeviceNotOnAFakeThread) {
   EXPECT_EQ(syncTrack.band, Band::Hardware);
   EXPECT_EQ(syncTrack.eventCount, 1u);
   EXPECT_EQ(syncTrack.lane, context);
-  for (const LayoutTrack& track : layout.tracks()) EXPECT_EQ(track.label.find("thread -1"), std::string::npos);
+  for (const LayoutTrack& track : layout.tracks())
+    EXPECT_EQ(track.label.find("thread -1"), std::string::npos);
   EXPECT_EQ(layout.eventCount(), trace.events.size());
   for (EventId i = 0; i < trace.events.size(); ++i) EXPECT_NE(layout.rowOf(i), kNoRow);
 }
@@ -134,7 +136,8 @@ TEST(LaneLayout, WindowSearchesAgreeWithALinearScan) {
     std::size_t linear = 0;
     while (linear < row.maxEnd.size() && row.maxEnd[linear] < t) ++linear;
     EXPECT_EQ(row.firstEndingAtOrAfter(t), linear) << t;
-    for (std::size_t from : {std::size_t{0}, std::size_t{100}, std::size_t{1999}, std::size_t{2000}}) {
+    for (std::size_t from :
+         {std::size_t{0}, std::size_t{100}, std::size_t{1999}, std::size_t{2000}}) {
       std::size_t expected = from;
       while (expected < row.maxEnd.size() && row.maxEnd[expected] <= t) ++expected;
       EXPECT_EQ(row.firstEndingAfter(from, t), expected) << t << " from " << from;

@@ -65,7 +65,8 @@ TEST(MainWindow, OpensARealTraceIntoTheTimeline) {
   window.searchAndSelect("aten::linear");
   const EventId selected = window.timeline().selectedEvent();
   ASSERT_NE(selected, kNoEvent);
-  EXPECT_EQ(window.timeline().trace()->name(window.timeline().trace()->events[selected]), "aten::linear");
+  EXPECT_EQ(window.timeline().trace()->name(window.timeline().trace()->events[selected]),
+            "aten::linear");
 }
 
 TEST(MainWindow, ATableRowSelectsItsOccurrencesInTheTimeline) {
@@ -84,9 +85,12 @@ TEST(MainWindow, ATableRowSelectsItsOccurrencesInTheTimeline) {
   ops->setFilterText("aten::linear");
   int row = -1;
   for (int r = 0; r < ops->proxy()->rowCount(); ++r)
-    if (ops->proxy()->data(ops->proxy()->index(r, widgets::OpTableModel::Name)).toString() == "aten::linear") row = r;
+    if (ops->proxy()->data(ops->proxy()->index(r, widgets::OpTableModel::Name)).toString() ==
+        "aten::linear")
+      row = r;
   ASSERT_GE(row, 0);
-  const auto* opRow = ops->model()->rowAt(ops->proxy()->mapToSource(ops->proxy()->index(row, 0)).row());
+  const auto* opRow =
+      ops->model()->rowAt(ops->proxy()->mapToSource(ops->proxy()->index(row, 0)).row());
   ASSERT_NE(opRow, nullptr);
   ops->table()->setCurrentIndex(ops->proxy()->index(row, widgets::OpTableModel::Name));
   const auto& trace = *window.timeline().trace();
@@ -101,7 +105,8 @@ TEST(MainWindow, ATableRowSelectsItsOccurrencesInTheTimeline) {
 }
 
 void sendMouse(QWidget* widget, QEvent::Type type, QPoint pos, Qt::MouseButtons buttons) {
-  QMouseEvent event(type, QPointF(pos), widget->mapToGlobal(QPointF(pos)), Qt::LeftButton, buttons, Qt::NoModifier);
+  QMouseEvent event(type, QPointF(pos), widget->mapToGlobal(QPointF(pos)), Qt::LeftButton, buttons,
+                    Qt::NoModifier);
   QApplication::sendEvent(widget, &event);
 }
 

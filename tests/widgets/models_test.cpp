@@ -17,9 +17,10 @@ namespace sutra::widgets {
 namespace {
 
 std::vector<FileProblem> someProblems() {
-  return {{"a.json.gz", {Severity::Warning, "flow end on no event", 12, "ac2g id 7"}},
-          {"a.json.gz", {Severity::Info, "flow with only one end", 3, "ac2g id 9"}},
-          {"b.json.gz", {Severity::Error, "event with negative duration", 100, "aten::mm at 5 ns"}}};
+  return {
+      {"a.json.gz", {Severity::Warning, "flow end on no event", 12, "ac2g id 7"}},
+      {"a.json.gz", {Severity::Info, "flow with only one end", 3, "ac2g id 9"}},
+      {"b.json.gz", {Severity::Error, "event with negative duration", 100, "aten::mm at 5 ns"}}};
 }
 
 TEST(ProblemsModel, PassesTheModelTesterAndSortsCountsAsNumbers) {
@@ -29,7 +30,8 @@ TEST(ProblemsModel, PassesTheModelTesterAndSortsCountsAsNumbers) {
   QSortFilterProxyModel proxy;
   proxy.setSourceModel(&model);
   proxy.setSortRole(kSortRole);
-  QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  QAbstractItemModelTester proxyTester(&proxy,
+                                       QAbstractItemModelTester::FailureReportingMode::Fatal);
   model.setProblems(someProblems());
   ASSERT_EQ(model.rowCount(), 3);
   EXPECT_EQ(model.totalCount(), 115u);
@@ -48,13 +50,15 @@ TEST(OpTableModel, PassesTheModelTesterAndShowsTheAnalysesTable) {
   test::qtApp();
   const Trace trace = test::makeSyntheticTrace({2'000, 2, 2});
   const LaunchIndex launches = LaunchIndex::build(trace);
-  auto table = std::make_shared<const OpTable>(buildOpTable(trace, launches, {wholeTraceWindow(trace), false}));
+  auto table = std::make_shared<const OpTable>(
+      buildOpTable(trace, launches, {wholeTraceWindow(trace), false}));
   OpTableModel model;
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
   QSortFilterProxyModel proxy;
   proxy.setSourceModel(&model);
   proxy.setSortRole(kSortRole);
-  QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  QAbstractItemModelTester proxyTester(&proxy,
+                                       QAbstractItemModelTester::FailureReportingMode::Fatal);
   model.setTable(table);
   ASSERT_EQ(model.rowCount(), static_cast<int>(table->rows.size()));
   EXPECT_EQ(model.headerData(OpTableModel::SelfDevice, Qt::Horizontal).toString(), "Self CUDA");

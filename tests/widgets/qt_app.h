@@ -12,7 +12,8 @@ inline QApplication& qtApp() {
   static char name[] = "sutra-widget-test";
   static char* argv[] = {name, nullptr};
   if (!std::getenv("QT_QPA_PLATFORM")) setenv("QT_QPA_PLATFORM", "offscreen", 1);
-  static QApplication* app = new QApplication(argc, argv);  // never destroyed: outlives every widget
+  static QApplication* app =
+      new QApplication(argc, argv);  // never destroyed: outlives every widget
   return *app;
 }
 

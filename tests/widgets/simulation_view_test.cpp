@@ -6,13 +6,13 @@
 #include "simulation_view.h"
 
 #include <gtest/gtest.h>
+#include <qcustomplot.h>
 
 #include <QCheckBox>
 #include <QHeaderView>
 #include <QSignalSpy>
 #include <QTableView>
 #include <map>
-#include <qcustomplot.h>
 
 #include "format.h"
 #include "io/readers.h"
@@ -51,11 +51,14 @@ TEST(SimulationView, ShowsMeasuredAndSimulatedPerStep) {
   ASSERT_EQ(model->rowCount(), 2);
   const TimeNs expected[] = {157'408'000, 174'193'000};
   for (int r = 0; r < 2; ++r) {
-    EXPECT_EQ(model->index(r, StepTimingModel::Measured).data(StepTimingModel::SortRole).toLongLong(),
-              expected[r]);
-    EXPECT_EQ(model->index(r, StepTimingModel::Simulated).data(StepTimingModel::SortRole).toLongLong(),
-              expected[r]);
-    EXPECT_EQ(model->index(r, StepTimingModel::Simulated).data().toString(), durationText(expected[r]));
+    EXPECT_EQ(
+        model->index(r, StepTimingModel::Measured).data(StepTimingModel::SortRole).toLongLong(),
+        expected[r]);
+    EXPECT_EQ(
+        model->index(r, StepTimingModel::Simulated).data(StepTimingModel::SortRole).toLongLong(),
+        expected[r]);
+    EXPECT_EQ(model->index(r, StepTimingModel::Simulated).data().toString(),
+              durationText(expected[r]));
   }
   EXPECT_EQ(model->index(0, StepTimingModel::Step).data().toString(), "ProfilerStep#1009");
   EXPECT_EQ(view.chart()->seriesCount(), 2);
@@ -82,8 +85,9 @@ TEST(SimulationView, WhatIfShowsTheProjectedTimeAndWhatMoved) {
   EXPECT_GE(r->moved.variantNs, r->moved.baselineNs);
   EXPECT_TRUE(view.summaryText().contains("what-if"));
   EXPECT_TRUE(view.movedText().contains("Memcpy HtoD (Pinned -> Device)"));
-  EXPECT_EQ(view.model()->index(0, StepTimingModel::WhatIf).data(StepTimingModel::SortRole).toLongLong(),
-            r->variantSteps[0].simulated);
+  EXPECT_EQ(
+      view.model()->index(0, StepTimingModel::WhatIf).data(StepTimingModel::SortRole).toLongLong(),
+      r->variantSteps[0].simulated);
 }
 
 // The simulated lanes hold exactly what the simulator replays, at its times: one event per measured
@@ -168,7 +172,8 @@ TEST(SimulationView, WhatIfLanesShowTheVariantsTimes) {
     if (r.simulated->trace.name(e) == "Memcpy HtoD (Pinned -> Device)") htod += e.dur;
   EXPECT_EQ(htod, 4 * 1'226'000);
   EXPECT_EQ(view.simulatedTimeline()->trace(), &r.simulated->trace);
-  EXPECT_TRUE(view.simulatedTimeline()->layout()->groups().front().label.starts_with("rank1 what-if / "));
+  EXPECT_TRUE(
+      view.simulatedTimeline()->layout()->groups().front().label.starts_with("rank1 what-if / "));
 }
 
 TEST(SimulationView, TableStartsByStepAndTheChartSpeaksMilliseconds) {

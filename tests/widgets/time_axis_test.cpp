@@ -14,7 +14,8 @@ TEST(TimeAxis, MapsBothWaysAtATenNanosecondWindowOnEpochTimes) {
   EXPECT_DOUBLE_EQ(timeToX(kEpoch + 5, range, 1000), 500.0);
   EXPECT_DOUBLE_EQ(timeToX(kEpoch + 10, range, 1000), 1000.0);
   EXPECT_DOUBLE_EQ(timeToX(kEpoch - 1, range, 1000), -100.0);
-  for (TimeNs t = kEpoch; t <= kEpoch + 10; ++t) EXPECT_EQ(xToTime(timeToX(t, range, 1000), range, 1000), t);
+  for (TimeNs t = kEpoch; t <= kEpoch + 10; ++t)
+    EXPECT_EQ(xToTime(timeToX(t, range, 1000), range, 1000), t);
   EXPECT_EQ(xToTime(449.9, range, 1000), kEpoch + 4);
   EXPECT_EQ(xToTime(450.1, range, 1000), kEpoch + 5);
 }
@@ -63,10 +64,10 @@ TEST(TimeAxis, ZoomKeepsTheAnchorInPlace) {
 
 TEST(TimeAxis, TickStepsAreOneTwoOrFiveTimesAPowerOfTen) {
   EXPECT_EQ(tickStep(1'000'000'000, 1000, 100), 100'000'000);  // wanted 1e8 exactly
-  EXPECT_EQ(tickStep(7'000'000, 1000, 100), 1'000'000);         // wanted 7e5 -> 1e6
-  EXPECT_EQ(tickStep(1'300, 1000, 100), 200);                   // wanted 130 -> 200
-  EXPECT_EQ(tickStep(400, 1000, 100), 50);                      // wanted 40 -> 50
-  EXPECT_EQ(tickStep(10, 1000, 100), 1);                        // never below a nanosecond
+  EXPECT_EQ(tickStep(7'000'000, 1000, 100), 1'000'000);        // wanted 7e5 -> 1e6
+  EXPECT_EQ(tickStep(1'300, 1000, 100), 200);                  // wanted 130 -> 200
+  EXPECT_EQ(tickStep(400, 1000, 100), 50);                     // wanted 40 -> 50
+  EXPECT_EQ(tickStep(10, 1000, 100), 1);                       // never below a nanosecond
   EXPECT_EQ(tickStep(0, 1000, 100), 1);
   EXPECT_EQ(tickStep(1000, 0, 100), 1);
 }

@@ -80,7 +80,7 @@ TEST(TimelineGeometry, SkipsEventsOutsideTheWindowAndClipsTheOnesAcrossItsEdges)
   buildRowBoxes(trace, layout.rows()[0], 0, {300, 400}, 1000, boxes);
   ASSERT_EQ(boxes.size(), 1u);
   EXPECT_EQ(boxes[0].first, 1u);
-  EXPECT_FLOAT_EQ(boxes[0].x0, -2.0f);    // clipped just outside the view
+  EXPECT_FLOAT_EQ(boxes[0].x0, -2.0f);  // clipped just outside the view
   EXPECT_FLOAT_EQ(boxes[0].x1, 1002.0f);
   boxes.clear();
   buildRowBoxes(trace, layout.rows()[0], 0, {2000, 3000}, 1000, boxes);
@@ -95,7 +95,8 @@ TEST(TimelineGeometry, PartitionsRandomRowsAtEveryZoom) {
   std::vector<std::pair<TimeNs, TimeNs>> spans;
   TimeNs t = 1'700'000'000'000'000'000;
   for (int i = 0; i < 5000; ++i) {
-    const TimeNs dur = (random() % 10 == 0) ? static_cast<TimeNs>(random() % 100'000) : static_cast<TimeNs>(random() % 50);
+    const TimeNs dur = (random() % 10 == 0) ? static_cast<TimeNs>(random() % 100'000)
+                                            : static_cast<TimeNs>(random() % 50);
     spans.emplace_back(t, dur);
     t += dur + static_cast<TimeNs>(random() % 300);
   }

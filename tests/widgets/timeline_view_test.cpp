@@ -56,7 +56,8 @@ TEST_F(TimelineViewTest, StartsFittedToTheWholeTraceWithEveryGroupOpen) {
   EXPECT_EQ(view().visibleRange(), bounds);
   EXPECT_LE(bounds.start, trace->startNs);
   EXPECT_GE(bounds.end, trace->endNs);
-  for (std::uint32_t g = 0; g < layout->groups().size(); ++g) EXPECT_FALSE(view().isGroupCollapsed(g));
+  for (std::uint32_t g = 0; g < layout->groups().size(); ++g)
+    EXPECT_FALSE(view().isGroupCollapsed(g));
   EXPECT_GE(view().rowTop(0), 0);
 }
 
@@ -110,7 +111,8 @@ TEST_F(TimelineViewTest, KeysZoomPanAndFit) {
   EXPECT_GE(in.start, middle.start);
   EXPECT_LE(in.end, middle.end);
   QTest::keyClick(&view(), Qt::Key_D);
-  EXPECT_EQ(view().visibleRange().start, in.start + static_cast<TimeNs>(std::llround(in.span() * 0.15)));
+  EXPECT_EQ(view().visibleRange().start,
+            in.start + static_cast<TimeNs>(std::llround(in.span() * 0.15)));
   QTest::keyClick(&view(), Qt::Key_A);
   EXPECT_EQ(view().visibleRange().start, in.start);
   QTest::keyClick(&view(), Qt::Key_S);
@@ -177,7 +179,8 @@ TEST_F(TimelineViewTest, PartsStackOnOneAxisEachUnderItsFoldableHeader) {
   EXPECT_EQ(view().currentPart(), 0);
   EXPECT_EQ(view().timeOrigin(), trace->startNs);
   const TimeNs span = trace->endNs + kLater - trace->startNs;
-  EXPECT_EQ(view().boundsRange(), (TimeRange{trace->startNs - span / 50, trace->endNs + kLater + span / 50}));
+  EXPECT_EQ(view().boundsRange(),
+            (TimeRange{trace->startNs - span / 50, trace->endNs + kLater + span / 50}));
   // Rank 0's header, its groups and rows, then rank 1's header below all of them.
   const int header0 = view().partHeaderTop(0), header1 = view().partHeaderTop(1);
   EXPECT_EQ(header0, view().rulerHeight());
@@ -198,11 +201,13 @@ TEST_F(TimelineViewTest, PartsStackOnOneAxisEachUnderItsFoldableHeader) {
   const Event& e = trace->events[op];
   view().setVisibleRange({e.start + kLater - e.dur, e.end() + kLater + e.dur});
   const QPoint at(view().eventAreaLeft() +
-                      static_cast<int>(timeToX(e.start + kLater + e.dur / 2, view().visibleRange(), view().eventAreaWidth())),
+                      static_cast<int>(timeToX(e.start + kLater + e.dur / 2, view().visibleRange(),
+                                               view().eventAreaWidth())),
                   view().rowTop(1, layout1->rowOf(op)) + 8);
   EXPECT_EQ(view().hitAt(at), (TimelineEvent{1, op}));
   const QString tip = view().toolTipAt(at);
-  EXPECT_TRUE(tip.contains("start: +" + durationText(e.start + kLater - trace->startNs))) << tip.toStdString();
+  EXPECT_TRUE(tip.contains("start: +" + durationText(e.start + kLater - trace->startNs)))
+      << tip.toStdString();
   EXPECT_TRUE(tip.contains("rank1 / pid 1000")) << tip.toStdString();
   QTest::mouseClick(&view(), Qt::LeftButton, {}, at);
   EXPECT_EQ(view().selectedPart(), 1);
@@ -213,7 +218,8 @@ TEST_F(TimelineViewTest, PartsStackOnOneAxisEachUnderItsFoldableHeader) {
 
   // Search covers both parts; a table's occurrences (showMatches) only the current one.
   std::size_t expected = 0;
-  for (const auto& ev : trace->events) expected += QString::fromUtf8(trace->name(ev)).contains("gelu");
+  for (const auto& ev : trace->events)
+    expected += QString::fromUtf8(trace->name(ev)).contains("gelu");
   EXPECT_EQ(view().search("gelu", false), static_cast<int>(2 * expected));
   EXPECT_EQ(view().highlightedOn(0).size(), expected);
   EXPECT_EQ(view().highlightedOn(1).size(), expected);

@@ -17,7 +17,8 @@ QString waitForEnd(TraceSession& session) {
   QSignalSpy finished(&session, &TraceSession::finished);
   QSignalSpy failed(&session, &TraceSession::failed);
   QSignalSpy canceled(&session, &TraceSession::canceled);
-  for (int i = 0; i < 600 && finished.isEmpty() && failed.isEmpty() && canceled.isEmpty(); ++i) finished.wait(100);
+  for (int i = 0; i < 600 && finished.isEmpty() && failed.isEmpty() && canceled.isEmpty(); ++i)
+    finished.wait(100);
   if (!finished.isEmpty()) return QStringLiteral("finished");
   if (!failed.isEmpty()) return QStringLiteral("failed: ") + failed.front().front().toString();
   if (!canceled.isEmpty()) return QStringLiteral("canceled");
@@ -83,8 +84,10 @@ TEST(TraceSession, ATruncatedTraceFailsWithItsReason) {
   const QString path = QString::fromStdString(test::fixture("widgets/truncated_kineto.json.gz"));
   session.open({path});
   // The fixture is the first 1729 bytes of a gzipped 400-event trace.
-  EXPECT_EQ(waitForEnd(session),
-            "failed: " + path + ": truncated gzip stream: the file ends at byte 1729 before the compressed data does");
+  EXPECT_EQ(
+      waitForEnd(session),
+      "failed: " + path +
+          ": truncated gzip stream: the file ends at byte 1729 before the compressed data does");
 }
 
 TEST(TraceSession, ADirectoryWithoutKinetoTracesListsWhatItHolds) {
@@ -93,9 +96,12 @@ TEST(TraceSession, ADirectoryWithoutKinetoTracesListsWhatItHolds) {
   const QString dir = QString::fromStdString(test::fixture("widgets"));
   session.open({dir});
   const QString end = waitForEnd(session);
-  EXPECT_TRUE(end.startsWith("failed: no Kineto trace (torch.profiler JSON) among the files opened\n")) << end.toStdString();
+  EXPECT_TRUE(
+      end.startsWith("failed: no Kineto trace (torch.profiler JSON) among the files opened\n"))
+      << end.toStdString();
   EXPECT_TRUE(end.contains("not_a_trace.json: unknown")) << end.toStdString();
-  EXPECT_TRUE(end.contains("truncated_kineto.json.gz: unknown (truncated gzip stream")) << end.toStdString();
+  EXPECT_TRUE(end.contains("truncated_kineto.json.gz: unknown (truncated gzip stream"))
+      << end.toStdString();
 }
 
 TEST(TraceSession, CancelStopsTheLoad) {

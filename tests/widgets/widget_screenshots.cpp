@@ -17,7 +17,8 @@ using namespace sutra::widgets;
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
-  const auto theme = argc == 5 ? parseThemeChoice(QString::fromLocal8Bit(argv[4])) : ThemeChoice::System;
+  const auto theme =
+      argc == 5 ? parseThemeChoice(QString::fromLocal8Bit(argv[4])) : ThemeChoice::System;
   if ((argc != 4 && argc != 5) || !theme) {
     std::fprintf(stderr, "usage: sutra-widget-screenshots OUTDIR BASE TEST [light|dark|system]\n");
     return 2;

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Installs the Debian packages Sutra needs to build, test and run. Idempotent: installs only what is
 # missing. Needs root (or sudo); without either it prints the exact command to run.
-# --fuzz adds clang and its libFuzzer runtime (for .ci/fuzz), needed by nothing else.
+# --fuzz adds clang and its libFuzzer runtime (for .ci/fuzz), needed by nothing else; --format
+# installs only clang-format (for .ci/check-format).
 set -euo pipefail
 
 packages=(
@@ -13,9 +14,10 @@ packages=(
   python3 xvfb xauth
   help2man dpkg-dev desktop-file-utils appstream shared-mime-info libglib2.0-bin
 )
-if [ "${1:-}" = "--fuzz" ]; then
-  packages+=(clang libclang-rt-14-dev)
-fi
+case "${1:-}" in
+  --fuzz) packages+=(clang libclang-rt-14-dev) ;;
+  --format) packages=(clang-format git) ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do

@@ -28,6 +28,8 @@
 
 namespace sutra {
 
+class LaunchIndex;
+
 enum class LinkedOpKind : std::uint8_t { CpuOp, DeviceOp };
 
 struct LinkedOp {
@@ -113,6 +115,9 @@ struct LinkOptions {
   std::optional<int> instance;  // link to this instance (0-based, by start) of the annotation
   TimeNs interThreadGapNs = 1'000'000;  // a gap longer than this starts a new inter-thread group
   int rank = 0;
+  // The Kineto trace's launch index, where the caller has built it already (it must index the
+  // trace given); else the linker builds its own.
+  const LaunchIndex* launches = nullptr;
 };
 
 // Links an execution trace to the Kineto trace recorded with it. Never fails on a poor match: the

@@ -39,13 +39,17 @@ class Linker {
  public:
   Linker(std::shared_ptr<const EtTrace> et, std::shared_ptr<const Trace> kineto,
          const LinkOptions& options)
-      : et_(std::move(et)), kineto_(std::move(kineto)), k_(*kineto_), options_(options) {}
+      : et_(std::move(et)),
+        kineto_(std::move(kineto)),
+        k_(*kineto_),
+        options_(options),
+        launches_(options.launches ? *options.launches : ownLaunches_) {}
 
   Result<LinkedTrace> run() {
     out_.kineto = kineto_;
     out_.et = et_;
     out_.rank = options_.rank;
-    launches_ = LaunchIndex::build(k_, &out_.problems);
+    if (!options_.launches) ownLaunches_ = LaunchIndex::build(k_, &out_.problems);
     etHasAnnotations_ =
         et_ && std::any_of(et_->nodes.begin(), et_->nodes.end(),
                            [&](const EtNode& n) { return isAnnotationName(n.name); });
@@ -740,7 +744,8 @@ class Linker {
   const Trace& k_;
   LinkOptions options_;
   LinkedTrace out_;
-  LaunchIndex launches_;
+  LaunchIndex ownLaunches_;  // built here unless the caller shares its own
+  const LaunchIndex& launches_;
   bool etHasAnnotations_ = false;
   std::vector<Window> annotationWindows_;
   Window window_;

@@ -9,6 +9,7 @@
 #include "analysis/steps.h"
 #include "link/launch_index.h"
 #include "link/linked_trace.h"
+#include "link/sync_dependencies.h"
 #include "simulate/collective_matching.h"
 #include "simulate/sim_graph.h"
 #include "simulate/step_projection.h"
@@ -18,7 +19,7 @@ namespace sutra {
 struct RankSimulation {
   int rank = 0;
   std::shared_ptr<const Trace> trace;
-  LaunchIndex launches;
+  std::shared_ptr<const LaunchIndex> launches;
   std::vector<Step> steps;
   SimGraph graph;                 // refers to *trace
   ProblemLog problems;            // what the linker could not resolve, and what the graph left out
@@ -33,5 +34,16 @@ struct RankSimulation {
 // trace. Behind a unique_ptr: the graph refers to the trace and must not move apart from it.
 std::unique_ptr<RankSimulation> prepareRankSimulation(std::shared_ptr<const Trace> trace, int rank,
                                                       const LinkedTrace* linked = nullptr);
+
+// The same from what a run has built already (core/session): the trace's launch index, sync
+// dependencies and steps are shared, not rebuilt.
+struct RankSimulationInputs {
+  std::shared_ptr<const Trace> trace;
+  std::shared_ptr<const LaunchIndex> launches;
+  const std::vector<SyncDependency>* syncs = nullptr;
+  const LinkedTrace* linked = nullptr;  // optional
+  std::vector<Step> steps;
+};
+std::unique_ptr<RankSimulation> prepareRankSimulation(RankSimulationInputs inputs, int rank);
 
 }  // namespace sutra

@@ -257,7 +257,7 @@ TEST(SimChakraReal, MtiaStreamSynchronizeBlocksOnItsStream) {
   const auto sim =
       prepareRankSimulation(std::make_shared<const Trace>(std::move(trace.value())), 0);
   // tests/tools/backend_sync_expected.py: 113 host synchronizeStream calls, 113 dependencies.
-  const auto deps = findSyncDependencies(*sim->trace, sim->launches);
+  const auto deps = findSyncDependencies(*sim->trace, *sim->launches);
   std::size_t blocking = 0;
   for (const auto& d : deps) blocking += d.kind == SyncKind::BlockingCall;
   EXPECT_EQ(blocking, 113u);

@@ -117,7 +117,7 @@ std::unique_ptr<RankSimulation> backendSync(const char* cat, const char* name, c
 }
 
 std::vector<std::string> waitedOn(const RankSimulation& sim) {
-  const auto deps = findSyncDependencies(*sim.trace, sim.launches);
+  const auto deps = findSyncDependencies(*sim.trace, *sim.launches);
   std::vector<std::string> out;
   for (const auto& d : deps) {
     EXPECT_EQ(d.kind, SyncKind::BlockingCall);

@@ -4,21 +4,26 @@
 #include <charconv>
 
 #include "io/discover.h"
-#include "io/readers.h"
 
 namespace sutra::cli {
 
-Result<AnalysisInput> loadAnalysisInput(const std::string& path, bool withSyncs) {
-  auto file = kinetoTraceAt(path);  // a directory: its one Kineto trace
-  if (!file.ok()) return file.error();
-  auto trace = readKinetoTrace(*file);
-  if (!trace.ok()) return trace.error();
-  AnalysisInput input;
-  input.trace = std::make_unique<Trace>(std::move(trace).value());
-  input.launches = std::make_unique<LaunchIndex>(LaunchIndex::build(*input.trace));
-  input.steps = findSteps(*input.trace, *input.launches);
-  if (withSyncs) input.syncs = findSyncDependencies(*input.trace, *input.launches);
-  return input;
+Result<AnalysisInput> loadAnalysisInput(const std::string& path, const std::string& etPath) {
+  Result<std::shared_ptr<const RankRun>> rank = Error{};
+  if (etPath.empty()) {
+    rank = openTrace(path, RunStage::Analyse);
+  } else {
+    auto file = kinetoTraceAt(path);  // a directory: its one Kineto trace
+    if (!file) return file.error();
+    RunOptions options;
+    options.until = RunStage::Analyse;
+    auto run = openRankFiles({{std::nullopt, *file, {}, etPath}}, options);
+    if (!run) return run.error();
+    rank = run->ranks.front();
+    if (!(*rank)->linkNote.empty()) return Error{(*rank)->linkNote};
+  }
+  if (!rank) return rank.error();
+  const RankRun& r = **rank;
+  return AnalysisInput{*rank, r.trace, r.launches, r.steps, r.syncs, r.linked};
 }
 
 Result<std::int64_t> parseInteger(const std::string& text, const std::string& what) {

@@ -10,21 +10,24 @@
 
 #include "analysis/steps.h"
 #include "cli_args.h"
-#include "link/launch_index.h"
-#include "link/sync_dependencies.h"
-#include "model/trace.h"
+#include "session/run.h"
 #include "util/result.h"
 
 namespace sutra::cli {
 
+// One Kineto trace opened through the run API up to its analyses: the trace, its launch index,
+// steps and sync dependencies, and its ET linked where one was given.
 struct AnalysisInput {
-  std::unique_ptr<Trace> trace;  // behind a pointer: the launch index refers to it
-  std::unique_ptr<LaunchIndex> launches;
+  std::shared_ptr<const RankRun> run;
+  std::shared_ptr<const Trace> trace;
+  std::shared_ptr<const LaunchIndex> launches;
   std::vector<Step> steps;
-  std::vector<SyncDependency> syncs;  // filled by loadAnalysisInput(path, true)
+  std::shared_ptr<const std::vector<SyncDependency>> syncs;
+  std::shared_ptr<const LinkedTrace> linked;  // with an ET only
 };
 
-Result<AnalysisInput> loadAnalysisInput(const std::string& path, bool withSyncs = false);
+// `path`: a Kineto trace, or a directory holding one; `etPath` (optional) is linked with it.
+Result<AnalysisInput> loadAnalysisInput(const std::string& path, const std::string& etPath = {});
 
 // A whole decimal number; `what` names the option in the error.
 Result<std::int64_t> parseInteger(const std::string& text, const std::string& what);

@@ -6,7 +6,6 @@
 #include "analysis/chain.h"
 #include "analysis_input.h"
 #include "command.h"
-#include "io/readers.h"
 #include "link/linked_trace.h"
 
 namespace sutra::cli {
@@ -61,7 +60,7 @@ int runChain(int argc, char** argv) {
     options.maxLaunches = static_cast<std::size_t>(*n);
   }
   const std::string& path = args->positional()[0];
-  auto input = loadAnalysisInput(path, true);
+  auto input = loadAnalysisInput(path, args->value("--et").value_or(""));
   if (!input.ok()) return fail("chain", input.error().message);
   const Trace& trace = *input->trace;
   EventId focus = kNoEvent;
@@ -79,18 +78,8 @@ int runChain(int argc, char** argv) {
                   path + ": no event named '" + *name + "'" +
                       (nth > 0 ? " with occurrence " + std::to_string(nth) : std::string()));
   }
-  std::optional<LinkedTrace> linked;
-  if (auto etPath = args->value("--et")) {
-    auto et = readPytorchEt(*etPath);
-    if (!et.ok()) return fail("chain", et.error().message);
-    // The linked trace refers to the Kineto trace, which `input` keeps alive for this scope.
-    std::shared_ptr<const Trace> kineto(input->trace.get(), [](const Trace*) {});
-    auto link = linkTraces(std::make_shared<const EtTrace>(std::move(et).value()), kineto);
-    if (!link.ok()) return fail("chain", link.error().message);
-    linked = std::move(link).value();
-  }
-  const DependencyChain chain = dependencyChain(trace, *input->launches, input->syncs, focus,
-                                                linked ? &*linked : nullptr, options);
+  const DependencyChain chain =
+      dependencyChain(trace, *input->launches, *input->syncs, focus, input->linked.get(), options);
   if (args->flag("--json"))
     std::cout << chainJson(trace, chain).dump(2) << "\n";
   else

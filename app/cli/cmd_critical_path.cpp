@@ -49,14 +49,14 @@ int runCriticalPath(int argc, char** argv) {
     if (*n < 0) return fail("critical-path", "--limit: must not be negative");
     limit = static_cast<std::size_t>(*n);
   }
-  auto input = loadAnalysisInput(args->positional()[0], true);
+  auto input = loadAnalysisInput(args->positional()[0]);
   if (!input.ok()) return fail("critical-path", input.error().message);
   const Trace& trace = *input->trace;
   if (!spec->step && !spec->start && !spec->end && !input->steps.empty())
     spec->step = input->steps.front().number;
   auto window = resolveWindow(trace, input->steps, *spec);
   if (!window.ok()) return fail("critical-path", window.error().message);
-  const CriticalPath path = criticalPath(trace, *input->launches, input->syncs, *window);
+  const CriticalPath path = criticalPath(trace, *input->launches, *input->syncs, *window);
   if (args->flag("--json"))
     std::cout << criticalPathJson(trace, path, limit.value_or(0)).dump(2) << "\n";
   else

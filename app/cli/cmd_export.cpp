@@ -74,18 +74,18 @@ int exportChrome(int argc, char** argv) {
   KinetoWriteOptions options;
   options.protectedPaths = {*input};
   const bool windowed = spec->step || spec->start || spec->end;
-  std::unique_ptr<Trace> trace;
+  std::shared_ptr<const Trace> trace;
   if (windowed) {
     auto loaded = loadAnalysisInput(*input);
     if (!loaded) return fail("export", loaded.error().message);
     auto window = resolveWindow(*loaded->trace, loaded->steps, *spec);
     if (!window) return fail("export", window.error().message);
     options.window = *window;
-    trace = std::move(loaded->trace);
+    trace = loaded->trace;
   } else {
     auto read = readKinetoTrace(*input);
     if (!read) return fail("export", read.error().message);
-    trace = std::make_unique<Trace>(std::move(read).value());
+    trace = std::make_shared<const Trace>(std::move(read).value());
   }
   if (auto written = writeKinetoTrace(*trace, *out, options); !written)
     return fail("export", written.error().message);

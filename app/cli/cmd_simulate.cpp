@@ -10,18 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "chakra/et_file.h"
 #include "cli_args.h"
 #include "command.h"
 #include "io/discover.h"
-#include "io/readers.h"
-#include "link/linked_trace.h"
-#include "simulate/chakra_simulation.h"
-#include "simulate/collective_matching.h"
-#include "simulate/rank_simulation.h"
-#include "simulate/step_projection.h"
+#include "session/run.h"
+#include "session/run_simulation.h"
 #include "simulate/timeline_export.h"
-#include "simulate/what_moved.h"
 
 namespace sutra::cli {
 namespace {
@@ -63,21 +57,14 @@ constexpr const char* kHelp =
     "  -h, --help           show this help\n\n"
     "Exit status: 0 success, 2 bad input.\n";
 
-struct RankInput {
-  int rank = 0;
-  std::string kineto;             // or, when chakra is set, the Chakra graph
-  std::optional<std::string> et;  // linked for its inter-thread dependencies
-  bool chakra = false;
-};
+using RankOutcome = RankSimulationResult;
 
-struct RankOutcome {
-  std::unique_ptr<RankSimulation> sim;
-  std::string path;
-  SimRun baseline, run;
-  RankProjection projection;
-  std::optional<WhatMoved> moved;
-  TimeNs clockOffset = 0;  // added to its clock to meet the other ranks' (their collectives' ends)
-};
+// What the launch and sync attribution, the linking and the graph could not resolve.
+ProblemLog rankProblems(const RankOutcome& o) {
+  ProblemLog problems = o.rank->linkProblems;
+  problems.merge(o.rank->simulation->problems);
+  return problems;
+}
 
 std::optional<double> parseNumber(const std::string& text) {
   char* end = nullptr;
@@ -122,10 +109,16 @@ void printHuman(const std::vector<RankOutcome>& outcomes, const SimKnobs& knobs,
     std::printf("note: %s (x%llu), e.g. %s\n", p.what.c_str(),
                 static_cast<unsigned long long>(p.count), p.example.c_str());
   for (const auto& o : outcomes) {
-    const SimGraph& g = o.sim->graph;
+    const RankSimulation& sim = *o.rank->simulation;
+    const SimGraph& g = sim.graph;
     std::size_t streams = 0, threads = 0;
     for (const auto& t : g.tracks) (t.device ? streams : threads) += 1;
-    std::printf("rank %d: %s\n", o.sim->rank, o.path.c_str());
+    std::printf("rank %d: %s\n", sim.rank, o.rank->path().c_str());
+    if (!o.rank->linkNote.empty())
+      std::printf("  note: %s; simulating the Kineto trace alone\n", o.rank->linkNote.c_str());
+    else if (o.rank->linked)
+      std::printf("  linked with %s (%s)\n", o.rank->etPath.c_str(),
+                  o.rank->linked->report.matching.c_str());
     if (o.clockOffset != 0)
       std::printf("  clock: %s%s from the other ranks' (its collectives' ends)\n",
                   o.clockOffset > 0 ? "+" : "-",
@@ -137,14 +130,14 @@ void printHuman(const std::vector<RankOutcome>& outcomes, const SimKnobs& knobs,
         static_cast<unsigned long long>(g.hostWaitsUsed),
         static_cast<unsigned long long>(g.streamWaitsUsed));
     if (knobs.any()) std::printf("  what-if: %s\n", knobsSummary(knobs).c_str());
-    if (o.sim->chakra && !o.sim->measuredTimes)
+    if (sim.chakra && !sim.measuredTimes)
       std::printf("  no start times in the graph: nothing measured to compare with\n");
     // Measured and error only where something was measured.
     auto measured = [&](TimeNs ns) {
-      return o.sim->measuredTimes ? formatDuration(ns) : std::string("-");
+      return sim.measuredTimes ? formatDuration(ns) : std::string("-");
     };
     auto error = [&](double ratio) {
-      return o.sim->measuredTimes ? percent(ratio) : std::string("-");
+      return sim.measuredTimes ? percent(ratio) : std::string("-");
     };
     std::printf("  %6s %-28s %14s %14s %9s\n", "step", "annotation", "measured", "simulated",
                 "error");
@@ -180,7 +173,8 @@ void printHuman(const std::vector<RankOutcome>& outcomes, const SimKnobs& knobs,
                     static_cast<unsigned long long>(op.count),
                     formatDuration(op.baselineNs).c_str(), formatDuration(op.variantNs).c_str());
     }
-    for (const auto& p : o.sim->problems.all())
+    const ProblemLog problems = rankProblems(o);
+    for (const auto& p : problems.all())
       if (p.severity != Severity::Info)
         std::printf("  note: %s (x%llu), e.g. %s\n", p.what.c_str(),
                     static_cast<unsigned long long>(p.count), p.example.c_str());
@@ -191,28 +185,30 @@ nlohmann::json toJson(const std::vector<RankOutcome>& outcomes,
                       const CollectiveMatching& matching) {
   nlohmann::json ranks = nlohmann::json::array();
   for (const auto& o : outcomes) {
+    const RankSimulation& sim = *o.rank->simulation;
     nlohmann::json steps = nlohmann::json::array();
     for (const auto& s : o.projection.steps)
       steps.push_back(
           {{"step", s.number},
            {"name", s.name},
-           {"measured_ns", o.sim->measuredTimes ? nlohmann::json(s.measuredNs) : nlohmann::json()},
+           {"measured_ns", sim.measuredTimes ? nlohmann::json(s.measuredNs) : nlohmann::json()},
            {"simulated_ns", s.simulatedNs}});
     // A Chakra graph without start times measured nothing: null, not a made-up number.
     nlohmann::json rank = {
-        {"rank", o.sim->rank},
-        {"path", o.path},
+        {"rank", sim.rank},
+        {"path", o.rank->path()},
+        {"et", o.rank->linked ? nlohmann::json(o.rank->etPath) : nlohmann::json()},
         {"measured_ns",
-         o.sim->measuredTimes ? nlohmann::json(o.projection.measuredNs) : nlohmann::json()},
+         sim.measuredTimes ? nlohmann::json(o.projection.measuredNs) : nlohmann::json()},
         {"simulated_ns", o.projection.simulatedNs},
         {"steps", steps},
         {"clock_offset_ns", o.clockOffset},
         {"graph",
-         {{"nodes", o.sim->graph.nodes.size()},
-          {"edges", o.sim->graph.edges.size()},
-          {"device_ops", o.sim->graph.deviceOpCount()},
-          {"blocking_calls", o.sim->graph.hostWaitsUsed},
-          {"stream_waits", o.sim->graph.streamWaitsUsed}}}};
+         {{"nodes", sim.graph.nodes.size()},
+          {"edges", sim.graph.edges.size()},
+          {"device_ops", sim.graph.deviceOpCount()},
+          {"blocking_calls", sim.graph.hostWaitsUsed},
+          {"stream_waits", sim.graph.streamWaitsUsed}}}};
     if (o.moved) {
       nlohmann::json tracks = nlohmann::json::array(), ops = nlohmann::json::array();
       for (const auto& t : o.moved->tracks)
@@ -233,7 +229,8 @@ nlohmann::json toJson(const std::vector<RankOutcome>& outcomes,
                             {"ops", ops}};
     }
     nlohmann::json problems = nlohmann::json::array();
-    for (const auto& p : o.sim->problems.all())
+    const ProblemLog log = rankProblems(o);
+    for (const auto& p : log.all())
       problems.push_back({{"severity", severityName(p.severity)},
                           {"what", p.what},
                           {"count", p.count},
@@ -314,8 +311,11 @@ int runSimulate(int argc, char** argv) {
     chakraOptions.commBytesPerNs = *gbs;  // 1 GB/s = 1 byte per ns
   }
 
-  // Which trace each rank has: its Kineto trace, else its Chakra graph.
-  std::vector<RankInput> inputs;
+  // Every rank with a Kineto trace (its ET linked where it has one), else its Chakra graph.
+  RunOptions options;
+  options.chakraGraphs = true;
+  options.chakra = chakraOptions;
+  Result<Run> run = Error{};
   if (auto kineto = args->value("--kineto")) {
     if (!args->positional().empty())
       return fail("simulate", "give either --kineto or files and directories, not both");
@@ -324,135 +324,37 @@ int runSimulate(int argc, char** argv) {
     if (*kind != FileKind::KinetoTrace)
       return fail("simulate",
                   *kineto + ": not a Kineto trace (" + std::string(fileKindName(*kind)) + ")");
+    RankFiles files;
+    files.kineto = *kineto;
     if (auto et = args->value("--et")) {
       auto etKind = sniffTraceKind(*et);
       if (!etKind) return fail("simulate", etKind.error().message);
       if (*etKind != FileKind::PytorchEt && *etKind != FileKind::LinkedEt)
         return fail("simulate", *et + ": not a PyTorch execution trace (" +
                                     std::string(fileKindName(*etKind)) + ")");
+      files.et = *et;
     }
-    inputs.push_back({0, *kineto, args->value("--et")});
+    run = openRankFiles({files}, options);
   } else {
     if (args->value("--et")) return fail("simulate", "--et goes with --kineto");
     if (args->positional().empty()) {
       std::fprintf(stderr, "sutra-cli simulate: no input\n%s", kHelp);
       return kExitBadInput;
     }
-    auto found = discoverTraces(args->positional());
-    if (!found) return fail("simulate", found.error().message);
-    // A file named on the command line must be a trace (a directory may hold other files).
-    for (const auto& file : found->files) {
-      if (file.kind != FileKind::Unknown) continue;
-      for (const auto& given : args->positional())
-        if (std::filesystem::path(given).lexically_normal() ==
-            std::filesystem::path(file.path).lexically_normal())
-          return fail("simulate",
-                      file.path + ": not a trace Sutra can simulate (" + file.reason + ")");
-    }
-    for (const auto& group : found->ranks) {
-      if (group.kineto) {
-        inputs.push_back({group.rank, *group.kineto, group.et});
-      } else if (group.chakra.size() > 1) {
-        return fail("simulate", group.chakra[0] + " and " + group.chakra[1] +
-                                    ": two Chakra graphs of rank " + std::to_string(group.rank) +
-                                    " (give one graph per rank, named <prefix>.<rank>.et)");
-      } else if (!group.chakra.empty()) {
-        inputs.push_back({group.rank, group.chakra.front(), std::nullopt, true});
-      }
-    }
-    if (inputs.empty()) return fail("simulate", "no Kineto trace or Chakra graph among the inputs");
-    // Several ranks simulate together: every rank between the first and the last must be there.
-    for (std::size_t k = 1; k < inputs.size(); ++k) {
-      if (inputs[k].rank == inputs[k - 1].rank + 1) continue;
-      return fail("simulate", "rank " + std::to_string(inputs[k - 1].rank + 1) +
-                                  " is missing: " + inputs[k - 1].kineto + " is rank " +
-                                  std::to_string(inputs[k - 1].rank) + " and " + inputs[k].kineto +
-                                  " is rank " + std::to_string(inputs[k].rank));
-    }
+    run = openRun(args->positional(), options);
   }
-
-  std::vector<RankOutcome> outcomes;
-  for (const auto& in : inputs) {
-    RankOutcome o;
-    o.path = in.kineto;
-    if (in.chakra) {
-      auto et = chakra::readChakraTrace(in.kineto);
-      if (!et) return fail("simulate", et.error().message);
-      if (et->nodes.empty()) return fail("simulate", in.kineto + ": a Chakra graph with no nodes");
-      o.sim = prepareChakraSimulation(*et, in.rank, chakraOptions);
-      outcomes.push_back(std::move(o));
-      continue;
-    }
-    auto trace = readKinetoTrace(in.kineto);
-    if (!trace) return fail("simulate", trace.error().message);
-    const int rank = trace->meta.rank.value_or(in.rank);
-    auto shared = std::make_shared<const Trace>(std::move(trace.value()));
-    std::optional<LinkedTrace> linked;
-    if (in.et) {
-      auto et = readPytorchEt(*in.et);
-      if (!et) return fail("simulate", et.error().message);
-      LinkOptions options;
-      options.rank = rank;
-      auto link =
-          linkTraces(std::make_shared<const EtTrace>(std::move(et.value())), shared, options);
-      // Linking only adds inter-thread dependencies: without them the Kineto trace still replays.
-      if (link)
-        linked = std::move(link.value());
-      else
-        std::fprintf(stderr, "sutra-cli simulate: note: %s; simulating the Kineto trace alone\n",
-                     link.error().message.c_str());
-    }
-    o.sim = prepareRankSimulation(shared, rank, linked ? &*linked : nullptr);
-    outcomes.push_back(std::move(o));
-  }
-
-  // All ranks at once, coupled by their collectives.
-  std::vector<const SimGraph*> graphs;
-  std::vector<RankComms> comms;
-  for (const auto& o : outcomes) {
-    graphs.push_back(&o.sim->graph);
-    comms.push_back({o.sim->rank, o.sim->comms});
-  }
-  const CollectiveMatching matching = matchCollectives(comms);
-  std::vector<bool> measured;
-  for (const auto& o : outcomes) measured.push_back(o.sim->measuredTimes);
-  const std::vector<TimeNs> offsets = estimateClockOffsets(graphs, matching, measured);
-  for (std::size_t r = 0; r < outcomes.size(); ++r) outcomes[r].clockOffset = offsets[r];
-  auto baselines = simulateRanks(graphs, matching.collectives, {}, offsets);
-  if (!baselines) return fail("simulate", baselines.error().message);
-  std::optional<std::vector<SimRun>> variants;
-  if (knobs.any()) {
-    auto runs = simulateRanks(graphs, matching.collectives, knobs, offsets);
-    if (!runs) return fail("simulate", runs.error().message);
-    variants = std::move(runs.value());
-  }
-  for (std::size_t r = 0; r < outcomes.size(); ++r) {
-    RankOutcome& o = outcomes[r];
-    o.baseline = std::move((*baselines)[r]);
-    if (variants) {
-      o.run = std::move((*variants)[r]);
-      o.moved = whatMoved(o.sim->graph, o.baseline, o.run);
-    } else {
-      o.run = o.baseline;
-    }
-    std::vector<Step> steps = o.sim->steps;
-    if (onlyStep) {
-      const Step* s = findStep(steps, *onlyStep);
-      if (!s) {
-        std::string known;
-        for (std::size_t i = 0; i < steps.size() && i < 8; ++i)
-          known += (i ? ", " : "") + std::to_string(steps[i].number);
-        return fail("simulate", o.path + ": no step " + std::to_string(*onlyStep) +
-                                    " (steps: " + (known.empty() ? "none" : known) + ")");
-      }
-      steps = {*s};
-    }
-    o.projection = projectSteps(o.sim->graph, o.run, steps);
-  }
+  if (!run) return fail("simulate", run.error().message);
+  SimulateOptions simulateOptions;
+  simulateOptions.onlyStep = onlyStep;
+  auto simulated = simulateRun(*run, knobs, simulateOptions);
+  if (!simulated) return fail("simulate", simulated.error().message);
+  const std::vector<RankOutcome>& outcomes = simulated->ranks;
+  const CollectiveMatching& matching = simulated->matching;
 
   if (auto out = args->value("-o")) {
     std::vector<SimulatedRank> ranks;
-    for (const auto& o : outcomes) ranks.push_back({o.sim->rank, &o.sim->graph, &o.run});
+    for (const auto& o : outcomes)
+      ranks.push_back({o.rank->rank, &o.rank->simulation->graph, &o.run});
     if (auto ok = writeSimulatedTimeline(*out, ranks); !ok)
       return fail("simulate", ok.error().message);
   }

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+// The run API (core/session): stages in order, each result built once and shared, cancel, the
+// simulation of a whole run, and the one failure message both front ends show.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "session/run.h"
+#include "session/run_collectives.h"
+#include "session/run_simulation.h"
+#include "test_support.h"
+
+namespace sutra {
+namespace {
+
+std::string sample(const std::string& name) {
+  return std::string(SUTRA_SOURCE_DIR) + "/resources/samples/" + name;
+}
+
+TEST(Session, StagesComeInOrderAndEachRankIsRepublishedNotChanged) {
+  std::vector<std::pair<int, RunStage>> seen;
+  std::vector<std::shared_ptr<const RankRun>> published;
+  int found = -1;
+  bool collectives = false;
+  RunCallbacks callbacks;
+  callbacks.ranksFound = [&](const sutra::Run&, int count) { found = count; };
+  callbacks.rank = [&](int index, RunStage stage, const std::shared_ptr<const RankRun>& rank) {
+    EXPECT_FALSE(collectives) << "a rank after the collectives";
+    EXPECT_EQ(rank->stage, stage);
+    seen.emplace_back(index, stage);
+    published.push_back(rank);
+  };
+  callbacks.collectives = [&](const std::shared_ptr<const RunCollectives>& c) {
+    collectives = true;
+    EXPECT_GT(c->collectives.size(), 0u);
+  };
+  auto run = openRun({sample("allreduce_2ranks")}, {}, callbacks);
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  EXPECT_EQ(found, 2);
+  EXPECT_TRUE(collectives);
+  const std::vector<std::pair<int, RunStage>> expected{
+      {0, RunStage::Read},     {1, RunStage::Read},    {0, RunStage::Link},
+      {1, RunStage::Link},     {0, RunStage::Analyse}, {1, RunStage::Analyse},
+      {0, RunStage::Simulate}, {1, RunStage::Simulate}};
+  EXPECT_EQ(seen, expected);
+  // What was handed out at each stage stayed as it was: the read rank has no links, and so on.
+  ASSERT_EQ(published.size(), 8u);
+  EXPECT_EQ(published[0]->launches, nullptr);
+  EXPECT_NE(published[2]->launches, nullptr);
+  EXPECT_EQ(published[2]->opTable, nullptr);
+  EXPECT_NE(published[4]->opTable, nullptr);
+  EXPECT_EQ(published[4]->simulation, nullptr);
+  // Built once, shared by every later stage: the same trace, launch index and table objects.
+  const RankRun& last = *run->ranks[0];
+  EXPECT_EQ(last.trace, published[0]->trace);
+  EXPECT_EQ(last.launches, published[2]->launches);
+  EXPECT_EQ(last.opTable, published[4]->opTable);
+  EXPECT_EQ(last.simulation->launches, last.launches);
+  EXPECT_EQ(last.simulation->trace, last.trace);
+  EXPECT_EQ(run->ranks[1]->rank, 1);
+}
+
+TEST(Session, UntilStopsAfterTheStageAsked) {
+  RunOptions options;
+  options.until = RunStage::Analyse;
+  auto run = openRun({sample("matmul_1024")}, options);
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  ASSERT_EQ(run->ranks.size(), 1u);
+  EXPECT_EQ(run->ranks[0]->stage, RunStage::Analyse);
+  EXPECT_NE(run->ranks[0]->opTable, nullptr);
+  EXPECT_EQ(run->ranks[0]->simulation, nullptr);
+  EXPECT_FALSE(simulateRun(*run).ok());  // not prepared for it, and says so
+}
+
+TEST(Session, CancelStopsBetweenStages) {
+  CancelToken cancel;
+  std::vector<RunStage> seen;
+  RunCallbacks callbacks;
+  callbacks.rank = [&](int, RunStage stage, const std::shared_ptr<const RankRun>&) {
+    seen.push_back(stage);
+    cancel.cancel();  // after the first rank is read
+  };
+  auto run = openRun({sample("allreduce_2ranks")}, {}, callbacks, cancel);
+  ASSERT_FALSE(run.ok());
+  EXPECT_EQ(run.error().message, kCanceled);
+  EXPECT_EQ(seen, std::vector<RunStage>{RunStage::Read});
+}
+
+TEST(Session, CancelDuringReadingStopsTheReader) {
+  CancelToken cancel;
+  cancel.cancel();
+  auto run = openRun({sample("transformer_two_streams")}, {}, {}, cancel);
+  ASSERT_FALSE(run.ok());
+  EXPECT_EQ(run.error().message, kCanceled);
+}
+
+TEST(Session, TheRunIsSimulatedWithItsRanksCoupled) {
+  auto run = openRun({sample("allreduce_2ranks")});
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  auto simulated = simulateRun(*run);
+  ASSERT_TRUE(simulated.ok()) << simulated.error().message;
+  ASSERT_EQ(simulated->ranks.size(), 2u);
+  EXPECT_EQ(simulated->matching.collectives.size(), run->collectives->matching.collectives.size());
+  EXPECT_GT(simulated->matching.matchedOps, 0u);
+  for (const auto& rank : simulated->ranks) {
+    // No knobs: the replay lands on what was measured.
+    EXPECT_EQ(rank.projection.simulatedNs, rank.projection.measuredNs);
+    EXPECT_FALSE(rank.moved.has_value());
+  }
+  SimKnobs knobs;
+  knobs.scales.push_back({"nccl", 2.0});
+  auto slower = simulateRun(*run, knobs);
+  ASSERT_TRUE(slower.ok());
+  for (std::size_t r = 0; r < 2; ++r) {
+    EXPECT_GT(slower->ranks[r].projection.simulatedNs, simulated->ranks[r].projection.simulatedNs);
+    EXPECT_EQ(slower->ranks[r].baselineProjection.simulatedNs,
+              simulated->ranks[r].projection.simulatedNs);
+    EXPECT_TRUE(slower->ranks[r].moved.has_value());
+  }
+  SimulateOptions onlyStep;
+  onlyStep.onlyStep = 99;
+  auto noStep = simulateRun(*run, {}, onlyStep);
+  ASSERT_FALSE(noStep.ok());
+  EXPECT_NE(noStep.error().message.find("no step 99"), std::string::npos);
+}
+
+TEST(Session, AnEtInTheDirectoryIsLinkedAndFeedsTheGraph) {
+  SUTRA_REQUIRE_SHARED_TRACES();
+  auto run = openRun({test::sharedTrace("hta/execution_trace")});
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  ASSERT_EQ(run->ranks.size(), 1u);
+  const RankRun& rank = *run->ranks[0];
+  ASSERT_FALSE(rank.etPath.empty());
+  ASSERT_NE(rank.linked, nullptr) << rank.linkNote;
+  EXPECT_GT(rank.linked->report.matchedEtOps, 0u);
+  EXPECT_EQ(rank.linked->kineto, rank.trace);
+  // The run without the ET builds the same graph without the ET's inter-thread dependencies.
+  RunOptions alone;
+  alone.linkEt = false;
+  auto kinetoOnly = openRun({test::sharedTrace("hta/execution_trace")}, alone);
+  ASSERT_TRUE(kinetoOnly.ok());
+  EXPECT_EQ(kinetoOnly->ranks[0]->linked, nullptr);
+  EXPECT_GE(rank.simulation->graph.edges.size(),
+            kinetoOnly->ranks[0]->simulation->graph.edges.size());
+}
+
+TEST(Session, ChakraGraphsOpenAsSimulationOnlyRanksWhereAsked) {
+  SUTRA_REQUIRE_SHARED_TRACES();
+  const std::string dir = test::sharedTrace("astra-sim/all_gather_4npus");
+  RunOptions options;
+  options.chakraGraphs = true;
+  auto run = openRun({dir}, options);
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  ASSERT_EQ(run->ranks.size(), 4u);
+  for (const auto& rank : run->ranks) {
+    EXPECT_EQ(rank->trace, nullptr);
+    ASSERT_NE(rank->simulation, nullptr);
+    EXPECT_TRUE(rank->simulation->chakra);
+  }
+  EXPECT_TRUE(simulateRun(*run).ok());
+  // Without the option there is nothing a timeline can show, and the message says what there is.
+  auto timeline = openRun({dir});
+  ASSERT_FALSE(timeline.ok());
+  EXPECT_NE(timeline.error().message.find("no Kineto trace"), std::string::npos);
+}
+
+// Runs sutra-cli and returns its standard error.
+std::string cliError(const std::string& arguments) {
+  const std::string command = std::string(SUTRA_CLI) + " " + arguments + " 2>&1 >/dev/null";
+  std::string out;
+  if (FILE* pipe = popen(command.c_str(), "r")) {
+    std::array<char, 4096> buffer{};
+    std::size_t n = 0;
+    while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+      out.append(buffer.data(), n);
+    pclose(pipe);
+  }
+  return out;
+}
+
+TEST(Session, TheCliShowsCoresFailureMessageAsItIs) {
+  const auto dir = std::filesystem::temp_directory_path() / "sutra_session_test";
+  std::filesystem::create_directories(dir);
+  const std::string notATrace = (dir / "notes.json").string();
+  std::ofstream(notATrace) << "{\"hello\": 1}";
+  auto run = openRun({notATrace});
+  ASSERT_FALSE(run.ok());
+  const std::string message = run.error().message;
+  EXPECT_NE(message.find(notATrace), std::string::npos) << message;
+  EXPECT_EQ(cliError("simulate " + notATrace), "sutra-cli simulate: " + message + "\n");
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace sutra

@@ -8,28 +8,24 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
-#include "io/discover.h"
-#include "io/readers.h"
-#include "link/launch_index.h"
+#include "session/run.h"
 
 namespace sutra::widgets {
 namespace {
 
 struct SideTable {
   CompareSide side;
-  OpTable table;
+  std::shared_ptr<const OpTable> table;
 };
 
-SideTable analyse(std::shared_ptr<const Trace> trace, const std::string& label) {
+// One side from its rank as the run API built it: the whole-trace table and the steps are the
+// session's, not rebuilt here.
+SideTable sideOf(const RankRun& rank, const std::string& label) {
   SideTable out;
-  const LaunchIndex launches = LaunchIndex::build(*trace);
-  const std::vector<Step> steps = findSteps(*trace, launches);
-  OpTableOptions options;
-  options.window = wholeTraceWindow(*trace);
-  out.table = buildOpTable(*trace, launches, options);
-  out.side.alignAt = steps.empty() ? trace->startNs : steps.front().start;
-  out.side.layout = std::make_shared<const LaneLayout>(LaneLayout::build(*trace, label));
-  out.side.trace = std::move(trace);
+  out.table = rank.opTable;
+  out.side.alignAt = rank.steps.empty() ? rank.trace->startNs : rank.steps.front().start;
+  out.side.layout = std::make_shared<const LaneLayout>(LaneLayout::build(*rank.trace, label));
+  out.side.trace = rank.trace;
   return out;
 }
 
@@ -43,48 +39,62 @@ std::string fileLabel(const std::string& path, bool withFolder) {
 
 }  // namespace
 
-ComparisonResult compareTraces(std::shared_ptr<const Trace> a, std::shared_ptr<const Trace> b,
-                               std::shared_ptr<const Trace> c) {
+namespace {
+
+ComparisonResult compareRanks(const std::vector<std::shared_ptr<const RankRun>>& ranks) {
   ComparisonResult result;
-  auto name = [](const std::shared_ptr<const Trace>& t) {
-    return QFileInfo(QString::fromStdString(t->path)).fileName();
+  auto name = [&](std::size_t i) {
+    return QFileInfo(QString::fromStdString(ranks[i]->trace->path)).fileName();
   };
-  const bool same = name(a) == name(b) || (c && (name(c) == name(a) || name(c) == name(b)));
-  const std::string labelA = fileLabel(a->path, same), labelB = fileLabel(b->path, same);
-  SideTable sa = analyse(std::move(a), labelA), sb = analyse(std::move(b), labelB);
-  result.comparison = compareOpTables(sa.table, sb.table, labelA, labelB);
-  if (c) {
-    const std::string labelC = fileLabel(c->path, same);
-    SideTable sc = analyse(std::move(c), labelC);
-    result.aVsC = compareOpTables(sa.table, sc.table, labelA, labelC);
-    result.c = std::move(sc.side);
+  const bool same =
+      name(0) == name(1) || (ranks.size() > 2 && (name(2) == name(0) || name(2) == name(1)));
+  std::vector<std::string> labels;
+  std::vector<SideTable> sides;
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    labels.push_back(fileLabel(ranks[i]->trace->path, same));
+    sides.push_back(sideOf(*ranks[i], labels.back()));
   }
-  result.a = std::move(sa.side);
-  result.b = std::move(sb.side);
+  result.comparison = compareOpTables(*sides[0].table, *sides[1].table, labels[0], labels[1]);
+  if (ranks.size() > 2) {
+    result.aVsC = compareOpTables(*sides[0].table, *sides[2].table, labels[0], labels[2]);
+    result.c = std::move(sides[2].side);
+  }
+  result.a = std::move(sides[0].side);
+  result.b = std::move(sides[1].side);
   return result;
 }
 
-ComparisonResult compareTraceFiles(const QStringList& paths) {
+ComparisonResult failedWith(const QString& message) {
   ComparisonResult failed;
-  if (paths.size() < 2 || paths.size() > 3) {
-    failed.error = QObject::tr("compare wants two or three traces, not %1").arg(paths.size());
-    return failed;
+  failed.error = message;
+  return failed;
+}
+
+}  // namespace
+
+ComparisonResult compareTraces(std::shared_ptr<const Trace> a, std::shared_ptr<const Trace> b,
+                               std::shared_ptr<const Trace> c) {
+  std::vector<std::shared_ptr<const RankRun>> ranks;
+  for (auto& trace : {a, b, c}) {
+    if (!trace) continue;
+    auto run = runOfTrace(trace, {.until = RunStage::Analyse});
+    if (!run) return failedWith(QString::fromStdString(run.error().message));
+    ranks.push_back(run->ranks.front());
   }
-  std::vector<std::shared_ptr<const Trace>> traces;
+  return compareRanks(ranks);
+}
+
+ComparisonResult compareTraceFiles(const QStringList& paths) {
+  if (paths.size() < 2 || paths.size() > 3)
+    return failedWith(QObject::tr("compare wants two or three traces, not %1").arg(paths.size()));
+  std::vector<std::shared_ptr<const RankRun>> ranks;
   for (const QString& path : paths) {
-    auto file = kinetoTraceAt(path.toStdString());  // a run's directory: its one Kineto trace
-    if (!file) {
-      failed.error = QString::fromStdString(file.error().message);
-      return failed;
-    }
-    auto trace = readKinetoTrace(*file);
-    if (!trace) {
-      failed.error = QString::fromStdString(trace.error().message);
-      return failed;
-    }
-    traces.push_back(std::make_shared<const Trace>(std::move(*trace)));
+    // A file, or a run's directory: its one Kineto trace, read and analysed by the run API.
+    auto rank = openTrace(path.toStdString(), RunStage::Analyse);
+    if (!rank) return failedWith(QString::fromStdString(rank.error().message));
+    ranks.push_back(*rank);
   }
-  return compareTraces(traces[0], traces[1], traces.size() > 2 ? traces[2] : nullptr);
+  return compareRanks(ranks);
 }
 
 ComparisonResult compareTraceFiles(const QString& pathA, const QString& pathB) {

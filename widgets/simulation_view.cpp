@@ -17,9 +17,7 @@
 #include <QtConcurrent>
 
 #include "format.h"
-#include "link/launch_index.h"
-#include "link/sync_dependencies.h"
-#include "simulate/sim_inputs.h"
+#include "session/run_simulation.h"
 
 namespace sutra::widgets {
 
@@ -33,50 +31,65 @@ void layOutSimulatedTimeline(SimulationResult& r, const SimRun& run) {
       std::make_shared<const LaneLayout>(LaneLayout::build(r.simulated->trace, label));
 }
 
-}  // namespace
-
-SimulationResult runSimulation(std::shared_ptr<const Trace> trace, const SimKnobs& knobs) {
+SimulationResult failedWith(const std::string& message) {
   SimulationResult r;
-  r.trace = std::move(trace);
-  auto launches = std::make_shared<LaunchIndex>(LaunchIndex::build(*r.trace));
-  r.graph = std::make_shared<const SimGraph>(buildSimGraph(
-      *r.trace, simInputsFromKineto(*launches, findSyncDependencies(*r.trace, *launches))));
-  r.launches = std::move(launches);
-  auto baseline = simulate(*r.graph);
-  if (!baseline) {
-    r.error = QString::fromStdString(baseline.error().message);
-    return r;
-  }
-  r.baseline = std::move(*baseline);
-  r.steps = stepTimings(*r.graph, r.baseline, findSteps(*r.trace, *r.launches));
-  const std::string label = "rank" + std::to_string(r.trace->meta.rank.value_or(0));
-  r.measuredLayout = std::make_shared<const LaneLayout>(LaneLayout::build(*r.trace, label));
-  if (knobs.any()) return rerunSimulation(r, knobs);
-  layOutSimulatedTimeline(r, r.baseline);
+  r.error = QString::fromStdString(message);
   return r;
 }
 
-SimulationResult rerunSimulation(const SimulationResult& base, const SimKnobs& knobs) {
-  SimulationResult r = base;
+// Runs the simulation of the whole run and keeps `base.rankIndex`'s part of it.
+SimulationResult simulateRank(SimulationResult r, const SimKnobs& knobs) {
+  auto simulated = simulateRun(*r.run, knobs);
+  if (!simulated) return failedWith(simulated.error().message);
+  RankSimulationResult& mine = simulated->ranks[static_cast<std::size_t>(r.rankIndex)];
+  r.coupledRanks = simulated->ranks.size();
   r.knobs = knobs;
+  r.baseline = std::move(mine.baseline);
+  r.steps = stepTimings(*r.graph, r.baseline, mine.rank->simulation->steps);
   r.variant.reset();
   r.variantSteps.clear();
   r.moved = {};
   r.error.clear();
-  if (!knobs.any()) {
+  if (knobs.any()) {
+    r.variant = std::move(mine.run);
+    r.variantSteps = stepTimings(*r.graph, *r.variant, mine.rank->simulation->steps);
+    if (mine.moved) r.moved = std::move(*mine.moved);
+    layOutSimulatedTimeline(r, *r.variant);
+  } else {
     layOutSimulatedTimeline(r, r.baseline);
-    return r;
   }
-  auto variant = simulate(*r.graph, knobs);
-  if (!variant) {
-    r.error = QString::fromStdString(variant.error().message);
-    return r;
-  }
-  r.variant = std::move(*variant);
-  r.variantSteps = stepTimings(*r.graph, *r.variant, findSteps(*r.trace, *r.launches));
-  r.moved = whatMoved(*r.graph, r.baseline, *r.variant);
-  layOutSimulatedTimeline(r, *r.variant);
   return r;
+}
+
+}  // namespace
+
+SimulationResult runSimulation(std::shared_ptr<const Run> run, int rankIndex,
+                               const SimKnobs& knobs) {
+  if (!run || rankIndex < 0 || std::size_t(rankIndex) >= run->ranks.size())
+    return failedWith("no such rank to simulate");
+  const auto& rank = run->ranks[std::size_t(rankIndex)];
+  if (!rank->simulation || !rank->trace)
+    return failedWith(rank->path() + ": not prepared for simulation");
+  SimulationResult r;
+  r.run = run;
+  r.rankIndex = rankIndex;
+  r.trace = rank->trace;
+  r.launches = rank->simulation->launches;
+  // The graph lives in the rank's simulation, which the run keeps alive.
+  r.graph = std::shared_ptr<const SimGraph>(rank->simulation, &rank->simulation->graph);
+  r.measuredLayout = std::make_shared<const LaneLayout>(LaneLayout::build(*r.trace, rank->label()));
+  return simulateRank(std::move(r), knobs);
+}
+
+SimulationResult runSimulation(std::shared_ptr<const Trace> trace, const SimKnobs& knobs) {
+  auto run = runOfTrace(std::move(trace));
+  if (!run) return failedWith(run.error().message);
+  return runSimulation(std::make_shared<const Run>(std::move(run).value()), 0, knobs);
+}
+
+SimulationResult rerunSimulation(const SimulationResult& base, const SimKnobs& knobs) {
+  if (!base.run) return failedWith("nothing simulated yet");
+  return simulateRank(base, knobs);
 }
 
 // --- StepTimingModel ---
@@ -292,6 +305,12 @@ SimulationView::SimulationView(QWidget* parent)
   });
 }
 
+void SimulationView::simulate(std::shared_ptr<const Run> run, int rankIndex) {
+  summary_->setText(tr("Simulating..."));
+  watcher_->setFuture(
+      QtConcurrent::run([run, rankIndex] { return runSimulation(run, rankIndex); }));
+}
+
 void SimulationView::simulate(std::shared_ptr<const Trace> trace) {
   summary_->setText(tr("Simulating..."));
   watcher_->setFuture(QtConcurrent::run([trace] { return runSimulation(trace); }));
@@ -320,6 +339,8 @@ void SimulationView::setResult(SimulationResult r) {
       tr("Measured %1, simulated %2 (%3 device ops replayed)")
           .arg(durationText(measured), durationText(s.baseline.finish - s.baseline.begin))
           .arg(s.graph->deviceOpCount());
+  if (s.coupledRanks > 1)
+    text += tr("; %1 ranks simulated together, coupled at their collectives").arg(s.coupledRanks);
   if (s.variant)
     text += tr("; what-if: %1 (%2)")
                 .arg(durationText(s.moved.variantNs),

@@ -15,6 +15,7 @@
 #include "chart_data.h"
 #include "chart_view.h"
 #include "lane_layout.h"
+#include "session/run.h"
 #include "simulate/sim_knobs.h"
 #include "simulate/simulated_trace.h"
 #include "simulate/what_moved.h"
@@ -27,17 +28,22 @@ class QPlainTextEdit;
 
 namespace sutra::widgets {
 
-// Everything one simulation produced, immutable once published to the GUI thread.
+// What the view shows of one rank of a run's simulation (core's simulateRun: every rank replayed
+// together, the ET's dependencies in where it was linked), immutable once published to the GUI
+// thread.
 struct SimulationResult {
+  std::shared_ptr<const Run> run;
+  int rankIndex = 0;  // the rank shown (index into run->ranks)
   std::shared_ptr<const Trace> trace;
   std::shared_ptr<const LaunchIndex> launches;
-  std::shared_ptr<const SimGraph> graph;
+  std::shared_ptr<const SimGraph> graph;  // the rank's graph, as the run built it
   SimRun baseline;
   std::vector<StepTiming> steps;
   SimKnobs knobs;  // of the variant; none when `variant` is empty
   std::optional<SimRun> variant;
   std::vector<StepTiming> variantSteps;
   WhatMoved moved;
+  std::size_t coupledRanks = 1;  // how many ranks were simulated together
   // The timelines: the measured one, and the simulated one of the variant where there is one,
   // else of the baseline; simulatedTrace.measuredEvent maps its events back.
   std::shared_ptr<const LaneLayout> measuredLayout;
@@ -46,9 +52,13 @@ struct SimulationResult {
   QString error;
 };
 
-// Builds the graph of `trace`, replays it as measured and, when `knobs` has any, under them.
+// Simulates `run` (every rank, coupled at their collectives) under `knobs` and keeps rank
+// `rankIndex`'s results.
+SimulationResult runSimulation(std::shared_ptr<const Run> run, int rankIndex,
+                               const SimKnobs& knobs = {});
+// A run of one trace in memory, opened off the GUI thread, then simulated.
 SimulationResult runSimulation(std::shared_ptr<const Trace> trace, const SimKnobs& knobs = {});
-// Replays an existing result's graph under new knobs (no rebuild).
+// The same run under new knobs (the graphs are reused, not rebuilt).
 SimulationResult rerunSimulation(const SimulationResult& base, const SimKnobs& knobs);
 
 class StepTimingModel : public QAbstractTableModel {
@@ -92,7 +102,9 @@ class SimulationView : public QWidget {
  public:
   explicit SimulationView(QWidget* parent = nullptr);
 
-  // Starts simulating `trace` (off the GUI thread); `ready` or `failed` follows.
+  // Starts simulating rank `rankIndex` of `run` (off the GUI thread); `ready` or `failed` follows.
+  void simulate(std::shared_ptr<const Run> run, int rankIndex);
+  // The same for a trace in memory alone.
   void simulate(std::shared_ptr<const Trace> trace);
   // Replays the current graph under `knobs`; `ready` follows.
   void applyKnobs(const SimKnobs& knobs);

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The Qt layer between core and the widgets, without widgets: it opens trace files or
-// directories on a worker thread (discovery, reading, layout, launch attribution, sync
-// dependencies), reports progress, honours Cancel, and hands each stage's results to the GUI
-// thread as it finishes, so the timeline shows before the tables are built. It calls core only:
-// what a file is and how it is read is core's business.
+// The Qt adapter of core's run API (session/run.h): it runs openRun() on a worker thread, lays
+// out each rank's lanes there too, and hops every stage's result to the GUI thread as it comes,
+// so the timeline shows before the tables are built; Cancel reaches core's CancelToken. What a
+// file is, how it is read, linked and analysed, and the words of every failure are core's.
 #include <QFuture>
 #include <QObject>
 #include <QStringList>
@@ -19,12 +18,15 @@
 #include "link/launch_index.h"
 #include "link/sync_dependencies.h"
 #include "model/trace.h"
-#include "rank_collectives.h"
+#include "session/run.h"
+#include "session/run_collectives.h"
 
 namespace sutra::widgets {
 
-// Everything known about one rank, read-only once published.
+// Everything known about one rank, read-only once published: core's RankRun, its lanes' layout,
+// and the Qt strings the views show.
 struct RankData {
+  std::shared_ptr<const RankRun> run;  // as core built it, up to the stage last announced
   int rank = 0;
   QString label;   // "rank0"
   QString path;    // the Kineto trace it was read from
@@ -66,7 +68,9 @@ class TraceSession : public QObject {
   void requestOpTable(int index, TimeWindow window, bool groupByShapes);
   QStringList notes() const { return notes_; }
   // The collectives matched across the ranks (stage 4, with two ranks or more); null until then.
-  std::shared_ptr<const RankCollectives> collectives() const { return collectives_; }
+  std::shared_ptr<const RunCollectives> collectives() const { return collectives_; }
+  // The run as core holds it once loading has finished (for simulating it); null before.
+  std::shared_ptr<const Run> run() const { return run_; }
 
  signals:
   void started(const QStringList& paths);
@@ -80,6 +84,8 @@ class TraceSession : public QObject {
   void problemsChanged();
   // Stage 3: rank `index` has its steps and its whole-trace operator table.
   void analysesReady(int index);
+  // Rank `index` has its simulation graph.
+  void simulationReady(int index);
   // Stage 4: collectives() holds the collectives matched across the ranks.
   void collectivesReady();
   void opTableReady(int index, std::shared_ptr<const sutra::OpTable> table);
@@ -94,7 +100,8 @@ class TraceSession : public QObject {
 
   std::vector<std::shared_ptr<const RankData>> ranks_;
   std::vector<FileProblem> problems_;
-  std::shared_ptr<const RankCollectives> collectives_;
+  std::shared_ptr<const RunCollectives> collectives_;
+  std::shared_ptr<const Run> run_;
   QStringList notes_;
   QStringList paths_;
   std::shared_ptr<Job> job_;

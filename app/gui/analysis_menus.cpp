@@ -16,11 +16,13 @@
 #include <QtConcurrent>
 #include <atomic>
 
+#include "chakra/convert_files.h"
 #include "charts_view.h"
 #include "compare_view.h"
+#include "io/kineto_writer.h"
+#include "session/rank_exports.h"
 #include "simulation_view.h"
 #include "table_export.h"
-#include "trace_export.h"
 #include "trace_session.h"
 
 namespace sutra::gui {
@@ -144,17 +146,20 @@ void exportChakra(QMainWindow* window, widgets::TraceSession* session) {
   const QString dir =
       QFileDialog::getExistingDirectory(window, QObject::tr("Export Chakra traces into"));
   if (dir.isEmpty()) return;
-  std::vector<widgets::RankExportInput> inputs;
+  // What the session built: each rank's ET read and linked already where it has one.
+  std::vector<chakra::RankExportInput> inputs;
   for (const auto& rank : session->ranks())
-    inputs.push_back({rank->rank, rank->trace, nullptr, rank->etPath.toStdString()});
+    inputs.push_back(
+        {rank->rank, rank->trace, rank->run->et, rank->etPath.toStdString(), rank->run->linked});
   const QString stem =
-      QString::fromStdString(widgets::chakraStemFor(session->ranks().front()->path.toStdString()));
+      QString::fromStdString(chakra::chakraStemFor(session->ranks().front()->path.toStdString()));
   for (const auto& in : inputs) {
-    const QString target = QStringLiteral("%1/%2.%3.et").arg(dir, stem).arg(in.rank);
+    const QString target =
+        QString::fromStdString(chakra::rankFileName((dir + '/' + stem).toStdString(), in.rank));
     if (!confirmExportTarget(window, target, loadedInputs(session))) return;
   }
   const std::vector<std::string> protectedPaths = protectedInputs(session);
-  const int steps = int(inputs.size()) * widgets::kExportStages;
+  const int steps = int(inputs.size()) * chakra::kExportStages;
   auto* progress = new QProgressDialog(QObject::tr("Writing Chakra traces..."),
                                        QObject::tr("Cancel"), 0, steps, window);
   progress->setObjectName("ChakraExportProgress");
@@ -170,28 +175,28 @@ void exportChakra(QMainWindow* window, widgets::TraceSession* session) {
   std::vector<int> rankNumbers;
   for (const auto& in : inputs) rankNumbers.push_back(in.rank);
   auto onProgress = [window, shown, canceled, rankNumbers](int index, int count,
-                                                           widgets::ExportStage stage) {
+                                                           chakra::ExportStage stage) {
     QMetaObject::invokeMethod(
         window,
         [shown, index, count, stage, rankNumbers] {
           if (!shown) return;
-          shown->setValue(std::min(shown->maximum(), index * widgets::kExportStages + int(stage)));
-          if (stage != widgets::ExportStage::Done)
+          shown->setValue(std::min(shown->maximum(), index * chakra::kExportStages + int(stage)));
+          if (stage != chakra::ExportStage::Done)
             shown->setLabelText(QObject::tr("Rank %1 (%2 of %3): %4")
                                     .arg(rankNumbers[std::size_t(index)])
                                     .arg(index + 1)
                                     .arg(count)
-                                    .arg(QString::fromStdString(widgets::exportStageName(stage))));
+                                    .arg(QString::fromStdString(chakra::exportStageName(stage))));
         },
         Qt::QueuedConnection);
     return !canceled->load();
   };
-  auto* watcher = new QFutureWatcher<widgets::ChakraExportSummary>(window);
+  auto* watcher = new QFutureWatcher<chakra::ChakraExportSummary>(window);
   QObject::connect(
-      watcher, &QFutureWatcher<widgets::ChakraExportSummary>::finished, window,
+      watcher, &QFutureWatcher<chakra::ChakraExportSummary>::finished, window,
       [window, watcher, progress] {
         progress->deleteLater();
-        const widgets::ChakraExportSummary summary = watcher->result();
+        const chakra::ChakraExportSummary summary = watcher->result();
         watcher->deleteLater();
         const bool clean = summary.written() == summary.ranks.size() && summary.problemCount() == 0;
         const QString text = QString::fromStdString(summary.text());
@@ -211,9 +216,11 @@ void exportChakra(QMainWindow* window, widgets::TraceSession* session) {
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();
       });
-  watcher->setFuture(QtConcurrent::run([inputs, dir, stem, protectedPaths, onProgress] {
-    return widgets::exportChakraTraces(inputs, dir.toStdString(), stem.toStdString(),
-                                       protectedPaths, onProgress);
+  chakra::ChakraWriteOptions write;
+  write.protectedPaths = protectedPaths;
+  const std::string prefix = (dir + '/' + stem).toStdString();
+  watcher->setFuture(QtConcurrent::run([inputs, prefix, write, onProgress] {
+    return chakra::exportChakraTraces(inputs, prefix, write, onProgress);
   }));
 }
 
@@ -283,16 +290,13 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
     const QString path = askTarget(window, session, QObject::tr("Export the linked trace (ET+)"),
                                    QObject::tr("ET+ JSON (*.json);;gzipped (*.json.gz)"));
     if (path.isEmpty()) return;
-    const widgets::RankExportInput input{rank->rank, rank->trace, nullptr,
-                                         rank->etPath.toStdString()};
+    const auto run = rank->run;
     const auto inputs = protectedInputs(session);
     const QString with = rank->etPath.isEmpty()
                              ? QObject::tr("the Kineto trace alone (no execution trace found)")
                              : QFileInfo(rank->etPath).fileName();
     runExport(window, QObject::tr("Linking %1 with %2...").arg(rank->label, with), path,
-              [input, path, inputs] {
-                return widgets::exportLinkedEtPlus(input, path.toStdString(), inputs);
-              });
+              [run, path, inputs] { return writeRankEtPlus(*run, path.toStdString(), inputs); });
   });
 
   exportMenu->addAction(
@@ -307,7 +311,9 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
         const auto inputs = protectedInputs(session);
         runExport(window, QObject::tr("Writing the timeline of %1...").arg(rank->label), path,
                   [trace, path, inputs] {
-                    return widgets::exportMeasuredTimeline(*trace, path.toStdString(), inputs);
+                    KinetoWriteOptions options;
+                    options.protectedPaths = inputs;
+                    return writeKinetoTrace(*trace, path.toStdString(), options);
                   });
       });
 
@@ -330,15 +336,21 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
                                               : QObject::tr("the simulation");
           runExport(window, QObject::tr("Writing %1 of %2...").arg(what, rank->label), path,
                     [graph, run, rankNumber, path] {
-                      return widgets::exportSimulatedTimeline(*graph, run, rankNumber,
-                                                              path.toStdString());
+                      return writeSimulatedRank(*graph, run, rankNumber, path.toStdString());
                     });
           return;
         }
-        const auto trace = rank->trace;
-        runExport(window, QObject::tr("Simulating %1...").arg(rank->label), path, [trace, path] {
-          return widgets::exportSimulatedTimeline(*trace, path.toStdString());
-        });
+        const auto run = session->run();
+        if (!run) {
+          QMessageBox::information(
+              window, QObject::tr("Export"),
+              QObject::tr("The traces are still loading; try again when done."));
+          return;
+        }
+        const int index = currentRank ? std::max(0, currentRank()) : 0;
+        runExport(
+            window, QObject::tr("Simulating %1...").arg(rank->label), path,
+            [run, index, path] { return writeSimulatedRank(*run, index, path.toStdString()); });
       });
 
   exportMenu->addAction(QObject::tr("Table as C&SV..."), window, [window, session] {
@@ -381,18 +393,30 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
   analysis->addAction(QObject::tr("&Simulate"), window, [window, session, currentRank] {
     const auto rank = currentRankData(session, currentRank);
     if (!rank) return;
+    const auto run = session->run();
+    if (!run) {
+      QMessageBox::information(window, QObject::tr("Simulation"),
+                               QObject::tr("The traces are still loading; try again when done."));
+      return;
+    }
     auto* sim = new widgets::SimulationView;
     QObject::connect(sim, &widgets::SimulationView::failed, sim, [sim](const QString& message) {
       QMessageBox::critical(sim, QObject::tr("Simulation"), message);
     });
-    sim->simulate(rank->trace);
+    // The whole run, as `sutra-cli simulate` runs it: ETs linked, ranks coupled; this rank shown.
+    sim->simulate(run, currentRank ? std::max(0, currentRank()) : 0);
     showWindow(window, sim, QObject::tr("Simulation of %1").arg(rank->label));
   });
   analysis->addAction(QObject::tr("&Charts"), window, [window, session, currentRank] {
     const auto rank = currentRankData(session, currentRank);
     if (!rank) return;
+    if (!rank->opTable) {
+      QMessageBox::information(window, QObject::tr("Charts"),
+                               QObject::tr("The traces are still loading; try again when done."));
+      return;
+    }
     auto* charts = new widgets::ChartsView;
-    charts->setTrace(rank->trace);
+    charts->setRank(rank->trace, rank->opTable);
     showWindow(window, charts, QObject::tr("Charts of %1").arg(rank->label));
   });
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "chakra/convert_files.h"
 
+#include <filesystem>
 #include <memory>
+#include <regex>
 
 #include "io/readers.h"
 #include "link/et_plus_reader.h"
@@ -62,6 +64,152 @@ Result<std::vector<std::string>> writeRankFiles(const ChakraTrace& trace, const 
     written.push_back(path);
   }
   return written;
+}
+
+std::string chakraStemFor(const std::string& tracePath) {
+  const std::filesystem::path path(tracePath);
+  std::string name = path.filename().string();
+  name = name.substr(0, name.find('.'));  // "rank0.kineto.json.gz" -> "rank0"
+  static const std::regex rank(R"([._-]?rank[._-]?[0-9]+$)", std::regex::icase);
+  name = std::regex_replace(name, rank, "");
+  if (name.empty()) name = path.parent_path().filename().string();
+  return name.empty() ? "trace" : name;
+}
+
+std::string exportStageName(ExportStage stage) {
+  switch (stage) {
+    case ExportStage::ReadingEt:
+      return "reading the execution trace";
+    case ExportStage::Linking:
+      return "linking";
+    case ExportStage::Converting:
+      return "converting";
+    case ExportStage::Writing:
+      return "writing";
+    case ExportStage::Done:
+      return "done";
+  }
+  return {};
+}
+
+std::size_t ChakraExportSummary::written() const {
+  std::size_t n = 0;
+  for (const auto& r : ranks) n += r.path.empty() ? 0 : 1;
+  return n;
+}
+
+std::size_t ChakraExportSummary::problemCount() const {
+  std::size_t n = 0;
+  for (const auto& r : ranks) n += r.problems.size();
+  return n;
+}
+
+std::string ChakraExportSummary::text() const {
+  std::string out = std::to_string(written()) + " of " + std::to_string(ranks.size()) +
+                    " rank(s) written" + (canceled ? " (cancelled)" : "") + "\n";
+  for (const auto& r : ranks) {
+    if (r.path.empty())
+      out += "rank " + std::to_string(r.rank) + ": not written: " + r.error + "\n";
+    else
+      out += "rank " + std::to_string(r.rank) + ": " + r.path + " (" + std::to_string(r.nodes) +
+             " nodes, " + std::to_string(r.edges) + " dependencies, linked by " + r.matching +
+             (r.etPath.empty() ? "" : " with " + r.etPath) + ")\n";
+    for (const auto& p : r.problems) out += "  " + p + "\n";
+  }
+  return out;
+}
+
+namespace {
+
+void addProblems(const ProblemLog& log, std::vector<std::string>& out) {
+  for (const Problem& p : log.all()) out.push_back(std::to_string(p.count) + " x " + p.what);
+}
+
+// The rank's ET: as given, else read from its path, else none (Kineto alone).
+Result<std::shared_ptr<const EtTrace>> etOf(const RankExportInput& input) {
+  if (input.et || input.etPath.empty()) return input.et;
+  auto et = readPytorchEt(input.etPath);
+  if (!et) return et.error();
+  return std::shared_ptr<const EtTrace>(std::make_shared<const EtTrace>(std::move(*et)));
+}
+
+}  // namespace
+
+ChakraExportSummary exportChakraTraces(const std::vector<RankExportInput>& ranks,
+                                       const std::string& prefix, const ChakraWriteOptions& write,
+                                       const ExportProgress& progress,
+                                       const ConvertOptions& convert) {
+  ChakraExportSummary summary;
+  const int count = static_cast<int>(ranks.size());
+  auto go = [&](int index, ExportStage stage) {
+    if (summary.canceled || !progress || progress(index, count, stage)) return !summary.canceled;
+    summary.canceled = true;
+    return false;
+  };
+  for (int index = 0; index < count; ++index) {
+    const RankExportInput& input = ranks[static_cast<std::size_t>(index)];
+    RankExportResult r;
+    r.rank = input.rank;
+    auto finish = [&](std::string error) {
+      r.error = std::move(error);
+      summary.ranks.push_back(std::move(r));
+    };
+    if (!go(index, ExportStage::ReadingEt)) {
+      finish("cancelled");
+      continue;
+    }
+    std::shared_ptr<const LinkedTrace> linked = input.linked;
+    if (!linked) {
+      auto et = etOf(input);
+      if (!et) {
+        finish(et.error().message);
+        continue;
+      }
+      if (!go(index, ExportStage::Linking)) {
+        finish("cancelled");
+        continue;
+      }
+      LinkOptions options;
+      options.rank = input.rank;
+      auto link = linkTraces(*et, input.kineto, options);
+      if (!link) {
+        finish(link.error().message);
+        continue;
+      }
+      linked = std::make_shared<const LinkedTrace>(std::move(link).value());
+    } else if (!go(index, ExportStage::Linking)) {
+      finish("cancelled");
+      continue;
+    }
+    if (linked->et) r.etPath = input.etPath;
+    r.matching = linked->report.matching;
+    addProblems(linked->problems, r.problems);
+    if (!go(index, ExportStage::Converting)) {
+      finish("cancelled");
+      continue;
+    }
+    auto converted = convertToChakra(*linked, convert);
+    if (!converted) {
+      finish(converted.error().message);
+      continue;
+    }
+    addProblems(converted->trace.problems, r.problems);
+    if (!go(index, ExportStage::Writing)) {
+      finish("cancelled");
+      continue;
+    }
+    const std::string path = rankFileName(prefix, input.rank);
+    if (auto status = writeChakraTrace(converted->trace, path, write); !status) {
+      finish(status.error().message);
+      continue;
+    }
+    r.path = path;
+    r.nodes = converted->trace.nodes.size();
+    r.edges = converted->stats.totalEdges();
+    summary.ranks.push_back(std::move(r));
+  }
+  if (progress && !summary.canceled) progress(count, count, ExportStage::Done);
+  return summary;
 }
 
 }  // namespace sutra::chakra

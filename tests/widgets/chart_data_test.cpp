@@ -8,6 +8,7 @@
 
 #include <QFile>
 #include <QImage>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 
 #include "chart_view.h"
@@ -15,6 +16,7 @@
 #include "io/readers.h"
 #include "link/launch_index.h"
 #include "qt_app.h"
+#include "session/run.h"
 #include "test_support.h"
 #include "theme.h"
 
@@ -68,7 +70,11 @@ TEST(ChartView, DrawsEachChartAndSavesPngSvgPdf) {
   const auto trace = std::make_shared<const Trace>(twoStreams());
   ChartsView charts;
   charts.resize(900, 600);
-  charts.setTrace(trace);
+  auto run = runOfTrace(trace, {.until = RunStage::Analyse});
+  ASSERT_TRUE(run.ok());
+  QSignalSpy ready(&charts, &ChartsView::ready);
+  charts.setRank(trace, run->ranks[0]->opTable);  // returns at once: computed off the GUI thread
+  ASSERT_TRUE(ready.wait(10'000));
   EXPECT_EQ(charts.utilisation()->seriesCount(), 2);  // one graph per stream
   EXPECT_EQ(charts.histogram()->seriesCount(), 1);
   EXPECT_EQ(charts.topOperators()->seriesCount(), 1);

@@ -19,13 +19,13 @@
 #include <functional>
 #include <memory>
 
+#include "chakra/convert_files.h"
 #include "chakra/et_file.h"
 #include "io/readers.h"
 #include "main_window.h"
 #include "qt_app.h"
 #include "simulation_view.h"
 #include "test_support.h"
-#include "trace_export.h"
 
 namespace sutra::gui {
 namespace {
@@ -112,7 +112,7 @@ TEST(ExportDialogs, ChakraCountsEveryStageOfEveryRankThenSummarises) {
 
   auto* progress = window.findChild<QProgressDialog*>("ChakraExportProgress");
   ASSERT_NE(progress, nullptr);
-  EXPECT_EQ(progress->maximum(), 2 * widgets::kExportStages);  // two ranks, every stage
+  EXPECT_EQ(progress->maximum(), 2 * chakra::kExportStages);  // two ranks, every stage
   auto* bar = progress->findChild<QProgressBar*>();
   ASSERT_NE(bar, nullptr);
   QSignalSpy values(bar, &QProgressBar::valueChanged);
@@ -120,7 +120,7 @@ TEST(ExportDialogs, ChakraCountsEveryStageOfEveryRankThenSummarises) {
   auto* summary = waitForChild<QMessageBox>(&window, "ChakraExportSummary");
   ASSERT_NE(summary, nullptr);
   ASSERT_FALSE(values.isEmpty());
-  EXPECT_EQ(values.back().front().toInt(), 2 * widgets::kExportStages);  // the bar reached its end
+  EXPECT_EQ(values.back().front().toInt(), 2 * chakra::kExportStages);  // the bar reached its end
   for (int rank : {0, 1}) {
     const QString file = QStringLiteral("allreduce_2ranks.%1.et").arg(rank);  // named after the run
     EXPECT_TRUE(summary->text().contains(file)) << summary->text().toStdString();

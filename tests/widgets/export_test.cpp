@@ -10,17 +10,42 @@
 #include <QStandardItemModel>
 #include <QTemporaryDir>
 
+#include "chakra/convert_files.h"
 #include "chakra/et_file.h"
+#include "io/kineto_writer.h"
 #include "io/readers.h"
 #include "link/et_plus_reader.h"
 #include "qt_app.h"
+#include "session/rank_exports.h"
 #include "table_export.h"
 #include "test_support.h"
-#include "trace_export.h"
 #include "trace_session.h"
 
 namespace sutra::widgets {
 namespace {
+
+using chakra::ChakraExportSummary;
+using chakra::chakraStemFor;
+using chakra::ExportStage;
+using chakra::RankExportInput;
+using chakra::RankExportResult;
+
+// Chakra export into `dir` as <stem>.<rank>.et, never over `inputs`.
+ChakraExportSummary exportChakraTraces(const std::vector<RankExportInput>& ranks,
+                                       const std::string& dir, const std::string& stem,
+                                       std::vector<std::string> inputs,
+                                       const chakra::ExportProgress& progress = {}) {
+  chakra::ChakraWriteOptions write;
+  write.protectedPaths = std::move(inputs);
+  return chakra::exportChakraTraces(ranks, dir + "/" + stem, write, progress);
+}
+
+Status exportMeasuredTimeline(const Trace& trace, const std::string& path,
+                              std::vector<std::string> inputs) {
+  KinetoWriteOptions options;
+  options.protectedPaths = std::move(inputs);
+  return writeKinetoTrace(trace, path, options);
+}
 
 TEST(TableExport, ModelToCsvQuotesFieldsThatNeedIt) {
   test::qtApp();
@@ -115,7 +140,9 @@ TEST(TraceExport, SimulatedTimelineIsAKinetoTraceWithEveryDeviceOp) {
   ASSERT_TRUE(trace.ok());
   QTemporaryDir dir;
   const std::string out = dir.path().toStdString() + "/simulated.json";
-  const Status status = exportSimulatedTimeline(*trace, out);
+  auto run = runOfTrace(std::make_shared<const Trace>(std::move(trace).value()));
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  const Status status = writeSimulatedRank(*run, 0, out);
   ASSERT_TRUE(status.ok()) << status.error().message;
   auto back = readKinetoTrace(out);
   ASSERT_TRUE(back.ok()) << back.error().message;
@@ -193,17 +220,21 @@ TEST(TraceExport, ChakraCancelLeavesNoFile) {
 
 TEST(TraceExport, LinkedEtPlusIsReadBack) {
   SUTRA_REQUIRE_SHARED_TRACES();
-  const RankExportInput input = linearPair();
+  const std::string etPath = test::sharedTrace("param/linear_et.json.gz");
+  auto run = openRankFiles({{0, test::sharedTrace("param/linear_kineto.json.gz"), {}, etPath}},
+                           {.until = RunStage::Link});
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  const RankRun& input = *run->ranks[0];
   QTemporaryDir dir;
   const std::string out = dir.path().toStdString() + "/linear_plus.json";
   std::string matching;
-  const Status status = exportLinkedEtPlus(input, out, {input.etPath}, &matching);
+  const Status status = writeRankEtPlus(input, out, {etPath}, &matching);
   ASSERT_TRUE(status.ok()) << status.error().message;
   EXPECT_NE(matching, "kineto_only");
   auto back = readLinkedEt(out);
   ASSERT_TRUE(back.ok()) << back.error().message;
   // Never over an input.
-  const Status refused = exportLinkedEtPlus(input, input.etPath, {input.etPath});
+  const Status refused = writeRankEtPlus(input, etPath, {etPath});
   EXPECT_FALSE(refused.ok());
 }
 

@@ -787,8 +787,8 @@ Result<std::string> kinetoTraceAt(const std::string& path) {
   // JSON" for a Chakra file).
   if (auto kind = sniffTraceKind(path);
       kind && *kind != FileKind::KinetoTrace && *kind != FileKind::Unknown)
-    return makeError(path, "is a " + std::string(fileKindName(*kind)) +
-                               ", but this needs a Kineto trace (torch.profiler's JSON)");
+    return makeError(path, "a " + std::string(fileKindName(*kind)) +
+                               ", not a Kineto trace (torch.profiler JSON)");
   return path;
 }
 

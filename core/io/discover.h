@@ -71,9 +71,9 @@ Result<std::string> findKinetoTrace(const std::vector<std::string>& paths,
                                     std::optional<int> rank = std::nullopt);
 
 // A path for a Kineto reader: a directory becomes its one Kineto trace (findKinetoTrace); a file
-// that is a trace of another kind is an error ("PATH: is a Chakra ET, but this needs a Kineto
-// trace (torch.profiler's JSON)"); any other path is returned as it is, so the reader reports its
-// own problems.
+// that is a trace of another kind is an error ("PATH: a Chakra ET, not a Kineto trace
+// (torch.profiler JSON)", the GUI's words); any other path is returned as it is, so the reader
+// reports its own problems.
 Result<std::string> kinetoTraceAt(const std::string& path);
 
 // The rank a file name states: "rank-3", "rank_3", "rank3" (also in the parent directory's name),

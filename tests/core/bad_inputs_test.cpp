@@ -406,8 +406,7 @@ TEST_F(BadInputs, ACommandThatNeedsAKinetoTraceSaysSoForAChakraFile) {
   const std::string p = test::fixture("discover/two_ranks/model.0.et");
   auto at = kinetoTraceAt(p);
   ASSERT_FALSE(at);
-  EXPECT_EQ(at.error().message,
-            p + ": is a Chakra ET, but this needs a Kineto trace (torch.profiler's JSON)");
+  EXPECT_EQ(at.error().message, p + ": a Chakra ET, not a Kineto trace (torch.profiler JSON)");
   EXPECT_TRUE(kinetoTraceAt(test::fixture("kineto/basic.json")));
 }
 

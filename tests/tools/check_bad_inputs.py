@@ -128,8 +128,8 @@ def main():
            "sutra-cli info: %s: empty file" % red.replace("\x1b", "\\x1b"))
     # critical-path on a Chakra file says what it needs.
     expect("critical-path x.et", ["critical-path", "discover/two_ranks/model.0.et"], 2,
-           "sutra-cli critical-path: discover/two_ranks/model.0.et: is a Chakra ET, but this "
-           "needs a Kineto trace (torch.profiler's JSON)")
+           "sutra-cli critical-path: discover/two_ranks/model.0.et: a Chakra ET, not a Kineto "
+           "trace (torch.profiler JSON)")
 
     # 13: a non-UTF-8 file name: --json output is still JSON (the bytes replaced).
     odd = os.path.join(os.fsencode(SCRATCH), b"\xff\xfename.json")

@@ -203,10 +203,12 @@ Result<SimKnobs> WhatIfDialog::knobs() const {
   if (!launchLatencyUs_->text().trimmed().isEmpty()) {
     bool ok = false;
     const double us = launchLatencyUs_->text().trimmed().toDouble(&ok);
-    if (!ok || us < 0)
+    if (!ok)
       return Error{"launch latency: '" + launchLatencyUs_->text().toStdString() +
-                   "' is not a number of microseconds >= 0"};
-    k.launchLatencyNs = TimeNs(us * 1000.0 + 0.5);
+                   "' is not a number of microseconds"};
+    auto ns = launchLatencyFromMicros(us);  // core's range, as the CLI's --launch-latency-us
+    if (!ns) return ns.error();
+    k.launchLatencyNs = *ns;
   }
   k.cpuSpeed = cpuSpeed_->value();
   k.dropSyncs = dropSyncs_->isChecked();

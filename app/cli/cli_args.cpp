@@ -56,8 +56,18 @@ std::vector<std::string> Args::values(const std::string& name) const {
   return out;
 }
 
+namespace {
+const char* gShownCommand = nullptr;
+}  // namespace
+
+ShownCommand::ShownCommand(const char* command) : previous_(gShownCommand) {
+  gShownCommand = command;
+}
+ShownCommand::~ShownCommand() { gShownCommand = previous_; }
+
 int fail(const char* command, const std::string& message) {
-  std::fprintf(stderr, "sutra-cli %s: %s\n", command, message.c_str());
+  std::fprintf(stderr, "sutra-cli %s: %s\n", gShownCommand ? gShownCommand : command,
+               message.c_str());
   return kExitBadInput;
 }
 

@@ -37,4 +37,25 @@ inline constexpr int kExitBadInput = 2;
 // input.
 int fail(const char* command, const std::string& message);
 
+// While one lives, fail() names `command` instead of the one it is called for: `export --to
+// chakra` runs convert, whose messages then say "sutra-cli export:".
+class ShownCommand {
+ public:
+  explicit ShownCommand(const char* command);
+  ~ShownCommand();
+  ShownCommand(const ShownCommand&) = delete;
+  ShownCommand& operator=(const ShownCommand&) = delete;
+
+ private:
+  const char* previous_;
+};
+
+// A JSON document as text for --json output. File names (and names read from traces) need not be
+// UTF-8, which JSON text must be: invalid bytes are replaced by U+FFFD instead of failing the
+// whole output. `indent` as nlohmann's dump (-1: one line).
+template <typename Json>
+std::string jsonText(const Json& doc, int indent = -1) {
+  return doc.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
 }  // namespace sutra::cli

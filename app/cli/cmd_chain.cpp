@@ -81,7 +81,7 @@ int runChain(int argc, char** argv) {
   const DependencyChain chain =
       dependencyChain(trace, *input->launches, *input->syncs, focus, input->linked.get(), options);
   if (args->flag("--json"))
-    std::cout << chainJson(trace, chain).dump(2) << "\n";
+    std::cout << jsonText(chainJson(trace, chain), 2) << "\n";
   else
     std::cout << chainText(trace, chain);
   return kExitOk;

@@ -97,7 +97,7 @@ int runCompare(int argc, char** argv) {
 
   const OpComparison c = compareOpTables(*tableA, *tableB, labelA, labelB);
   if (args->flag("--json"))
-    std::cout << comparisonJson(c, limit.value_or(0)).dump(2) << "\n";
+    std::cout << jsonText(comparisonJson(c, limit.value_or(0)), 2) << "\n";
   else if (args->flag("--csv"))
     std::cout << comparisonCsv(c, limit.value_or(0));
   else

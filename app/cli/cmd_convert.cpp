@@ -214,7 +214,7 @@ int runConvert(int argc, char** argv) {
         "ASTRA-sim needs two or more ranks: rerun with --ranks 2 to replicate this rank");
   if (args->flag("--json")) {
     summary["notes"] = notes;
-    std::printf("%s\n", summary.dump(2).c_str());
+    std::printf("%s\n", jsonText(summary, 2).c_str());
   } else {
     for (const auto& n : notes) std::fprintf(stderr, "note: %s\n", n.c_str());
   }

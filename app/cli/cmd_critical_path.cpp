@@ -58,7 +58,7 @@ int runCriticalPath(int argc, char** argv) {
   if (!window.ok()) return fail("critical-path", window.error().message);
   const CriticalPath path = criticalPath(trace, *input->launches, *input->syncs, *window);
   if (args->flag("--json"))
-    std::cout << criticalPathJson(trace, path, limit.value_or(0)).dump(2) << "\n";
+    std::cout << jsonText(criticalPathJson(trace, path, limit.value_or(0)), 2) << "\n";
   else
     std::cout << criticalPathText(trace, path, limit.value_or(40));
   return kExitOk;

@@ -97,7 +97,7 @@ int exportChrome(int argc, char** argv) {
     nlohmann::json j{{"input", *input}, {"output", *out}, {"events", events}};
     if (options.window)
       j["window"] = {{"start_ns", options.window->start}, {"end_ns", options.window->end}};
-    std::printf("%s\n", j.dump(2).c_str());
+    std::printf("%s\n", jsonText(j, 2).c_str());
   } else {
     std::printf("wrote %s: %zu of %zu events%s\n", out->c_str(), events, trace->events.size(),
                 options.window ? (" in " + formatDuration(options.window->length())).c_str() : "");
@@ -135,6 +135,7 @@ int runExport(int argc, char** argv) {
     }
     return exportChrome(argc, argv);
   }
+  const ShownCommand shown("export");  // convert's, link's, simulate's messages say "export"
   if (format == "chakra") return runCommand("convert", rest);
   if (format == "et+" || format == "etplus") return runCommand("link", rest);
   if (format == "simulated") {

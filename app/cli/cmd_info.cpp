@@ -153,7 +153,7 @@ int runInfo(int argc, char** argv) {
   const bool showNotes = !discovery->notes.empty() && (directory || (anyEt && anyKineto));
   if (json) {
     if (showNotes) doc["notes"] = discovery->notes;
-    std::printf("%s\n", doc.dump(2).c_str());
+    std::printf("%s\n", jsonText(doc, 2).c_str());
   } else if (showNotes) {
     std::printf("\nnotes\n");
     for (const auto& n : discovery->notes) std::printf("  %s\n", n.c_str());

@@ -2,15 +2,16 @@
 // `sutra-cli jsonize FILE.et`: a Chakra execution trace as JSON, like Chakra's chakra_jsonizer.
 #include <google/protobuf/util/json_util.h>
 
+#include <cerrno>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <iostream>
+#include <cstring>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "chakra/et_file.h"
 #include "cli_args.h"
 #include "command.h"
+#include "util/atomic_file.h"
 
 namespace sutra::cli {
 namespace {
@@ -23,7 +24,8 @@ constexpr const char* kHelp =
     "node per line, and the problems the reader found (absent or self dependencies, "
     "duplicates).\n\n"
     "Options:\n"
-    "  -o FILE     write to FILE instead of standard output\n"
+    "  -o FILE     write to FILE (FILE.gz: gzipped) instead of standard output; the file is\n"
+    "              replaced only when all of it is written\n"
     "  --chakra    write what chakra_jsonizer writes: the GlobalMetadata and then each node as\n"
     "              separate indented JSON objects with protobuf's camelCase names\n"
     "  -h, --help  show this help\n";
@@ -54,29 +56,37 @@ int runJsonize(int argc, char** argv) {
   }
   const std::string path = args->positional()[0];
   auto trace = chakra::readChakraTrace(path);
-  if (!trace) {
-    std::fprintf(stderr, "sutra-cli jsonize: %s\n", trace.error().message.c_str());
-    return kExitBadInput;
-  }
-  std::ofstream file;
-  std::ostream* out = &std::cout;
+  if (!trace) return fail("jsonize", trace.error().message);
+  // The output goes to standard output, or through the atomic writer every command uses: the
+  // whole file or nothing (a full disk, a Ctrl-C or an error leaves the old file as it was).
+  std::optional<AtomicFile> file;
   if (auto o = args->value("-o")) {
-    std::error_code ec;
-    if (std::filesystem::exists(*o, ec) && std::filesystem::equivalent(*o, path, ec)) {
-      std::fprintf(stderr, "sutra-cli jsonize: %s: refusing to overwrite the input\n", o->c_str());
-      return kExitBadInput;
-    }
-    file.open(*o, std::ios::binary | std::ios::trunc);
-    if (!file) {
-      std::fprintf(stderr, "sutra-cli jsonize: %s: cannot open for writing\n", o->c_str());
-      return kExitBadInput;
-    }
-    out = &file;
+    AtomicFileOptions options;
+    options.gzip = hasGzipSuffix(*o);
+    options.protectedPaths = {path};
+    auto created = AtomicFile::create(*o, options);
+    if (!created) return fail("jsonize", created.error().message);
+    file.emplace(std::move(*created));
   }
+  std::string buffer;
+  Status written = Ok{};
+  auto flush = [&] {
+    if (!written || buffer.empty()) return;
+    if (file) {
+      written = file->write(buffer);
+    } else if (std::fwrite(buffer.data(), 1, buffer.size(), stdout) != buffer.size()) {
+      written = Error{std::string("standard output: write failed: ") + std::strerror(errno)};
+    }
+    buffer.clear();
+  };
+  auto emit = [&](std::string_view text) {
+    buffer += text;
+    if (buffer.size() >= (1u << 20)) flush();
+  };
   const bool chakraStyle = args->flag("--chakra");
   if (chakraStyle) {
-    *out << toJson(trace->meta, true);
-    for (const auto& n : trace->nodes) *out << toJson(n, true);
+    emit(toJson(trace->meta, true));
+    for (const auto& n : trace->nodes) emit(toJson(n, true));
   } else {
     nlohmann::json problems = nlohmann::json::array();
     for (const auto& p : trace->problems.all())
@@ -84,17 +94,19 @@ int runJsonize(int argc, char** argv) {
                           {"what", p.what},
                           {"count", p.count},
                           {"example", p.example}});
-    *out << "{\"path\":" << nlohmann::json(path).dump()
-         << ",\n\"global_metadata\":" << toJson(trace->meta, false) << ",\n\"nodes\":[";
-    for (std::size_t i = 0; i < trace->nodes.size(); ++i)
-      *out << (i ? ",\n" : "\n") << toJson(trace->nodes[i], false);
-    *out << "\n],\n\"problems\":" << problems.dump() << "}\n";
+    emit("{\"path\":" + jsonText(nlohmann::json(path)));
+    emit(",\n\"global_metadata\":" + toJson(trace->meta, false) + ",\n\"nodes\":[");
+    for (std::size_t i = 0; i < trace->nodes.size(); ++i) {
+      emit(i ? ",\n" : "\n");
+      emit(toJson(trace->nodes[i], false));
+    }
+    emit("\n],\n\"problems\":" + jsonText(problems) + "}\n");
   }
-  out->flush();
-  if (!*out) {
-    std::fprintf(stderr, "sutra-cli jsonize: write failed\n");
-    return kExitBadInput;
-  }
+  flush();
+  if (written && file) written = file->commit();
+  if (written && !file && std::fflush(stdout) != 0)
+    written = Error{std::string("standard output: write failed: ") + std::strerror(errno)};
+  if (!written) return fail("jsonize", written.error().message);
   return kExitOk;
 }
 

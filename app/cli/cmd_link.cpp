@@ -202,7 +202,7 @@ int runLink(int argc, char** argv) {
     if (json) {
       auto j = summaryJson(*linked);
       if (!output.empty()) j["output"] = output;
-      std::cout << j.dump() << "\n";
+      std::cout << jsonText(j) << "\n";
     } else {
       printSummary(*linked, output);
     }
@@ -260,7 +260,7 @@ int runLink(int argc, char** argv) {
     }
   }
   if (json) {
-    std::cout << nlohmann::json{{"ranks", ranks}, {"notes", found->notes}}.dump() << "\n";
+    std::cout << jsonText(nlohmann::json{{"ranks", ranks}, {"notes", found->notes}}) << "\n";
   } else {
     for (const auto& note : found->notes) std::printf("note: %s\n", note.c_str());
   }

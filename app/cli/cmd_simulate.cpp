@@ -278,7 +278,9 @@ int runSimulate(int argc, char** argv) {
     auto us = parseNumber(*v);
     if (!us || *us < 0)
       return fail("simulate", "--launch-latency-us '" + *v + "': expected microseconds >= 0");
-    knobs.launchLatencyNs = static_cast<TimeNs>(std::llround(*us * 1000.0));
+    auto ns = launchLatencyFromMicros(*us);
+    if (!ns) return fail("simulate", "--launch-latency-us '" + *v + "': " + ns.error().message);
+    knobs.launchLatencyNs = *ns;
   }
   if (auto v = args->value("--launch-latency-scale")) {
     auto f = parseNumber(*v);
@@ -359,7 +361,7 @@ int runSimulate(int argc, char** argv) {
       return fail("simulate", ok.error().message);
   }
   if (args->flag("--json")) {
-    std::printf("%s\n", toJson(outcomes, matching).dump().c_str());
+    std::printf("%s\n", jsonText(toJson(outcomes, matching)).c_str());
   } else {
     printHuman(outcomes, knobs, matching);
     if (auto out = args->value("-o"))

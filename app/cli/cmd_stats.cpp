@@ -74,7 +74,7 @@ int runStats(int argc, char** argv) {
   sortOpRows(table.rows,
              sort.value_or(table.hasDeviceTime() ? OpSort::SelfDevice : OpSort::SelfCpu));
   if (args->flag("--json")) {
-    std::cout << opTableJson(table, limit.value_or(0)).dump(2) << "\n";
+    std::cout << jsonText(opTableJson(table, limit.value_or(0)), 2) << "\n";
   } else if (args->flag("--csv")) {
     std::cout << opTableCsv(table, limit.value_or(0));
   } else {

@@ -10,15 +10,16 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <numeric>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "io/byte_source.h"
+#include "io/discover.h"
 #include "util/atomic_file.h"
 
 namespace sutra::chakra {
@@ -37,63 +38,6 @@ void silenceProtobufLogging() {
     return true;
   }();
   (void)once;
-}
-
-Result<std::string> readWholeFile(const std::string& path) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) return openError(path, EISDIR);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return openError(path, errno);
-  std::string bytes;
-  in.seekg(0, std::ios::end);
-  const auto size = in.tellg();
-  if (size > 0) {
-    bytes.resize(static_cast<std::size_t>(size));
-    in.seekg(0);
-    in.read(bytes.data(), size);
-  }
-  if (!in) return makeError(path, "read failed");
-  return bytes;
-}
-
-bool isGzip(std::string_view bytes) {
-  return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
-         static_cast<unsigned char>(bytes[1]) == 0x8b;
-}
-
-Result<std::string> gunzip(std::string_view in, const std::string& name) {
-  z_stream zs{};
-  if (inflateInit2(&zs, 15 + 32) != Z_OK) return makeError(name, "zlib initialisation failed");
-  std::string out;
-  out.resize(std::max<std::size_t>(in.size() * 4, 1 << 16));
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-  zs.avail_in = static_cast<uInt>(in.size());
-  std::size_t produced = 0;
-  int rc = Z_OK;
-  for (;;) {
-    if (produced == out.size()) out.resize(out.size() * 2);
-    zs.next_out = reinterpret_cast<Bytef*>(out.data() + produced);
-    zs.avail_out = static_cast<uInt>(std::min<std::size_t>(out.size() - produced, 1u << 30));
-    const uInt before = zs.avail_out;
-    rc = inflate(&zs, Z_NO_FLUSH);
-    produced += before - zs.avail_out;
-    if (rc == Z_STREAM_END) {
-      if (zs.avail_in == 0) break;
-      inflateReset(&zs);  // concatenated gzip members
-      continue;
-    }
-    if (rc == Z_OK || (rc == Z_BUF_ERROR && zs.avail_out == 0)) continue;
-    const auto at = zs.total_in;
-    inflateEnd(&zs);
-    if (rc == Z_BUF_ERROR)
-      return makeError(
-          name, "truncated gzip stream (compressed data ends at byte " + std::to_string(at) + ")");
-    return makeError(name, "corrupt gzip data near compressed byte " + std::to_string(at) +
-                               (zs.msg ? std::string(": ") + zs.msg : std::string()));
-  }
-  inflateEnd(&zs);
-  out.resize(produced);
-  return out;
 }
 
 // A GlobalMetadata has only length-delimited fields 1 and 2; a Node has a varint field 1 (id) or
@@ -131,6 +75,12 @@ void checkGraph(ChakraTrace& t) {
   }
   if (!sorted) t.problems.add(Severity::Info, "nodes not sorted by id in the file", t.path);
   for (const auto& n : t.nodes) {
+    // proto3 keeps an enum value it does not know: a type outside et_def.proto's NodeType, which
+    // no consumer knows how to run.
+    if (!ChakraProtoMsg::NodeType_IsValid(n.type()))
+      t.problems.add(
+          Severity::Warning, "node type outside the Chakra schema (NodeType)",
+          "node " + std::to_string(n.id()) + " type " + std::to_string(static_cast<int>(n.type())));
     bool selfDependent = false;
     auto check = [&](std::uint64_t dep, const char* kind) {
       if (dep == n.id())
@@ -154,32 +104,86 @@ const Node* ChakraTrace::findNode(std::uint64_t id) const {
   return nullptr;
 }
 
-Result<ChakraTrace> parseChakraTrace(std::string_view bytes, const std::string& name) {
+namespace {
+
+// The bytes of an .et file as the parser sees them: a window that can be extended from the file
+// (read in chunks through ByteSource, gunzipped where gzip) or that is all of it (in memory).
+class Input {
+ public:
+  explicit Input(std::string_view all) : view_(all) {}
+  explicit Input(ByteSource& source) : source_(&source) {}
+
+  // At least `n` bytes from the current position, unless the file ends first.
+  Result<bool> ensure(std::size_t n) {
+    if (!source_) return view_.size() - pos_ >= n;
+    while (buffer_.size() - pos_ < n && !ended_) {
+      if (pos_ > 0 && pos_ >= buffer_.size() / 2) {
+        buffer_.erase(0, pos_);
+        pos_ = 0;
+      }
+      const std::size_t want = std::max<std::size_t>(n - (buffer_.size() - pos_), kChunk);
+      const std::size_t at = buffer_.size();
+      buffer_.resize(at + want);
+      auto got = source_->read(buffer_.data() + at, want);
+      buffer_.resize(at + (got ? *got : 0));
+      if (!got) return got.error();
+      if (*got == 0) ended_ = true;
+      view_ = buffer_;
+    }
+    return view_.size() - pos_ >= n;
+  }
+  std::size_t available() const { return view_.size() - pos_; }
+  unsigned char at(std::size_t i) const { return static_cast<unsigned char>(view_[pos_ + i]); }
+  std::string_view take(std::size_t n) {
+    const auto out = view_.substr(pos_, n);
+    pos_ += n;
+    consumed_ += n;
+    return out;
+  }
+  std::uint64_t offset() const { return consumed_; }
+
+ private:
+  static constexpr std::size_t kChunk = 1 << 20;
+  std::string_view view_;
+  ByteSource* source_ = nullptr;
+  std::string buffer_;
+  std::size_t pos_ = 0;
+  std::uint64_t consumed_ = 0;
+  bool ended_ = false;
+};
+
+Result<ChakraTrace> parseMessages(Input& in, const std::string& name, bool gzip) {
   silenceProtobufLogging();
   ChakraTrace t;
   t.path = name;
-  std::string inflated;
-  if (isGzip(bytes)) {
-    auto un = gunzip(bytes, name);
-    if (!un) return un.error();
-    inflated = std::move(un.value());
-    bytes = inflated;
-    t.wasGzip = true;
+  t.wasGzip = gzip;
+  const std::string where = gzip ? " (uncompressed offset)" : "";
+  {
+    auto any = in.ensure(2);
+    if (!any) return any.error();
   }
-  const std::string where = t.wasGzip ? " (uncompressed offset)" : "";
-  if (bytes.empty()) return makeError(name, "empty file: no GlobalMetadata and no nodes");
-  std::size_t pos = 0;
+  if (in.available() == 0) return makeError(name, "empty file: no GlobalMetadata and no nodes");
+  // A run of zero bytes reads as an empty GlobalMetadata and then as many empty nodes as there are
+  // bytes: told at once, instead of after millions of nodes.
+  if (in.available() >= 2 && in.at(0) == 0 && in.at(1) == 0)
+    return makeError(name, "not a Chakra trace: found 0x00 at bytes 0 and 1" + where +
+                               " (an empty GlobalMetadata and an empty node: zeros, not a trace)");
   std::size_t index = 0;
-  while (pos < bytes.size()) {
-    const std::size_t start = pos;
+  for (;;) {
+    if (auto more = in.ensure(1); !more) return more.error();
+    if (in.available() == 0) break;
+    const std::uint64_t start = in.offset();
     std::uint64_t len = 0;
     int shift = 0;
+    std::size_t prefix = 0;
     for (;;) {
-      if (pos >= bytes.size())
+      auto more = in.ensure(prefix + 1);
+      if (!more) return more.error();
+      if (!*more)
         return makeError(name, "truncated file: the length prefix of message " +
                                    std::to_string(index) + " at byte " + std::to_string(start) +
                                    where + " is cut off");
-      const auto b = static_cast<unsigned char>(bytes[pos++]);
+      const auto b = in.at(prefix++);
       len |= static_cast<std::uint64_t>(b & 0x7f) << shift;
       if (!(b & 0x80)) break;
       shift += 7;
@@ -192,12 +196,15 @@ Result<ChakraTrace> parseChakraTrace(std::string_view bytes, const std::string& 
       return makeError(name, "bad length " + std::to_string(len) + " for message " +
                                  std::to_string(index) + " at byte " + std::to_string(start) +
                                  where + " (not an .et file, or corrupt)");
-    if (pos + len > bytes.size())
+    auto whole = in.ensure(prefix + static_cast<std::size_t>(len));
+    if (!whole) return whole.error();
+    if (!*whole)
       return makeError(name, "truncated file: message " + std::to_string(index) + " at byte " +
                                  std::to_string(start) + where + " declares " +
                                  std::to_string(len) + " bytes but only " +
-                                 std::to_string(bytes.size() - pos) + " remain");
-    const std::string_view msg = bytes.substr(pos, len);
+                                 std::to_string(in.available() - prefix) + " remain");
+    in.take(prefix);
+    const std::string_view msg = in.take(static_cast<std::size_t>(len));
     const int size = static_cast<int>(len);
     if (index == 0 && !looksLikeNode(msg)) {
       if (!t.meta.ParseFromArray(msg.data(), size))
@@ -205,6 +212,13 @@ Result<ChakraTrace> parseChakraTrace(std::string_view bytes, const std::string& 
                                    " is not a valid Chakra GlobalMetadata (garbage or another "
                                    "format)");
     } else {
+      // An empty message is a node with no id, name or type: nothing a trace holds, and what
+      // zeros read as, one node per byte.
+      if (msg.empty())
+        return makeError(name, "message " + std::to_string(index) + " at byte " +
+                                   std::to_string(start) + where +
+                                   " is empty: found 0x00 where a Chakra Node's length should be "
+                                   "(zeros or another format)");
       if (index == 0)
         t.problems.add(Severity::Warning,
                        "file starts with a Node, not GlobalMetadata (Chakra's feeder would drop "
@@ -216,17 +230,75 @@ Result<ChakraTrace> parseChakraTrace(std::string_view bytes, const std::string& 
                                    std::to_string(start) + where +
                                    " is not a valid Chakra Node (garbage or another format)");
     }
-    pos += len;
     ++index;
   }
   checkGraph(t);
   return t;
 }
 
+}  // namespace
+
+Result<ChakraTrace> parseChakraTrace(std::string_view bytes, const std::string& name) {
+  if (bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
+      static_cast<unsigned char>(bytes[1]) == 0x8b) {
+    // Gzip in memory (the fuzz target, tests): inflated here, then parsed as plain bytes.
+    z_stream zs{};
+    if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK)
+      return makeError(name, "zlib initialisation failed");
+    std::string out;
+    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+    zs.avail_in = static_cast<uInt>(std::min<std::size_t>(bytes.size(), UINT32_MAX));
+    std::array<char, 1 << 16> chunk{};
+    for (;;) {
+      zs.next_out = reinterpret_cast<Bytef*>(chunk.data());
+      zs.avail_out = static_cast<uInt>(chunk.size());
+      const int rc = inflate(&zs, Z_NO_FLUSH);
+      out.append(chunk.data(), chunk.size() - zs.avail_out);
+      if (rc == Z_STREAM_END) {
+        if (zs.avail_in == 0) break;
+        inflateReset(&zs);  // concatenated gzip members
+        continue;
+      }
+      if (rc == Z_OK) continue;
+      const auto at = zs.total_in;
+      const std::string why = zs.msg ? std::string(": ") + zs.msg : std::string();
+      inflateEnd(&zs);
+      if (rc == Z_BUF_ERROR)
+        return makeError(name, "truncated gzip stream: the data ends at byte " +
+                                   std::to_string(at) + " before the compressed data does");
+      return makeError(name, "corrupt gzip data near compressed byte " + std::to_string(at) + why);
+    }
+    inflateEnd(&zs);
+    Input in{std::string_view(out)};
+    return parseMessages(in, name, true);
+  }
+  Input in{bytes};
+  return parseMessages(in, name, false);
+}
+
 Result<ChakraTrace> readChakraTrace(const std::string& path) {
-  auto bytes = readWholeFile(path);
-  if (!bytes) return bytes.error();
-  return parseChakraTrace(bytes.value(), path);
+  // Streamed: the file is never held whole (nor inflated whole), only the nodes read from it.
+  auto source = ByteSource::open(path);
+  if (!source) {
+    // An empty file gets the reader's own words.
+    if (source.error().message == makeError(path, "empty file").message)
+      return makeError(path, "empty file: no GlobalMetadata and no nodes");
+    return source.error();
+  }
+  // Sniffed first, as discovery does, from the first kilobytes: zeros, blanks, JSON or another
+  // format are refused before they are read as millions of nodes.
+  auto sniffed = sniffTraceFile(path);
+  if (!sniffed) return sniffed.error();
+  if (sniffed->kind == FileKind::Unknown) {
+    std::string why = sniffed->reason;
+    if (why.rfind("not a trace: ", 0) == 0) why.erase(0, 13);
+    return makeError(path, "not a Chakra trace: " + why);
+  }
+  if (sniffed->kind != FileKind::ChakraEt)
+    return makeError(path,
+                     "is a " + std::string(fileKindName(sniffed->kind)) + ", not a Chakra trace");
+  Input in{**source};
+  return parseMessages(in, path, (*source)->compressed());
 }
 
 namespace {

@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "io/byte_source.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
+#include <initializer_list>
+#include <optional>
 #include <vector>
 
 namespace sutra {
@@ -25,29 +30,78 @@ Error openError(const std::string& path, int err) {
       return makeError(path, "is a directory, not a trace file");
     case EACCES:
       return makeError(path, "permission denied");
+    case ELOOP:
+      return makeError(path, "too many levels of symbolic links (a symbolic link loop)");
+    case ENOTDIR:
+      return makeError(path, "a component of the path is not a directory");
     default:
       return makeError(path, std::string("cannot open: ") + std::strerror(err));
   }
 }
 
+namespace {
+
+std::string_view fileTypeName(mode_t mode) {
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "a special file";
+}
+
+Error notRegularFile(const std::string& path, mode_t mode) {
+  return makeError(path, "is " + std::string(fileTypeName(mode)) +
+                             ", not a regular file: traces are read from regular files only");
+}
+
+std::optional<std::string_view> unsupportedCompression(const unsigned char* m, std::size_t n) {
+  auto is = [&](std::initializer_list<unsigned char> magic) {
+    return n >= magic.size() && std::equal(magic.begin(), magic.end(), m);
+  };
+  if (is({'B', 'Z', 'h'})) return "bzip2";
+  if (is({0xfd, '7', 'z', 'X', 'Z', 0x00})) return "xz";
+  if (is({0x28, 0xb5, 0x2f, 0xfd})) return "zstd";
+  if (is({'P', 'K', 0x03, 0x04})) return "zip";
+  return std::nullopt;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<ByteSource>> ByteSource::open(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const auto status = fs::status(path, ec);
-  if (ec || !fs::exists(status)) return openError(path, ENOENT);
-  if (fs::is_directory(status)) return openError(path, EISDIR);
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return openError(path, errno);
+  if (S_ISDIR(st.st_mode)) return openError(path, EISDIR);
+  // A FIFO, a device (/dev/zero), a socket: never opened, as opening a FIFO without a writer
+  // blocks and a device has no size or end.
+  if (!S_ISREG(st.st_mode)) return notRegularFile(path, st.st_mode);
+  // O_NONBLOCK: should the path have become a FIFO since stat(), open() still returns at once.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return openError(path, errno);
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    const auto mode = st.st_mode;
+    ::close(fd);
+    return notRegularFile(path, mode);
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   std::unique_ptr<ByteSource> source(new ByteSource);
   source->path_ = path;
-  source->file_ = std::fopen(path.c_str(), "rb");
-  if (!source->file_) return openError(path, errno);
-  source->fileSize_ = fs::file_size(path, ec);
-  if (ec) source->fileSize_ = 0;
+  source->file_ = ::fdopen(fd, "rb");
+  if (!source->file_) {
+    const int err = errno;
+    ::close(fd);
+    return openError(path, err);
+  }
+  source->fileSize_ = static_cast<std::uint64_t>(st.st_size);
   if (source->fileSize_ == 0) return makeError(path, "empty file");
 
-  unsigned char magic[2] = {0, 0};
-  const std::size_t got = std::fread(magic, 1, 2, source->file_);
+  unsigned char magic[6] = {0, 0, 0, 0, 0, 0};
+  const std::size_t got = std::fread(magic, 1, sizeof magic, source->file_);
   std::rewind(source->file_);
-  if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+  if (auto format = unsupportedCompression(magic, got))
+    return makeError(path, "compressed with " + std::string(*format) +
+                               ", which Sutra does not read: decompress it first (Sutra reads "
+                               "plain and gzip files)");
+  if (got >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
     source->gzip_ = std::make_unique<Gzip>();
     // 16 + MAX_WBITS: expect a gzip header and trailer.
     if (inflateInit2(&source->gzip_->stream, 16 + MAX_WBITS) != Z_OK)
@@ -62,7 +116,8 @@ ByteSource::~ByteSource() {
 
 Result<std::size_t> ByteSource::readRaw(char* out, std::size_t capacity) {
   const std::size_t n = std::fread(out, 1, capacity, file_);
-  if (n == 0 && std::ferror(file_)) return makeError(path_, "read error");
+  if (n == 0 && std::ferror(file_))
+    return makeError(path_, std::string("read error: ") + std::strerror(errno));
   fileBytesRead_ += n;
   return n;
 }

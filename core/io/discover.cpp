@@ -277,6 +277,20 @@ bool checkNode(std::string_view message) {
 
 enum class Verdict { Yes, No, NeedMore };
 
+// A Node that says what it is, as every node a converter writes does: a printable name (field 2)
+// and a type (field 3), where a GlobalMetadata has only fields 1 and 2 and a run of blanks reads
+// as field 4 over and over.
+bool nodeShaped(std::string_view message) {
+  bool named = false, typed = false;
+  const bool ok = walkMessage(message, [&](const WireField& f) {
+    if (f.number == 2 && f.wireType == 2 && !f.payload.empty() && printable(f.payload))
+      named = true;
+    if (f.number == 3 && f.wireType == 0) typed = true;
+    return true;
+  });
+  return ok && named && typed && checkNode(message);
+}
+
 Verdict checkChakra(std::string_view bytes, bool complete, std::string& schema) {
   std::size_t pos = 0;
   std::uint64_t length = 0;
@@ -285,7 +299,10 @@ Verdict checkChakra(std::string_view bytes, bool complete, std::string& schema) 
   if (length > kMaxMessage) return Verdict::No;
   if (length > bytes.size() - pos) return short_();
   std::string version, schemaAttr;
-  if (!checkMetadata(bytes.substr(pos, length), version, schemaAttr)) return Verdict::No;
+  const std::string_view first = bytes.substr(pos, length);
+  // Chakra files of 2023 have no GlobalMetadata: they start with a node.
+  const bool startsWithNode = length > 0 && nodeShaped(first);
+  if (!startsWithNode && !checkMetadata(first, version, schemaAttr)) return Verdict::No;
   const bool emptyMetadata = length == 0;
   pos += length;
   schema = !version.empty() ? version : schemaAttr;
@@ -294,7 +311,20 @@ Verdict checkChakra(std::string_view bytes, bool complete, std::string& schema) 
   if (!readVarint(bytes, pos, length)) return short_();
   if (length > kMaxMessage) return Verdict::No;
   if (length > bytes.size() - pos) return short_();
+  // An empty node (a zero length) is what a run of zeros reads as: no trace has one.
+  if (length == 0) return Verdict::No;
   return checkNode(bytes.substr(pos, length)) ? Verdict::Yes : Verdict::No;
+}
+
+// "found 0x00 at byte 0 (all 65536 bytes read are zeros)": a file of zeros (a preallocated or
+// never-written file) said as such.
+std::string zerosProblem(const std::string& text, std::size_t start) {
+  std::size_t zeros = start;
+  while (zeros < text.size() && text[zeros] == '\0') ++zeros;
+  std::string what = "found 0x00 at byte " + std::to_string(start);
+  if (zeros == text.size())
+    what += " (all " + std::to_string(text.size()) + " bytes read are zeros)";
+  return what;
 }
 
 // --- Sniffing ------------------------------------------------------------------------------------
@@ -348,11 +378,13 @@ std::optional<int> rankFromFileName(const std::string& path) {
   static const std::regex rankWord("rank[-_]?([0-9]{1,6})", std::regex::icase);
   static const std::regex etSuffix("[._]([0-9]{1,6})\\.et(\\.gz)?$", std::regex::icase);
   static const std::regex jsonSuffix("_([0-9]{1,6})\\.json(\\.gz)?$", std::regex::icase);
+  // ET+ files of a linker, one per rank: "dlrm_eg_3_plus.json".
+  static const std::regex plusSuffix("_([0-9]{1,6})_plus\\.json(\\.gz)?$", std::regex::icase);
   const fs::path p(path);
   const std::string name = p.filename().string();
   std::smatch m;
   if (std::regex_search(name, m, rankWord) || std::regex_search(name, m, etSuffix) ||
-      std::regex_search(name, m, jsonSuffix))
+      std::regex_search(name, m, jsonSuffix) || std::regex_search(name, m, plusSuffix))
     return parseRank(m[1].str());
   const std::string dir = p.parent_path().filename().string();
   if (std::regex_search(dir, m, rankWord)) return parseRank(m[1].str());
@@ -442,6 +474,8 @@ Result<DiscoveredFile> sniffTraceFile(const std::string& path) {
       out.schema.clear();
       if (readError) return *readError;
       out.kind = FileKind::Unknown;
+      if (jsonProblem.empty() && first == '\0' && start < head.text().size())
+        jsonProblem = zerosProblem(head.text(), start);
       out.reason = "not a trace: " + (jsonProblem.empty()
                                           ? std::string("neither JSON nor a Chakra protobuf trace")
                                           : jsonProblem);
@@ -504,32 +538,92 @@ std::size_t pairScore(const std::string& a, const std::string& b) {
   return (sameDir ? 100000 : 0) + common;
 }
 
-Status collect(const std::string& given, std::vector<std::string>& out) {
+std::string describeSpecial(fs::file_type type) {
+  switch (type) {
+    case fs::file_type::fifo:
+      return "a FIFO (named pipe)";
+    case fs::file_type::character:
+      return "a character device";
+    case fs::file_type::block:
+      return "a block device";
+    case fs::file_type::socket:
+      return "a socket";
+    default:
+      return "a special file";
+  }
+}
+
+std::string reasonFor(const std::error_code& ec) {
+  if (ec == std::errc::permission_denied) return "permission denied";
+  return ec.message();
+}
+
+// The files under `dir`, recursively (symbolic links to directories are not followed, as
+// recursive_directory_iterator does not). What cannot be read (a folder without permission) or is
+// no regular file is named in `skipped`, and the rest is still read.
+void walkDirectory(const fs::path& dir, std::vector<std::string>& out,
+                   std::vector<std::string>& skipped, int depth) {
+  std::error_code ec;
+  fs::directory_iterator it(dir, ec), end;
+  if (ec) {
+    skipped.push_back(displayPath(dir.string()) + ": not read: " + reasonFor(ec));
+    return;
+  }
+  std::vector<fs::directory_entry> entries;
+  for (; it != end; it.increment(ec)) {
+    if (ec) {
+      skipped.push_back(displayPath(dir.string()) + ": not read to the end: " + reasonFor(ec));
+      break;
+    }
+    entries.push_back(*it);
+  }
+  std::sort(entries.begin(), entries.end());
+  for (const auto& entry : entries) {
+    std::error_code fe;
+    const auto linkStatus = entry.symlink_status(fe);
+    if (fs::is_directory(linkStatus)) {
+      if (depth < 64) walkDirectory(entry.path(), out, skipped, depth + 1);
+      continue;
+    }
+    const auto status = entry.status(fe);
+    if (fs::is_regular_file(status)) {
+      out.push_back(entry.path().string());
+    } else if (fs::is_symlink(linkStatus) && fe) {
+      skipped.push_back(displayPath(entry.path().string()) + ": skipped: " + reasonFor(fe) +
+                        " (a symbolic link that leads nowhere)");
+    } else if (!fs::is_directory(status) && fs::exists(status)) {
+      skipped.push_back(displayPath(entry.path().string()) +
+                        ": skipped: " + describeSpecial(status.type()) + ", not a regular file");
+    }
+  }
+}
+
+Status collect(const std::string& given, std::vector<std::string>& out,
+               std::vector<std::string>& skipped) {
   std::error_code ec;
   const fs::file_status st = fs::status(given, ec);
-  if (ec || !fs::exists(st)) return openError(given, ENOENT);
+  if (ec || !fs::exists(st)) {
+    // The reason stat() gives: a loop of links, a permission, or no such file.
+    if (auto ok = FileHead::open(given); !ok) return ok.error();
+    return openError(given, ENOENT);
+  }
   if (!fs::is_directory(st)) {
     if (auto ok = FileHead::open(given); !ok) return ok.error();
     out.push_back(given);
     return Ok{};
   }
-  const std::size_t before = out.size();
-  fs::recursive_directory_iterator it(given, ec), end;
-  if (ec) {
-    if (ec == std::errc::permission_denied) return makeError(given, "permission denied");
-    return makeError(given, ec.message());
+  const std::size_t before = out.size(), skippedBefore = skipped.size();
+  fs::directory_iterator probe(given, ec);
+  if (ec) return makeError(given, reasonFor(ec));
+  walkDirectory(given, out, skipped, 0);
+  if (out.size() == before) {
+    if (skipped.size() == skippedBefore)
+      return makeError(given, "empty directory: no files in it or below");
+    std::string why = skipped[skippedBefore];
+    if (skipped.size() > skippedBefore + 1)
+      why += " (and " + std::to_string(skipped.size() - skippedBefore - 1) + " more)";
+    return makeError(given, "no readable files in it or below; " + why);
   }
-  for (; it != end; it.increment(ec)) {
-    if (ec) {
-      const std::string where = it->path().string();
-      if (ec == std::errc::permission_denied)
-        return makeError(where.empty() ? given : where, "permission denied");
-      return makeError(given, ec.message());
-    }
-    std::error_code fe;
-    if (it->is_regular_file(fe)) out.push_back(it->path().string());
-  }
-  if (out.size() == before) return makeError(given, "empty directory: no files in it or below");
   return Ok{};
 }
 
@@ -537,9 +631,9 @@ Status collect(const std::string& given, std::vector<std::string>& out) {
 
 Result<Discovery> discoverTraces(const std::vector<std::string>& paths) {
   if (paths.empty()) return Error{"no trace files or directories given"};
-  std::vector<std::string> files;
+  std::vector<std::string> files, skipped;
   for (const auto& p : paths)
-    if (auto ok = collect(p, files); !ok) return ok.error();
+    if (auto ok = collect(p, files, skipped); !ok) return ok.error();
 
   // One entry per file, even when it is named twice (directly and through its directory).
   std::set<std::string> seen;
@@ -555,7 +649,8 @@ Result<Discovery> discoverTraces(const std::vector<std::string>& paths) {
       DiscoveredFile bad;
       bad.path = f;
       bad.reason = sniffed.error().message;
-      if (bad.reason.rfind(f + ": ", 0) == 0) bad.reason.erase(0, f.size() + 2);
+      const std::string shown = displayPath(f) + ": ";
+      if (bad.reason.rfind(shown, 0) == 0) bad.reason.erase(0, shown.size());
       d.files.push_back(std::move(bad));
     }
   }
@@ -648,7 +743,10 @@ Result<Discovery> discoverTraces(const std::vector<std::string>& paths) {
     d.ranks.push_back(std::move(g));
   }
   for (const auto& f : d.files)
-    if (f.kind == FileKind::Unknown) d.notes.push_back(f.path + ": skipped: " + f.reason);
+    if (f.kind == FileKind::Unknown)
+      d.notes.push_back(displayPath(f.path) + ": skipped: " + f.reason);
+  d.notes.insert(d.notes.end(), skipped.begin(), skipped.end());
+  d.unreadable = std::move(skipped);
   return d;
 }
 
@@ -684,8 +782,14 @@ Result<std::string> findKinetoTrace(const std::vector<std::string>& paths,
 
 Result<std::string> kinetoTraceAt(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::is_directory(path, ec)) return path;
-  return findKinetoTrace({path});
+  if (std::filesystem::is_directory(path, ec)) return findKinetoTrace({path});
+  // A trace of another kind is named as such, rather than left to the Kineto reader ("not
+  // JSON" for a Chakra file).
+  if (auto kind = sniffTraceKind(path);
+      kind && *kind != FileKind::KinetoTrace && *kind != FileKind::Unknown)
+    return makeError(path, "a " + std::string(fileKindName(*kind)) +
+                               ", not a Kineto trace (torch.profiler JSON)");
+  return path;
 }
 
 }  // namespace sutra

@@ -43,7 +43,10 @@ struct RankGroup {
 struct Discovery {
   std::vector<DiscoveredFile> files;  // sorted by path
   std::vector<RankGroup> ranks;       // sorted by rank
-  std::vector<std::string> notes;     // unpaired files and why
+  std::vector<std::string> notes;     // unpaired files and why, and what was not read
+  // "PATH: not read: permission denied", "PATH: skipped: a FIFO (named pipe), not a regular
+  // file": what a directory held that could not be read (also among the notes).
+  std::vector<std::string> unreadable;
 };
 
 // Classifies one file. Errors only when the file cannot be read at all ("PATH: no such file or
@@ -56,8 +59,9 @@ Result<FileKind> sniffTraceKind(const std::string& path, std::string* schema = n
 Result<DiscoveredFile> sniffTraceFile(const std::string& path);
 
 // Files and/or directories (searched recursively). Errors: a path that does not exist, cannot be
-// read, or a directory with no files. Files that cannot be classified are kept as Unknown with the
-// reason.
+// read, or a directory with no readable files. Files that cannot be classified are kept as Unknown
+// with the reason; a subfolder that cannot be read, or a FIFO or device in a folder, is named in
+// `unreadable` and the rest is read.
 Result<Discovery> discoverTraces(const std::vector<std::string>& paths);
 
 // The one Kineto trace that `paths` (files and/or directories) hold: the trace of `rank` where
@@ -66,12 +70,14 @@ Result<Discovery> discoverTraces(const std::vector<std::string>& paths);
 Result<std::string> findKinetoTrace(const std::vector<std::string>& paths,
                                     std::optional<int> rank = std::nullopt);
 
-// A path for a Kineto reader: a directory becomes its one Kineto trace (findKinetoTrace); any other
-// path is returned as it is, so the reader reports its own problems.
+// A path for a Kineto reader: a directory becomes its one Kineto trace (findKinetoTrace); a file
+// that is a trace of another kind is an error ("PATH: a Chakra ET, not a Kineto trace
+// (torch.profiler JSON)", the GUI's words); any other path is returned as it is, so the reader
+// reports its own problems.
 Result<std::string> kinetoTraceAt(const std::string& path);
 
 // The rank a file name states: "rank-3", "rank_3", "rank3" (also in the parent directory's name),
-// "<prefix>.3.et", "<prefix>_3.json" (.gz too); nullopt if none.
+// "<prefix>.3.et", "<prefix>_3.json", "<prefix>_3_plus.json" (.gz too); nullopt if none.
 std::optional<int> rankFromFileName(const std::string& path);
 
 }  // namespace sutra

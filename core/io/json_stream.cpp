@@ -14,6 +14,10 @@ namespace {
 
 bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
+// The most a single element or member value may take while it is read: memory stays bounded
+// whatever the input holds.
+constexpr std::size_t kMaxPendingBytes = std::size_t{256} << 20;
+
 // Byte classes for the hot loops: which bytes end a run of uninteresting ones.
 struct ByteTables {
   bool structural[256] = {};  // " { } [ ] ,
@@ -194,6 +198,9 @@ class Streamer {
   std::optional<Error> error_;  // set by the hot loops, which return positions
   JsonStreamSummary summary_;
   bool hasContent(std::size_t from, std::size_t to) const;
+  std::size_t keptFrom() const;  // the first byte the buffer must keep
+  Status checkZeros(std::size_t atLeast) const;
+  Status checkGrowth() const;
   std::size_t likelyBoundary() const;
   Status handOverSpeculative(std::size_t boundary);
   void resumeExactScan();
@@ -204,6 +211,14 @@ class Streamer {
 Result<JsonStreamSummary> Streamer::run() {
   buf_.resize(chunk_ + kJsonPadding);
   for (;;) {
+    // Only whitespace since the last delimiter in the array (a file padded with blanks): the
+    // delimiter moves to the last blank and the rest goes, so blanks never pile up in memory.
+    // (After a speculative hand-over the bytes after the boundary hold its '{': never blank.)
+    if (where_ == Where::InArray && !inString_ && pendingElements_ == 0 && pos_ > batchStart_ + 1 &&
+        !hasContent(batchStart_ + 1, pos_)) {
+      buf_[pos_ - 1] = buf_[batchStart_];
+      batchStart_ = lastComplete_ = pos_ - 1;
+    }
     // Between chunks, inside the array, the scan may give way to guessing (speculativeSplit):
     // what it knows of the partial element after batchStart_ is dropped, and the guess starts
     // from batchStart_.
@@ -229,9 +244,12 @@ Result<JsonStreamSummary> Streamer::run() {
       keyStart_ -= std::min(keyStart_, keep);
     }
     // An element larger than what is free (or a chunk filled by a partial element) grows the
-    // buffer.
-    if (buf_.size() - kJsonPadding - filled_ < std::max<std::size_t>(chunk_ / 2, 1))
+    // buffer, up to a bound: no trace event or node is that large, and zeros or blanks must not
+    // take the memory of their decompressed size.
+    if (buf_.size() - kJsonPadding - filled_ < std::max<std::size_t>(chunk_ / 2, 1)) {
+      if (auto s = checkGrowth(); !s) return s.error();
       buf_.resize(2 * (buf_.size() - kJsonPadding) + kJsonPadding);
+    }
     const std::size_t wanted = buf_.size() - kJsonPadding - filled_;
     auto n = source_.read(buf_.data() + filled_, wanted);
     if (!n) return n.error();
@@ -255,6 +273,8 @@ Result<JsonStreamSummary> Streamer::run() {
       break;
     }
     if (auto s = scan(); !s) return s.error();
+    // (At least a megabyte, so that a small input reads alike in any chunk size.)
+    if (auto s = checkZeros(std::max<std::size_t>(chunk_ / 2, 1 << 20)); !s) return s.error();
     if (where_ == Where::InArray && pendingElements_ > 0 && handlers_.onBatchBuffer) {
       if (auto s = handOverBatch(); !s) return s.error();
     } else if (where_ == Where::InArray || arrayClosed_) {
@@ -268,6 +288,9 @@ Result<JsonStreamSummary> Streamer::run() {
   if (where_ == Where::BeforeRoot)
     return makeError(source_.path(), "no JSON content (only whitespace)");
   if (where_ != Where::Done) {
+    // Zeros where the rest of the document should be (a header, then a preallocated file's
+    // zeros) are said as such, not as "truncated".
+    if (auto z = checkZeros(0); !z) return z.error();
     std::string inside = inString_ ? "inside a string"
                          : where_ == Where::InArray
                              ? "inside the \"" + std::string(arrayKey_) + "\" array"
@@ -445,6 +468,9 @@ Status Streamer::scan() {
               summary_.topLevelArray = true;
               batchStart_ = lastComplete_ = i;
               elementContent_ = false;
+            } else if (offset(i) == 0 && i + 2 < n && c == '\xEF' && p[i + 1] == '\xBB' &&
+                       p[i + 2] == '\xBF') {
+              i += 2;  // a UTF-8 byte-order mark, as some editors write: skipped
             } else {
               return makeError(source_.path(), "not JSON: expected '{' or '[' at byte " +
                                                    std::to_string(offset(i)) + ", found " +
@@ -669,6 +695,42 @@ std::size_t Streamer::scanArray(std::size_t i) {
     ++i;
   }
   return i;
+}
+
+std::size_t Streamer::keptFrom() const {
+  return where_ == Where::InArray   ? batchStart_
+         : where_ == Where::InValue ? valueStart_
+         : where_ == Where::InKey   ? keyStart_
+                                    : pos_;
+}
+
+Status Streamer::checkZeros(std::size_t atLeast) const {
+  // Asked after an exact scan that left `atLeast` bytes or more pending (an element not closed
+  // yet, which is rare): a zero byte there lies outside every string, since the scan turned
+  // those inside strings into spaces, and JSON has none there. Zeros after a header are told at
+  // once, instead of after reading gigabytes of them as one element.
+  // Only the streamed array: its elements are parsed, so zeros there fail the read in any case
+  // (a member value elsewhere may be one the reader ignores).
+  if (where_ != Where::InArray || pendingElements_ > 0) return Ok{};
+  const std::size_t from = keptFrom();
+  if (pos_ <= from || pos_ - from < atLeast) return Ok{};
+  if (const void* zero = std::memchr(buf_.data() + from, '\0', pos_ - from))
+    return malformed(static_cast<std::size_t>(static_cast<const char*>(zero) - buf_.data()),
+                     "found 0x00 (zero bytes are no JSON)");
+  return Ok{};
+}
+
+Status Streamer::checkGrowth() const {
+  const std::size_t from = keptFrom();
+  if (filled_ - from >= kMaxPendingBytes) {
+    const std::string what = where_ == Where::InArray
+                                 ? "an element of the \"" + std::string(arrayKey_) + "\" array"
+                                 : "a value";
+    return makeError(source_.path(),
+                     what + " at byte " + std::to_string(offset(from)) + " is larger than " +
+                         std::to_string(kMaxPendingBytes >> 20) + " MB: not a trace (or corrupt)");
+  }
+  return Ok{};
 }
 
 bool Streamer::hasContent(std::size_t from, std::size_t to) const {

@@ -2,6 +2,7 @@
 #include "simulate/sim_knobs.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace sutra {
@@ -9,7 +10,34 @@ namespace {
 
 bool positiveFinite(double x) { return std::isfinite(x) && x > 0; }
 
+bool within(double x, double lo, double hi) { return std::isfinite(x) && x >= lo && x <= hi; }
+
+// "1e+06" rather than "1000000.000000": the ranges as a user types them.
+std::string number(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", x);
+  return buf;
+}
+
+std::string range(double lo, double hi) { return "between " + number(lo) + " and " + number(hi); }
+
 }  // namespace
+
+TimeNs scaleDuration(TimeNs value, double factor) {
+  if (factor == 1.0) return value;
+  const double x = static_cast<double>(value) * factor;
+  if (std::isnan(x)) return 0;
+  if (x >= static_cast<double>(kMaxScaledNs)) return kMaxScaledNs;
+  if (x <= -static_cast<double>(kMaxScaledNs)) return -kMaxScaledNs;
+  return static_cast<TimeNs>(std::llround(x));
+}
+
+Result<TimeNs> launchLatencyFromMicros(double us) {
+  if (!within(us, 0.0, kMaxLaunchLatencyUs))
+    return Error{"launch latency " + number(us) + " us is out of range: it must be " +
+                 range(0, kMaxLaunchLatencyUs) + " microseconds"};
+  return static_cast<TimeNs>(std::llround(us * 1000.0));
+}
 
 Result<DurationScale> parseDurationScale(const std::string& text) {
   const auto eq = text.rfind('=');
@@ -17,23 +45,34 @@ Result<DurationScale> parseDurationScale(const std::string& text) {
     return Error{"--scale '" + text + "': expected REGEX=FACTOR, e.g. 'gemm=0.5'"};
   DurationScale scale;
   scale.pattern = text.substr(0, eq);
-  const std::string number = text.substr(eq + 1);
+  const std::string factor = text.substr(eq + 1);
   char* end = nullptr;
-  scale.factor = std::strtod(number.c_str(), &end);
-  if (number.empty() || end != number.c_str() + number.size() || !positiveFinite(scale.factor))
-    return Error{"--scale '" + text + "': the factor '" + number + "' is not a positive number"};
+  scale.factor = std::strtod(factor.c_str(), &end);
+  if (factor.empty() || end != factor.c_str() + factor.size() || !positiveFinite(scale.factor))
+    return Error{"--scale '" + text + "': the factor '" + factor + "' is not a positive number"};
+  if (!within(scale.factor, kMinDurationScale, kMaxDurationScale))
+    return Error{"--scale '" + text + "': the factor '" + factor +
+                 "' is out of range: it must be " + range(kMinDurationScale, kMaxDurationScale)};
   return scale;
 }
 
 Status validateKnobs(const SimKnobs& knobs) {
   for (const auto& s : knobs.scales)
-    if (!positiveFinite(s.factor))
-      return Error{"scale factor for '" + s.pattern + "' must be a positive number"};
-  if (knobs.launchLatencyNs && *knobs.launchLatencyNs < 0)
-    return Error{"launch latency must not be negative"};
-  if (!std::isfinite(knobs.launchLatencyScale) || knobs.launchLatencyScale < 0)
-    return Error{"launch latency scale must be a non-negative number"};
-  if (!positiveFinite(knobs.cpuSpeed)) return Error{"CPU speed factor must be a positive number"};
+    if (!within(s.factor, kMinDurationScale, kMaxDurationScale))
+      return Error{"scale factor " + number(s.factor) + " for '" + s.pattern +
+                   "' is out of range: it must be " + range(kMinDurationScale, kMaxDurationScale)};
+  if (knobs.launchLatencyNs &&
+      (*knobs.launchLatencyNs < 0 ||
+       static_cast<double>(*knobs.launchLatencyNs) > kMaxLaunchLatencyUs * 1000.0))
+    return Error{"launch latency " + number(static_cast<double>(*knobs.launchLatencyNs) / 1000.0) +
+                 " us is out of range: it must be " + range(0, kMaxLaunchLatencyUs) +
+                 " microseconds"};
+  if (!within(knobs.launchLatencyScale, 0.0, kMaxLaunchLatencyScale))
+    return Error{"launch latency scale " + number(knobs.launchLatencyScale) +
+                 " is out of range: it must be " + range(0, kMaxLaunchLatencyScale)};
+  if (!within(knobs.cpuSpeed, kMinCpuSpeed, kMaxCpuSpeed))
+    return Error{"CPU speed factor " + number(knobs.cpuSpeed) + " is out of range: it must be " +
+                 range(kMinCpuSpeed, kMaxCpuSpeed)};
   auto scaler = DurationScaler::create(knobs.scales);
   if (!scaler) return scaler.error();
   return Ok{};

@@ -31,11 +31,32 @@ struct SimKnobs {
   }
 };
 
-// Parses "REGEX=FACTOR" (the last '=' splits, so the pattern may hold '='). Errors name the text.
+// The sane range of each knob: what a what-if question can mean. Outside it a projection is no
+// longer an answer (a kernel 10^18 times slower overflows the clock; a CPU 10^-300 as fast never
+// finishes), so such values are refused, by the CLI and the GUI alike.
+inline constexpr double kMinDurationScale = 1e-6;  // --scale REGEX=FACTOR
+inline constexpr double kMaxDurationScale = 1e6;
+inline constexpr double kMinCpuSpeed = 1e-3;  // --cpu-speed
+inline constexpr double kMaxCpuSpeed = 1e3;
+inline constexpr double kMaxLaunchLatencyScale = 1e6;  // --launch-latency-scale (0 allowed)
+inline constexpr double kMaxLaunchLatencyUs = 1e6;     // --launch-latency-us: one second
+
+// Parses "REGEX=FACTOR" (the last '=' splits, so the pattern may hold '='). Errors name the text
+// and the range.
 Result<DurationScale> parseDurationScale(const std::string& text);
 
-// Checks the knobs' values (factors > 0 and finite, patterns that compile).
+// A launch latency given in microseconds, as the simulator's integer nanoseconds: refused when
+// not a number in [0, kMaxLaunchLatencyUs] (so the conversion can never overflow).
+Result<TimeNs> launchLatencyFromMicros(double us);
+
+// Checks the knobs' values: each within its range above (finite, never overflowing the clock),
+// patterns that compile.
 Status validateKnobs(const SimKnobs& knobs);
+
+// value * factor in integer ns, rounded, saturating at +-kMaxScaledNs instead of overflowing
+// (several factors of a pattern multiply).
+inline constexpr TimeNs kMaxScaledNs = 1'000'000'000'000'000'000;  // 10^18 ns, ~31 years
+TimeNs scaleDuration(TimeNs value, double factor);
 
 // The factor of each device-op name, looked up by interned name id and matched lazily.
 class DurationScaler {

@@ -11,10 +11,7 @@
 namespace sutra {
 namespace {
 
-TimeNs scaled(TimeNs value, double factor) {
-  return factor == 1.0 ? value
-                       : static_cast<TimeNs>(std::llround(static_cast<double>(value) * factor));
-}
+TimeNs scaled(TimeNs value, double factor) { return scaleDuration(value, factor); }
 
 }  // namespace
 

@@ -6,18 +6,113 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <array>
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 
 namespace sutra {
 namespace fs = std::filesystem;
 
+namespace {
+
+// Temporary files being written, so that SIGINT / SIGTERM (Ctrl-C during an export) remove them
+// instead of leaving half an output behind: fixed slots, as a signal handler may only read memory
+// and call unlink(). A process writes a handful of files at a time at most.
+struct PendingSlot {
+  std::atomic<bool> used{false};
+  std::atomic<bool> ready{false};
+  std::array<char, 4096> path{};
+};
+std::array<PendingSlot, 32> gPending;
+std::atomic<bool> gHandlersInstalled{false};
+struct sigaction gPreviousInt {};
+struct sigaction gPreviousTerm {};
+
+void removePendingAndReraise(int sig) {
+  for (auto& slot : gPending)
+    if (slot.ready.load()) ::unlink(slot.path.data());
+  ::sigaction(sig, sig == SIGINT ? &gPreviousInt : &gPreviousTerm, nullptr);
+  ::raise(sig);
+}
+
+void installSignalCleanup() {
+  if (gHandlersInstalled.exchange(true)) return;
+  for (int sig : {SIGINT, SIGTERM}) {
+    struct sigaction previous {};
+    ::sigaction(sig, nullptr, &previous);
+    // Only where nobody else handles the signal (the GUI's own handlers stay as they are).
+    if (previous.sa_handler != SIG_DFL) continue;
+    (sig == SIGINT ? gPreviousInt : gPreviousTerm) = previous;
+    struct sigaction action {};
+    action.sa_handler = &removePendingAndReraise;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(sig, &action, nullptr);
+  }
+}
+
+int registerPending(const std::string& tmp) {
+  if (tmp.size() >= PendingSlot{}.path.size()) return -1;
+  for (std::size_t i = 0; i < gPending.size(); ++i) {
+    bool expected = false;
+    if (!gPending[i].used.compare_exchange_strong(expected, true)) continue;
+    std::memcpy(gPending[i].path.data(), tmp.c_str(), tmp.size() + 1);
+    gPending[i].ready.store(true);
+    return static_cast<int>(i);
+  }
+  return -1;
+}
+
+void unregisterPending(int slot) {
+  if (slot < 0) return;
+  gPending[static_cast<std::size_t>(slot)].ready.store(false);
+  gPending[static_cast<std::size_t>(slot)].used.store(false);
+}
+
+// What an existing non-regular file is, for "is a character device, not a regular file".
+const char* fileTypeName(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+// The target may be absent (it is created) or a regular file (it is replaced); anything else
+// (a device such as /dev/null, a FIFO, a symbolic link, a directory) is refused, so a rename
+// never replaces it.
+Status checkReplaceable(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return Ok{};
+    if (errno == ENOTDIR) return makeError(path, "a component of the path is not a directory");
+    return makeError(path, std::string("cannot check the output: ") + std::strerror(errno));
+  }
+  if (S_ISREG(st.st_mode)) return Ok{};
+  if (S_ISDIR(st.st_mode)) return makeError(path, "is a directory");
+  if (S_ISLNK(st.st_mode))
+    return makeError(path,
+                     "is a symbolic link: refusing to replace it (name the file it points to)");
+  return makeError(path, std::string("is ") + fileTypeName(st.st_mode) +
+                             ", not a regular file: refusing to replace it");
+}
+
+std::string errnoText(const char* what, int err) {
+  return std::string(what) + ": " + std::strerror(err);
+}
+
+}  // namespace
+
 struct AtomicFile::State {
   std::string path;
   std::string tmp;
   int fd = -1;
-  gzFile gz = nullptr;  // writes through a dup of fd
+  gzFile gz = nullptr;   // writes through a dup of fd
+  int pendingSlot = -1;  // in gPending while the temporary file exists
   bool failed = false;
   std::string failure;
 
@@ -28,6 +123,17 @@ struct AtomicFile::State {
     fd = -1;
     if (!tmp.empty()) ::unlink(tmp.c_str());
     tmp.clear();
+    unregisterPending(pendingSlot);
+    pendingSlot = -1;
+  }
+
+  // gzwrite / gzclose failed: zlib's reason, or the system's when it was a write error.
+  std::string gzipFailure(int errnoAfter) const {
+    int code = Z_OK;
+    const char* message = gz ? gzerror(gz, &code) : nullptr;
+    if (code == Z_ERRNO && message && *message) return std::string("write failed: ") + message;
+    if (code == Z_ERRNO || !message || !*message) return errnoText("write failed", errnoAfter);
+    return std::string("write failed (gzip): ") + message;
   }
 };
 
@@ -54,13 +160,21 @@ const std::string& AtomicFile::path() const { return state_->path; }
 
 Result<AtomicFile> AtomicFile::create(const std::string& path, const AtomicFileOptions& options) {
   const fs::path target(path);
-  if (target.filename().empty()) return makeError(path, "not a file name");
+  if (path.empty() || target.filename().empty()) return makeError(path, "not a file name");
   std::error_code ec;
   if (fs::is_directory(target, ec)) return makeError(path, "is a directory");
   for (const auto& input : options.protectedPaths)
     if (isOneOfInputs(path, {input}))
       return makeError(path, "refusing to overwrite an input (" + input + ")");
+  if (auto ok = checkReplaceable(path); !ok) return ok.error();
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  // "-o out/trace.json": the folder is made when it is missing.
+  if (target.has_parent_path() && !fs::is_directory(dir, ec)) {
+    fs::create_directories(dir, ec);
+    if (ec)
+      return makeError(path, "cannot create the directory " + dir.string() + ": " + ec.message());
+  }
+  installSignalCleanup();
   auto state = std::make_unique<State>();
   state->path = path;
   state->tmp = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
@@ -70,6 +184,7 @@ Result<AtomicFile> AtomicFile::create(const std::string& path, const AtomicFileO
     return makeError(
         path, "cannot create a temporary file in " + dir.string() + ": " + std::strerror(errno));
   }
+  state->pendingSlot = registerPending(state->tmp);
   ::fchmod(state->fd, 0644);
   if (options.gzip) {
     // gzdopen takes the descriptor; dup so that commit() can still fsync it.
@@ -91,10 +206,11 @@ Status AtomicFile::write(std::string_view bytes) {
   while (!bytes.empty()) {
     if (s.gz) {
       const unsigned chunk = static_cast<unsigned>(std::min<std::size_t>(bytes.size(), 1u << 30));
+      errno = 0;
       const int n = gzwrite(s.gz, bytes.data(), chunk);
       if (n <= 0) {
         s.failed = true;
-        s.failure = "write failed (gzip)";
+        s.failure = s.gzipFailure(errno);
         return makeError(s.path, s.failure);
       }
       bytes.remove_prefix(static_cast<std::size_t>(n));
@@ -120,19 +236,32 @@ Status AtomicFile::commit() {
   }
   std::string why;
   if (s.gz) {
-    if (gzclose(s.gz) != Z_OK) why = "write failed (gzip)";
+    errno = 0;
+    const int rc = gzclose(s.gz);
+    if (rc == Z_ERRNO)
+      why = errnoText("write failed", errno);
+    else if (rc != Z_OK)
+      why = "write failed (gzip)";
     s.gz = nullptr;
   }
-  if (why.empty() && ::fsync(s.fd) != 0) why = std::string("write failed: ") + std::strerror(errno);
-  if (::close(s.fd) != 0 && why.empty()) why = std::string("write failed: ") + std::strerror(errno);
+  if (why.empty() && ::fsync(s.fd) != 0) why = errnoText("write failed", errno);
+  if (::close(s.fd) != 0 && why.empty()) why = errnoText("write failed", errno);
   s.fd = -1;
+  // The target may have become something else since create() (a FIFO, a link): checked again.
+  if (why.empty())
+    if (auto ok = checkReplaceable(s.path); !ok) {
+      s.discard();
+      return ok.error();
+    }
   if (why.empty() && ::rename(s.tmp.c_str(), s.path.c_str()) != 0)
-    why = std::string("cannot rename the temporary file into place: ") + std::strerror(errno);
+    why = errnoText("cannot rename the temporary file into place", errno);
   if (!why.empty()) {
     s.discard();
     return makeError(s.path, why);
   }
   s.tmp.clear();  // committed: nothing to remove
+  unregisterPending(s.pendingSlot);
+  s.pendingSlot = -1;
   return Ok{};
 }
 

@@ -20,7 +20,10 @@ struct AtomicFileOptions {
 
 class AtomicFile {
  public:
-  // Refuses a directory, or a path that is the same file as one of options.protectedPaths.
+  // Refuses a path that is the same file as one of options.protectedPaths, and any existing target
+  // that is not a regular file: a directory, a device (/dev/null), a FIFO, a socket, a symbolic
+  // link (never followed into a replace). A missing parent directory is created. While the file
+  // is being written, SIGINT and SIGTERM (where nobody else handles them) remove the temporary.
   static Result<AtomicFile> create(const std::string& path, const AtomicFileOptions& options = {});
 
   AtomicFile(AtomicFile&&) noexcept;

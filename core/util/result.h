@@ -37,8 +37,27 @@ class [[nodiscard]] Result {
 struct Ok {};
 using Status = Result<Ok>;
 
+// A path as a message shows it: control characters (an ANSI escape, a newline in a file name) as
+// \xNN, so that a name can neither restyle the terminal nor split the message in two.
+inline std::string displayPath(const std::string& path) {
+  std::string out;
+  out.reserve(path.size());
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (const char c : path) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u != 0x7f) {
+      out += c;
+    } else {
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    }
+  }
+  return out;
+}
+
 inline Error makeError(const std::string& path, const std::string& what) {
-  return Error{path.empty() ? what : path + ": " + what};
+  return Error{path.empty() ? what : displayPath(path) + ": " + what};
 }
 
 }  // namespace sutra

@@ -83,9 +83,13 @@ TEST(TimelineExport, WritesEveryReplayedEventAtItsSimulatedTime) {
     }
   }
   EXPECT_EQ(complete, 4);
-  EXPECT_FALSE(
+  // A missing output folder is made (issue 16); a file where the folder should be is an error.
+  EXPECT_TRUE(
       writeSimulatedTimeline((dir / "no" / "such" / "dir.json").string(), std::span(&rank, 1))
           .ok());
+  EXPECT_FALSE(writeSimulatedTimeline((dir / "no" / "such" / "dir.json" / "x.json").string(),
+                                      std::span(&rank, 1))
+                   .ok());
   std::filesystem::remove_all(dir);
 }
 

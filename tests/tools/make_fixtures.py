@@ -4,8 +4,10 @@
 cut-short JSON, control characters, hand-encoded Chakra protobuf, discovery directories).
 Deterministic (gzip mtime 0): run it from anywhere, commit what it writes.
 The plain-text fixtures next to them are written by hand."""
+import bz2
 import gzip
 import json
+import lzma
 import os
 import struct
 
@@ -136,6 +138,26 @@ def main():
           b'"pid": 1, "tid": 1, "ts": 1, "dur": 2, "args": {"note": "line\nbreak"}}]}\n')
     write("bad/truncated.et", chakra_trace(0)[:-4])
     write("bad/a_directory.json/inside.txt", "A directory named like a trace file.\n")
+    # Zeros: a whole file of them, and a header followed by them (a preallocated, never-written
+    # file). Small here; the large ones are made by the tests at run time.
+    write("bad/zeros.et", bytes(4096))
+    write("bad/zeros_after_header.json", b'{"traceEvents":[' + bytes(4096))
+    write("bad/zeros_after_header.json.gz", gz(b'{"traceEvents":[' + bytes(65536)))
+    # Compressed in formats Sutra does not read (bzip2 and xz by Python's own modules).
+    write("bad/kineto.json.bz2", bz2.compress(basic))
+    write("bad/kineto.json.xz", lzma.compress(basic))
+    write("bad/kineto.json.zst", b"\x28\xb5\x2f\xfd" + bytes(60))  # a zstd frame's magic
+    # A UTF-8 byte-order mark before the JSON, as some editors write.
+    write("bad/bom.json", b"\xef\xbb\xbf" + basic)
+    # Chakra of 2023: nodes without a GlobalMetadata before them.
+    write("bad/chakra_2023_no_metadata.et",
+          delimited(node(1, "compute", 4, dur=5, attrs=[attr_bool("is_cpu_op", False)]),
+                    node(2, "allreduce", 7, ctrl=[1], attrs=[attr_int64("comm_type", 0),
+                                                             attr_int64("comm_size", 1024)])))
+    # A node type outside et_def.proto's NodeType (42), and one of an absent id.
+    write("bad/chakra_unknown_node_type.et",
+          delimited(field_bytes(1, "0.0.4"), node(1, "compute", 4, dur=5),
+                    node(2, "mystery", 42, ctrl=[1], dur=3)))
 
     # Discovery: a two-rank run with every kind of file, classified by content.
     write("discover/two_ranks/kineto_rank_0.json", kineto(rank_head=0))
@@ -150,6 +172,10 @@ def main():
     # One rank, no rank anywhere: both are rank 0, paired by name.
     write("discover/single/train_kineto.json.gz", gz(kineto()))
     write("discover/single/train_et.json", et_flat())
+    # ET+ files of a linker, one per rank, the rank only in the name (dlrm_eg_<r>_plus.json).
+    write("discover/et_plus_ranks/dlrm_eg_0_plus.json", et_flat(ts_from=3))
+    write("discover/et_plus_ranks/dlrm_eg_1_plus.json", et_flat(ts_from=3))
+    write("discover/et_plus_ranks/dlrm_eg_2_plus.json", et_flat(ts_from=3))
     # The rank in the directory name.
     write("discover/rank_dirs/rank0/trace.json", kineto())
     write("discover/rank_dirs/rank1/trace.json", kineto())

@@ -123,6 +123,35 @@ def et_cases():
     yield "kineto_not_et.json", '{"traceEvents":[]}'
 
 
+def et_plus_cases():
+    linked = fx.et_flat(ts_from=3)
+    yield "linked.json", linked
+    yield "linked.json.gz", gz(linked)
+    device = ('{"schema":"1.0.1","pid":1,"nodes":['
+              '{"id":1,"name":"[pytorch|profiler|execution_trace|process]","parent":1,"tid":0},'
+              '{"id":2,"name":"aten::mm","parent":1,"tid":1,"rf_id":2,"ts":10.5,"inclusive_dur":4.25,'
+              '"exclusive_dur":1.125,"inter_thread_dep":5,"sync_dep":[3,4]},'
+              '{"id":3,"name":"cudaLaunchKernel","parent":2,"tid":1,"ts":11,"inclusive_dur":1,"exclusive_dur":1},'
+              '{"id":4,"name":"gemm","parent":3,"cat":"kernel","stream":7,"ts":12.001,"inclusive_dur":3,'
+              '"exclusive_dur":3,"pg_name":"0"},'
+              '{"id":5,"name":"nccl:all_reduce","parent":4,"cat":"kernel","stream":"x","ts":-1,'
+              '"inclusive_dur":1e300,"sync_dep":["a",null,{}]}]}')
+    yield "device_nodes.json", device
+    for cut in (9, len(device) // 2, len(device) - 3):
+        yield "truncated_%d.json" % cut, device[:cut]
+    yield "device_parent_loop.json", ('{"schema":"1.0.1","nodes":[{"id":1,"name":"k","parent":2,"cat":"kernel",'
+                                      '"ts":1,"inclusive_dur":1},{"id":2,"name":"k2","parent":1,"cat":"kernel",'
+                                      '"ts":1,"inclusive_dur":1}]}')
+    yield "huge_times.json", ('{"schema":"1.0.1","nodes":[{"id":1,"name":"a","parent":1,"ts":1e400,'
+                              '"inclusive_dur":-99999999999999999999999,"exclusive_dur":"x","cat":5}]}')
+    yield "duplicate_ids.json", ('{"schema":"1.0.1","nodes":[{"id":1,"name":"a","parent":1,"ts":1,"inclusive_dur":1},'
+                                 '{"id":1,"name":"b","parent":1,"cat":"kernel","ts":1,"inclusive_dur":1}]}')
+    yield "bad_utf8.json", b'{"schema":"1.0.1","nodes":[{"id":1,"name":"\xff","parent":1,"cat":"\xe4\xb8","ts":1}]}'
+    yield "zeros_after_header.json", b'{"schema":"1.0.1","nodes":[' + bytes(4096)
+    yield "kineto_not_et.json", '{"traceEvents":[]}'
+    yield "empty", b""
+
+
 def chakra_cases():
     yield "two_nodes.et", fx.chakra_trace(0)
     yield "two_nodes.et.gz", gz(fx.chakra_trace(1))
@@ -140,6 +169,10 @@ def chakra_cases():
     yield "wrong_wire_type.et", fx.delimited(meta, fx.field_bytes(1, b"\x01\x02"))
     yield "not_protobuf.et", b'{"traceEvents":[]}'
     yield "gzip_garbage.et.gz", b"\x1f\x8b\x08\x00" + bytes((i * 29 + 1) % 256 for i in range(100))
+    yield "zeros.et", bytes(4096)
+    yield "no_metadata.et", fx.delimited(fx.node(1, "a", 4, dur=2), fx.node(2, "b", 4, ctrl=[1], dur=2))
+    yield "empty_node.et", fx.delimited(meta, fx.node(1, "a", 4, dur=2), b"")
+    yield "unknown_node_type.et", fx.delimited(meta, fx.node(1, "a", 42, dur=2))
 
 
 def sniff_cases():
@@ -161,11 +194,16 @@ def sniff_cases():
     yield "gzip_garbage.gz", b"\x1f\x8b\x08\x00" + bytes((i * 17 + 9) % 256 for i in range(64))
     yield "empty_gzip.gz", gz(b"")
     yield "empty", b""
+    yield "zeros.bin", bytes(4096)
+    yield "chakra_no_metadata.et", fx.delimited(fx.node(1, "a", 4, dur=2), fx.node(2, "b", 4, dur=2))
+    yield "bom.json", b"\xef\xbb\xbf" + fx.kineto(rank_head=0).encode()
+    yield "bzip2.bz2", b"BZh91AY&SY" + bytes(32)
+    yield "zstd.zst", b"\x28\xb5\x2f\xfd" + bytes(32)
 
 
 def main():
-    for target, cases in (("kineto", kineto_cases), ("et", et_cases), ("chakra", chakra_cases),
-                          ("sniff", sniff_cases)):
+    for target, cases in (("kineto", kineto_cases), ("et", et_cases), ("et_plus", et_plus_cases),
+                          ("chakra", chakra_cases), ("sniff", sniff_cases)):
         for name, data in cases():
             write(target, name, data)
 

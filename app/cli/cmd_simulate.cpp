@@ -252,6 +252,81 @@ nlohmann::json toJson(const std::vector<RankOutcome>& outcomes,
             {"problems", collectiveProblems}}}};
 }
 
+// The what-if knobs of the command line (their ranges are core's: validateKnobs).
+Result<SimKnobs> knobsFrom(const Args& args) {
+  SimKnobs knobs;
+  for (const auto& text : args.values("--scale")) {
+    auto scale = parseDurationScale(text);
+    if (!scale) return scale.error();
+    knobs.scales.push_back(*scale);
+  }
+  if (auto v = args.value("--launch-latency-us")) {
+    auto us = parseNumber(*v);
+    if (!us || *us < 0)
+      return Error{"--launch-latency-us '" + *v + "': expected microseconds >= 0"};
+    auto ns = launchLatencyFromMicros(*us);
+    if (!ns) return Error{"--launch-latency-us '" + *v + "': " + ns.error().message};
+    knobs.launchLatencyNs = *ns;
+  }
+  if (auto v = args.value("--launch-latency-scale")) {
+    auto f = parseNumber(*v);
+    if (!f || *f < 0) return Error{"--launch-latency-scale '" + *v + "': expected a number >= 0"};
+    knobs.launchLatencyScale = *f;
+  }
+  if (auto v = args.value("--cpu-speed")) {
+    auto f = parseNumber(*v);
+    if (!f || *f <= 0) return Error{"--cpu-speed '" + *v + "': expected a number > 0"};
+    knobs.cpuSpeed = *f;
+  }
+  knobs.dropSyncs = args.flag("--no-sync");
+  if (auto ok = validateKnobs(knobs); !ok) return ok.error();
+  return knobs;
+}
+
+Result<SimulateOptions> simulateOptionsFrom(const Args& args) {
+  SimulateOptions options;
+  if (auto v = args.value("--step")) {
+    char* end = nullptr;
+    const long long n = std::strtoll(v->c_str(), &end, 10);
+    if (v->empty() || end != v->c_str() + v->size())
+      return Error{"--step '" + *v + "': expected a step number"};
+    options.onlyStep = n;
+  }
+  return options;
+}
+
+Result<ChakraSimOptions> chakraOptionsFrom(const Args& args) {
+  ChakraSimOptions options;
+  options.dependenciesOnly = args.flag("--graph-only");
+  if (auto v = args.value("--comm-bandwidth-gbs")) {
+    auto gbs = parseNumber(*v);
+    if (!gbs || *gbs <= 0) return Error{"--comm-bandwidth-gbs '" + *v + "': expected GB/s > 0"};
+    options.commBytesPerNs = *gbs;  // 1 GB/s = 1 byte per ns
+  }
+  return options;
+}
+
+// --kineto K [--et E]: one rank given by its files, each checked for its kind first.
+Result<Run> openGivenPair(const Args& args, const std::string& kineto, const RunOptions& options) {
+  if (!args.positional().empty())
+    return Error{"give either --kineto or files and directories, not both"};
+  auto kind = sniffTraceKind(kineto);
+  if (!kind) return kind.error();
+  if (*kind != FileKind::KinetoTrace)
+    return Error{kineto + ": not a Kineto trace (" + std::string(fileKindName(*kind)) + ")"};
+  RankFiles files;
+  files.kineto = kineto;
+  if (auto et = args.value("--et")) {
+    auto etKind = sniffTraceKind(*et);
+    if (!etKind) return etKind.error();
+    if (*etKind != FileKind::PytorchEt && *etKind != FileKind::LinkedEt)
+      return Error{*et + ": not a PyTorch execution trace (" + std::string(fileKindName(*etKind)) +
+                   ")"};
+    files.et = *et;
+  }
+  return openRankFiles({files}, options);
+}
+
 int runSimulate(int argc, char** argv) {
   std::string error;
   auto args =
@@ -267,76 +342,20 @@ int runSimulate(int argc, char** argv) {
     std::fputs(kHelp, stdout);
     return kExitOk;
   }
-
-  SimKnobs knobs;
-  for (const auto& text : args->values("--scale")) {
-    auto scale = parseDurationScale(text);
-    if (!scale) return fail("simulate", scale.error().message);
-    knobs.scales.push_back(*scale);
-  }
-  if (auto v = args->value("--launch-latency-us")) {
-    auto us = parseNumber(*v);
-    if (!us || *us < 0)
-      return fail("simulate", "--launch-latency-us '" + *v + "': expected microseconds >= 0");
-    auto ns = launchLatencyFromMicros(*us);
-    if (!ns) return fail("simulate", "--launch-latency-us '" + *v + "': " + ns.error().message);
-    knobs.launchLatencyNs = *ns;
-  }
-  if (auto v = args->value("--launch-latency-scale")) {
-    auto f = parseNumber(*v);
-    if (!f || *f < 0)
-      return fail("simulate", "--launch-latency-scale '" + *v + "': expected a number >= 0");
-    knobs.launchLatencyScale = *f;
-  }
-  if (auto v = args->value("--cpu-speed")) {
-    auto f = parseNumber(*v);
-    if (!f || *f <= 0) return fail("simulate", "--cpu-speed '" + *v + "': expected a number > 0");
-    knobs.cpuSpeed = *f;
-  }
-  knobs.dropSyncs = args->flag("--no-sync");
-  if (auto ok = validateKnobs(knobs); !ok) return fail("simulate", ok.error().message);
-  std::optional<std::int64_t> onlyStep;
-  if (auto v = args->value("--step")) {
-    char* end = nullptr;
-    const long long n = std::strtoll(v->c_str(), &end, 10);
-    if (v->empty() || end != v->c_str() + v->size())
-      return fail("simulate", "--step '" + *v + "': expected a step number");
-    onlyStep = n;
-  }
-
-  ChakraSimOptions chakraOptions;
-  chakraOptions.dependenciesOnly = args->flag("--graph-only");
-  if (auto v = args->value("--comm-bandwidth-gbs")) {
-    auto gbs = parseNumber(*v);
-    if (!gbs || *gbs <= 0)
-      return fail("simulate", "--comm-bandwidth-gbs '" + *v + "': expected GB/s > 0");
-    chakraOptions.commBytesPerNs = *gbs;  // 1 GB/s = 1 byte per ns
-  }
+  auto knobs = knobsFrom(*args);
+  if (!knobs) return fail("simulate", knobs.error().message);
+  auto simulateOptions = simulateOptionsFrom(*args);
+  if (!simulateOptions) return fail("simulate", simulateOptions.error().message);
+  auto chakraOptions = chakraOptionsFrom(*args);
+  if (!chakraOptions) return fail("simulate", chakraOptions.error().message);
 
   // Every rank with a Kineto trace (its ET linked where it has one), else its Chakra graph.
   RunOptions options;
   options.chakraGraphs = true;
-  options.chakra = chakraOptions;
+  options.chakra = *chakraOptions;
   Result<Run> run = Error{};
   if (auto kineto = args->value("--kineto")) {
-    if (!args->positional().empty())
-      return fail("simulate", "give either --kineto or files and directories, not both");
-    auto kind = sniffTraceKind(*kineto);
-    if (!kind) return fail("simulate", kind.error().message);
-    if (*kind != FileKind::KinetoTrace)
-      return fail("simulate",
-                  *kineto + ": not a Kineto trace (" + std::string(fileKindName(*kind)) + ")");
-    RankFiles files;
-    files.kineto = *kineto;
-    if (auto et = args->value("--et")) {
-      auto etKind = sniffTraceKind(*et);
-      if (!etKind) return fail("simulate", etKind.error().message);
-      if (*etKind != FileKind::PytorchEt && *etKind != FileKind::LinkedEt)
-        return fail("simulate", *et + ": not a PyTorch execution trace (" +
-                                    std::string(fileKindName(*etKind)) + ")");
-      files.et = *et;
-    }
-    run = openRankFiles({files}, options);
+    run = openGivenPair(*args, *kineto, options);
   } else {
     if (args->value("--et")) return fail("simulate", "--et goes with --kineto");
     if (args->positional().empty()) {
@@ -346,12 +365,9 @@ int runSimulate(int argc, char** argv) {
     run = openRun(args->positional(), options);
   }
   if (!run) return fail("simulate", run.error().message);
-  SimulateOptions simulateOptions;
-  simulateOptions.onlyStep = onlyStep;
-  auto simulated = simulateRun(*run, knobs, simulateOptions);
+  auto simulated = simulateRun(*run, *knobs, *simulateOptions);
   if (!simulated) return fail("simulate", simulated.error().message);
   const std::vector<RankOutcome>& outcomes = simulated->ranks;
-  const CollectiveMatching& matching = simulated->matching;
 
   if (auto out = args->value("-o")) {
     std::vector<SimulatedRank> ranks;
@@ -361,9 +377,9 @@ int runSimulate(int argc, char** argv) {
       return fail("simulate", ok.error().message);
   }
   if (args->flag("--json")) {
-    std::printf("%s\n", jsonText(toJson(outcomes, matching)).c_str());
+    std::printf("%s\n", jsonText(toJson(outcomes, simulated->matching)).c_str());
   } else {
-    printHuman(outcomes, knobs, matching);
+    printHuman(outcomes, *knobs, simulated->matching);
     if (auto out = args->value("-o"))
       std::printf("simulated timeline written to %s\n", out->c_str());
   }

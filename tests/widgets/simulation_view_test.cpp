@@ -12,12 +12,16 @@
 #include <QHeaderView>
 #include <QSignalSpy>
 #include <QTableView>
+#include <array>
+#include <cstdio>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "format.h"
 #include "io/readers.h"
 #include "qt_app.h"
 #include "test_support.h"
+#include "trace_session.h"
 
 namespace sutra::widgets {
 namespace {
@@ -213,6 +217,51 @@ TEST(WhatIfDialog, ParsesKnobsAndNamesTheBadLine) {
   knobs.scales[0].pattern = "gemm(";  // does not compile
   dialog.setKnobs(knobs);
   EXPECT_FALSE(dialog.knobs().ok());
+}
+
+// sutra-cli's standard output.
+std::string cliOutput(const std::string& arguments) {
+  const std::string command = std::string(SUTRA_CLI) + " " + arguments + " 2>/dev/null";
+  std::string out;
+  if (FILE* pipe = popen(command.c_str(), "r")) {
+    std::array<char, 4096> buffer{};
+    std::size_t n = 0;
+    while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) out.append(buffer.data(), n);
+    pclose(pipe);
+  }
+  return out;
+}
+
+// The GUI's path (TraceSession, then Analysis > Simulate's runSimulation on the session's run) and
+// `sutra-cli simulate DIR` give the same projected time for every step of every rank, the ranks
+// coupled at their collectives in both; and the same under a what-if.
+TEST(SimulationView, TheGuiSimulatesARunAsTheCliDoes) {
+  test::qtApp();
+  const std::string dir = std::string(SUTRA_SOURCE_DIR) + "/resources/samples/allreduce_2ranks";
+  TraceSession session;
+  QSignalSpy finished(&session, &TraceSession::finished);
+  session.open({QString::fromStdString(dir)});
+  ASSERT_TRUE(finished.wait(60'000));
+  ASSERT_NE(session.run(), nullptr);
+  for (const std::string knobs : {"", "--scale nccl=3"}) {
+    const auto cli = nlohmann::json::parse(cliOutput("simulate " + dir + " --json " + knobs));
+    ASSERT_EQ(cli["ranks"].size(), 2u);
+    SimKnobs whatIf;
+    if (!knobs.empty()) whatIf.scales.push_back({"nccl", 3.0});
+    for (int r = 0; r < 2; ++r) {
+      const SimulationResult gui = runSimulation(session.run(), r, whatIf);
+      ASSERT_TRUE(gui.error.isEmpty()) << gui.error.toStdString();
+      EXPECT_EQ(gui.coupledRanks, 2u);
+      const auto& steps = knobs.empty() ? gui.steps : gui.variantSteps;
+      const auto& cliSteps = cli["ranks"][std::size_t(r)]["steps"];
+      ASSERT_EQ(steps.size(), cliSteps.size());
+      for (std::size_t s = 0; s < steps.size(); ++s) {
+        EXPECT_EQ(steps[s].number, cliSteps[s]["step"].get<std::int64_t>());
+        EXPECT_EQ(steps[s].simulated, cliSteps[s]["simulated_ns"].get<TimeNs>())
+            << "rank " << r << " step " << steps[s].number << " " << knobs;
+      }
+    }
+  }
 }
 
 }  // namespace

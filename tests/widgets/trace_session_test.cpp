@@ -115,5 +115,20 @@ TEST(TraceSession, CancelStopsTheLoad) {
   EXPECT_TRUE(session.ranks().empty());
 }
 
+// The window shows core's failure as it is: the same words sutra-cli prints (session_test checks
+// the CLI's side).
+TEST(TraceSession, FailsWithCoresMessage) {
+  test::qtApp();
+  for (const std::string path : {test::fixture("widgets/not_a_trace.json"),
+                                 test::fixture("widgets/truncated_kineto.json.gz"),
+                                 test::fixture("widgets")}) {
+    auto core = openRun({path});
+    ASSERT_FALSE(core.ok());
+    TraceSession session;
+    session.open({QString::fromStdString(path)});
+    EXPECT_EQ(waitForEnd(session), "failed: " + QString::fromStdString(core.error().message));
+  }
+}
+
 }  // namespace
 }  // namespace sutra::widgets

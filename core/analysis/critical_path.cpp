@@ -74,11 +74,14 @@ class GraphBuilder {
       const Event& e = trace_.events[i];
       if (isGraphHostOp(e) && window_.contains(e.start)) add(i);
     }
+    // Device ops launched in the window; one launched before the trace (no call in it) belongs
+    // to no step, only to the whole trace (as in the operator table).
+    const bool wholeTrace = window_.start <= trace_.startNs && window_.end > trace_.endNs;
     for (EventId i = 0; i < trace_.events.size(); ++i) {
       const Event& e = trace_.events[i];
       if (!isDeviceOp(e.klass)) continue;
       const EventId call = launches_.runtimeCallOf(i);
-      if (call != kNoEvent ? slot_[call] != kNone : window_.contains(e.start)) add(i);
+      if (call != kNoEvent ? slot_[call] != kNone : wholeTrace && window_.contains(e.start)) add(i);
     }
     // How long each stream was busy before each of the graph's device ops, with every op on it,
     // those outside the window (launched earlier) too: a launch delay is only the stream's idle

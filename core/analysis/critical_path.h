@@ -78,7 +78,8 @@ struct CriticalPath {
 };
 
 // The critical path over the events of `window` (host ops starting in it, device ops launched in
-// it); pass stepWindow(step) for a step.
+// it; device ops with no launch in the trace only where the window is the whole trace); pass
+// stepWindow(step) for a step.
 CriticalPath criticalPath(const Trace& trace, const LaunchIndex& launches,
                           const std::vector<SyncDependency>& syncs, const TimeWindow& window);
 

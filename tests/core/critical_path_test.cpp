@@ -130,6 +130,27 @@ TEST(CriticalPath, ALaunchDelayIsNeverLongerThanTheStreamsIdleTime) {
   EXPECT_EQ(whole.breakdown.deviceCompute, 130);
 }
 
+TEST(CriticalPath, DeviceWorkLaunchedBeforeTheTraceIsInNoStep) {
+  // k0 has no launch in the trace and runs in step 1 [0,100); k1, launched at 10, waits for it.
+  TraceBuilder b("before.json");
+  const LaneId host = b.lane("1", "1");
+  const LaneId stream = b.lane("0", "7");
+  test::addFixtureEvent(b, host, "ProfilerStep#1", 0, 100, "user_annotation");
+  test::addFixtureEvent(b, host, "aten::mm", 5, 20, "cpu_op");
+  test::addFixtureEvent(b, host, "cudaLaunchKernel", 10, 5, "cuda_runtime", 1);
+  test::addFixtureEvent(b, stream, "k0", 0, 50, "kernel", 99);
+  test::addFixtureEvent(b, stream, "k1", 50, 30, "kernel", 1);
+  const Trace trace = b.finish();
+  const LaunchIndex launches = LaunchIndex::build(trace);
+  const CriticalPath step = criticalPath(trace, launches, {}, {0, 100});
+  EXPECT_EQ(step.nodes, 6u);  // aten::mm, the launch and k1: not k0
+  EXPECT_EQ(step.breakdown.deviceCompute, 30);
+  EXPECT_EQ(step.breakdown.launchDelay, 0);  // the stream was busy with k0 until k1 started
+  const CriticalPath whole = criticalPath(trace, launches, {}, wholeTraceWindow(trace));
+  EXPECT_EQ(whole.nodes, 8u);
+  EXPECT_EQ(whole.breakdown.deviceCompute, 80);  // k0 then k1
+}
+
 TEST(CriticalPath, EmptyWindow) {
   const Trace trace = test::twoStepFixture();
   const LaunchIndex launches = LaunchIndex::build(trace);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Traces of PyTorch <= 1.12: the categories Operator, Runtime, Kernel, Memcpy and Memset, and
-// ProfilerStep#N recorded as an Operator. tests/data/kineto/old_categories.json is a small one of
-// our own; ../shared/traces/kineto holds two real ones (PyTorch 1.8, 1.9).
+// ProfilerStep#N recorded as an Operator. tests/data/analysis/old_categories_kineto.json is a
+// small one of our own; ../shared/traces/kineto holds two real ones (PyTorch 1.8, 1.9).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -35,7 +35,7 @@ const OpRow* rowNamed(const OpTable& t, const std::string& name, bool onDevice =
 }
 
 TEST(OldKinetoCategories, FixtureIsAnalysedLikeANewTrace) {
-  auto trace = readKinetoTrace(test::fixture("kineto/old_categories.json"));
+  auto trace = readKinetoTrace(test::fixture("analysis/old_categories_kineto.json"));
   ASSERT_TRUE(trace.ok()) << trace.error().message;
   const LaunchIndex launches = LaunchIndex::build(*trace);
   EXPECT_EQ(launches.linkedCount(), 4u);  // every device op has its Runtime launch

@@ -86,7 +86,7 @@ int runCompare(int argc, char** argv) {
     auto window = resolveWindow(*in.trace, in.steps, {.step = side.step});
     if (!window.ok()) return window.error();
     label = std::filesystem::path(side.path).filename().string() +
-            (side.step ? " step " + std::to_string(*side.step) : std::string(" (whole trace)"));
+            (side.step ? " " + describeWindow(in.steps, {.step = side.step}) : " (whole trace)");
     return buildOpTable(*in.trace, *in.launches, {*window, byShape});
   };
   std::string labelA, labelB;

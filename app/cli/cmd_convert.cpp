@@ -44,6 +44,7 @@ constexpr const char* kHelp =
     "  --no-stream-order  no dependency between consecutive device ops of a stream\n"
     "  --no-costs         no num_ops / tensor_size attributes\n"
     "  --gzip             gzip the .et files (Chakra's tools read them; ASTRA-sim does not)\n"
+    "  --force            link an --et/--kineto pair even where they look like two runs\n"
     "  --json             print a JSON summary (nodes by type, edges by kind, problems)\n"
     "  -h, --help         show this help\n\n"
     "Check the output with: python3 et_check.py PREFIX N   (the rules ASTRA-sim enforces)\n";
@@ -66,10 +67,11 @@ nlohmann::json problemsJson(const ProblemLog& log) {
 
 int runConvert(int argc, char** argv) {
   std::string error;
-  auto args = Args::parse(argc, argv, {"--et", "--kineto", "--linked", "-o", "--rank", "--ranks"},
-                          {"--metadata-nodes", "--keep-unsupported-collectives",
-                           "--no-stream-order", "--no-costs", "--gzip", "--json", "-h", "--help"},
-                          error);
+  auto args =
+      Args::parse(argc, argv, {"--et", "--kineto", "--linked", "-o", "--rank", "--ranks"},
+                  {"--metadata-nodes", "--keep-unsupported-collectives", "--no-stream-order",
+                   "--no-costs", "--gzip", "--json", "--force", "-h", "--help"},
+                  error);
   if (!args) return fail("convert", error + "\n" + kHelp);
   if (args->flag("-h") || args->flag("--help")) {
     std::fputs(kHelp, stdout);
@@ -143,6 +145,7 @@ int runConvert(int argc, char** argv) {
   for (const auto& job : jobs) {
     LinkOptions lopts;
     lopts.rank = job.rank;
+    lopts.force = args->flag("--force");
     Result<chakra::PairConversion> conv = Error{};
     if (job.linked.empty()) {
       wopts.protectedPaths = {job.kineto};

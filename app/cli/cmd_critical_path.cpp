@@ -56,7 +56,8 @@ int runCriticalPath(int argc, char** argv) {
     spec->step = input->steps.front().number;
   auto window = resolveWindow(trace, input->steps, *spec);
   if (!window.ok()) return fail("critical-path", window.error().message);
-  const CriticalPath path = criticalPath(trace, *input->launches, *input->syncs, *window);
+  CriticalPath path = criticalPath(trace, *input->launches, *input->syncs, *window);
+  path.label = describeWindow(input->steps, *spec);
   if (args->flag("--json"))
     std::cout << jsonText(criticalPathJson(trace, path, limit.value_or(0)), 2) << "\n";
   else

@@ -41,6 +41,7 @@ constexpr const char* kHelp =
     "  --annotation NAME  the iteration annotation (default ProfilerStep: windows NAME#N)\n"
     "  --instance I       link within instance I (0-based) of the annotation\n"
     "  --gap-us US        idle gap that starts an inter-thread dependency group (default 1000)\n"
+    "  --force            link even traces that look like two different runs (pid, time, ops)\n"
     "  --json             print the summary as JSON\n"
     "  -h, --help         show this help\n";
 
@@ -151,7 +152,7 @@ int runLink(int argc, char** argv) {
   auto args = Args::parse(argc, argv,
                           {"--et", "--kineto", "-o", "--rank", "--step", "--iteration",
                            "--annotation", "--instance", "--gap-us"},
-                          {"--json", "-h", "--help"}, error);
+                          {"--json", "--force", "-h", "--help"}, error);
   if (!args) {
     std::fprintf(stderr, "sutra-cli link: %s\n%s", error.c_str(), kHelp);
     return kExitBadInput;
@@ -184,6 +185,7 @@ int runLink(int argc, char** argv) {
   if (args->value("--iteration")) options.iteration = iteration;
   if (args->value("--instance")) options.instance = instance;
   if (auto a = args->value("--annotation")) options.annotation = *a;
+  options.force = args->flag("--force");
   options.interThreadGapNs = gapUs * 1000;
   const bool json = args->flag("--json");
   const std::string output = args->value("-o").value_or("");

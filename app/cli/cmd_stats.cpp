@@ -17,12 +17,15 @@ constexpr const char* kHelp =
     "The operator table of a Kineto trace, as torch.profiler's key_averages().table() prints it:\n"
     "self and total CPU and device time and calls per operator, annotation, runtime call and\n"
     "device op.\n\n"
-    "  --step N           only step N (ProfilerStep#N; else the Nth Optimizer.step instance)\n"
+    "  --step N           only step N (ProfilerStep#N; else iteration N between repeats of the\n"
+    "                     outermost repeating annotation)\n"
     "  --start-ns T       only events from T (trace time, ns) ...\n"
     "  --end-ns T         ... up to T (exclusive)\n"
     "  --sort KEY         self_device (default where there is device time), self_cpu (default\n"
     "                     otherwise), cpu_total, device_total, calls, name\n"
     "  --group-by-shape   one row per name and input shapes (torch's group_by_input_shape)\n"
+    "  --count-recursion-once  corrected totals: an op nested in an op of its own name adds no\n"
+    "                     total (torch's key_averages counts it twice; the default matches torch)\n"
     "  --limit N          at most N rows (default: 100 in the table, all in --json and --csv)\n"
     "  --json             {\"device\",\"window\":{\"start_ns\",\"end_ns\"},\"rows\":[{\"name\",\n"
     "                     \"input_shapes\"?,\"calls\",\"self_cpu_ns\",\"cpu_total_ns\",\n"
@@ -31,8 +34,9 @@ constexpr const char* kHelp =
 
 int runStats(int argc, char** argv) {
   std::string error;
-  auto args = Args::parse(argc, argv, {"--step", "--start-ns", "--end-ns", "--sort", "--limit"},
-                          {"--group-by-shape", "--json", "--csv", "--help", "-h"}, error);
+  auto args = Args::parse(
+      argc, argv, {"--step", "--start-ns", "--end-ns", "--sort", "--limit"},
+      {"--group-by-shape", "--count-recursion-once", "--json", "--csv", "--help", "-h"}, error);
   if (!args) {
     std::fprintf(stderr, "sutra-cli stats: %s\n%s", error.c_str(), kHelp);
     return kExitBadInput;
@@ -70,7 +74,9 @@ int runStats(int argc, char** argv) {
   auto window = resolveWindow(trace, input->steps, *spec);
   if (!window.ok()) return fail(window.error().message);
 
-  OpTable table = buildOpTable(trace, *input->launches, {*window, args->flag("--group-by-shape")});
+  OpTable table =
+      buildOpTable(trace, *input->launches,
+                   {*window, args->flag("--group-by-shape"), args->flag("--count-recursion-once")});
   sortOpRows(table.rows,
              sort.value_or(table.hasDeviceTime() ? OpSort::SelfDevice : OpSort::SelfCpu));
   if (args->flag("--json")) {

@@ -61,6 +61,8 @@ OpComparison compareOpTables(const OpTable& a, const OpTable& b, std::string lab
   c.selfDeviceTotalA = a.selfDeviceTotal;
   c.selfDeviceTotalB = b.selfDeviceTotal;
   c.groupedByInputShapes = a.groupedByInputShapes && b.groupedByInputShapes;
+  c.launchedBeforeA = a.launchedBefore;
+  c.launchedBeforeB = b.launchedBefore;
   std::map<Key, OpDelta> byKey;
   auto add = [&](const OpTable& t, bool sideA) {
     for (const auto& r : t.rows) {
@@ -114,6 +116,17 @@ std::string comparisonText(const OpComparison& c, std::size_t limit) {
   out += totalLine("Window", c.windowA.length(), c.windowB.length()) + "\n";
   out += totalLine("Self CPU total", c.selfCpuTotalA, c.selfCpuTotalB) + "\n";
   out += totalLine("Self " + c.device + " total", c.selfDeviceTotalA, c.selfDeviceTotalB) + "\n";
+  // Device work whose launch is not in the trace belongs to no step: said, not compared.
+  const auto& ua = c.launchedBeforeA;
+  const auto& ub = c.launchedBeforeB;
+  if ((ua.ops > 0 && !ua.inRows) || (ub.ops > 0 && !ub.inRows)) {
+    auto side = [](const UnlaunchedWork& u) {
+      return u.inRows ? std::string("in the rows")
+                      : std::to_string(u.ops) + " device ops, " + formatDuration(u.time);
+    };
+    out += "Launched before the trace (in no step, not in the rows): A " + side(ua) + "; B " +
+           side(ub) + "\n";
+  }
   out += "Operators: " + std::to_string(c.rows.size()) + " (" + std::to_string(c.onlyInA()) +
          " only in A, " + std::to_string(c.onlyInB()) + " only in B)\n\n";
   const std::string dev = c.device;

@@ -41,6 +41,7 @@ struct OpComparison {
   TimeNs selfCpuTotalA = 0, selfCpuTotalB = 0;
   TimeNs selfDeviceTotalA = 0, selfDeviceTotalB = 0;
   bool groupedByInputShapes = false;
+  UnlaunchedWork launchedBeforeA, launchedBeforeB;  // OpTable::launchedBefore of each side
   // Largest change first: by |self device delta|, then |self CPU delta|, then name.
   std::vector<OpDelta> rows;
 

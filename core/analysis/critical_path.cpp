@@ -56,17 +56,44 @@ class GraphBuilder {
   }
   std::uint32_t index(EventId e) const { return slot_[e]; }
 
+  // HTA's nodes are ops and runtime calls (cpu_op, cuda_runtime, cuda_driver): annotations are
+  // none, their own time is no CPU work. ProfilerStep#N written as an op (PyTorch <= 1.12) is the
+  // step's annotation all the same.
+  bool isGraphHostOp(const Event& e) {
+    if (!isHostOp(e.klass) || e.klass == CategoryClass::UserAnnotation) return false;
+    if (e.klass != CategoryClass::CpuOp) return true;
+    if (stepAnnotation_.empty()) stepAnnotation_.assign(trace_.names.size(), -1);
+    if (stepAnnotation_[e.name] < 0)
+      stepAnnotation_[e.name] = trace_.name(e).starts_with("ProfilerStep#") ? 1 : 0;
+    return stepAnnotation_[e.name] == 0;
+  }
+
   void selectEvents() {
     slot_.assign(trace_.events.size(), kNone);
     for (EventId i = 0; i < trace_.events.size(); ++i) {
       const Event& e = trace_.events[i];
-      if (isHostOp(e.klass) && window_.contains(e.start)) add(i);
+      if (isGraphHostOp(e) && window_.contains(e.start)) add(i);
     }
+    // Device ops launched in the window; one launched before the trace (no call in it) belongs
+    // to no step, only to the whole trace (as in the operator table).
+    const bool wholeTrace = window_.start <= trace_.startNs && window_.end > trace_.endNs;
     for (EventId i = 0; i < trace_.events.size(); ++i) {
       const Event& e = trace_.events[i];
       if (!isDeviceOp(e.klass)) continue;
       const EventId call = launches_.runtimeCallOf(i);
-      if (call != kNoEvent ? slot_[call] != kNone : window_.contains(e.start)) add(i);
+      if (call != kNoEvent ? slot_[call] != kNone : wholeTrace && window_.contains(e.start)) add(i);
+    }
+    // How long each stream was busy before each of the graph's device ops, with every op on it,
+    // those outside the window (launched earlier) too: a launch delay is only the stream's idle
+    // time.
+    for (const Lane& lane : trace_.lanes) {
+      TimeNs busy = -1;
+      for (EventId i = lane.firstEvent; i < lane.endEvent; ++i) {
+        const Event& e = trace_.events[i];
+        if (!isDeviceOp(e.klass)) continue;
+        if (slot_[i] != kNone) busyUntil_[slot_[i]] = busy;
+        busy = std::max(busy, e.end());
+      }
     }
   }
 
@@ -74,6 +101,7 @@ class GraphBuilder {
     slot_[e] = static_cast<std::uint32_t>(events_.size());
     events_.push_back(e);
     zeroed_.push_back(false);
+    busyUntil_.push_back(-1);
   }
 
   void edge(std::uint32_t from, std::uint32_t to, TimeNs weight, CriticalKind kind,
@@ -107,7 +135,7 @@ class GraphBuilder {
     std::map<LaneId, std::vector<std::uint32_t>> byLane;
     for (std::uint32_t k = 0; k < events_.size(); ++k) {
       const Event& e = trace_.events[events_[k]];
-      if (!isHostOp(e.klass)) continue;
+      if (isDeviceOp(e.klass)) continue;
       byLane[e.lane].push_back(k);
       EventId p = e.parent;
       while (p != kNoEvent && (slot_[p] == kNone || e.end() > trace_.events[p].end()))
@@ -180,18 +208,20 @@ class GraphBuilder {
         }
         const EventId call = launches_.runtimeCallOf(d);
         const TimeNs prevEnd = prev == kNone ? -1 : trace_.events[events_[prev]].end();
+        // Never more than the stream's idle time before the op (ops of other windows included).
+        const TimeNs busy = busyUntil_[k];
         if (call != kNoEvent && index(call) != kNone) {
           const TimeNs callStart = trace_.events[call].start;
           if ((prev == kNone || prevEnd < callStart) && syncEnd < callStart) {
-            edge(startNode(index(call)), startNode(k), e.start - callStart,
+            edge(startNode(index(call)), startNode(k), e.start - std::max(callStart, busy),
                  CriticalKind::LaunchDelay, call);
             prev = k;
             continue;
           }
         }
         if (prev != kNone && syncEnd < prevEnd)
-          edge(endNode(prev), startNode(k), e.start - prevEnd, CriticalKind::KernelGap,
-               events_[prev]);
+          edge(endNode(prev), startNode(k), e.start - std::max(prevEnd, busy),
+               CriticalKind::KernelGap, events_[prev]);
         prev = k;
       }
     }
@@ -289,7 +319,9 @@ class GraphBuilder {
   std::vector<Edge> edges_;
   std::vector<std::int8_t> communication_;  // by name: 1 a collective kernel, 0 not, -1 unknown
   std::vector<bool> zeroed_;                // by slot: blocking calls reached by a sync edge
-  std::map<EventId, EventId> streamWaits_;  // waiting device op -> awaited device op
+  std::vector<TimeNs> busyUntil_;  // by slot (device ops): the stream's busy end before the op
+  std::vector<std::int8_t> stepAnnotation_;  // by name: 1 ProfilerStep#N, 0 not, -1 unknown
+  std::map<EventId, EventId> streamWaits_;   // waiting device op -> awaited device op
 };
 
 }  // namespace
@@ -362,7 +394,9 @@ nlohmann::json criticalPathJson(const Trace& trace, const CriticalPath& path,
     }
     segments.push_back(std::move(seg));
   }
-  return {{"window", {{"start_ns", path.window.start}, {"end_ns", path.window.end}}},
+  nlohmann::json window = {{"start_ns", path.window.start}, {"end_ns", path.window.end}};
+  if (!path.label.empty()) window["label"] = path.label;
+  return {{"window", std::move(window)},
           {"start_ns", path.start},
           {"end_ns", path.end},
           {"length_ns", path.length},
@@ -381,6 +415,7 @@ std::string criticalPathText(const Trace& trace, const CriticalPath& path,
                   path.length ? 100.0 * double(part) / double(path.length) : 0.0);
     return std::string(buffer);
   };
+  if (!path.label.empty()) out += "Window: " + path.label + "\n";
   out += "Critical path: " + formatDuration(path.length) + " of a " +
          formatDuration(path.end - path.start) + " span (" + std::to_string(path.segments.size()) +
          " edges; graph of " + std::to_string(path.nodes) + " nodes, " +

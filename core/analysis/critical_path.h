@@ -13,6 +13,11 @@
 // the awaited device op's end to the waiting call's end, or, for Stream Wait Event, to the waiting
 // stream's op start. The critical path is the longest path of this DAG.
 //
+// As in HTA, annotations (user_annotation; ProfilerStep#N written as an op by PyTorch <= 1.12) are
+// no nodes: the time an annotation spends outside its ops is no CPU work on the path. A launch
+// delay or a kernel-to-kernel gap is at most the time the stream stood idle before the op, ops
+// launched before the window included (those are no nodes, but they kept the stream busy).
+//
 // Where Sutra differs from HTA, deliberately:
 // - A sync edge weighs the time the call stayed blocked after the awaited op ended (its tail), not
 //   0, and counts as "sync wait"; a blocking call's own span weighs 0 only where a sync edge
@@ -64,6 +69,7 @@ struct CriticalBreakdown {
 
 struct CriticalPath {
   TimeWindow window;          // the events considered
+  std::string label;          // what the window is, in words (describeWindow), set by the caller
   TimeNs start = 0, end = 0;  // the path's first and last node times
   TimeNs length = 0;          // sum of the segments' weights == breakdown.total()
   CriticalBreakdown breakdown;
@@ -72,7 +78,8 @@ struct CriticalPath {
 };
 
 // The critical path over the events of `window` (host ops starting in it, device ops launched in
-// it); pass stepWindow(step) for a step.
+// it; device ops with no launch in the trace only where the window is the whole trace); pass
+// stepWindow(step) for a step.
 CriticalPath criticalPath(const Trace& trace, const LaunchIndex& launches,
                           const std::vector<SyncDependency>& syncs, const TimeWindow& window);
 

@@ -125,11 +125,21 @@ class TableBuilder {
     }
   }
 
-  bool inWindow(EventId i) const {
+  // The whole trace's window (or a wider one): it holds the work launched before the trace too.
+  bool wholeTrace() const {
+    return options_.window.start <= trace_.startNs && options_.window.end > trace_.endNs;
+  }
+
+  bool inWindow(EventId i) {
     const Event& e = trace_.events[i];
     if (kind_[i] == RowKind::Device) {
       const EventId call = launches_.runtimeCallOf(i);
-      return options_.window.contains(call != kNoEvent ? trace_.events[call].start : e.start);
+      if (call != kNoEvent) return options_.window.contains(trace_.events[call].start);
+      // Launched before the trace: no step of it launched this op.
+      if (!options_.window.contains(e.start)) return false;
+      ++table_.launchedBefore.ops;
+      table_.launchedBefore.time += e.dur;
+      return table_.launchedBefore.inRows;
     }
     return options_.window.contains(e.start);
   }
@@ -170,33 +180,51 @@ class TableBuilder {
     table_.device = trace_.meta.deviceBackend;
     table_.window = options_.window;
     table_.groupedByInputShapes = options_.groupByInputShapes;
+    table_.recursionCountedOnce = options_.countRecursionOnce;
+    table_.launchedBefore.inRows = wholeTrace();
     // By name alone, rows are made for every name first and the shape rows after them; the
     // name rows that only served as a key for shape rows are dropped at the end.
     std::vector<std::uint32_t> row(events.size(), kNone);
     for (EventId i = 0; i < events.size(); ++i)
       if (kind_[i] != RowKind::None && inWindow(i)) row[i] = rowOf(i);
+    // torch merges an op into its parent of the same name where it is the parent's only child
+    // (_remove_dup_nodes, by name, before any grouping by shapes), and so on down a chain of
+    // them: such an op is no call of its own, its self times go to the op it was merged into.
+    // Parents precede their children, so one forward pass resolves the chains.
+    std::vector<EventId> mergedInto(events.size(), kNoEvent);
+    for (EventId i = 0; i < events.size(); ++i) {
+      if (row[i] == kNone || kind_[i] != RowKind::Host) continue;
+      const EventId p = parent_[i];
+      const bool merged = p != kNoEvent && row[p] != kNone && events[p].name == events[i].name &&
+                          childCount_[p] == 1;
+      mergedInto[i] = merged ? mergedInto[p] : i;
+    }
     std::vector<bool> used(table_.rows.size(), false);
     for (EventId i = 0; i < events.size(); ++i) {
       if (row[i] == kNone) continue;
-      OpRow& r = table_.rows[row[i]];
-      used[row[i]] = true;
-      r.events.push_back(i);
       const Event& e = events[i];
       if (kind_[i] == RowKind::Device) {
+        OpRow& r = table_.rows[row[i]];
+        used[row[i]] = true;
+        r.events.push_back(i);
         ++r.calls;
         r.selfDevice += e.dur;
         r.deviceTotal += e.dur;
         continue;
       }
-      const EventId p = parent_[i];
-      // torch merges an op into its parent of the same name when it is the parent's only child.
-      const bool merged = p != kNoEvent && row[p] == row[i] && childCount_[p] == 1;
-      if (!merged) ++r.calls;
+      const bool merged = mergedInto[i] != i;
+      const std::uint32_t k = row[mergedInto[i]];
+      OpRow& r = table_.rows[k];
+      used[k] = true;
+      r.events.push_back(i);
       r.selfCpu += selfCpu_[i];
       r.selfDevice += selfDevice_[i];
+      if (merged) continue;  // its totals are inside the op it was merged into
+      ++r.calls;
       bool nestedInItself = false;
-      for (EventId a = p; a != kNoEvent && !nestedInItself; a = parent_[a])
-        nestedInItself = row[a] == row[i];
+      if (options_.countRecursionOnce)
+        for (EventId a = parent_[i]; a != kNoEvent && !nestedInItself; a = parent_[a])
+          nestedInItself = row[a] == k;
       if (!nestedInItself) {
         r.cpuTotal += e.dur;
         r.deviceTotal += deviceTotal_[i];

@@ -15,12 +15,18 @@
 // - Self device time of a host op = the durations of the device ops it launched itself: a device op
 //   belongs to the innermost framework op enclosing its launch call (LaunchIndex::launcherOf).
 //   Device total adds its descendants'. A device row's self and total are its own duration.
-// - Recursion: an op nested in an op of the same row counts its calls and self times, but not its
-//   totals, which its ancestor's total already holds (torch would count that time twice).
+// - Recursion, as torch counts it (the default): an op nested in an op of the same name adds its
+//   calls, self times and totals to the row, so the nested time is counted twice in "CPU total"
+//   and "<DEV> total" (aten::mm inside aten::mm: twice its time), except where it is its parent's
+//   only child: torch merges it into the parent (_remove_dup_nodes), it is no call of its own.
+//   OpTableOptions::countRecursionOnce is the corrected count: a nested op adds its calls and self
+//   times but not its totals, which its ancestor's total already holds.
 // - Percentages: Self CPU % and CPU total % of the sum of Self CPU over all rows; Self <DEV> % of
 //   the sum of Self <DEV> over the device rows ("Self CUDA time total"), as torch prints them.
-// - Window: host ops starting in it; device ops whose launch call starts in it (or, never
-//   launched by a known call, that start in it themselves).
+// - Window: host ops starting in it; device ops whose launch call starts in it, as HTA attributes
+//   device work to the iteration of its launch. A device op whose launch is not in the trace
+//   (queued before the profiler started) is a row of the whole trace's table, as torch lists it,
+//   but belongs to no step or time range: there it is counted apart (OpTable::launchedBefore).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -52,15 +58,27 @@ struct OpRow {
 struct OpTableOptions {
   TimeWindow window;  // from resolveWindow(); an empty window gives an empty table
   bool groupByInputShapes = false;
+  // The corrected count: an op nested in an op of its own row does not add its totals again
+  // (torch's key_averages() counts them twice; false matches torch).
+  bool countRecursionOnce = false;
+};
+
+// Device ops in a window that no call in the trace launched: their launch came before the trace.
+struct UnlaunchedWork {
+  std::uint64_t ops = 0;
+  TimeNs time = 0;      // the sum of their durations
+  bool inRows = false;  // true for the whole trace (they are rows); else left out of the rows
 };
 
 struct OpTable {
   std::string device;  // the backend as torch names its columns: "CUDA", "MTIA", ...
   TimeWindow window;
   bool groupedByInputShapes = false;
-  std::vector<OpRow> rows;     // in order of first occurrence; sort with sortOpRows()
-  TimeNs selfCpuTotal = 0;     // sum of Self CPU over all rows ("Self CPU time total")
-  TimeNs selfDeviceTotal = 0;  // sum of Self <DEV> over the device rows ("Self CUDA time total")
+  bool recursionCountedOnce = false;  // OpTableOptions::countRecursionOnce
+  UnlaunchedWork launchedBefore;  // device ops starting in the window, launched before the trace
+  std::vector<OpRow> rows;        // in order of first occurrence; sort with sortOpRows()
+  TimeNs selfCpuTotal = 0;        // sum of Self CPU over all rows ("Self CPU time total")
+  TimeNs selfDeviceTotal = 0;     // sum of Self <DEV> over the device rows ("Self CUDA time total")
 
   // Shares in percent, as torch's _format_time_share computes them (0 where the total is 0).
   double selfCpuPercent(const OpRow& r) const { return share(r.selfCpu, selfCpuTotal); }

@@ -103,6 +103,11 @@ std::string opTableText(const OpTable& table, std::size_t limit) {
   out += "Self CPU time total: " + formatTorchTime(double(table.selfCpuTotal)) + "\n";
   if (device)
     out += "Self " + dev + " time total: " + formatTorchTime(double(table.selfDeviceTotal)) + "\n";
+  if (table.recursionCountedOnce)
+    out += "Totals count an op nested in an op of its own name once (torch counts it twice)\n";
+  if (const auto& u = table.launchedBefore; u.ops > 0 && !u.inRows)
+    out += "Launched before the trace (in no step, not in the rows): " + std::to_string(u.ops) +
+           " device ops, " + formatTorchTime(double(u.time)) + "\n";
   return out;
 }
 
@@ -124,6 +129,9 @@ nlohmann::json opTableJson(const OpTable& table, std::size_t limit) {
   doc["device"] = table.device;
   doc["window"] = {{"start_ns", table.window.start}, {"end_ns", table.window.end}};
   doc["rows"] = std::move(rows);
+  if (table.recursionCountedOnce) doc["recursion_counted_once"] = true;
+  if (const auto& u = table.launchedBefore; u.ops > 0)
+    doc["launched_before_trace"] = {{"ops", u.ops}, {"time_ns", u.time}, {"in_rows", u.inRows}};
   return doc;
 }
 

@@ -20,7 +20,8 @@ std::string formatTorchShare(TimeNs part, TimeNs total);
 // device columns only where some row has device time, the totals underneath.
 std::string opTableText(const OpTable& table, std::size_t limit = 100);
 // {"device","window":{"start_ns","end_ns"},"rows":[{"name","input_shapes"?,"calls","self_cpu_ns",
-//  "cpu_total_ns","self_device_ns","device_total_ns"}]}
+//  "cpu_total_ns","self_device_ns","device_total_ns"}],"recursion_counted_once"?: true,
+//  "launched_before_trace"?: {"ops","time_ns","in_rows"}}
 nlohmann::json opTableJson(const OpTable& table, std::size_t limit = 0);
 // One header line, one line per row; fields quoted where needed (RFC 4180).
 std::string opTableCsv(const OpTable& table, std::size_t limit = 0);

@@ -11,7 +11,6 @@ namespace sutra {
 namespace {
 
 constexpr std::string_view kProfilerStep = "ProfilerStep#";
-constexpr std::string_view kOptimizerStep = "Optimizer.step#";
 
 std::optional<std::int64_t> profilerStepNumber(std::string_view name) {
   if (!name.starts_with(kProfilerStep)) return std::nullopt;
@@ -22,27 +21,62 @@ std::optional<std::int64_t> profilerStepNumber(std::string_view name) {
   return n;
 }
 
+// The spans between consecutive instances of the outermost repeating annotation, or none.
+std::vector<Step> repeatSteps(const Trace& trace) {
+  const auto& events = trace.events;
+  std::vector<std::uint32_t> count(trace.names.size(), 0);
+  for (const Event& e : events)
+    if (e.klass == CategoryClass::UserAnnotation) ++count[e.name];
+  auto repeating = [&](EventId i) {
+    return events[i].klass == CategoryClass::UserAnnotation && count[events[i].name] >= 2;
+  };
+  // The earliest instance of a repeating annotation that no other repeating one encloses.
+  EventId first = kNoEvent;
+  for (EventId i = 0; i < events.size(); ++i) {
+    if (!repeating(i)) continue;
+    bool outermost = true;
+    for (EventId a = events[i].parent; a != kNoEvent && outermost; a = events[a].parent)
+      outermost = !repeating(a) || events[a].name == events[i].name;
+    if (!outermost) continue;
+    if (first == kNoEvent || events[i].start < events[first].start ||
+        (events[i].start == events[first].start && events[i].dur > events[first].dur))
+      first = i;
+  }
+  std::vector<Step> steps;
+  if (first == kNoEvent) return steps;
+  // Its instances on its thread, outermost ones only (an instance nested in another of the same
+  // name is no new iteration).
+  std::vector<EventId> instances;
+  for (EventId i = trace.lanes[events[first].lane].firstEvent;
+       i < trace.lanes[events[first].lane].endEvent; ++i) {
+    if (events[i].name != events[first].name || events[i].klass != CategoryClass::UserAnnotation)
+      continue;
+    bool nested = false;
+    for (EventId a = events[i].parent; a != kNoEvent && !nested; a = events[a].parent)
+      nested = events[a].name == events[i].name;
+    if (!nested) instances.push_back(i);
+  }
+  for (std::size_t k = 0; k + 1 < instances.size(); ++k) {
+    const Event& e = events[instances[k]];
+    const TimeNs end = events[instances[k + 1]].start;
+    steps.push_back({static_cast<std::int64_t>(k), std::string(trace.name(e)), instances[k],
+                     e.start, end, end, StepSource::RepeatingAnnotation});
+  }
+  return steps;
+}
+
 std::vector<Step> annotationSteps(const Trace& trace) {
   std::vector<Step> steps;
   for (EventId i = 0; i < trace.events.size(); ++i) {
     const Event& e = trace.events[i];
-    if (e.klass != CategoryClass::UserAnnotation) continue;
+    // PyTorch <= 1.12 records ProfilerStep#N as an op ("Operator", cpu_op), later ones as a
+    // user_annotation; HTA takes the name from any host event.
+    if (e.klass != CategoryClass::UserAnnotation && e.klass != CategoryClass::CpuOp) continue;
     if (auto n = profilerStepNumber(trace.name(e)))
-      steps.push_back({*n, std::string(trace.name(e)), i, e.start, e.end(), e.end()});
+      steps.push_back(
+          {*n, std::string(trace.name(e)), i, e.start, e.end(), e.end(), StepSource::ProfilerStep});
   }
-  if (steps.empty()) {
-    // No ProfilerStep: the optimizer's step annotation repeats once per iteration.
-    for (EventId i = 0; i < trace.events.size(); ++i) {
-      const Event& e = trace.events[i];
-      if (e.klass == CategoryClass::UserAnnotation && trace.name(e).starts_with(kOptimizerStep))
-        steps.push_back({0, std::string(trace.name(e)), i, e.start, e.end(), e.end()});
-    }
-    std::sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
-      return a.start != b.start ? a.start < b.start : a.annotation < b.annotation;
-    });
-    for (std::size_t k = 0; k < steps.size(); ++k) steps[k].number = static_cast<std::int64_t>(k);
-    return steps;
-  }
+  if (steps.empty()) return repeatSteps(trace);
   // A step number written twice (e.g. on two threads) keeps its first instance in time.
   std::sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
     return a.number != b.number ? a.number < b.number : a.start < b.start;
@@ -61,7 +95,8 @@ std::vector<Step> findSteps(const Trace& trace, const LaunchIndex& launches) {
   std::vector<Step> steps = annotationSteps(trace);
   if (steps.empty()) {
     if (trace.events.empty()) return steps;
-    steps.push_back({0, "whole trace", kNoEvent, trace.startNs, trace.endNs, trace.endNs});
+    steps.push_back({0, "whole trace", kNoEvent, trace.startNs, trace.endNs, trace.endNs,
+                     StepSource::WholeTrace});
     return steps;
   }
   // Each device op extends the step whose [start, end) holds its launch call. Steps may nest or
@@ -121,6 +156,24 @@ Result<TimeWindow> resolveWindow(const Trace& trace, std::span<const Step> steps
     return makeError(trace.path, "empty time range [" + std::to_string(w.start) + ", " +
                                      std::to_string(w.end) + ") ns");
   return w;
+}
+
+std::string describeWindow(std::span<const Step> steps, const WindowSpec& spec) {
+  if (spec.start || spec.end)
+    return "[" + (spec.start ? std::to_string(*spec.start) : std::string("start")) + ", " +
+           (spec.end ? std::to_string(*spec.end) : std::string("end")) + ") ns";
+  const Step* s = spec.step ? findStep(steps, *spec.step) : nullptr;
+  const bool whole = !s || s->source == StepSource::WholeTrace;
+  if (whole) {
+    if (!steps.empty() && steps.front().source == StepSource::WholeTrace)
+      return "the whole trace (no ProfilerStep and no repeating annotation)";
+    return "the whole trace";
+  }
+  if (s->source == StepSource::ProfilerStep) return "step " + std::to_string(s->number);
+  return "iteration " + std::to_string(s->number) + ": " + s->name + " #" +
+         std::to_string(s->number) + " to #" + std::to_string(s->number + 1) +
+         " (no ProfilerStep in the trace: the spans between repeats of its outermost repeating "
+         "annotation)";
 }
 
 }  // namespace sutra

@@ -2,10 +2,16 @@
 #pragma once
 // Steps (iterations) of a trace and the time windows the analyses work over.
 //
-// A step is, in order of preference: a ProfilerStep#N user annotation; where a trace has none, an
-// instance of the optimizer's repeating annotation (Optimizer.step#...); else the whole trace as
-// one step. Its measured time runs from its start to the later of its end and the end of the last
-// device op launched inside it (device work queued in a step still belongs to it).
+// A step is, in order of preference:
+// - a ProfilerStep#N annotation (a user_annotation; PyTorch <= 1.12 writes it as an op);
+// - where a trace has none, the span from one instance of the outermost repeating annotation to
+//   the next (an iteration: Optimizer.zero_grad#... to the next Optimizer.zero_grad#...).
+//   Outermost: no instance of another repeating annotation encloses it; of several, the one whose
+//   first instance starts first (the one that opens the loop). One annotation instance alone (e.g.
+//   Optimizer.step, 5 ms of a 95 ms iteration) is never taken for the iteration;
+// - else the whole trace as one step.
+// Its measured time runs from its start to the later of its end and the end of the last device op
+// launched inside it (device work queued in a step still belongs to it).
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -19,13 +25,20 @@ namespace sutra {
 
 class LaunchIndex;
 
+enum class StepSource : std::uint8_t {
+  ProfilerStep,         // ProfilerStep#N annotations
+  RepeatingAnnotation,  // the spans between repeats of the outermost repeating annotation
+  WholeTrace,           // neither: the whole trace is the one step
+};
+
 struct Step {
   std::int64_t number = 0;        // N of ProfilerStep#N; the instance index (0, 1, ...) otherwise
   std::string name;               // the annotation's name, or "whole trace"
-  EventId annotation = kNoEvent;  // kNoEvent for the whole-trace step
+  EventId annotation = kNoEvent;  // kNoEvent for the whole-trace step; the opening instance
   TimeNs start = 0;
   TimeNs end = 0;
   TimeNs deviceEnd = 0;  // max(end, end of the last device op launched in [start, end))
+  StepSource source = StepSource::ProfilerStep;
 
   TimeNs duration() const { return deviceEnd - start; }
 };
@@ -52,5 +65,11 @@ Result<TimeWindow> resolveWindow(const Trace& trace, std::span<const Step> steps
                                  const WindowSpec& spec);
 // The step with that number, or null.
 const Step* findStep(std::span<const Step> steps, std::int64_t number);
+
+// What a window spec covers, in words, saying where the steps came from: "step 5" (ProfilerStep#5),
+// "iteration 2: Optimizer.zero_grad#SGD.zero_grad #2 to #3 (no ProfilerStep in
+// the trace: the spans between repeats of its outermost repeating annotation)", "the whole trace
+// (no ProfilerStep and no repeating annotation)", "[T0, T1) ns".
+std::string describeWindow(std::span<const Step> steps, const WindowSpec& spec);
 
 }  // namespace sutra

@@ -67,6 +67,23 @@ TraceSummary summarizeTrace(const Trace& trace) {
   for (auto id : unlisted) s.devices.push_back({backend + ":" + std::to_string(id), ""});
   s.spanNs = trace.events.empty() ? 0 : trace.endNs - trace.startNs;
   s.problems = trace.problems.all();
+  // Events no analysis reads: a category Sutra does not know is said, not passed over.
+  std::uint64_t unknown = 0;
+  std::string names;
+  for (const auto& [category, count] : s.byCategory) {
+    if (isKnownCategory(category)) continue;
+    unknown += count;
+    if (names.size() < 80)
+      names += (names.empty() ? "" : ", ") + category + " (" + std::to_string(count) + ")";
+  }
+  if (unknown > 0) {
+    ProblemLog log;
+    log.add(Severity::Warning,
+            "events of a category Sutra does not know (no op, runtime call or device op to any "
+            "analysis)",
+            unknown, names);
+    s.problems.push_back(log.all().front());
+  }
   return s;
 }
 

@@ -113,11 +113,12 @@ Placement placementOf(const Node& n) {
   return {value(isCpuOp), value(stream), value(tid), value(rfId)};
 }
 
-// Host or device: `is_cpu_op` where written; else comm nodes and nodes with a stream are device
-// work, the rest host work.
+// Host or device: `is_cpu_op` where written; else comm nodes, compute nodes and nodes with a
+// stream are device work, the rest host work. A COMP_NODE without is_cpu_op is device work as
+// ASTRA-sim runs it (its own example files write no is_cpu_op at all).
 bool onDevice(const Node& n, const Placement& p) {
   if (p.isCpuOp) return *p.isCpuOp == 0;
-  return isComm(n) || p.stream.has_value();
+  return isComm(n) || n.type() == ChakraProtoMsg::COMP_NODE || p.stream.has_value();
 }
 
 // Earliest start (us) of each node when the file has no times: after every node it depends on.
@@ -198,14 +199,23 @@ Trace chakraToTimeline(const ChakraTrace& et, bool withDetails) {
     const bool device = onDevice(n, place);
     LaneId lane;
     if (device) {
-      // The reference converter writes a GPU op's stream as its `tid`.
-      const std::int64_t stream = place.stream.value_or(place.tid.value_or(-1));
+      // The reference converter writes a GPU op's stream as its `tid`. With neither, comm nodes
+      // go to the "communication" lane (no resource: they run beside everything), compute nodes
+      // to the "compute" lane (ASTRA-sim runs one device compute op at a time).
+      constexpr std::int64_t kComm = -1, kCompute = -2;
+      const std::int64_t stream = place.stream.value_or(
+          place.tid.value_or(n.type() == ChakraProtoMsg::COMP_NODE ? kCompute : kComm));
       auto [it, added] = deviceLanes.try_emplace(stream, 0);
       if (added) {  // names set once per lane, not once per node
-        const std::string tid = stream >= 0 ? std::to_string(stream) : std::string("comm");
+        const std::string tid = stream >= 0          ? std::to_string(stream)
+                                : stream == kCompute ? std::string("compute")
+                                                     : std::string("comm");
         it->second = b.lane("0", tid);
         b.setProcessName("0", "GPU");
-        b.setThreadName("0", tid, stream >= 0 ? "stream " + tid : std::string("communication"));
+        b.setThreadName("0", tid,
+                        stream >= 0          ? "stream " + tid
+                        : stream == kCompute ? std::string("device compute")
+                                             : std::string("communication"));
       }
       lane = it->second;
       e.category = kernelCat;

@@ -3,9 +3,11 @@
 // A Chakra execution trace shown as a timeline, so the GUI, `info` and the analyses open .et files
 // like any trace: CPU nodes on one lane per `tid`, device nodes on one lane per `stream` (or per
 // `tid`, where Chakra's converter put the stream; comm nodes with neither on a "communication"
-// lane), times from start_time_micros and
-// duration_micros, and every dependency kept as a Flow (category "ctrl_dep" or "data_dep", from
-// the node depended on to the dependant) so the GUI can draw the graph.
+// lane, compute nodes on a "compute" lane), times from start_time_micros and duration_micros, and
+// every dependency kept as a Flow (category "ctrl_dep" or "data_dep", from the node depended on to
+// the dependant) so the GUI can draw the graph. A node is a CPU node where `is_cpu_op` says so;
+// without it, compute and comm nodes and nodes with a stream are device nodes, as ASTRA-sim runs
+// them.
 #include <string>
 
 #include "chakra/et_file.h"

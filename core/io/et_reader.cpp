@@ -7,6 +7,7 @@
 // DOM for the small values/shapes arrays whose tensors and shapes Sutra extracts.
 #include <simdjson.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "io/batch_pipeline.h"
@@ -60,6 +61,41 @@ std::int64_t asInt(const AttrValue& v, std::int64_t fallback) {
 }
 std::string asString(const AttrValue& v) {
   return std::string(v.isString || !v.text.empty() ? v.text : v.raw);
+}
+
+// What an id field holds where it is no id (a non-negative integer that fits in 63 bits).
+enum class IdFault : std::uint8_t { None, String, Fraction, Negative, TooLarge, NotANumber };
+
+IdFault readId(const AttrValue& v, std::int64_t& out) {
+  if (v.isString) return IdFault::String;
+  const std::string_view t = trimJsonToken(v.text);
+  if (t.empty()) return IdFault::NotANumber;  // an array or an object
+  if (auto n = integerText(t)) {
+    if (*n < 0) return IdFault::Negative;
+    out = *n;
+    return IdFault::None;
+  }
+  if (t.front() == '-') return IdFault::Negative;
+  if (t.find_first_not_of("0123456789") == std::string_view::npos) return IdFault::TooLarge;
+  if (t.front() >= '0' && t.front() <= '9') return IdFault::Fraction;  // 1.5, 2e3
+  return IdFault::NotANumber;                                          // null, true
+}
+
+std::string_view idFaultText(IdFault f) {
+  switch (f) {
+    case IdFault::String:
+      return "a string";
+    case IdFault::Fraction:
+      return "not a whole number";
+    case IdFault::Negative:
+      return "negative";
+    case IdFault::TooLarge:
+      return "beyond 2^63";
+    case IdFault::NotANumber:
+    case IdFault::None:
+      break;
+  }
+  return "not a number";
 }
 
 struct EtBatch {
@@ -233,6 +269,8 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
   node.rawJson.assign(raw);
   if (auto err = object.reset().error()) return malformed(err);
   bool hasId = false;
+  IdFault idFault = IdFault::None, parentFault = IdFault::None;
+  std::string_view badId, badParent;
   // Either layout: values in {values, shapes, types} objects, or flat lists beside the node's keys.
   std::string_view inValues, inShapes, inTypes, inStrides, outValues, outShapes, outTypes,
       outStrides;
@@ -242,13 +280,19 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
     const std::string k(key);  // the view dies when the value is read
     AttrValue value;
     if (!readValue(field.value(), value)) return malformed(simdjson::INCORRECT_TYPE);
-    if (k == "id")
-      node.id = asInt(value, -1), hasId = true;
-    else if (k == "name")
+    if (k == "id") {
+      idFault = readId(value, node.id);
+      badId = value.raw;
+      hasId = true;
+    } else if (k == "name")
       node.name = asString(value);
-    else if (k == "parent" || k == "ctrl_deps")
-      node.parent = asInt(value, -1);
-    else if (k == "inputs" || k == "outputs") {
+    else if (k == "parent" || k == "ctrl_deps") {
+      if (const IdFault f = readId(value, node.parent); f != IdFault::None) {
+        node.parent = -1;
+        parentFault = f;
+        badParent = value.raw;
+      }
+    } else if (k == "inputs" || k == "outputs") {
       const bool in = k == "inputs";
       if (value.raw.starts_with("{")) {
         // {values, shapes, types[, strides]}: a small object, read as a DOM (a second On Demand
@@ -311,6 +355,18 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
     out.problems.add(Severity::Warning, "ET node without an id, skipped", node.name);
     return Ok{};
   }
+  if (idFault != IdFault::None) {
+    out.problems.add(Severity::Warning,
+                     "ET node id that is " + std::string(idFaultText(idFault)) + ", node skipped",
+                     "id " + std::string(badId) + " (" + node.name + ")");
+    return Ok{};
+  }
+  if (parentFault != IdFault::None)
+    out.problems.add(
+        Severity::Warning,
+        "ET node parent id that is " + std::string(idFaultText(parentFault)) + ", taken as none",
+        "node " + std::to_string(node.id) + " (" + node.name + "): parent " +
+            std::string(badParent));
   out.nodes.push_back(std::move(node));
   return Ok{};
 }
@@ -349,6 +405,65 @@ void mergeBatch(EtTrace& trace, EtBatch&& batch) {
     trace.indexById.emplace(node.id, static_cast<std::uint32_t>(trace.nodes.size()));
     trace.nodes.push_back(std::move(node));
   }
+}
+
+// The parent links of the whole file: parents absent from it, nodes that are their own parent
+// (only the process root may be: torch writes it so), and cycles of parents.
+void checkParents(EtTrace& trace) {
+  const auto& nodes = trace.nodes;
+  auto isRoot = [](const EtNode& n) {
+    return n.name.starts_with("[pytorch|profiler|execution_") && n.name.ends_with("|process]");
+  };
+  std::uint64_t missing = 0, selfParent = 0, onCycle = 0;
+  std::string missingExample, selfExample, cycleExample;
+  std::vector<std::uint32_t> parentIndex(nodes.size(), UINT32_MAX);
+  for (std::uint32_t i = 0; i < nodes.size(); ++i) {
+    const EtNode& n = nodes[i];
+    if (n.parent < 0) continue;
+    if (n.parent == n.id) {
+      if (!isRoot(n) && selfParent++ == 0)
+        selfExample = "node " + std::to_string(n.id) + " (" + n.name + ")";
+      continue;
+    }
+    auto it = trace.indexById.find(n.parent);
+    if (it == trace.indexById.end()) {
+      if (missing++ == 0)
+        missingExample = "node " + std::to_string(n.id) + " (" + n.name + "): parent " +
+                         std::to_string(n.parent);
+      continue;
+    }
+    parentIndex[i] = it->second;
+  }
+  // Walk each chain of parents once: 0 not seen, 1 on the chain being walked, 2 done.
+  std::vector<std::uint8_t> state(nodes.size(), 0);
+  std::vector<std::uint32_t> chain;
+  for (std::uint32_t i = 0; i < nodes.size(); ++i) {
+    chain.clear();
+    std::uint32_t j = i;
+    while (j != UINT32_MAX && state[j] == 0) {
+      state[j] = 1;
+      chain.push_back(j);
+      j = parentIndex[j];
+    }
+    if (j != UINT32_MAX && state[j] == 1) {  // back on this chain: a cycle from j
+      const auto from = std::find(chain.begin(), chain.end(), j);
+      if (onCycle == 0) {
+        for (auto k = from; k != chain.end(); ++k)
+          cycleExample += (k == from ? "ids " : " -> ") + std::to_string(nodes[*k].id);
+        cycleExample += " -> " + std::to_string(nodes[j].id);
+      }
+      onCycle += static_cast<std::uint64_t>(chain.end() - from);
+    }
+    for (std::uint32_t k : chain) state[k] = 2;
+  }
+  if (missing > 0)
+    trace.problems.add(Severity::Warning, "ET node whose parent is not in the file", missing,
+                       missingExample);
+  if (selfParent > 0)
+    trace.problems.add(Severity::Warning, "ET node that is its own parent (not the process root)",
+                       selfParent, selfExample);
+  if (onCycle > 0)
+    trace.problems.add(Severity::Warning, "ET nodes on a cycle of parents", onCycle, cycleExample);
 }
 
 }  // namespace
@@ -395,6 +510,7 @@ Result<EtTrace> readPytorchEt(const std::string& path, const ProgressFn& progres
     return makeError(path, "not a PyTorch execution trace: no \"nodes\" array");
   }
 
+  checkParents(trace);
   bool hasSchema = false;
   for (auto& [key, raw] : members) {
     auto v = nlohmann::json::parse(raw, nullptr, false);

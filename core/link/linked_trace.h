@@ -118,11 +118,17 @@ struct LinkOptions {
   // The Kineto trace's launch index, where the caller has built it already (it must index the
   // trace given); else the linker builds its own.
   const LaunchIndex* launches = nullptr;
+  // Link even an ET and a Kineto trace that look like two different runs (see linkTraces).
+  bool force = false;
 };
 
-// Links an execution trace to the Kineto trace recorded with it. Never fails on a poor match: the
-// report says what matched and why the rest did not. Fails (Error) only when nothing can be linked
-// at all, e.g. no Kineto CPU op shares a name with the ET. `et` may be null: the CPU ops are then
+// Links an execution trace to the Kineto trace recorded with it. A poor match alone is no failure:
+// the report says what matched and why the rest did not. Fails (Error) when nothing can be linked
+// at all, e.g. no Kineto CPU op shares a name with the ET, and, unless options.force, when the two
+// are from different runs: when two of these three disagree, the error naming both files and each
+// reason: the ET's pid is no host pid of the Kineto trace; the ET's wall-clock time and the Kineto
+// trace's (epoch) start are more than two days apart (time zones are unknown); fewer than half of
+// the ET's ops matched a Kineto op. `et` may be null: the CPU ops are then
 // the Kineto trace's framework ops in the window (report.matching = "kineto_only").
 Result<LinkedTrace> linkTraces(std::shared_ptr<const EtTrace> et,
                                std::shared_ptr<const Trace> kineto,

@@ -7,8 +7,11 @@
 //  3. times, exclusive durations, inter-thread and synchronization dependencies.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -60,6 +63,8 @@ class Linker {
     computeInterThreadDeps();
     computeSyncDeps();
     finishReport();
+    if (!options_.force)
+      if (auto status = checkSameRun(); !status.ok()) return status.error();
     return std::move(out_);
   }
 
@@ -737,6 +742,85 @@ class Linker {
     r.windowStart = window_.start;
     r.windowEnd = window_.end;
     for (const auto& [tid, lane] : threadLane_) r.threads.emplace_back(tid, lane);
+  }
+
+  // Two different runs (see linkTraces): at least two of pid, time and op sequences disagree.
+  Status checkSameRun() const {
+    if (!et_) return Ok{};
+    std::vector<std::string> reasons;
+    if (et_->pid > 0) {
+      std::set<std::int64_t> pids;
+      for (const Lane& lane : k_.lanes)
+        if (lane.kind == LaneKind::HostThread && lane.firstEvent != lane.endEvent)
+          pids.insert(lane.pidNumber);
+      if (!pids.empty() && !pids.count(et_->pid)) {
+        std::string list;
+        for (auto it = pids.begin(); it != pids.end() && std::distance(pids.begin(), it) < 4; ++it)
+          list += (list.empty() ? "" : ", ") + std::to_string(*it);
+        if (pids.size() > 4) list += ", ...";
+        reasons.push_back("the ET was recorded by pid " + std::to_string(et_->pid) +
+                          ", the Kineto trace's host threads belong to pid " + list);
+      }
+    }
+    if (const auto etDay = civilSeconds(et_->time)) {
+      TimeNs start = k_.startNs;
+      if (start < kEpochNs && k_.meta.baseTimeNanoseconds) start += *k_.meta.baseTimeNanoseconds;
+      constexpr std::int64_t kTwoDays = 2 * 86'400;
+      const std::int64_t kinetoSeconds = start / 1'000'000'000;
+      if (start >= kEpochNs && std::llabs(kinetoSeconds - *etDay) > kTwoDays)
+        reasons.push_back("the ET was recorded at " + et_->time + ", the Kineto trace starts at " +
+                          formatUtc(kinetoSeconds) + " UTC (" +
+                          std::to_string(std::llabs(kinetoSeconds - *etDay) / 86'400) +
+                          " days apart)");
+    }
+    const auto& r = out_.report;
+    if (r.etOps > 0 && 2 * r.matchedEtOps < r.etOps)
+      reasons.push_back("their op sequences differ: " + std::to_string(r.matchedEtOps) + " of " +
+                        std::to_string(r.etOps) + " ET ops matched a Kineto op");
+    if (reasons.size() < 2) return Ok{};
+    std::string message =
+        "not linked with the Kineto trace " + k_.path + ": they are from different runs: ";
+    for (std::size_t i = 0; i < reasons.size(); ++i) message += (i ? "; " : "") + reasons[i];
+    message += " (--force links them anyway)";
+    return makeError(et_->path, message);
+  }
+
+  // Wall-clock times before this are no epoch times (a Kineto trace with relative timestamps).
+  static constexpr TimeNs kEpochNs = 1'000'000'000'000'000'000;  // 2001-09-09
+
+  // "YYYY-MM-DD HH:MM:SS" (the ET's "time") as seconds since 1970 as if it were UTC.
+  static std::optional<std::int64_t> civilSeconds(const std::string& text) {
+    int y = 0, m = 0, d = 0, hh = 0, mm = 0, ss = 0;
+    if (std::sscanf(text.c_str(), "%d-%d-%d %d:%d:%d", &y, &m, &d, &hh, &mm, &ss) < 3)
+      return std::nullopt;
+    if (y < 1970 || m < 1 || m > 12 || d < 1 || d > 31) return std::nullopt;
+    // Days from civil (H. Hinnant's algorithm).
+    y -= m <= 2;
+    const std::int64_t era = y / 400;
+    const std::int64_t yoe = y - era * 400;
+    const std::int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const std::int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    const std::int64_t days = era * 146'097 + doe - 719'468;
+    return days * 86'400 + hh * 3'600 + mm * 60 + ss;
+  }
+
+  static std::string formatUtc(std::int64_t seconds) {
+    const std::int64_t z = seconds / 86'400 + 719'468;
+    const std::int64_t era = z / 146'097;
+    const std::int64_t doe = z - era * 146'097;
+    const std::int64_t yoe = (doe - doe / 1460 + doe / 36'524 - doe / 146'096) / 365;
+    const std::int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const std::int64_t mp = (5 * doy + 2) / 153;
+    const std::int64_t d = doy - (153 * mp + 2) / 5 + 1;
+    const std::int64_t m = mp < 10 ? mp + 3 : mp - 9;
+    const std::int64_t y = yoe + era * 400 + (m <= 2);
+    const std::int64_t rest = seconds % 86'400;
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%04lld-%02lld-%02lld %02lld:%02lld:%02lld",
+                  static_cast<long long>(y), static_cast<long long>(m), static_cast<long long>(d),
+                  static_cast<long long>(rest / 3600), static_cast<long long>(rest / 60 % 60),
+                  static_cast<long long>(rest % 60));
+    return buffer;
   }
 
   std::shared_ptr<const EtTrace> et_;

@@ -7,14 +7,18 @@
 namespace sutra {
 
 CategoryClass classifyCategory(std::string_view c) {
-  static constexpr std::array<std::pair<std::string_view, CategoryClass>, 26> kTable{{
+  // PyTorch <= 1.12 (Kineto before its categories were renamed) writes "Operator", "Runtime",
+  // "Kernel", "Memcpy" and "Memset": those are the same classes.
+  static constexpr std::array<std::pair<std::string_view, CategoryClass>, 29> kTable{{
       {"cpu_op", CategoryClass::CpuOp},
       {"operator", CategoryClass::CpuOp},
+      {"Operator", CategoryClass::CpuOp},
       {"hpu_op", CategoryClass::CpuOp},
       {"user_annotation", CategoryClass::UserAnnotation},
       {"python_function", CategoryClass::PythonFunction},
       {"cuda_runtime", CategoryClass::Runtime},
       {"runtime", CategoryClass::Runtime},
+      {"Runtime", CategoryClass::Runtime},
       {"mtia_runtime", CategoryClass::Runtime},
       {"privateuse1_runtime", CategoryClass::Runtime},
       {"xpu_runtime", CategoryClass::Runtime},
@@ -22,6 +26,7 @@ CategoryClass classifyCategory(std::string_view c) {
       {"privateuse1_driver", CategoryClass::Driver},
       {"xpu_driver", CategoryClass::Driver},
       {"kernel", CategoryClass::Kernel},
+      {"Kernel", CategoryClass::Kernel},
       {"mtia_ccp_events", CategoryClass::Kernel},
       {"gpu_memcpy", CategoryClass::Memcpy},
       {"Memcpy", CategoryClass::Memcpy},
@@ -38,6 +43,11 @@ CategoryClass classifyCategory(std::string_view c) {
   for (const auto& [name, klass] : kTable)
     if (name == c) return klass;
   return CategoryClass::Other;
+}
+
+bool isKnownCategory(std::string_view c) {
+  return classifyCategory(c) != CategoryClass::Other || c == "cpu_instant_event" ||
+         c.starts_with("chakra_");
 }
 
 std::string_view categoryClassName(CategoryClass c) {

@@ -10,14 +10,14 @@ namespace sutra {
 
 enum class CategoryClass : std::uint8_t {
   Other,
-  CpuOp,             // cpu_op, hpu_op, operator
+  CpuOp,             // cpu_op, hpu_op, operator, Operator (PyTorch <= 1.12)
   UserAnnotation,    // user_annotation (ProfilerStep#N, record_function)
   PythonFunction,    // python_function
-  Runtime,           // cuda_runtime, mtia_runtime, privateuse1_runtime, xpu_runtime
+  Runtime,           // cuda_runtime, mtia_runtime, privateuse1_runtime, xpu_runtime, Runtime
   Driver,            // cuda_driver, privateuse1_driver, xpu_driver
-  Kernel,            // kernel, mtia_ccp_events
-  Memcpy,            // gpu_memcpy
-  Memset,            // gpu_memset
+  Kernel,            // kernel, Kernel, mtia_ccp_events
+  Memcpy,            // gpu_memcpy, Memcpy
+  Memset,            // gpu_memset, Memset
   DeviceAnnotation,  // gpu_user_annotation
   Sync,              // cuda_sync
   DeviceEvent,       // cuda_event
@@ -26,6 +26,9 @@ enum class CategoryClass : std::uint8_t {
 };
 
 CategoryClass classifyCategory(std::string_view category);
+// A category Sutra knows (including those it knows to be Other: cpu_instant_event, the chakra_*
+// node kinds of a Chakra timeline). Events of any other category are data no analysis reads.
+bool isKnownCategory(std::string_view category);
 std::string_view categoryClassName(CategoryClass c);
 
 // Framework band: ops, annotations, Python frames.

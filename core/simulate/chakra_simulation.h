@@ -2,7 +2,9 @@
 #pragma once
 // The simulation graph of a Chakra execution trace (.et), for `sutra-cli simulate FILE.et...`.
 //
-// Every node is an op with its own time (duration_micros): CPU nodes (is_cpu_op, or no stream)
+// Every node is an op with its own time (duration_micros): CPU nodes (is_cpu_op; without it,
+// nodes other than compute and comm nodes that have no stream: ASTRA-sim runs compute nodes
+// without is_cpu_op on the device)
 // run one at a time on their thread (tid), device nodes on their stream (stream, else tid as
 // Chakra's converter writes it), each thread and stream in execution order (dependencies first,
 // then start time, then file order). Communication nodes with no stream (ASTRA-sim's) run as soon

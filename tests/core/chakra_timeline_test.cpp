@@ -66,8 +66,9 @@ TEST(ChakraTimeline, AstraSimExampleWithSendRecvLaysOutByDependencies) {
   auto t = readChakraTimeline(
       test::sharedTrace("astra-sim/custom_allreduce_8npus/custom_allreduce.0.et"));
   ASSERT_TRUE(t.ok());
-  // 7 COMP nodes (no is_cpu_op, no stream: host), 14 sends + 14 recvs on the communication lane.
-  const std::map<std::string, std::size_t> lanes{{"CPU/0", 7}, {"0/comm", 28}};
+  // 7 COMP nodes (no is_cpu_op, no stream: device work, as ASTRA-sim runs them) on the compute
+  // lane, 14 sends + 14 recvs on the communication lane. Before: the COMP nodes were CPU ops.
+  const std::map<std::string, std::size_t> lanes{{"0/compute", 7}, {"0/comm", 28}};
   EXPECT_EQ(eventsPerLane(*t), lanes);
   EXPECT_EQ(t->flows.size(), 34u);
   // A dependant never starts before what it depends on ends.
@@ -120,6 +121,34 @@ TEST(ChakraTimeline, KeepsTimesAttributesAndTypesOfNodesWithTimes) {
   EXPECT_EQ(flowsOf(t, kDataDepCategory), 1u);
   ASSERT_EQ(t.meta.other.size(), 1u);
   EXPECT_EQ(t.meta.other[0].second, "\"1.0.1\"");
+}
+
+TEST(ChakraTimeline, ComputeNodesWithoutIsCpuOpAreDeviceWork) {
+  ChakraTrace et;
+  auto node = [&](std::uint64_t id, ChakraProtoMsg::NodeType type) -> ChakraProtoMsg::Node& {
+    auto& n = et.nodes.emplace_back();
+    n.set_id(id);
+    n.set_name("n" + std::to_string(id));
+    n.set_type(type);
+    n.set_start_time_micros(10 * id);
+    n.set_duration_micros(5);
+    return n;
+  };
+  node(1, ChakraProtoMsg::COMP_NODE);                       // ASTRA-sim's: no is_cpu_op
+  node(2, ChakraProtoMsg::COMP_NODE).add_ctrl_deps(1);      // the same
+  node(3, ChakraProtoMsg::MEM_LOAD_NODE).add_ctrl_deps(2);  // no compute: host
+  auto& cpu = node(4, ChakraProtoMsg::COMP_NODE);           // says it is a CPU op
+  auto* a = cpu.add_attr();
+  a->set_name("is_cpu_op");
+  a->set_bool_val(true);
+  const Trace t = chakraToTimeline(et);
+  const std::map<std::string, std::size_t> lanes{{"0/compute", 2}, {"CPU/0", 2}};
+  EXPECT_EQ(eventsPerLane(t), lanes);
+  for (const auto& e : t.events) {
+    const bool device = t.name(e) == "n1" || t.name(e) == "n2";
+    EXPECT_EQ(e.klass == CategoryClass::Kernel, device) << t.name(e);
+    EXPECT_EQ(t.lanes[e.lane].kind == LaneKind::DeviceStream, device) << t.name(e);
+  }
 }
 
 }  // namespace

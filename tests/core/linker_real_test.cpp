@@ -98,18 +98,50 @@ TEST(LinkerReal, HtaSimpleAddPair) {
   EXPECT_EQ(r.syncDeps, 4u);
 }
 
-TEST(LinkerReal, MismatchedPairFallsBackWithAReport) {
+TEST(LinkerReal, MismatchedPairIsRefusedAndForcedFallsBackWithAReport) {
   SUTRA_REQUIRE_SHARED_TRACES();
-  // The simple_add ET against the linear Kineto trace: different programs.
+  // The simple_add ET against the linear Kineto trace: different programs, different pids.
   auto pair = load("hta/execution_trace/simple_add_et.json.gz", "param/linear_kineto.json.gz");
   ASSERT_TRUE(pair.et && pair.kineto);
-  auto linked = linkTraces(pair.et, pair.kineto);
-  if (!linked.ok()) {
-    EXPECT_NE(linked.error().message.find("not from the same program"), std::string::npos);
-    return;
-  }
+  auto refused = linkTraces(pair.et, pair.kineto);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("they are from different runs"), std::string::npos);
+  EXPECT_NE(refused.error().message.find("pid 563677"), std::string::npos);
+  LinkOptions force;
+  force.force = true;
+  auto linked = linkTraces(pair.et, pair.kineto, force);
+  ASSERT_TRUE(linked.ok()) << linked.error().message;
   EXPECT_LT(linked->report.matchedEtOps, linked->report.etOps / 2);
   EXPECT_FALSE(linked->report.unlinked.empty());
+}
+
+TEST(LinkerReal, RunsAYearApartAreRefusedNamingEachReason) {
+  SUTRA_REQUIRE_SHARED_TRACES();
+  // Before: linked with a warning and exit 0. pid 3233936, 2024-04-17 against pid 24248,
+  // 2023-07-12.
+  auto pair =
+      load("param/resnet_1gpu_et.1.0.3-chakra.0.0.4.json.gz", "param/linear_kineto.json.gz");
+  ASSERT_TRUE(pair.et && pair.kineto);
+  auto refused = linkTraces(pair.et, pair.kineto);
+  ASSERT_FALSE(refused.ok());
+  const std::string& m = refused.error().message;
+  EXPECT_NE(m.find("resnet_1gpu_et.1.0.3-chakra.0.0.4.json.gz: not linked with the Kineto trace "),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("linear_kineto.json.gz: they are from different runs"), std::string::npos) << m;
+  EXPECT_NE(m.find("recorded by pid 3233936, the Kineto trace's host threads belong to pid 24248"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("the ET was recorded at 2024-04-17 16:29:57, the Kineto trace starts at "
+                   "2023-07-12"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("their op sequences differ: 44 of 14388 ET ops matched a Kineto op"),
+            std::string::npos)
+      << m;
+  // The pair of one run is not refused.
+  auto same = load("param/linear_et.json.gz", "param/linear_kineto.json.gz");
+  EXPECT_TRUE(linkTraces(same.et, same.kineto).ok());
 }
 
 using Edge = std::tuple<SyncKind, std::string, TimeNs, std::string, TimeNs>;

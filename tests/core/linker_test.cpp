@@ -305,6 +305,60 @@ TEST(Linker, UnrelatedPairIsAClearError) {
             "et.json: they are not from the same program");
 }
 
+// An ET with a pid and a wall-clock time, as torch writes them.
+std::shared_ptr<const EtTrace> withRun(std::shared_ptr<const EtTrace> et, std::int64_t pid,
+                                       const std::string& time) {
+  auto copy = std::make_shared<EtTrace>(*et);
+  copy->pid = pid;
+  copy->time = time;
+  return copy;
+}
+
+TEST(Linker, TwoDifferentRunsAreRefusedUnlessForced) {
+  // pid 1 in the Kineto trace, 4242 in the ET; and of the ET's four ops only aten::linear exists.
+  TraceFixture f;
+  addIteration(f, 0, 100);
+  const auto kineto = share(f.finish());
+  const auto et = withRun(makeEt({{1, kProcess, 1, 0},
+                                  {2, kThread, 1, 1},
+                                  {3, "aten::linear", 2, 1},
+                                  {4, "aten::lstm", 3, 1},
+                                  {5, "aten::gru", 2, 1},
+                                  {6, "aten::rnn_tanh", 2, 1}}),
+                          4242, "2024-01-02 03:04:05");
+  auto refused = linkTraces(et, kineto);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message,
+            "et.json: not linked with the Kineto trace fixture: they are from different runs: "
+            "the ET was recorded by pid 4242, the Kineto trace's host threads belong to pid 1; "
+            "their op sequences differ: 1 of 4 ET ops matched a Kineto op (--force links them "
+            "anyway)");
+  LinkOptions force;
+  force.force = true;
+  auto forced = linkTraces(et, kineto, force);
+  ASSERT_TRUE(forced.ok()) << forced.error().message;
+  EXPECT_EQ(forced->report.matchedEtOps, 1u);
+  // One sign alone is no refusal: the same ops under another pid link.
+  auto samePid = linkTraces(withRun(et, 1, "2024-01-02 03:04:05"), kineto);
+  EXPECT_TRUE(samePid.ok());
+  auto sameOps = linkTraces(withRun(forwardEt(), 4242, ""), kineto);
+  EXPECT_TRUE(sameOps.ok());
+}
+
+TEST(Linker, ARunAYearApartUnderAnotherPidIsRefusedEvenWithMatchingOps) {
+  // Kineto starts 2023-11-14 22:13:20 UTC (epoch ns); the ET says 2024-11-14.
+  constexpr TimeNs kEpoch = 1'700'000'000'000'000'000;
+  TraceFixture f;
+  addIteration(f, kEpoch, 100);
+  auto linked = linkTraces(withRun(forwardEt(), 4242, "2024-11-14 10:00:00"), share(f.finish()));
+  ASSERT_FALSE(linked.ok());
+  EXPECT_NE(linked.error().message.find("the ET was recorded at 2024-11-14 10:00:00, the Kineto "
+                                        "trace starts at 2023-11-14 22:13:20 UTC (365 days apart)"),
+            std::string::npos)
+      << linked.error().message;
+  EXPECT_NE(linked.error().message.find("pid 4242"), std::string::npos);
+}
+
 TEST(Linker, KinetoAloneGivesALinkedTraceToo) {
   TraceFixture f;
   addIteration(f, 0, 100);

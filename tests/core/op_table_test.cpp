@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "analysis/compare.h"
 #include "analysis/op_table_format.h"
 #include "analysis_fixture.h"
 #include "link/launch_index.h"
@@ -168,6 +169,97 @@ TEST(OpTableFormat, JsonAndCsv) {
             "device_total_ns\n"
             "ProfilerStep*,[],0,1,400,500,0,400\n"
             "aten::mul,\"[[2], []]\",0,1,90,100,400,400\n");
+}
+
+// aten::mm [0,100) holds aten::mm [10,50) and a launch: not its only child, so torch keeps both
+// and counts the inner one's time again in the totals.
+Trace nestedMmTrace() {
+  TraceBuilder b("nested.json");
+  const LaneId host = b.lane("1", "1");
+  const LaneId stream = b.lane("0", "7");
+  test::addFixtureEvent(b, host, "aten::mm", 0, 100, "cpu_op");
+  test::addFixtureEvent(b, host, "aten::mm", 10, 40, "cpu_op");
+  test::addFixtureEvent(b, host, "cudaLaunchKernel", 20, 5, "cuda_runtime", 1);
+  test::addFixtureEvent(b, host, "cudaLaunchKernel", 60, 5, "cuda_runtime", 2);
+  test::addFixtureEvent(b, stream, "k1", 30, 20, "kernel", 1);
+  test::addFixtureEvent(b, stream, "k2", 70, 10, "kernel", 2);
+  return b.finish();
+}
+
+TEST(OpTable, ANestedOpOfTheSameNameCountsTwiceInTheTotalsAsInTorch) {
+  const Trace trace = nestedMmTrace();
+  const LaunchIndex launches = LaunchIndex::build(trace);
+  const OpTable torch = buildOpTable(trace, launches, {wholeTraceWindow(trace)});
+  // Self: (100 - 40 - 5) + (40 - 5); totals 100 + 40 and (10 + 20) + 20, as key_averages() sums.
+  expectRow(torch, "aten::mm", {2, 90, 140, 30, 50});
+  EXPECT_FALSE(torch.recursionCountedOnce);
+  const OpTable once = buildOpTable(trace, launches, {wholeTraceWindow(trace), false, true});
+  expectRow(once, "aten::mm", {2, 90, 100, 30, 30});
+  EXPECT_TRUE(once.recursionCountedOnce);
+  EXPECT_NE(opTableText(once).find("Totals count an op nested in an op of its own name once"),
+            std::string::npos);
+  EXPECT_EQ(opTableJson(once)["recursion_counted_once"], true);
+  // The only-child merge (twoStepFixture's aten::add) is the same either way.
+  const Trace two = test::twoStepFixture();
+  const LaunchIndex twoLaunches = LaunchIndex::build(two);
+  for (bool countOnce : {false, true})
+    expectRow(buildOpTable(two, twoLaunches, {wholeTraceWindow(two), false, countOnce}),
+              "aten::add", {1, 90, 100, 50, 50});
+}
+
+// Two steps; k0 was launched before the trace (no call in it) and runs in step 1; k1, launched in
+// step 1, runs into step 2.
+Trace launchedBeforeTrace() {
+  TraceBuilder b("before.json");
+  const LaneId host = b.lane("1", "1");
+  const LaneId stream = b.lane("0", "7");
+  test::addFixtureEvent(b, host, "ProfilerStep#1", 0, 100, "user_annotation");
+  test::addFixtureEvent(b, host, "cudaLaunchKernel", 10, 5, "cuda_runtime", 1);
+  test::addFixtureEvent(b, host, "ProfilerStep#2", 100, 100, "user_annotation");
+  test::addFixtureEvent(b, host, "cudaLaunchKernel", 110, 5, "cuda_runtime", 2);
+  test::addFixtureEvent(b, stream, "k0", 5, 50, "kernel", 99);
+  test::addFixtureEvent(b, stream, "k1", 60, 60, "kernel", 1);
+  test::addFixtureEvent(b, stream, "k2", 130, 20, "kernel", 2);
+  return b.finish();
+}
+
+TEST(OpTable, DeviceWorkBelongsToTheStepThatLaunchedIt) {
+  const Trace trace = launchedBeforeTrace();
+  const LaunchIndex launches = LaunchIndex::build(trace);
+  const auto steps = findSteps(trace, launches);
+  auto tableOf = [&](WindowSpec spec) {
+    auto window = resolveWindow(trace, steps, spec);
+    EXPECT_TRUE(window.ok());
+    return buildOpTable(trace, launches, {*window});
+  };
+  const OpTable one = tableOf({.step = 1});
+  EXPECT_EQ(findRow(one, "k0", true), nullptr);  // launched before the trace: in no step
+  expectRow(one, "k1", {1, 0, 0, 60, 60}, true);
+  EXPECT_EQ(one.selfDeviceTotal, 60);
+  EXPECT_EQ(one.launchedBefore.ops, 1u);
+  EXPECT_EQ(one.launchedBefore.time, 50);
+  EXPECT_FALSE(one.launchedBefore.inRows);
+  EXPECT_NE(opTableText(one).find("Launched before the trace (in no step, not in the rows): 1 "
+                                  "device ops, 0.050us"),
+            std::string::npos);
+  EXPECT_EQ(opTableJson(one)["launched_before_trace"]["time_ns"], 50);
+  const OpTable two = tableOf({.step = 2});
+  EXPECT_EQ(findRow(two, "k1", true), nullptr);  // runs in step 2, launched in step 1
+  expectRow(two, "k2", {1, 0, 0, 20, 20}, true);
+  EXPECT_EQ(two.launchedBefore.ops, 0u);
+  // A compare of the two steps says it apart; it inflates neither side.
+  const std::string compared = comparisonText(compareOpTables(one, two, "step 1", "step 2"));
+  EXPECT_NE(compared.find("Self CUDA total: 60 ns -> 20 ns (3.00x less)"), std::string::npos)
+      << compared;
+  EXPECT_NE(compared.find("Launched before the trace (in no step, not in the rows): A 1 device "
+                          "ops, 50 ns; B 0 device ops, 0 ns"),
+            std::string::npos)
+      << compared;
+  // The whole trace lists it, as torch does.
+  const OpTable whole = tableOf({});
+  expectRow(whole, "k0", {1, 0, 0, 50, 50}, true);
+  EXPECT_TRUE(whole.launchedBefore.inRows);
+  EXPECT_EQ(whole.selfDeviceTotal, 130);
 }
 
 }  // namespace

@@ -24,24 +24,69 @@ TEST(Steps, ProfilerStepsExtendToTheirLastDeviceOp) {
   EXPECT_EQ(steps[1].duration(), 700);
 }
 
-TEST(Steps, OptimizerStepInstancesWhenThereIsNoProfilerStep) {
+TEST(Steps, SpansBetweenRepeatsOfTheOutermostRepeatingAnnotationWithoutProfilerStep) {
+  // Three iterations of train_iter, each with a forward and an Optimizer.step (which repeat too,
+  // but inside train_iter): an iteration runs from one train_iter to the next, not over one
+  // Optimizer.step alone.
   TraceBuilder b("opt.json");
   const LaneId host = b.lane("1", "1");
   const LaneId stream = b.lane("0", "7");
-  test::addFixtureEvent(b, host, "Optimizer.zero_grad#SGD.zero_grad", 0, 10, "user_annotation");
+  for (TimeNs t : {0, 300, 600}) {
+    test::addFixtureEvent(b, host, "train_iter", t, 290, "user_annotation");
+    test::addFixtureEvent(b, host, "forward", t + 10, 90, "user_annotation");
+    test::addFixtureEvent(b, host, "Optimizer.step#SGD.step", t + 200, 50, "user_annotation");
+  }
+  test::addFixtureEvent(b, host, "cudaLaunchKernel", 210, 5, "cuda_runtime", 1);
+  test::addFixtureEvent(b, stream, "k", 260, 140, "kernel", 1);  // runs into the next iteration
+  const Trace trace = b.finish();
+  const auto steps = findSteps(trace, LaunchIndex::build(trace));
+  ASSERT_EQ(steps.size(), 2u);  // between three repeats
+  EXPECT_EQ(steps[0].source, StepSource::RepeatingAnnotation);
+  EXPECT_EQ(steps[0].name, "train_iter");
+  EXPECT_EQ(steps[0].number, 0);
+  EXPECT_EQ(steps[0].start, 0);
+  EXPECT_EQ(steps[0].end, 300);
+  EXPECT_EQ(steps[0].deviceEnd, 400);  // the kernel it launched
+  EXPECT_EQ(steps[1].number, 1);
+  EXPECT_EQ(steps[1].start, 300);
+  EXPECT_EQ(steps[1].end, 600);
+  EXPECT_EQ(steps[1].deviceEnd, 600);
+  EXPECT_EQ(describeWindow(steps, {.step = 1}),
+            "iteration 1: train_iter #1 to #2 (no ProfilerStep in the trace: the spans between "
+            "repeats of its outermost repeating annotation)");
+}
+
+TEST(Steps, OneOptimizerStepIsNoIteration) {
+  // Before: the one Optimizer.step instance (50 ns of a 400 ns trace) was taken as the step.
+  TraceBuilder b("opt1.json");
+  const LaneId host = b.lane("1", "1");
+  test::addFixtureEvent(b, host, "aten::add", 0, 10, "cpu_op");
   test::addFixtureEvent(b, host, "Optimizer.step#SGD.step", 100, 50, "user_annotation");
-  test::addFixtureEvent(b, host, "cudaLaunchKernel", 110, 5, "cuda_runtime", 1);
-  test::addFixtureEvent(b, host, "Optimizer.step#SGD.step", 300, 50, "user_annotation");
-  test::addFixtureEvent(b, stream, "k", 200, 20, "kernel", 1);
+  test::addFixtureEvent(b, host, "aten::mul", 390, 10, "cpu_op");
+  const Trace trace = b.finish();
+  const auto steps = findSteps(trace, LaunchIndex::build(trace));
+  ASSERT_EQ(steps.size(), 1u);
+  EXPECT_EQ(steps[0].source, StepSource::WholeTrace);
+  EXPECT_EQ(steps[0].start, 0);
+  EXPECT_EQ(steps[0].end, 400);
+  EXPECT_EQ(describeWindow(steps, {.step = 0}),
+            "the whole trace (no ProfilerStep and no repeating annotation)");
+}
+
+TEST(Steps, ProfilerStepRecordedAsAnOpIsAStep) {
+  // PyTorch <= 1.12 writes ProfilerStep#N as an "Operator"; later versions as a cpu_op too.
+  TraceBuilder b("old.json");
+  const LaneId host = b.lane("1", "1");
+  test::addFixtureEvent(b, host, "ProfilerStep#7", 0, 100, "Operator");
+  test::addFixtureEvent(b, host, "aten::add", 10, 10, "Operator");
+  test::addFixtureEvent(b, host, "ProfilerStep#8", 100, 100, "cpu_op");
   const Trace trace = b.finish();
   const auto steps = findSteps(trace, LaunchIndex::build(trace));
   ASSERT_EQ(steps.size(), 2u);
-  EXPECT_EQ(steps[0].number, 0);
-  EXPECT_EQ(steps[0].start, 100);
-  EXPECT_EQ(steps[0].deviceEnd, 220);
-  EXPECT_EQ(steps[1].number, 1);
-  EXPECT_EQ(steps[1].start, 300);
-  EXPECT_EQ(steps[1].deviceEnd, 350);
+  EXPECT_EQ(steps[0].number, 7);
+  EXPECT_EQ(steps[0].source, StepSource::ProfilerStep);
+  EXPECT_EQ(steps[1].number, 8);
+  EXPECT_EQ(describeWindow(steps, {.step = 8}), "step 8");
 }
 
 TEST(Steps, WholeTraceWhenThereIsNoIterationAnnotation) {

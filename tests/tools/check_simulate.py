@@ -5,9 +5,10 @@
 Usage: check_simulate.py SUTRA_CLI TRACE.json.gz...   (exit 77 = skipped: traces absent)
 
 For every trace: --json parses, each step's simulated time with no knobs is within 3% of its
-measured time, and the measured times of ProfilerStep#N / Optimizer.step# steps equal the ones
-computed here independently of Sutra: from the annotation's start to the later of its end and the
-end of the last device op whose launching runtime call (same `correlation`) starts inside it.
+measured time, and the measured times of ProfilerStep#N steps (else of the spans between repeats of
+the outermost repeating annotation) equal the ones computed here independently of Sutra: from the
+step's start to the later of its end and the end of the last device op whose launching runtime call
+(same `correlation`) starts inside it.
 Knobs never make a step slower when they make kernels faster; -o writes Chrome-trace JSON; bad
 input exits 2 with a message naming the problem.
 """
@@ -28,6 +29,39 @@ def ns(value):
     return int((decimal.Decimal(str(value)) * 1000).to_integral_value(decimal.ROUND_HALF_EVEN))
 
 
+def repeat_steps(xs):
+    """Without ProfilerStep: the spans between consecutive instances of the outermost repeating
+    user annotation (no instance of another repeating one encloses it; of several, the one whose
+    first instance starts first), on the thread of its first instance."""
+    ua = [e for e in xs if e.get("cat") == "user_annotation"]
+    count = {}
+    for e in ua:
+        count[e["name"]] = count.get(e["name"], 0) + 1
+    by_thread = {}
+    for e in ua:
+        e["_start"], e["_end"] = ns(e["ts"]), ns(e["ts"]) + ns(e.get("dur", 0))
+        by_thread.setdefault((str(e["pid"]), str(e["tid"])), []).append(e)
+    candidates = []  # (start, -dur, thread, name)
+    outer = {}       # thread -> name -> starts of instances not nested in their own name
+    for thread, evs in by_thread.items():
+        evs.sort(key=lambda e: (e["_start"], -e["_end"]))
+        stack = []
+        for e in evs:
+            while stack and (e["_start"] >= stack[-1]["_end"] or e["_end"] > stack[-1]["_end"]):
+                stack.pop()
+            if count[e["name"]] >= 2:
+                if not any(count[a["name"]] >= 2 and a["name"] != e["name"] for a in stack):
+                    candidates.append((e["_start"], -(e["_end"] - e["_start"]), thread, e["name"]))
+                if not any(a["name"] == e["name"] for a in stack):
+                    outer.setdefault(thread, {}).setdefault(e["name"], []).append(e["_start"])
+            stack.append(e)
+    if not candidates:
+        return {}
+    _, _, thread, name = min(candidates)
+    starts = outer[thread][name]
+    return {k: (starts[k], starts[k + 1]) for k in range(len(starts) - 1)}
+
+
 def expected_steps(path):
     """{step number: measured ns} for annotated steps, or None for a whole-trace step."""
     with gzip.open(path, "rt") as f:
@@ -43,9 +77,7 @@ def expected_steps(path):
             if n not in steps or start < steps[n][0]:
                 steps[n] = (start, start + ns(e.get("dur", 0)))
     if not steps:
-        opt = sorted((ns(e["ts"]), ns(e["ts"]) + ns(e.get("dur", 0))) for e in xs
-                     if e.get("cat") == "user_annotation" and str(e.get("name", "")).startswith("Optimizer.step#"))
-        steps = {i: w for i, w in enumerate(opt)}
+        steps = repeat_steps(xs)
     if not steps:
         return None
     calls = {}
@@ -99,9 +131,19 @@ def main():
         rc, out, err = run(cli, "--kineto", trace, "--json", "--scale", ".=0.5")
         check(rc == 0, f"{trace} --scale: exit {rc}: {err}")
         if rc == 0:
-            faster = json.loads(out)["ranks"][0]["steps"]
-            for a, b in zip(steps, faster):
+            faster_rank = json.loads(out)["ranks"][0]
+            faster = faster_rank["steps"]
+            check(faster_rank["simulated_ns"] <= rank["simulated_ns"], f"{trace}: faster kernels made the trace slower")
+            # A step of its own annotation never gets slower; a span between repeats of an
+            # annotation may (its start moves earlier than its end where the previous span waited
+            # on the faster device), their sum may not.
+            own = [(a, b) for a, b in zip(steps, faster)
+                   if a["name"].startswith("ProfilerStep#") or a["name"] == "whole trace"]
+            for a, b in own:
                 check(b["simulated_ns"] <= a["simulated_ns"], f"{trace}: faster kernels made step {a['step']} slower")
+            if len(own) < len(steps):
+                check(sum(b["simulated_ns"] for b in faster) <= sum(a["simulated_ns"] for a in steps),
+                      f"{trace}: faster kernels made the steps slower")
 
     trace = traces[0]
     with tempfile.TemporaryDirectory() as tmp:

@@ -7,10 +7,13 @@ Reads the Chrome-trace JSON directly and follows torch's profiler semantics
 encloses (torch's stack algorithm over events sorted by start, then longest first); Self CPU =
 duration minus the children's durations; a device op belongs to the innermost cpu_op or
 user_annotation enclosing its launch call (same correlation); device total adds the children's;
-an op whose parent has the same name and no other child is merged into it (one call); an op nested
-in an op of the same row adds no total; ProfilerStep#N rows are "ProfilerStep*".
+an op whose parent has the same name and no other child is merged into it (no call, no total of its
+own); any other op nested in an op of the same name adds its total again, as torch counts it (with
+--count-recursion-once: adds no total, Sutra's corrected count); ProfilerStep#N rows are
+"ProfilerStep*". In a step, a device op belongs to the step of its launch call; one without a call
+in the trace (launched before it) to no step, only to the whole trace.
 
-Usage: op_table_expected.py TRACE.json.gz [--step N] > expected.json
+Usage: op_table_expected.py TRACE.json.gz [--step N] [--count-recursion-once] > expected.json
 Output: {"window": [start_ns, end_ns] | null, "self_cpu_total_ns", "self_device_total_ns",
          "rows": [{"name", "on_device", "calls", "self_cpu_ns", "cpu_total_ns", "self_device_ns",
                    "device_total_ns"}]}  (rows sorted by name, then on_device)
@@ -20,12 +23,13 @@ import gzip
 import json
 import sys
 
-HOST_CATS = {"cpu_op", "operator", "hpu_op", "user_annotation", "cuda_runtime", "runtime",
+HOST_CATS = {"cpu_op", "operator", "Operator", "hpu_op", "user_annotation", "cuda_runtime",
+             "runtime", "Runtime",
              "mtia_runtime", "privateuse1_runtime", "xpu_runtime", "cuda_driver",
              "privateuse1_driver", "xpu_driver"}
-FRAMEWORK_CATS = {"cpu_op", "operator", "hpu_op", "user_annotation"}
+FRAMEWORK_CATS = {"cpu_op", "operator", "Operator", "hpu_op", "user_annotation"}
 RUNTIME_CATS = HOST_CATS - FRAMEWORK_CATS
-DEVICE_CATS = {"kernel", "mtia_ccp_events", "gpu_memcpy", "Memcpy", "gpu_memset", "Memset"}
+DEVICE_CATS = {"kernel", "Kernel", "mtia_ccp_events", "gpu_memcpy", "Memcpy", "gpu_memset", "Memset"}
 FILTERED = {"profiler::_record_function_enter", "profiler::_record_function_enter_new",
             "profiler::_record_function_exit", "aten::is_leaf", "aten::output_nr",
             "aten::_version"}
@@ -57,6 +61,7 @@ def load(path):
 def main():
     path = sys.argv[1]
     step = int(sys.argv[sys.argv.index("--step") + 1]) if "--step" in sys.argv else None
+    once = "--count-recursion-once" in sys.argv
     events = load(path)
     host = [e for e in events if e["cat"] in HOST_CATS]
     device = [e for e in events if e["cat"] in DEVICE_CATS]
@@ -99,7 +104,7 @@ def main():
 
     window = None
     if step is not None:
-        marks = [e for e in host if e["cat"] == "user_annotation" and e["name"] == f"ProfilerStep#{step}"]
+        marks = [e for e in host if e["cat"] in FRAMEWORK_CATS and e["name"] == f"ProfilerStep#{step}"]
         first = min(marks, key=lambda e: e["start"])
         window = (first["start"], first["end"])
 
@@ -118,13 +123,13 @@ def main():
             continue
         r = row((display(e), False))
         p = e["parent"]
-        merged = p is not None and inside(p["start"]) and display(p) == display(e) and len(p["children"]) == 1
+        merged = p is not None and inside(p["start"]) and p["name"] == e["name"] and len(p["children"]) == 1
         r["calls"] += 0 if merged else 1
         r["self_cpu_ns"] += (e["end"] - e["start"]) - sum(c["end"] - c["start"] for c in e["children"])
         own_kernels = e["kernels"]
         r["self_device_ns"] += own_kernels
-        a, nested = p, False
-        while a is not None:
+        a, nested = p, merged
+        while once and a is not None:
             if inside(a["start"]) and display(a) == display(e):
                 nested = True
             a = a["parent"]
@@ -132,6 +137,8 @@ def main():
             r["cpu_total_ns"] += e["end"] - e["start"]
             r["device_total_ns"] += device_total(e)
     for d in device:
+        if window is not None and not d["call"]:
+            continue  # launched before the trace: in no step
         t = d["call"]["start"] if d["call"] else d["start"]
         if not inside(t):
             continue

@@ -6,7 +6,7 @@
 #include <QPainterPath>
 #include <algorithm>
 
-#include "format.h"
+#include "text/format.h"
 #include "theme.h"
 
 namespace sutra::widgets {

@@ -16,10 +16,10 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
-#include "format.h"
 #include "link/launch_index.h"
 #include "link/sync_dependencies.h"
 #include "simulate/sim_inputs.h"
+#include "text/format.h"
 
 namespace sutra::widgets {
 

@@ -15,10 +15,10 @@
 #include <cmath>
 #include <optional>
 
-#include "counter_geometry.h"
-#include "format.h"
+#include "text/format.h"
 #include "theme.h"
-#include "timeline_palette.h"
+#include "view/counter_geometry.h"
+#include "view/timeline_palette.h"
 
 namespace sutra::widgets {
 namespace {

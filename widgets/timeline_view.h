@@ -19,9 +19,9 @@
 #include <optional>
 #include <vector>
 
-#include "lane_layout.h"
-#include "time_axis.h"
-#include "timeline_geometry.h"
+#include "view/lane_layout.h"
+#include "view/time_axis.h"
+#include "view/timeline_geometry.h"
 
 namespace sutra::widgets {
 

@@ -15,11 +15,11 @@
 
 #include "analysis/op_table.h"
 #include "analysis/steps.h"
-#include "lane_layout.h"
 #include "link/launch_index.h"
 #include "link/sync_dependencies.h"
 #include "model/trace.h"
 #include "rank_collectives.h"
+#include "view/lane_layout.h"
 
 namespace sutra::widgets {
 

@@ -14,10 +14,10 @@
 #include <QTableView>
 #include <map>
 
-#include "format.h"
 #include "io/readers.h"
 #include "qt_app.h"
 #include "test_support.h"
+#include "text/format.h"
 
 namespace sutra::widgets {
 namespace {

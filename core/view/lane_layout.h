@@ -14,8 +14,9 @@
 #include <vector>
 
 #include "model/trace.h"
+#include "view/widgets_names.h"
 
-namespace sutra::widgets {
+namespace sutra::view {
 
 enum class Band : std::uint8_t { Framework, Runtime, Hardware, Other };
 std::string_view bandName(Band band);
@@ -88,4 +89,4 @@ class LaneLayout {
   std::vector<std::uint32_t> rowOfEvent_;
 };
 
-}  // namespace sutra::widgets
+}  // namespace sutra::view

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "time_axis.h"
+#include "view/time_axis.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 
-namespace sutra::widgets {
+namespace sutra::view {
 
 double timeToX(TimeNs t, const TimeRange& range, double widthPx) {
   const TimeNs span = range.span();
@@ -96,4 +96,4 @@ std::string tickLabel(TimeNs offset, TimeNs step) {
   return buffer;
 }
 
-}  // namespace sutra::widgets
+}  // namespace sutra::view

@@ -5,8 +5,9 @@
 #include <string>
 
 #include "model/time.h"
+#include "view/widgets_names.h"
 
-namespace sutra::widgets {
+namespace sutra::view {
 
 struct TimeRange {
   TimeNs start = 0;
@@ -38,4 +39,4 @@ TimeNs tickStep(TimeNs span, double widthPx, double minPxPerTick);
 // A tick label relative to the trace start: "0", "250 us", "1.5 ms", "12 s", readable at any step.
 std::string tickLabel(TimeNs offset, TimeNs step);
 
-}  // namespace sutra::widgets
+}  // namespace sutra::view

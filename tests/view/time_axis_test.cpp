@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "time_axis.h"
+#include "view/time_axis.h"
 
 #include <gtest/gtest.h>
 
-namespace sutra::widgets {
+namespace sutra::view {
 namespace {
 
 constexpr TimeNs kEpoch = 1'700'000'000'123'456'789;  // Kineto times are epoch-based nanoseconds
@@ -83,4 +83,4 @@ TEST(TimeAxis, TickLabelsUseTheStepsUnit) {
 }
 
 }  // namespace
-}  // namespace sutra::widgets
+}  // namespace sutra::view

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "lane_layout.h"
+#include "view/lane_layout.h"
 
 #include <algorithm>
 #include <array>
 #include <map>
 #include <tuple>
 
-namespace sutra::widgets {
+namespace sutra::view {
 
 std::string_view bandName(Band band) {
   switch (band) {
@@ -241,4 +241,4 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::string& rankLabel) {
   return layout;
 }
 
-}  // namespace sutra::widgets
+}  // namespace sutra::view

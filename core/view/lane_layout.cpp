@@ -97,148 +97,190 @@ std::uint32_t LaneLayout::trackOf(LaneId lane, Band band) const {
   return UINT32_MAX;
 }
 
-LaneLayout LaneLayout::build(const Trace& trace, const std::string& rankLabel) {
+namespace {
+
+// Groups: host processes first (by sort index, then pid), then devices, as Kineto orders them.
+struct GroupKey {
+  bool device;
+  std::int64_t sortIndex;
+  std::int64_t number;
+  std::string id;
+  bool operator<(const GroupKey& o) const {
+    return std::tie(device, sortIndex, number, id) <
+           std::tie(o.device, o.sortIndex, o.number, o.id);
+  }
+};
+
+}  // namespace
+
+// LaneLayout::build in its steps, over what they share.
+struct LaneLayout::Builder {
+  const Trace& trace;
+  const std::vector<Event>& events;
+  std::string prefix;  // "rank0 / ", or empty
   LaneLayout layout;
-  const auto& events = trace.events;
-  const std::string prefix = rankLabel.empty() ? std::string() : rankLabel + " / ";
-
-  std::vector<bool> deviceSync(trace.lanes.size(), false);
-  for (LaneId laneId = 0; laneId < trace.lanes.size(); ++laneId)
-    deviceSync[laneId] = isDeviceSyncLane(trace, trace.lanes[laneId]);
-  // A device's sync lane is drawn with its hardware, as a stream's own sync records are.
-  auto bandIn = [&](LaneId laneId, CategoryClass klass) {
-    return deviceSync[laneId] ? Band::Hardware : bandOf(trace.lanes[laneId].kind, klass);
-  };
-
-  // Depth of each event inside its band, and how many rows each (lane, band) needs.
-  std::vector<std::uint16_t> bandDepth(events.size(), 0);
-  std::vector<std::array<std::uint32_t, kBands>> rowsNeeded(trace.lanes.size());
-  std::vector<std::array<std::uint64_t, kBands>> counts(trace.lanes.size());
-  for (LaneId laneId = 0; laneId < trace.lanes.size(); ++laneId) {
-    const Lane& lane = trace.lanes[laneId];
-    rowsNeeded[laneId].fill(0);
-    counts[laneId].fill(0);
-    std::array<std::vector<EventId>, kBands> stacks;
-    for (EventId i = lane.firstEvent; i < lane.endEvent; ++i) {
-      const Event& e = events[i];
-      const auto b = static_cast<std::size_t>(bandIn(laneId, e.klass));
-      auto& stack = stacks[b];
-      while (!stack.empty() && events[stack.back()].end() <= e.start &&
-             !encloses(events[stack.back()], e))
-        stack.pop_back();
-      bandDepth[i] =
-          static_cast<std::uint16_t>(std::min<std::size_t>(stack.size(), UINT16_MAX - 1));
-      stack.push_back(i);
-      rowsNeeded[laneId][b] = std::max<std::uint32_t>(rowsNeeded[laneId][b], bandDepth[i] + 1u);
-      ++counts[laneId][b];
-    }
-  }
-
-  // Groups: host processes first (by sort index, then pid), then devices, as Kineto orders them.
-  struct GroupKey {
-    bool device;
-    std::int64_t sortIndex;
-    std::int64_t number;
-    std::string id;
-    bool operator<(const GroupKey& o) const {
-      return std::tie(device, sortIndex, number, id) <
-             std::tie(o.device, o.sortIndex, o.number, o.id);
-    }
-  };
-  std::map<GroupKey, std::vector<LaneId>> grouped;
-  for (LaneId laneId = 0; laneId < trace.lanes.size(); ++laneId) {
-    const Lane& lane = trace.lanes[laneId];
-    if (lane.endEvent == lane.firstEvent) continue;
-    const bool device = lane.kind == LaneKind::DeviceStream || deviceSync[laneId];
-    GroupKey key{device, device ? 0 : lane.processSortIndex,
-                 lane.kind == LaneKind::DeviceStream ? lane.device : lane.pidNumber,
-                 device ? std::string() : lane.pid};
-    grouped[key].push_back(laneId);
-  }
-
+  std::vector<bool> deviceSync;  // per lane: a device's sync lane (isDeviceSyncLane)
+  // Depth of each event inside its band, and how many rows and events each (lane, band) has.
+  std::vector<std::uint16_t> bandDepth;
+  std::vector<std::array<std::uint32_t, kBands>> rowsNeeded;
+  std::vector<std::array<std::uint64_t, kBands>> counts;
+  std::vector<std::array<std::uint32_t, kBands>> trackFirstRow;
   std::map<std::string, std::uint32_t> hostGroupOfPid;
-  layout.rowOfEvent_.assign(events.size(), kNoRow);
-  std::vector<std::array<std::uint32_t, kBands>> trackFirstRow(trace.lanes.size());
-  for (auto& [key, lanes] : grouped) {
-    std::sort(lanes.begin(), lanes.end(), [&](LaneId a, LaneId b) {
-      const Lane& x = trace.lanes[a];
-      const Lane& y = trace.lanes[b];
-      // A device's streams first, its sync lanes after them.
-      const bool sx = deviceSync[a], sy = deviceSync[b];
-      return std::tie(sx, x.threadSortIndex, x.tidNumber, x.tid) <
-             std::tie(sy, y.threadSortIndex, y.tidNumber, y.tid);
-    });
+
+  Builder(const Trace& t, const std::string& rankLabel)
+      : trace(t),
+        events(t.events),
+        prefix(rankLabel.empty() ? std::string() : rankLabel + " / "),
+        deviceSync(t.lanes.size(), false),
+        bandDepth(t.events.size(), 0),
+        rowsNeeded(t.lanes.size()),
+        counts(t.lanes.size()),
+        trackFirstRow(t.lanes.size()) {
+    for (LaneId laneId = 0; laneId < trace.lanes.size(); ++laneId)
+      deviceSync[laneId] = isDeviceSyncLane(trace, trace.lanes[laneId]);
+    layout.rowOfEvent_.assign(events.size(), kNoRow);
+  }
+
+  // A device's sync lane is drawn with its hardware, as a stream's own sync records are.
+  std::size_t bandIn(LaneId laneId, CategoryClass klass) const {
+    return static_cast<std::size_t>(deviceSync[laneId] ? Band::Hardware
+                                                       : bandOf(trace.lanes[laneId].kind, klass));
+  }
+
+  // Nests each lane's events per band (bandDepth, rowsNeeded, counts).
+  void nestInBands() {
+    for (LaneId laneId = 0; laneId < trace.lanes.size(); ++laneId) {
+      const Lane& lane = trace.lanes[laneId];
+      rowsNeeded[laneId].fill(0);
+      counts[laneId].fill(0);
+      std::array<std::vector<EventId>, kBands> stacks;
+      for (EventId i = lane.firstEvent; i < lane.endEvent; ++i) {
+        const Event& e = events[i];
+        const std::size_t b = bandIn(laneId, e.klass);
+        auto& stack = stacks[b];
+        while (!stack.empty() && events[stack.back()].end() <= e.start &&
+               !encloses(events[stack.back()], e))
+          stack.pop_back();
+        bandDepth[i] =
+            static_cast<std::uint16_t>(std::min<std::size_t>(stack.size(), UINT16_MAX - 1));
+        stack.push_back(i);
+        rowsNeeded[laneId][b] = std::max<std::uint32_t>(rowsNeeded[laneId][b], bandDepth[i] + 1u);
+        ++counts[laneId][b];
+      }
+    }
+  }
+
+  // The lanes holding events by group, in group order; inside a group in thread order.
+  std::map<GroupKey, std::vector<LaneId>> groupLanes() const {
+    std::map<GroupKey, std::vector<LaneId>> grouped;
+    for (LaneId laneId = 0; laneId < trace.lanes.size(); ++laneId) {
+      const Lane& lane = trace.lanes[laneId];
+      if (lane.endEvent == lane.firstEvent) continue;
+      const bool device = lane.kind == LaneKind::DeviceStream || deviceSync[laneId];
+      GroupKey key{device, device ? 0 : lane.processSortIndex,
+                   lane.kind == LaneKind::DeviceStream ? lane.device : lane.pidNumber,
+                   device ? std::string() : lane.pid};
+      grouped[key].push_back(laneId);
+    }
+    for (auto& [key, lanes] : grouped)
+      std::sort(lanes.begin(), lanes.end(), [&](LaneId a, LaneId b) {
+        const Lane& x = trace.lanes[a];
+        const Lane& y = trace.lanes[b];
+        // A device's streams first, its sync lanes after them.
+        const bool sx = deviceSync[a], sy = deviceSync[b];
+        return std::tie(sx, x.threadSortIndex, x.tidNumber, x.tid) <
+               std::tie(sy, y.threadSortIndex, y.tidNumber, y.tid);
+      });
+    return grouped;
+  }
+
+  // A group of `lanes` (sorted, not empty), with a track per (lane, band) holding events and
+  // their rows, still empty.
+  void addGroup(bool device, const std::vector<LaneId>& lanes) {
     const Lane& first = trace.lanes[lanes.front()];
     LayoutGroup group;
-    group.device = key.device;
+    group.device = device;
     const std::string firstProcess = processPart(first, deviceSync[lanes.front()]);
     group.label = prefix + firstProcess;
     if (!first.processName.empty() && first.processName != firstProcess)
       group.label += " (" + first.processName + ")";
     const auto groupIndex = static_cast<std::uint32_t>(layout.groups_.size());
-    if (!key.device) hostGroupOfPid.emplace(first.pid, groupIndex);
-    for (LaneId laneId : lanes) {
-      const Lane& lane = trace.lanes[laneId];
-      for (std::size_t b = 0; b < kBands; ++b) {
-        if (rowsNeeded[laneId][b] == 0) continue;
-        LayoutTrack track;
-        track.lane = laneId;
-        track.band = static_cast<Band>(b);
-        track.group = groupIndex;
-        track.threadName = lane.threadName;
-        track.shortLabel =
-            threadPart(lane, deviceSync[laneId]) + " / " + std::string(bandName(track.band));
-        track.label = prefix + processPart(lane, deviceSync[laneId]) + " / " + track.shortLabel;
-        track.firstRow = static_cast<std::uint32_t>(layout.rows_.size());
-        track.rowCount = rowsNeeded[laneId][b];
-        track.eventCount = counts[laneId][b];
-        trackFirstRow[laneId][b] = track.firstRow;
-        const auto trackIndex = static_cast<std::uint32_t>(layout.tracks_.size());
-        for (std::uint32_t d = 0; d < track.rowCount; ++d) {
-          LayoutRow row;
-          row.track = trackIndex;
-          row.depth = static_cast<std::uint16_t>(d);
-          layout.rows_.push_back(std::move(row));
-        }
-        group.tracks.push_back(trackIndex);
-        layout.tracks_.push_back(std::move(track));
-      }
-    }
+    if (!device) hostGroupOfPid.emplace(first.pid, groupIndex);
+    for (LaneId laneId : lanes)
+      for (std::size_t b = 0; b < kBands; ++b)
+        if (rowsNeeded[laneId][b] > 0) group.tracks.push_back(addTrack(laneId, b, groupIndex));
     layout.groups_.push_back(std::move(group));
   }
 
-  // Counters go with their process; a process with counters only gets a group of its own.
-  for (std::size_t c = 0; c < trace.counters.size(); ++c) {
-    const CounterSeries& series = trace.counters[c];
-    if (series.samples.empty()) continue;
-    auto [it, added] =
-        hostGroupOfPid.emplace(series.pid, static_cast<std::uint32_t>(layout.groups_.size()));
-    if (added) layout.groups_.push_back({prefix + "pid " + series.pid, false, {}, {}});
-    LayoutCounter counter{series.name, c, it->second, series.samples.front().second,
-                          series.samples.front().second};
-    for (const auto& [time, value] : series.samples) {
-      counter.low = std::min(counter.low, value);
-      counter.high = std::max(counter.high, value);
+  std::uint32_t addTrack(LaneId laneId, std::size_t band, std::uint32_t groupIndex) {
+    const Lane& lane = trace.lanes[laneId];
+    LayoutTrack track;
+    track.lane = laneId;
+    track.band = static_cast<Band>(band);
+    track.group = groupIndex;
+    track.threadName = lane.threadName;
+    track.shortLabel =
+        threadPart(lane, deviceSync[laneId]) + " / " + std::string(bandName(track.band));
+    track.label = prefix + processPart(lane, deviceSync[laneId]) + " / " + track.shortLabel;
+    track.firstRow = static_cast<std::uint32_t>(layout.rows_.size());
+    track.rowCount = rowsNeeded[laneId][band];
+    track.eventCount = counts[laneId][band];
+    trackFirstRow[laneId][band] = track.firstRow;
+    const auto trackIndex = static_cast<std::uint32_t>(layout.tracks_.size());
+    for (std::uint32_t d = 0; d < track.rowCount; ++d) {
+      LayoutRow row;
+      row.track = trackIndex;
+      row.depth = static_cast<std::uint16_t>(d);
+      layout.rows_.push_back(std::move(row));
     }
-    layout.groups_[it->second].counters.push_back(
-        static_cast<std::uint32_t>(layout.counters_.size()));
-    layout.counters_.push_back(std::move(counter));
+    layout.tracks_.push_back(std::move(track));
+    return trackIndex;
   }
 
-  // Fill the rows in event order: each lane's events are sorted by start, so every row is too.
-  for (LaneId laneId = 0; laneId < trace.lanes.size(); ++laneId) {
-    const Lane& lane = trace.lanes[laneId];
-    for (EventId i = lane.firstEvent; i < lane.endEvent; ++i) {
-      const auto b = static_cast<std::size_t>(bandIn(laneId, events[i].klass));
-      const std::uint32_t rowIndex = trackFirstRow[laneId][b] + bandDepth[i];
-      LayoutRow& row = layout.rows_[rowIndex];
-      const TimeNs end = events[i].end();
-      row.maxEnd.push_back(row.maxEnd.empty() ? end : std::max(row.maxEnd.back(), end));
-      row.events.push_back(i);
-      layout.rowOfEvent_[i] = rowIndex;
+  // Counters go with their process; a process with counters only gets a group of its own.
+  void addCounters() {
+    for (std::size_t c = 0; c < trace.counters.size(); ++c) {
+      const CounterSeries& series = trace.counters[c];
+      if (series.samples.empty()) continue;
+      auto [it, added] =
+          hostGroupOfPid.emplace(series.pid, static_cast<std::uint32_t>(layout.groups_.size()));
+      if (added) layout.groups_.push_back({prefix + "pid " + series.pid, false, {}, {}});
+      LayoutCounter counter{series.name, c, it->second, series.samples.front().second,
+                            series.samples.front().second};
+      for (const auto& [time, value] : series.samples) {
+        counter.low = std::min(counter.low, value);
+        counter.high = std::max(counter.high, value);
+      }
+      layout.groups_[it->second].counters.push_back(
+          static_cast<std::uint32_t>(layout.counters_.size()));
+      layout.counters_.push_back(std::move(counter));
     }
   }
-  return layout;
+
+  // Fills the rows in event order: each lane's events are sorted by start, so every row is too.
+  void fillRows() {
+    for (LaneId laneId = 0; laneId < trace.lanes.size(); ++laneId) {
+      const Lane& lane = trace.lanes[laneId];
+      for (EventId i = lane.firstEvent; i < lane.endEvent; ++i) {
+        const std::uint32_t rowIndex =
+            trackFirstRow[laneId][bandIn(laneId, events[i].klass)] + bandDepth[i];
+        LayoutRow& row = layout.rows_[rowIndex];
+        const TimeNs end = events[i].end();
+        row.maxEnd.push_back(row.maxEnd.empty() ? end : std::max(row.maxEnd.back(), end));
+        row.events.push_back(i);
+        layout.rowOfEvent_[i] = rowIndex;
+      }
+    }
+  }
+};
+
+LaneLayout LaneLayout::build(const Trace& trace, const std::string& rankLabel) {
+  Builder builder(trace, rankLabel);
+  builder.nestInBands();
+  for (const auto& [key, lanes] : builder.groupLanes()) builder.addGroup(key.device, lanes);
+  builder.addCounters();
+  builder.fillRows();
+  return std::move(builder.layout);
 }
 
 }  // namespace sutra::view

@@ -82,6 +82,8 @@ class LaneLayout {
   std::uint64_t eventCount() const { return rowOfEvent_.size(); }
 
  private:
+  struct Builder;  // build's steps (lane_layout.cpp)
+
   std::vector<LayoutGroup> groups_;
   std::vector<LayoutTrack> tracks_;
   std::vector<LayoutRow> rows_;

@@ -547,7 +547,7 @@ void TimelineView::paintGrid(const Frame& f) const {
 }
 
 // The boxes, one batch of rectangles per colour.
-void TimelineView::paintBoxes(const Frame& f, const Geometry& g) const {
+void TimelineView::paintBoxes(const Frame& f, const Geometry& g) {
   f.p.setPen(Qt::NoPen);
   for (int c = 0; c < kColourCount; ++c) {
     const auto& batch = g.batches[static_cast<std::size_t>(c)];
@@ -593,7 +593,7 @@ void TimelineView::paintCounters(const Frame& f) const {
       return span > 0 ? top + h - (v - counter.low) / span * h : top + h / 2;
     };
     QVector<QLineF> segments;
-    segments.reserve(static_cast<qsizetype>(columns.size() * 2));
+    segments.reserve(static_cast<qsizetype>(columns.size()) * 2);
     for (std::size_t i = 0; i < columns.size(); ++i) {
       const CounterColumn& c = columns[i];
       const double x = labelWidth_ + c.x + 0.5;
@@ -607,7 +607,7 @@ void TimelineView::paintCounters(const Frame& f) const {
 }
 
 // Highlighted events wide enough to be outlined.
-void TimelineView::paintOutlines(const Frame& f, const Geometry& g) const {
+void TimelineView::paintOutlines(const Frame& f, const Geometry& g) {
   f.p.setBrush(Qt::NoBrush);
   f.p.setPen(QPen(f.theme.searchOutline, 1.5));
   for (const auto& r : g.outlines) f.p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5));
@@ -652,7 +652,7 @@ void TimelineView::paintSelection(const Frame& f) const {
 }
 
 // A flow from `a` to `b`: a curve leaving and arriving vertically, with an arrow head at `b`.
-void TimelineView::paintFlowArrow(const Frame& f, QPointF a, QPointF b) const {
+void TimelineView::paintFlowArrow(const Frame& f, QPointF a, QPointF b) {
   QPainterPath path(a);
   const double bend = std::max(20.0, std::abs(b.y() - a.y()) / 2);
   path.cubicTo(a.x(), a.y() + (b.y() > a.y() ? bend : -bend), b.x(),

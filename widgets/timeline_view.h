@@ -210,12 +210,12 @@ class TimelineView : public QWidget {
   // paintEvent's passes, in the order it runs them.
   void paintBackgrounds(const Frame& f) const;
   void paintGrid(const Frame& f) const;
-  void paintBoxes(const Frame& f, const Geometry& g) const;
+  static void paintBoxes(const Frame& f, const Geometry& g);
   void paintBoxLabels(const Frame& f, const Geometry& g) const;
   void paintCounters(const Frame& f) const;
-  void paintOutlines(const Frame& f, const Geometry& g) const;
+  static void paintOutlines(const Frame& f, const Geometry& g);
   void paintSelection(const Frame& f) const;
-  void paintFlowArrow(const Frame& f, QPointF a, QPointF b) const;
+  static void paintFlowArrow(const Frame& f, QPointF a, QPointF b);
   void paintLinkedEvents(const Frame& f) const;
   void paintTimeRangeShade(const Frame& f) const;
   void paintRuler(const Frame& f) const;

@@ -6,7 +6,7 @@
 #include <QPainterPath>
 #include <algorithm>
 
-#include "format.h"
+#include "text/format.h"
 #include "theme.h"
 
 namespace sutra::widgets {
@@ -109,67 +109,14 @@ void ChainView::paintEvent(QPaintEvent*) {
            "framework op -> runtime launch -> device op(s) -> the sync that waited on them."));
     return;
   }
-  const TimeNs origin = trace_->startNs;
-  const QFontMetrics metrics(font());
   QFont small = font();
   small.setPointSizeF(font().pointSizeF() * 0.9);
   QFont bold = font();
   bold.setBold(true);
-
-  // Connectors first, under the boxes: down from the previous hop, then right into this one.
-  for (int i = 0; i < static_cast<int>(chain_.hops.size()); ++i) {
-    const ChainHop& hop = chain_.hops[static_cast<std::size_t>(i)];
-    if (hop.previous < 0) continue;
-    const QRect from = hopRect(hop.previous);
-    const QRect to = hopRect(i);
-    const QPointF start(from.left() + 12, from.bottom());
-    const QPointF end(to.left(), to.center().y());
-    QPainterPath path(start);
-    path.lineTo(start.x(), end.y());
-    path.lineTo(end);
-    p.setPen(QPen(theme.chainConnector, 1.4));
-    p.setBrush(Qt::NoBrush);
-    p.drawPath(path);
-    QPolygonF head;
-    head << end << QPointF(end.x() - 7, end.y() - 4) << QPointF(end.x() - 7, end.y() + 4);
-    p.setBrush(theme.chainConnector);
-    p.drawPolygon(head);
-    if (hop.gapKind != GapKind::None) {
-      p.setFont(small);
-      p.setPen(hop.gap < 0 ? theme.chainNegativeGap : theme.chainGapText);
-      const QString gap = QStringLiteral("%1: %2").arg(
-          QString::fromUtf8(gapKindName(hop.gapKind)).replace('_', ' '), durationText(hop.gap));
-      p.drawText(QRect(to.right() + 12, to.top(), kGapColumn - 16, kBoxHeight),
-                 Qt::AlignVCenter | Qt::AlignLeft, gap);
-    }
-  }
-
-  for (int i = 0; i < static_cast<int>(chain_.hops.size()); ++i) {
-    const ChainHop& hop = chain_.hops[static_cast<std::size_t>(i)];
-    const QRect box = hopRect(i);
-    const std::size_t colour = hopColour(hop.kind);
-    p.setPen(hop.focus ? QPen(theme.chainFocus, 2.2)
-                       : QPen(theme.chainBorder[colour], i == hovered_ ? 2.0 : 1.0));
-    p.setBrush(i == hovered_ ? theme.chainFillHovered[colour] : theme.chainFill[colour]);
-    p.drawRoundedRect(QRectF(box).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
-    p.fillRect(QRect(box.left() + 1, box.top() + 1, 5, box.height() - 2),
-               theme.chainAccent[colour]);
-    const QRect text = box.adjusted(12, 3, -8, -3);
-    p.setFont(small);
-    p.setPen(theme.chainKindText);
-    const QString kind = QString::fromUtf8(hopKindName(hop.kind)).replace('_', ' ');
-    QString when;
-    if (hop.end > hop.start || hop.start != 0)
-      when = QStringLiteral("+%1 · %2")
-                 .arg(durationText(hop.start - origin), durationText(hop.end - hop.start));
-    p.drawText(text, Qt::AlignTop | Qt::AlignLeft, kind);
-    p.drawText(text, Qt::AlignTop | Qt::AlignRight, when);
-    p.setFont(bold);
-    p.setPen(theme.chainNameText);
-    p.drawText(text, Qt::AlignBottom | Qt::AlignLeft,
-               QFontMetrics(bold).elidedText(QString::fromStdString(hop.name), Qt::ElideMiddle,
-                                             text.width()));
-  }
+  // Connectors first, under the boxes.
+  for (int i = 0; i < static_cast<int>(chain_.hops.size()); ++i)
+    if (chain_.hops[static_cast<std::size_t>(i)].previous >= 0) paintConnector(p, theme, i, small);
+  for (int i = 0; i < static_cast<int>(chain_.hops.size()); ++i) paintHop(p, theme, i, small, bold);
   if (chain_.omittedLaunches > 0) {
     p.setFont(small);
     p.setPen(theme.chainNoteText);
@@ -177,6 +124,63 @@ void ChainView::paintEvent(QPaintEvent*) {
     p.drawText(QRect(kMargin, y, width() - 2 * kMargin, 20), Qt::AlignLeft,
                tr("... and %1 more launches under this op").arg(chain_.omittedLaunches));
   }
+}
+
+// Hop `index`'s connector: down from the previous hop, then right into this one, and the gap
+// between them in the column right of the boxes.
+void ChainView::paintConnector(QPainter& p, const Theme& theme, int index,
+                               const QFont& small) const {
+  const ChainHop& hop = chain_.hops[static_cast<std::size_t>(index)];
+  const QRect from = hopRect(hop.previous);
+  const QRect to = hopRect(index);
+  const QPointF start(from.left() + 12, from.bottom());
+  const QPointF end(to.left(), to.center().y());
+  QPainterPath path(start);
+  path.lineTo(start.x(), end.y());
+  path.lineTo(end);
+  p.setPen(QPen(theme.chainConnector, 1.4));
+  p.setBrush(Qt::NoBrush);
+  p.drawPath(path);
+  QPolygonF head;
+  head << end << QPointF(end.x() - 7, end.y() - 4) << QPointF(end.x() - 7, end.y() + 4);
+  p.setBrush(theme.chainConnector);
+  p.drawPolygon(head);
+  if (hop.gapKind == GapKind::None) return;
+  p.setFont(small);
+  p.setPen(hop.gap < 0 ? theme.chainNegativeGap : theme.chainGapText);
+  const QString gap = QStringLiteral("%1: %2").arg(
+      QString::fromUtf8(gapKindName(hop.gapKind)).replace('_', ' '), durationText(hop.gap));
+  p.drawText(QRect(to.right() + 12, to.top(), kGapColumn - 16, kBoxHeight),
+             Qt::AlignVCenter | Qt::AlignLeft, gap);
+}
+
+// Hop `index`'s box: its kind and times on top, its name below, in its kind's colours.
+void ChainView::paintHop(QPainter& p, const Theme& theme, int index, const QFont& small,
+                         const QFont& bold) const {
+  const ChainHop& hop = chain_.hops[static_cast<std::size_t>(index)];
+  const QRect box = hopRect(index);
+  const std::size_t colour = hopColour(hop.kind);
+  const bool hovered = index == hovered_;
+  p.setPen(hop.focus ? QPen(theme.chainFocus, 2.2)
+                     : QPen(theme.chainBorder[colour], hovered ? 2.0 : 1.0));
+  p.setBrush(hovered ? theme.chainFillHovered[colour] : theme.chainFill[colour]);
+  p.drawRoundedRect(QRectF(box).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
+  p.fillRect(QRect(box.left() + 1, box.top() + 1, 5, box.height() - 2), theme.chainAccent[colour]);
+  const QRect text = box.adjusted(12, 3, -8, -3);
+  p.setFont(small);
+  p.setPen(theme.chainKindText);
+  const QString kind = QString::fromUtf8(hopKindName(hop.kind)).replace('_', ' ');
+  QString when;
+  if (hop.end > hop.start || hop.start != 0)
+    when = QStringLiteral("+%1 · %2")
+               .arg(durationText(hop.start - trace_->startNs), durationText(hop.end - hop.start));
+  p.drawText(text, Qt::AlignTop | Qt::AlignLeft, kind);
+  p.drawText(text, Qt::AlignTop | Qt::AlignRight, when);
+  p.setFont(bold);
+  p.setPen(theme.chainNameText);
+  p.drawText(text, Qt::AlignBottom | Qt::AlignLeft,
+             QFontMetrics(bold).elidedText(QString::fromStdString(hop.name), Qt::ElideMiddle,
+                                           text.width()));
 }
 
 void ChainView::mousePressEvent(QMouseEvent* event) {

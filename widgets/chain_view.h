@@ -11,7 +11,11 @@
 #include "analysis/chain.h"
 #include "model/trace.h"
 
+class QPainter;
+
 namespace sutra::widgets {
+
+struct Theme;
 
 class ChainView : public QWidget {
   Q_OBJECT
@@ -36,6 +40,11 @@ class ChainView : public QWidget {
   void mouseMoveEvent(QMouseEvent* event) override;
 
  private:
+  // paintEvent's steps: one hop's connector from its previous hop, and its box.
+  void paintConnector(QPainter& p, const Theme& theme, int index, const QFont& small) const;
+  void paintHop(QPainter& p, const Theme& theme, int index, const QFont& small,
+                const QFont& bold) const;
+
   std::shared_ptr<const Trace> trace_;
   DependencyChain chain_;
   std::vector<int> depth_;  // per hop: how many hops it follows

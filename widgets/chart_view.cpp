@@ -9,7 +9,7 @@
 #include <QSvgGenerator>
 #include <QVBoxLayout>
 
-#include "format.h"
+#include "text/format.h"
 #include "theme.h"
 
 namespace sutra::widgets {

@@ -5,7 +5,7 @@
 #include <QString>
 #include <QWidget>
 
-#include "chart_data.h"
+#include "view/chart_data.h"
 
 class QCustomPlot;
 

@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "analysis/op_table.h"
-#include "chart_data.h"
+#include "view/chart_data.h"
 #include "chart_view.h"
 #include "model/trace.h"
 

@@ -4,7 +4,7 @@
 #include <map>
 #include <tuple>
 
-#include "format.h"
+#include "text/format.h"
 
 namespace sutra::widgets {
 namespace {

@@ -16,8 +16,8 @@
 #include "analysis/compare.h"
 #include "chart_view.h"
 #include "compare_model.h"
-#include "lane_layout.h"
 #include "timeline_view.h"
+#include "view/lane_layout.h"
 
 namespace sutra::widgets {
 

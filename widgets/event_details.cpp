@@ -5,7 +5,7 @@
 #include <QUrl>
 #include <nlohmann/json.hpp>
 
-#include "format.h"
+#include "text/format.h"
 #include "theme.h"
 
 namespace sutra::widgets {

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "format.h"
+#include "text/format.h"
 
 namespace sutra::widgets {
 

@@ -14,8 +14,8 @@
 #include <QVBoxLayout>
 
 #include "analysis/op_table.h"
-#include "format.h"
 #include "op_table_model.h"
+#include "text/format.h"
 
 namespace sutra::widgets {
 

@@ -16,8 +16,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
-#include "format.h"
 #include "session/run_simulation.h"
+#include "text/format.h"
 
 namespace sutra::widgets {
 

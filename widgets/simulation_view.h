@@ -12,14 +12,14 @@
 #include <QWidget>
 #include <memory>
 
-#include "chart_data.h"
 #include "chart_view.h"
-#include "lane_layout.h"
 #include "session/run.h"
 #include "simulate/sim_knobs.h"
 #include "simulate/simulated_trace.h"
 #include "simulate/what_moved.h"
 #include "timeline_view.h"
+#include "view/chart_data.h"
+#include "view/lane_layout.h"
 
 class QCheckBox;
 class QDoubleSpinBox;

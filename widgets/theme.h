@@ -13,7 +13,7 @@
 #include <array>
 #include <optional>
 
-#include "timeline_palette.h"
+#include "view/timeline_palette.h"
 
 class QWidget;
 

@@ -15,10 +15,10 @@
 #include <cmath>
 #include <optional>
 
-#include "counter_geometry.h"
-#include "format.h"
+#include "text/format.h"
 #include "theme.h"
-#include "timeline_palette.h"
+#include "view/counter_geometry.h"
+#include "view/timeline_palette.h"
 
 namespace sutra::widgets {
 namespace {
@@ -410,353 +410,453 @@ const TimelineView::Geometry& TimelineView::geometry() const {
   if (parts_.empty()) return g;
   g.rowSpan.assign(parts_.back().rowBase + parts_.back().part.layout->rows().size(), {0, 0});
 
-  const int top = scroll;
-  const int bottom = scroll + height() - kRulerHeight;
-  auto first = std::upper_bound(lines_.begin(), lines_.end(), top,
-                                [](int v, const Line& l) { return v < l.y; });
-  if (first != lines_.begin()) --first;
-  for (auto line = first; line != lines_.end() && line->y < bottom; ++line) {
-    if (line->kind != Line::Row) continue;
-    const PartState& state = parts_[line->part];
-    const Trace& trace = *state.part.trace;
-    const std::uint32_t r = line->index;
-    const LayoutRow& row = state.part.layout->rows()[r];
-    const Band band = state.part.layout->tracks()[row.track].band;
-    const auto begin = static_cast<std::uint32_t>(g.boxes.size());
-    // The part's own times: the window moved back by its offset gives the same pixels.
-    const TimeRange local{range_.start - state.part.offset, range_.end - state.part.offset};
-    buildRowBoxes(trace, row, r, local, width, g.boxes);
-    g.rowSpan[state.rowBase + r] = {begin, static_cast<std::uint32_t>(g.boxes.size())};
-    const double y = line->y - scroll + kRulerHeight + 1;
-    const double h = kRowHeight - 2;
-    const bool partLit = !state.highlightMask.empty();
-    for (std::uint32_t b = begin; b < g.boxes.size(); ++b) {
-      const TimelineBox& box = g.boxes[b];
-      const QRectF rect(labelWidth_ + box.x0, y, std::max(box.x1 - box.x0, 1.0f), h);
-      int colour;
-      if (box.count == 1) {
-        const EventId id = row.events[box.first];
-        const Event& e = trace.events[id];
-        const bool lit = partLit && state.highlightMask[id];
-        colour = state.nameColour[e.name] + (fading_ && !lit ? kFadedOffset : 0);
-        if (box.x1 - box.x0 >= kLabelMinPx) g.labels.push_back({rect, e.name, colour, line->part});
-        if (lit && box.x1 - box.x0 >= 3) g.outlines.push_back(rect);
-      } else {
-        colour = runColourIndex(band) + (fading_ ? kFadedOffset : 0);
-        ++stats_.runs;
-        stats_.mergedEvents += box.count;
-      }
-      g.batches[static_cast<std::size_t>(colour)].push_back(rect);
-    }
-  }
+  const LineRange lines = visibleLines(scroll);
+  for (auto line = lines.first; line != lines.last; ++line)
+    if (line->kind == Line::Row) addRowGeometry(g, *line);
   stats_.boxes = g.boxes.size();
   stats_.labels = g.labels.size();
   return g;
 }
 
+// The boxes of one row on screen, each in its colour's batch, with the labels and outlines it
+// needs.
+void TimelineView::addRowGeometry(Geometry& g, const Line& line) const {
+  const PartState& state = parts_[line.part];
+  const Trace& trace = *state.part.trace;
+  const std::uint32_t r = line.index;
+  const LayoutRow& row = state.part.layout->rows()[r];
+  const Band band = state.part.layout->tracks()[row.track].band;
+  const auto begin = static_cast<std::uint32_t>(g.boxes.size());
+  // The part's own times: the window moved back by its offset gives the same pixels.
+  const TimeRange local{range_.start - state.part.offset, range_.end - state.part.offset};
+  buildRowBoxes(trace, row, r, local, g.width, g.boxes);
+  g.rowSpan[state.rowBase + r] = {begin, static_cast<std::uint32_t>(g.boxes.size())};
+  const double y = line.y - g.scroll + kRulerHeight + 1;
+  const double h = kRowHeight - 2;
+  const bool partLit = !state.highlightMask.empty();
+  for (std::uint32_t b = begin; b < g.boxes.size(); ++b) {
+    const TimelineBox& box = g.boxes[b];
+    const QRectF rect(labelWidth_ + box.x0, y, std::max(box.x1 - box.x0, 1.0f), h);
+    int colour;
+    if (box.count == 1) {
+      const EventId id = row.events[box.first];
+      const Event& e = trace.events[id];
+      const bool lit = partLit && state.highlightMask[id];
+      colour = state.nameColour[e.name] + (fading_ && !lit ? kFadedOffset : 0);
+      if (box.x1 - box.x0 >= kLabelMinPx) g.labels.push_back({rect, e.name, colour, line.part});
+      if (lit && box.x1 - box.x0 >= 3) g.outlines.push_back(rect);
+    } else {
+      colour = runColourIndex(band) + (fading_ ? kFadedOffset : 0);
+      ++stats_.runs;
+      stats_.mergedEvents += box.count;
+    }
+    g.batches[static_cast<std::size_t>(colour)].push_back(rect);
+  }
+}
+
 // ---- painting ----------------------------------------------------------------------------------
 
-void TimelineView::paintEvent(QPaintEvent*) {
-  QPainter p(this);
-  const Theme& theme =
-      themeFor(*this);  // the palette's set: a PaletteChange repaints in the new one
-  // A rank's header stands out from its process groups' headers in either theme.
-  const QColor partHeaderBackground = blend(theme.headerBackground, theme.labelText, 0.16);
-  p.fillRect(rect(), theme.background);
-  const int areaWidth = eventAreaWidth();
-  const QRect eventArea(labelWidth_, kRulerHeight, areaWidth, height() - kRulerHeight);
-  const int scroll = vscroll_->value();
-  const int bottom = scroll + height() - kRulerHeight;
-  const TimeNs origin = timeOrigin();
+// What every pass of a frame shares. The passes paint in order, each setting the pen, brush and
+// font it draws with, so that none depends on what the one before left in the painter.
+struct TimelineView::Frame {
+  QPainter& p;
+  const Theme& theme;           // the palette's set: a PaletteChange repaints in the new one
+  QColor partHeaderBackground;  // a rank's header stands out from its groups' headers
+  int areaWidth = 0;
+  QRect eventArea;  // right of the labels, below the ruler
+  int scroll = 0;
+  LineRange lines;  // the lines on screen
+  TimeNs origin = 0;
+  TimeNs step = 0;  // between the ruler's ticks
+};
 
-  // Backgrounds: part and group headers, and every other track shaded so rows read as one thread.
+TimelineView::LineRange TimelineView::visibleLines(int scroll) const {
+  const int bottom = scroll + height() - kRulerHeight;
   auto first = std::upper_bound(lines_.begin(), lines_.end(), scroll,
                                 [](int v, const Line& l) { return v < l.y; });
   if (first != lines_.begin()) --first;
-  for (auto line = first; line != lines_.end() && line->y < bottom; ++line) {
-    const int y = line->y - scroll + kRulerHeight;
-    if (line->kind == Line::PartHeader) {
-      p.fillRect(QRect(0, y, width(), line->height), partHeaderBackground);
-    } else if (line->kind == Line::GroupHeader) {
-      p.fillRect(QRect(0, y, width(), line->height), theme.headerBackground);
-    } else if (line->kind == Line::Row &&
-               parts_[line->part].part.layout->rows()[line->index].track % 2 == 1) {
-      p.fillRect(QRect(0, y, width(), line->height), theme.trackShade);
-    }
-  }
+  const auto last = std::find_if(first, lines_.end(), [&](const Line& l) { return l.y >= bottom; });
+  return {first, last};
+}
 
-  // Grid lines at the ruler's ticks.
-  const TimeNs step = tickStep(range_.span(), areaWidth, 110);
-  auto firstTick = [&] {
-    const TimeNs offset = range_.start - origin;
-    TimeNs k = offset / step;
-    if (k * step < offset) ++k;
-    return origin + k * step;
-  };
-  p.setPen(theme.gridLine);
-  for (TimeNs t = firstTick(); t <= range_.end; t += step) {
-    const int x = labelWidth_ + static_cast<int>(std::lround(timeToX(t, range_, areaWidth)));
-    p.drawLine(x, kRulerHeight, x, height());
-  }
-
+void TimelineView::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  const Theme& theme = themeFor(*this);
+  const int areaWidth = eventAreaWidth();
+  const int scroll = vscroll_->value();
+  const Frame f{p,
+                theme,
+                blend(theme.headerBackground, theme.labelText, 0.16),
+                areaWidth,
+                QRect(labelWidth_, kRulerHeight, areaWidth, height() - kRulerHeight),
+                scroll,
+                visibleLines(scroll),
+                timeOrigin(),
+                tickStep(range_.span(), areaWidth, 110)};
+  p.fillRect(rect(), theme.background);
+  paintBackgrounds(f);
+  paintGrid(f);
   if (!parts_.empty()) {
-    const Geometry& g = geometry();
     p.save();
-    p.setClipRect(eventArea);
+    p.setClipRect(f.eventArea);
     p.setRenderHint(QPainter::Antialiasing, false);
-    p.setPen(Qt::NoPen);
-    for (int c = 0; c < kColourCount; ++c) {
-      const auto& batch = g.batches[static_cast<std::size_t>(c)];
-      if (batch.empty()) continue;
-      p.setBrush(theme.fill(c));
-      p.drawRects(batch.data(), static_cast<int>(batch.size()));
-    }
-    const QFontMetrics metrics(font());
-    p.setFont(font());
-    for (const auto& label : g.labels) {
-      const PartState& state = parts_[label.part];
-      QString& text = state.nameText[label.name];
-      if (text.isNull()) text = QString::fromUtf8(state.part.trace->names.view(label.name));
-      const QRectF inner = label.rect.adjusted(3, 0, -3, 0).intersected(QRectF(eventArea));
-      if (inner.width() < 12) continue;
-      const QString shown =
-          metrics.horizontalAdvance(text) <= inner.width()
-              ? text
-              : metrics.elidedText(text, Qt::ElideRight, static_cast<int>(inner.width()));
-      if (shown.size() <= 1) continue;
-      p.setPen(textColourOn(theme.fill(label.colour)));
-      p.drawText(inner, Qt::AlignVCenter | Qt::AlignLeft, shown);
-    }
-    // Counters: per pixel column, the value at its start joined to the next, and the range of
-    // values inside it (counterColumns folds the samples of the window).
-    for (auto line = first; line != lines_.end() && line->y < bottom; ++line) {
-      if (line->kind != Line::Counter) continue;
-      const PartState& state = parts_[line->part];
-      const LayoutCounter& counter = state.part.layout->counters()[line->index];
-      const TimeRange local{range_.start - state.part.offset, range_.end - state.part.offset};
-      const auto columns =
-          counterColumns(state.part.trace->counters[counter.series].samples, local, areaWidth);
-      const double top = line->y - scroll + kRulerHeight + 2, h = kCounterHeight - 4;
-      const double span = counter.high - counter.low;
-      auto yOf = [&](double v) {
-        return span > 0 ? top + h - (v - counter.low) / span * h : top + h / 2;
-      };
-      QVector<QLineF> segments;
-      segments.reserve(static_cast<qsizetype>(columns.size() * 2));
-      for (std::size_t i = 0; i < columns.size(); ++i) {
-        const CounterColumn& c = columns[i];
-        const double x = labelWidth_ + c.x + 0.5;
-        if (c.high > c.low) segments.append(QLineF(x, yOf(c.low), x, yOf(c.high)));
-        const double next = i + 1 < columns.size() ? columns[i + 1].first : c.first;
-        segments.append(QLineF(x, yOf(c.first), x + 1, yOf(next)));
-      }
-      p.setPen(QPen(theme.counterLine, 1));
-      p.drawLines(segments);
-    }
-    p.setBrush(Qt::NoBrush);
-    p.setPen(QPen(theme.searchOutline, 1.5));
-    for (const auto& r : g.outlines) p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5));
-
-    // The selection, and arrows along its flows (launch -> device op).
-    if (selected_.event != kNoEvent) {
-      const PartState& state = parts_[static_cast<std::size_t>(selected_.part)];
-      const Trace& trace = *state.part.trace;
-      const LaneLayout& layout = *state.part.layout;
-      const TimeNs offset = state.part.offset;
-      const int top = rowTop(selected_.part, layout.rowOf(selected_.event));
-      if (top >= 0) {
-        const Event& e = trace.events[selected_.event];
-        const double x0 = std::max(-4.0, timeToX(e.start + offset, range_, areaWidth));
-        const double x1 = std::min(areaWidth + 4.0,
-                                   std::max(timeToX(e.end() + offset, range_, areaWidth), x0 + 3));
-        p.setPen(QPen(theme.selection, 2));
-        p.drawRect(QRectF(labelWidth_ + x0, top + 0.5, x1 - x0, kRowHeight - 1));
-      }
-      p.setRenderHint(QPainter::Antialiasing, true);
-      auto anchor = [&](EventId id) -> std::optional<QPointF> {
-        const std::uint32_t row = layout.rowOf(id);
-        int top = rowTop(selected_.part, row);
-        if (top < 0) {  // in a collapsed group: point at its header, or at its part's
-          top = groupHeaderTop(selected_.part, layout.tracks()[layout.rows()[row].track].group);
-          if (top < 0) top = partHeaderTop(selected_.part);
-        }
-        if (top < 0) return std::nullopt;
-        const double x =
-            std::clamp(timeToX(trace.events[id].start + offset, range_, areaWidth), -1e5, 1e5);
-        return QPointF(labelWidth_ + x, top + kRowHeight / 2.0);
-      };
-      for (const auto& [from, to] : selectionFlows_) {
-        const auto a = anchor(from);
-        const auto b = anchor(to);
-        if (!a || !b) continue;
-        QPainterPath path(*a);
-        const double bend = std::max(20.0, std::abs(b->y() - a->y()) / 2);
-        path.cubicTo(a->x(), a->y() + (b->y() > a->y() ? bend : -bend), b->x(),
-                     b->y() - (b->y() > a->y() ? bend : -bend), b->x(), b->y());
-        p.setPen(QPen(theme.flow, 1.6));
-        p.setBrush(Qt::NoBrush);
-        p.drawPath(path);
-        const double dir = b->y() >= a->y() ? -1 : 1;  // the curve arrives vertically
-        QPolygonF head;
-        head << *b << QPointF(b->x() - 4.5, b->y() + dir * 8)
-             << QPointF(b->x() + 4.5, b->y() + dir * 8);
-        p.setBrush(theme.flow);
-        p.drawPolygon(head);
-        p.setBrush(Qt::NoBrush);
-      }
-      p.setRenderHint(QPainter::Antialiasing, false);
-    }
-    // Linked events (one collective on several ranks): outlined, their starts joined top to bottom.
-    if (!linked_.empty()) {
-      QPolygonF starts;
-      p.setBrush(Qt::NoBrush);
-      for (const TimelineEvent& linked : linked_) {
-        const PartState& state = parts_[static_cast<std::size_t>(linked.part)];
-        const LaneLayout& layout = *state.part.layout;
-        const std::uint32_t row = layout.rowOf(linked.event);
-        if (row == kNoRow) continue;
-        const Event& e = state.part.trace->events[linked.event];
-        const double x0 =
-            std::clamp(timeToX(e.start + state.part.offset, range_, areaWidth), -1e5, 1e5);
-        const double x1 =
-            std::clamp(timeToX(e.end() + state.part.offset, range_, areaWidth), -1e5, 1e5);
-        int top = rowTop(linked.part, row);
-        if (top >= 0) {
-          p.setPen(QPen(theme.flow, 2, Qt::DashLine));
-          p.drawRect(QRectF(labelWidth_ + x0, top + 1.0, std::max(x1 - x0, 3.0), kRowHeight - 2.0));
-        } else {  // folded away: point at its group's header, or its part's
-          top = groupHeaderTop(linked.part, layout.tracks()[layout.rows()[row].track].group);
-          if (top < 0) top = partHeaderTop(linked.part);
-        }
-        if (top >= 0) starts << QPointF(labelWidth_ + x0, top + kRowHeight / 2.0);
-      }
-      p.setRenderHint(QPainter::Antialiasing, true);
-      p.setPen(QPen(theme.flow, 1.5, Qt::DashLine));
-      p.drawPolyline(starts);
-      p.setRenderHint(QPainter::Antialiasing, false);
-    }
+    const Geometry& g = geometry();
+    paintBoxes(f, g);
+    paintBoxLabels(f, g);
+    paintCounters(f);
+    paintOutlines(f, g);
+    paintSelection(f);
+    paintLinkedEvents(f);
     p.restore();
   }
+  paintTimeRangeShade(f);
+  paintRuler(f);
+  paintCorner(f);
+  paintLabelColumn(f);
+  p.setPen(theme.separator);
+  p.drawLine(labelWidth_ - 1, 0, labelWidth_ - 1, height());
+}
 
-  // The time range selected on the ruler, shaded over the lanes and the ruler.
-  if (timeRange_.end > timeRange_.start) {
-    const double x0 =
-        std::clamp(timeToX(timeRange_.start, range_, areaWidth), -1.0, areaWidth + 1.0);
-    const double x1 = std::clamp(timeToX(timeRange_.end, range_, areaWidth), -1.0, areaWidth + 1.0);
-    QColor shade = theme.rangeShade;
-    p.fillRect(
-        QRectF(labelWidth_ + x0, kRulerHeight, std::max(1.0, x1 - x0), height() - kRulerHeight),
-        shade);
+// Part and group headers, and every other track shaded so rows read as one thread.
+void TimelineView::paintBackgrounds(const Frame& f) const {
+  for (auto line = f.lines.first; line != f.lines.last; ++line) {
+    const int y = line->y - f.scroll + kRulerHeight;
+    if (line->kind == Line::PartHeader) {
+      f.p.fillRect(QRect(0, y, width(), line->height), f.partHeaderBackground);
+    } else if (line->kind == Line::GroupHeader) {
+      f.p.fillRect(QRect(0, y, width(), line->height), f.theme.headerBackground);
+    } else if (line->kind == Line::Row &&
+               parts_[line->part].part.layout->rows()[line->index].track % 2 == 1) {
+      f.p.fillRect(QRect(0, y, width(), line->height), f.theme.trackShade);
+    }
   }
+}
 
-  // Ruler.
-  p.fillRect(QRect(0, 0, width(), kRulerHeight), theme.rulerBackground);
-  p.setPen(theme.rulerText);
-  for (TimeNs t = firstTick(); t <= range_.end; t += step) {
-    const int x = labelWidth_ + static_cast<int>(std::lround(timeToX(t, range_, areaWidth)));
+int TimelineView::tickX(const Frame& f, TimeNs t) const {
+  return labelWidth_ + static_cast<int>(std::lround(timeToX(t, range_, f.areaWidth)));
+}
+
+// Grid lines at the ruler's ticks.
+void TimelineView::paintGrid(const Frame& f) const {
+  f.p.setPen(f.theme.gridLine);
+  for (TimeNs t = firstTickAtOrAfter(range_.start, f.origin, f.step); t <= range_.end;
+       t += f.step) {
+    const int x = tickX(f, t);
+    f.p.drawLine(x, kRulerHeight, x, height());
+  }
+}
+
+// The boxes, one batch of rectangles per colour.
+void TimelineView::paintBoxes(const Frame& f, const Geometry& g) {
+  f.p.setPen(Qt::NoPen);
+  for (int c = 0; c < kColourCount; ++c) {
+    const auto& batch = g.batches[static_cast<std::size_t>(c)];
+    if (batch.empty()) continue;
+    f.p.setBrush(f.theme.fill(c));
+    f.p.drawRects(batch.data(), static_cast<int>(batch.size()));
+  }
+}
+
+// Names on the boxes wide enough for them, elided to fit.
+void TimelineView::paintBoxLabels(const Frame& f, const Geometry& g) const {
+  const QFontMetrics metrics(font());
+  f.p.setFont(font());
+  for (const auto& label : g.labels) {
+    const PartState& state = parts_[label.part];
+    QString& text = state.nameText[label.name];
+    if (text.isNull()) text = QString::fromUtf8(state.part.trace->names.view(label.name));
+    const QRectF inner = label.rect.adjusted(3, 0, -3, 0).intersected(QRectF(f.eventArea));
+    if (inner.width() < 12) continue;
+    const QString shown =
+        metrics.horizontalAdvance(text) <= inner.width()
+            ? text
+            : metrics.elidedText(text, Qt::ElideRight, static_cast<int>(inner.width()));
+    if (shown.size() <= 1) continue;
+    f.p.setPen(textColourOn(f.theme.fill(label.colour)));
+    f.p.drawText(inner, Qt::AlignVCenter | Qt::AlignLeft, shown);
+  }
+}
+
+// Counters: per pixel column, the value at its start joined to the next, and the range of values
+// inside it (counterColumns folds the samples of the window).
+void TimelineView::paintCounters(const Frame& f) const {
+  for (auto line = f.lines.first; line != f.lines.last; ++line) {
+    if (line->kind != Line::Counter) continue;
+    const PartState& state = parts_[line->part];
+    const LayoutCounter& counter = state.part.layout->counters()[line->index];
+    const TimeRange local{range_.start - state.part.offset, range_.end - state.part.offset};
+    const auto columns =
+        counterColumns(state.part.trace->counters[counter.series].samples, local, f.areaWidth);
+    const double top = line->y - f.scroll + kRulerHeight + 2, h = kCounterHeight - 4;
+    const double span = counter.high - counter.low;
+    auto yOf = [&](double v) {
+      return span > 0 ? top + h - (v - counter.low) / span * h : top + h / 2;
+    };
+    QVector<QLineF> segments;
+    segments.reserve(static_cast<qsizetype>(columns.size()) * 2);
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      const CounterColumn& c = columns[i];
+      const double x = labelWidth_ + c.x + 0.5;
+      if (c.high > c.low) segments.append(QLineF(x, yOf(c.low), x, yOf(c.high)));
+      const double next = i + 1 < columns.size() ? columns[i + 1].first : c.first;
+      segments.append(QLineF(x, yOf(c.first), x + 1, yOf(next)));
+    }
+    f.p.setPen(QPen(f.theme.counterLine, 1));
+    f.p.drawLines(segments);
+  }
+}
+
+// Highlighted events wide enough to be outlined.
+void TimelineView::paintOutlines(const Frame& f, const Geometry& g) {
+  f.p.setBrush(Qt::NoBrush);
+  f.p.setPen(QPen(f.theme.searchOutline, 1.5));
+  for (const auto& r : g.outlines) f.p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5));
+}
+
+// The selection, and arrows along its flows (launch -> device op).
+void TimelineView::paintSelection(const Frame& f) const {
+  if (selected_.event == kNoEvent) return;
+  const PartState& state = parts_[static_cast<std::size_t>(selected_.part)];
+  const Trace& trace = *state.part.trace;
+  const LaneLayout& layout = *state.part.layout;
+  const TimeNs offset = state.part.offset;
+  const int top = rowTop(selected_.part, layout.rowOf(selected_.event));
+  if (top >= 0) {
+    const Event& e = trace.events[selected_.event];
+    const double x0 = std::max(-4.0, timeToX(e.start + offset, range_, f.areaWidth));
+    const double x1 = std::min(f.areaWidth + 4.0,
+                               std::max(timeToX(e.end() + offset, range_, f.areaWidth), x0 + 3));
+    f.p.setBrush(Qt::NoBrush);
+    f.p.setPen(QPen(f.theme.selection, 2));
+    f.p.drawRect(QRectF(labelWidth_ + x0, top + 0.5, x1 - x0, kRowHeight - 1));
+  }
+  auto anchor = [&](EventId id) -> std::optional<QPointF> {
+    const std::uint32_t row = layout.rowOf(id);
+    int top = rowTop(selected_.part, row);
+    if (top < 0) {  // in a collapsed group: point at its header, or at its part's
+      top = groupHeaderTop(selected_.part, layout.tracks()[layout.rows()[row].track].group);
+      if (top < 0) top = partHeaderTop(selected_.part);
+    }
+    if (top < 0) return std::nullopt;
+    const double x =
+        std::clamp(timeToX(trace.events[id].start + offset, range_, f.areaWidth), -1e5, 1e5);
+    return QPointF(labelWidth_ + x, top + kRowHeight / 2.0);
+  };
+  f.p.setRenderHint(QPainter::Antialiasing, true);
+  for (const auto& [from, to] : selectionFlows_) {
+    const auto a = anchor(from);
+    const auto b = anchor(to);
+    if (a && b) paintFlowArrow(f, *a, *b);
+  }
+  f.p.setRenderHint(QPainter::Antialiasing, false);
+}
+
+// A flow from `a` to `b`: a curve leaving and arriving vertically, with an arrow head at `b`.
+void TimelineView::paintFlowArrow(const Frame& f, QPointF a, QPointF b) {
+  QPainterPath path(a);
+  const double bend = std::max(20.0, std::abs(b.y() - a.y()) / 2);
+  path.cubicTo(a.x(), a.y() + (b.y() > a.y() ? bend : -bend), b.x(),
+               b.y() - (b.y() > a.y() ? bend : -bend), b.x(), b.y());
+  f.p.setPen(QPen(f.theme.flow, 1.6));
+  f.p.setBrush(Qt::NoBrush);
+  f.p.drawPath(path);
+  const double dir = b.y() >= a.y() ? -1 : 1;  // the curve arrives vertically
+  QPolygonF head;
+  head << b << QPointF(b.x() - 4.5, b.y() + dir * 8) << QPointF(b.x() + 4.5, b.y() + dir * 8);
+  f.p.setBrush(f.theme.flow);
+  f.p.drawPolygon(head);
+  f.p.setBrush(Qt::NoBrush);
+}
+
+// Linked events (one collective on several ranks): outlined, their starts joined top to bottom.
+void TimelineView::paintLinkedEvents(const Frame& f) const {
+  if (linked_.empty()) return;
+  QPolygonF starts;
+  f.p.setBrush(Qt::NoBrush);
+  for (const TimelineEvent& linked : linked_) {
+    const PartState& state = parts_[static_cast<std::size_t>(linked.part)];
+    const LaneLayout& layout = *state.part.layout;
+    const std::uint32_t row = layout.rowOf(linked.event);
+    if (row == kNoRow) continue;
+    const Event& e = state.part.trace->events[linked.event];
+    const double x0 =
+        std::clamp(timeToX(e.start + state.part.offset, range_, f.areaWidth), -1e5, 1e5);
+    const double x1 =
+        std::clamp(timeToX(e.end() + state.part.offset, range_, f.areaWidth), -1e5, 1e5);
+    int top = rowTop(linked.part, row);
+    if (top >= 0) {
+      f.p.setPen(QPen(f.theme.flow, 2, Qt::DashLine));
+      f.p.drawRect(QRectF(labelWidth_ + x0, top + 1.0, std::max(x1 - x0, 3.0), kRowHeight - 2.0));
+    } else {  // folded away: point at its group's header, or its part's
+      top = groupHeaderTop(linked.part, layout.tracks()[layout.rows()[row].track].group);
+      if (top < 0) top = partHeaderTop(linked.part);
+    }
+    if (top >= 0) starts << QPointF(labelWidth_ + x0, top + kRowHeight / 2.0);
+  }
+  f.p.setRenderHint(QPainter::Antialiasing, true);
+  f.p.setPen(QPen(f.theme.flow, 1.5, Qt::DashLine));
+  f.p.drawPolyline(starts);
+  f.p.setRenderHint(QPainter::Antialiasing, false);
+}
+
+// The time range selected on the ruler, from x0 to x1 of the event area (clamped to just outside
+// it); nullopt when none is selected.
+std::optional<std::pair<double, double>> TimelineView::timeRangeXs(const Frame& f) const {
+  if (timeRange_.end <= timeRange_.start) return std::nullopt;
+  auto x = [&](TimeNs t) {
+    return std::clamp(timeToX(t, range_, f.areaWidth), -1.0, f.areaWidth + 1.0);
+  };
+  return std::pair{x(timeRange_.start), x(timeRange_.end)};
+}
+
+// The time range selected on the ruler, shaded over the lanes.
+void TimelineView::paintTimeRangeShade(const Frame& f) const {
+  const auto xs = timeRangeXs(f);
+  if (!xs) return;
+  const auto [x0, x1] = *xs;
+  f.p.fillRect(
+      QRectF(labelWidth_ + x0, kRulerHeight, std::max(1.0, x1 - x0), height() - kRulerHeight),
+      f.theme.rangeShade);
+}
+
+// The ruler: ticks labelled from the time origin, and the selected time range with its span.
+void TimelineView::paintRuler(const Frame& f) const {
+  f.p.fillRect(QRect(0, 0, width(), kRulerHeight), f.theme.rulerBackground);
+  f.p.setPen(f.theme.rulerText);
+  for (TimeNs t = firstTickAtOrAfter(range_.start, f.origin, f.step); t <= range_.end;
+       t += f.step) {
+    const int x = tickX(f, t);
     if (x < labelWidth_) continue;
-    p.drawLine(x, kRulerHeight - 6, x, kRulerHeight);
-    p.drawText(QRect(x + 3, 0, 200, kRulerHeight - 4), Qt::AlignLeft | Qt::AlignVCenter,
-               QString::fromStdString(tickLabel(t - origin, step)));
+    f.p.drawLine(x, kRulerHeight - 6, x, kRulerHeight);
+    f.p.drawText(QRect(x + 3, 0, 200, kRulerHeight - 4), Qt::AlignLeft | Qt::AlignVCenter,
+                 QString::fromStdString(tickLabel(t - f.origin, f.step)));
   }
-  p.drawLine(0, kRulerHeight - 1, width(), kRulerHeight - 1);
-  if (timeRange_.end > timeRange_.start) {
-    const double x0 =
-        std::clamp(timeToX(timeRange_.start, range_, areaWidth), -1.0, areaWidth + 1.0);
-    const double x1 = std::clamp(timeToX(timeRange_.end, range_, areaWidth), -1.0, areaWidth + 1.0);
+  f.p.drawLine(0, kRulerHeight - 1, width(), kRulerHeight - 1);
+  if (const auto xs = timeRangeXs(f)) {
+    const auto [x0, x1] = *xs;
     const QRectF band(labelWidth_ + x0, 0, std::max(1.0, x1 - x0), kRulerHeight - 1);
-    p.fillRect(band, theme.rangeRuler);
-    p.setPen(theme.rangeRulerText);
-    p.drawText(band, Qt::AlignCenter, durationText(timeRange_.span()));
+    f.p.fillRect(band, f.theme.rangeRuler);
+    f.p.setPen(f.theme.rangeRulerText);
+    f.p.drawText(band, Qt::AlignCenter, durationText(timeRange_.span()));
   }
+}
 
-  // Label column.
-  p.fillRect(QRect(0, kRulerHeight, labelWidth_, height() - kRulerHeight), theme.labelBackground);
-  p.fillRect(QRect(0, 0, labelWidth_, kRulerHeight - 1), theme.rulerBackground);
+// The ruler's corner over the label column: the window's span, and how the parts share the axis.
+void TimelineView::paintCorner(const Frame& f) const {
+  f.p.fillRect(QRect(0, kRulerHeight, labelWidth_, height() - kRulerHeight),
+               f.theme.labelBackground);
+  f.p.fillRect(QRect(0, 0, labelWidth_, kRulerHeight - 1), f.theme.rulerBackground);
+  f.p.setPen(f.theme.rulerText);
   const QString corner = tr("window %1").arg(durationText(range_.span()));
   const QRect cornerRect(8, 0, labelWidth_ - 12, kRulerHeight - 2);
   if (axisNote_.isEmpty()) {
-    p.drawText(cornerRect, Qt::AlignVCenter | Qt::AlignLeft, corner);
-  } else {  // two small lines: the window's span, and how the parts share the axis
-    QFont small = font();
-    small.setPointSizeF(font().pointSizeF() * 0.85);
-    p.save();
-    p.setFont(small);
-    const QFontMetrics metrics(small);
-    const QRect top(cornerRect.left(), 1, cornerRect.width(), kRulerHeight / 2 - 1);
-    const QRect bottom(cornerRect.left(), kRulerHeight / 2 - 1, cornerRect.width(),
-                       kRulerHeight / 2 - 1);
-    p.drawText(top, Qt::AlignVCenter | Qt::AlignLeft, corner);
-    p.drawText(bottom, Qt::AlignVCenter | Qt::AlignLeft,
+    f.p.drawText(cornerRect, Qt::AlignVCenter | Qt::AlignLeft, corner);
+    return;
+  }
+  // Two small lines: the window's span, and the note.
+  QFont small = font();
+  small.setPointSizeF(font().pointSizeF() * 0.85);
+  f.p.save();
+  f.p.setFont(small);
+  const QFontMetrics metrics(small);
+  const QRect top(cornerRect.left(), 1, cornerRect.width(), kRulerHeight / 2 - 1);
+  const QRect bottom(cornerRect.left(), kRulerHeight / 2 - 1, cornerRect.width(),
+                     kRulerHeight / 2 - 1);
+  f.p.drawText(top, Qt::AlignVCenter | Qt::AlignLeft, corner);
+  f.p.drawText(bottom, Qt::AlignVCenter | Qt::AlignLeft,
                metrics.elidedText(axisNote_, Qt::ElideRight, bottom.width()));
-    p.restore();
+  f.p.restore();
+}
+
+// The label column: part and group headers with their fold arrows, counters with their extent,
+// and each track's band, label and thread name; a hint where nothing is loaded.
+void TimelineView::paintLabelColumn(const Frame& f) const {
+  if (parts_.empty()) {
+    f.p.setPen(f.theme.labelDimText);
+    f.p.drawText(f.eventArea, Qt::AlignCenter,
+                 tr("Open a trace: File > Open Trace Directory... or drop files here"));
+    return;
   }
-  if (!parts_.empty()) {
-    p.setClipRect(QRect(0, kRulerHeight, labelWidth_, height() - kRulerHeight));
-    QFont bold = font();
-    bold.setBold(true);
-    QFont small = font();
-    small.setPointSizeF(font().pointSizeF() * 0.9);
-    for (auto line = first; line != lines_.end() && line->y < bottom; ++line) {
-      const int y = line->y - scroll + kRulerHeight;
-      const PartState& state = parts_[line->part];
-      const LaneLayout& layout = *state.part.layout;
-      if (line->kind == Line::PartHeader) {
-        p.fillRect(QRect(0, y, labelWidth_, line->height), partHeaderBackground);
-        p.setFont(bold);
-        p.setPen(theme.labelText);
-        const QString arrow = state.folded ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ");
-        p.drawText(QRect(4, y, labelWidth_ - 8, line->height), Qt::AlignVCenter | Qt::AlignLeft,
-                   arrow + state.part.label);
-        continue;
-      }
-      if (line->kind == Line::GroupHeader) {
-        const auto& group = layout.groups()[line->index];
-        p.fillRect(QRect(0, y, labelWidth_, line->height), theme.headerBackground);
-        p.setFont(bold);
-        p.setPen(theme.labelText);
-        const QString arrow =
-            state.collapsed[line->index] ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ");
-        const int indent = multiPart() ? 14 : 6;
-        p.drawText(QRect(indent, y, labelWidth_ - indent - 4, line->height),
-                   Qt::AlignVCenter | Qt::AlignLeft, arrow + QString::fromStdString(group.label));
-        continue;
-      }
-      if (line->kind == Line::Counter) {
-        const LayoutCounter& counter = layout.counters()[line->index];
-        p.fillRect(QRect(10, y + 2, 4, line->height - 4), theme.counterLine);
-        p.setFont(font());
-        p.setPen(theme.labelText);
-        p.drawText(QRect(20, y, labelWidth_ - 24, line->height), Qt::AlignVCenter | Qt::AlignLeft,
-                   QString::fromStdString(counter.label) + QStringLiteral("  (%1 .. %2)")
-                                                               .arg(counter.low, 0, 'g', 4)
-                                                               .arg(counter.high, 0, 'g', 4));
-        continue;
-      }
-      const LayoutRow& row = layout.rows()[line->index];
-      const LayoutTrack& track = layout.tracks()[row.track];
-      if (row.depth == 0) {
-        p.fillRect(QRect(10, y + 1, 4, static_cast<int>(track.rowCount) * kRowHeight - 2),
-                   theme.band(track.band));
-        p.setFont(font());
-        p.setPen(theme.labelText);
-        p.drawText(QRect(20, y, labelWidth_ - 24, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
-                   QString::fromStdString(track.shortLabel));
-      } else if (row.depth == 1 && !track.threadName.empty()) {
-        p.setFont(small);
-        p.setPen(theme.labelDimText);
-        p.drawText(QRect(20, y, labelWidth_ - 24, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
-                   QString::fromStdString(track.threadName));
-      }
+  f.p.setClipRect(QRect(0, kRulerHeight, labelWidth_, height() - kRulerHeight));
+  QFont bold = font();
+  bold.setBold(true);
+  QFont small = font();
+  small.setPointSizeF(font().pointSizeF() * 0.9);
+  for (auto line = f.lines.first; line != f.lines.last; ++line) {
+    const int y = line->y - f.scroll + kRulerHeight;
+    switch (line->kind) {
+      case Line::PartHeader:
+        paintPartHeaderLabel(f, *line, y, bold);
+        break;
+      case Line::GroupHeader:
+        paintGroupHeaderLabel(f, *line, y, bold);
+        break;
+      case Line::Counter:
+        paintCounterLabel(f, *line, y);
+        break;
+      case Line::Row:
+        paintRowLabel(f, *line, y, small);
+        break;
     }
-    p.setClipping(false);
-  } else {
-    p.setPen(theme.labelDimText);
-    p.drawText(eventArea, Qt::AlignCenter,
-               tr("Open a trace: File > Open Trace Directory... or drop files here"));
   }
-  p.setPen(theme.separator);
-  p.drawLine(labelWidth_ - 1, 0, labelWidth_ - 1, height());
+  f.p.setClipping(false);
+}
+
+void TimelineView::paintPartHeaderLabel(const Frame& f, const Line& line, int y,
+                                        const QFont& bold) const {
+  const PartState& state = parts_[line.part];
+  f.p.fillRect(QRect(0, y, labelWidth_, line.height), f.partHeaderBackground);
+  f.p.setFont(bold);
+  f.p.setPen(f.theme.labelText);
+  const QString arrow = state.folded ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ");
+  f.p.drawText(QRect(4, y, labelWidth_ - 8, line.height), Qt::AlignVCenter | Qt::AlignLeft,
+               arrow + state.part.label);
+}
+
+void TimelineView::paintGroupHeaderLabel(const Frame& f, const Line& line, int y,
+                                         const QFont& bold) const {
+  const PartState& state = parts_[line.part];
+  const LayoutGroup& group = state.part.layout->groups()[line.index];
+  f.p.fillRect(QRect(0, y, labelWidth_, line.height), f.theme.headerBackground);
+  f.p.setFont(bold);
+  f.p.setPen(f.theme.labelText);
+  const QString arrow =
+      state.collapsed[line.index] ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ");
+  const int indent = multiPart() ? 14 : 6;
+  f.p.drawText(QRect(indent, y, labelWidth_ - indent - 4, line.height),
+               Qt::AlignVCenter | Qt::AlignLeft, arrow + QString::fromStdString(group.label));
+}
+
+void TimelineView::paintCounterLabel(const Frame& f, const Line& line, int y) const {
+  const LayoutCounter& counter = parts_[line.part].part.layout->counters()[line.index];
+  f.p.fillRect(QRect(10, y + 2, 4, line.height - 4), f.theme.counterLine);
+  f.p.setFont(font());
+  f.p.setPen(f.theme.labelText);
+  f.p.drawText(
+      QRect(20, y, labelWidth_ - 24, line.height), Qt::AlignVCenter | Qt::AlignLeft,
+      QString::fromStdString(counter.label) +
+          QStringLiteral("  (%1 .. %2)").arg(counter.low, 0, 'g', 4).arg(counter.high, 0, 'g', 4));
+}
+
+// A track's first row carries its band colour and label, its second the thread's name.
+void TimelineView::paintRowLabel(const Frame& f, const Line& line, int y,
+                                 const QFont& small) const {
+  const LaneLayout& layout = *parts_[line.part].part.layout;
+  const LayoutRow& row = layout.rows()[line.index];
+  const LayoutTrack& track = layout.tracks()[row.track];
+  if (row.depth == 0) {
+    f.p.fillRect(QRect(10, y + 1, 4, static_cast<int>(track.rowCount) * kRowHeight - 2),
+                 f.theme.band(track.band));
+    f.p.setFont(font());
+    f.p.setPen(f.theme.labelText);
+    f.p.drawText(QRect(20, y, labelWidth_ - 24, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                 QString::fromStdString(track.shortLabel));
+  } else if (row.depth == 1 && !track.threadName.empty()) {
+    f.p.setFont(small);
+    f.p.setPen(f.theme.labelDimText);
+    f.p.drawText(QRect(20, y, labelWidth_ - 24, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                 QString::fromStdString(track.threadName));
+  }
 }
 
 void TimelineView::resizeEvent(QResizeEvent* event) {

@@ -17,11 +17,12 @@
 #include <QWidget>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
-#include "lane_layout.h"
-#include "time_axis.h"
-#include "timeline_geometry.h"
+#include "view/lane_layout.h"
+#include "view/time_axis.h"
+#include "view/timeline_geometry.h"
 
 namespace sutra::widgets {
 
@@ -191,6 +192,10 @@ class TimelineView : public QWidget {
     std::uint32_t rowBase = 0;        // its row 0's index among all parts' rows
   };
   struct Geometry;
+  struct Frame;  // what the paint passes of one frame share
+  struct LineRange {
+    std::vector<Line>::const_iterator first, last;
+  };
 
   const PartState& current() const { return parts_[static_cast<std::size_t>(currentPart_)]; }
   PartState makePart(TimelinePart part) const;
@@ -200,6 +205,28 @@ class TimelineView : public QWidget {
   void updateScrollBar();
   void invalidateGeometry();
   const Geometry& geometry() const;
+  void addRowGeometry(Geometry& g, const Line& line) const;
+  LineRange visibleLines(int scroll) const;  // the lines on screen at this scroll position
+  // paintEvent's passes, in the order it runs them.
+  void paintBackgrounds(const Frame& f) const;
+  void paintGrid(const Frame& f) const;
+  static void paintBoxes(const Frame& f, const Geometry& g);
+  void paintBoxLabels(const Frame& f, const Geometry& g) const;
+  void paintCounters(const Frame& f) const;
+  static void paintOutlines(const Frame& f, const Geometry& g);
+  void paintSelection(const Frame& f) const;
+  static void paintFlowArrow(const Frame& f, QPointF a, QPointF b);
+  void paintLinkedEvents(const Frame& f) const;
+  void paintTimeRangeShade(const Frame& f) const;
+  void paintRuler(const Frame& f) const;
+  void paintCorner(const Frame& f) const;
+  void paintLabelColumn(const Frame& f) const;
+  void paintPartHeaderLabel(const Frame& f, const Line& line, int y, const QFont& bold) const;
+  void paintGroupHeaderLabel(const Frame& f, const Line& line, int y, const QFont& bold) const;
+  void paintCounterLabel(const Frame& f, const Line& line, int y) const;
+  void paintRowLabel(const Frame& f, const Line& line, int y, const QFont& small) const;
+  int tickX(const Frame& f, TimeNs t) const;  // a ruler tick's widget x
+  std::optional<std::pair<double, double>> timeRangeXs(const Frame& f) const;
   int lineAt(int y) const;  // index into lines_ for a widget y, or -1
   // The box under a widget point, with its part and row (box null where there is none).
   struct BoxHit {

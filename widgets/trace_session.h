@@ -14,12 +14,12 @@
 
 #include "analysis/op_table.h"
 #include "analysis/steps.h"
-#include "lane_layout.h"
 #include "link/launch_index.h"
 #include "link/sync_dependencies.h"
 #include "model/trace.h"
 #include "session/run.h"
 #include "session/run_collectives.h"
+#include "view/lane_layout.h"
 
 namespace sutra::widgets {
 

@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "io/readers.h"
-#include "lane_layout.h"
 #include "synthetic_trace.h"
 #include "timeline_view.h"
+#include "view/lane_layout.h"
 
 namespace {
 

@@ -21,11 +21,11 @@
 #include "main_window.h"
 #include "op_table_view.h"
 #include "qt_app.h"
-#include "rank_alignment.h"
 #include "test_support.h"
-#include "time_axis.h"
+#include "text/alignment_text.h"
 #include "timeline_view.h"
 #include "trace_session.h"
+#include "view/time_axis.h"
 
 namespace sutra::gui {
 namespace {

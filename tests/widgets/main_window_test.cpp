@@ -16,9 +16,9 @@
 #include "op_table_view.h"
 #include "qt_app.h"
 #include "test_support.h"
-#include "time_axis.h"
 #include "timeline_view.h"
 #include "trace_session.h"
+#include "view/time_axis.h"
 
 namespace sutra::gui {
 namespace {

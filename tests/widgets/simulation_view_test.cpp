@@ -17,11 +17,11 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "format.h"
 #include "io/readers.h"
 #include "qt_app.h"
 #include "test_support.h"
 #include "trace_session.h"
+#include "text/format.h"
 
 namespace sutra::widgets {
 namespace {

@@ -9,13 +9,13 @@
 #include <QImage>
 #include <QTableView>
 
-#include "chart_data.h"
 #include "chart_view.h"
 #include "event_details.h"
 #include "problems_model.h"
 #include "qt_app.h"
 #include "synthetic_trace.h"
 #include "timeline_view.h"
+#include "view/chart_data.h"
 
 namespace sutra::widgets {
 namespace {

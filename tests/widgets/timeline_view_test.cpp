@@ -8,9 +8,10 @@
 #include <QSignalSpy>
 #include <QTest>
 
-#include "format.h"
+#include "model/trace_builder.h"
 #include "qt_app.h"
 #include "synthetic_trace.h"
+#include "text/format.h"
 
 namespace sutra::widgets {
 namespace {
@@ -238,6 +239,45 @@ TEST_F(TimelineViewTest, PartsStackOnOneAxisEachUnderItsFoldableHeader) {
   view().setAllPartsCollapsed(false);
   EXPECT_FALSE(view().isPartCollapsed(0) || view().isPartCollapsed(1));
   EXPECT_GT(view().partHeaderTop(1) - view().partHeaderTop(0), 24);
+}
+
+// A counter series is drawn as a small graph in its process's group (the columns and the layout:
+// tests/view/counter_geometry_test.cpp), and goes with the group when it is collapsed.
+TEST(CounterLanes, AreDrawnInTheirGroupAndFoldWithIt) {
+  test::qtApp();
+  TraceBuilder b("counters");
+  const LaneId host = b.lane("1234", "5678");
+  Event e;
+  e.name = b.trace().names.intern("aten::mm");
+  e.category = static_cast<std::uint16_t>(b.trace().categories.intern("cpu_op"));
+  e.klass = classifyCategory("cpu_op");
+  e.lane = host;
+  e.start = 0;
+  e.dur = 1000;
+  b.addEvent(e);
+  b.addCounterSample("1234", "GPU memory/allocated", 0, 10);
+  b.addCounterSample("1234", "GPU memory/allocated", 500, 30);
+  b.addCounterSample("99", "queue depth", 100, 2);
+  auto trace = std::make_shared<const Trace>(b.finish());
+  auto layout = std::make_shared<const LaneLayout>(LaneLayout::build(*trace, "rank0"));
+  ASSERT_EQ(layout->counters().size(), 2u);
+  TimelineView view;
+  view.resize(800, 400);
+  view.setTrace(trace, layout);
+  view.setVisibleRange({0, 1000});
+  const int top = view.counterTop(0);
+  ASSERT_GT(top, view.rulerHeight());
+  EXPECT_GT(view.counterTop(1), top);
+  QImage image(view.size(), QImage::Format_RGB32);
+  view.render(&image);
+  // The graph's line: at the window's right end the value is 30, the top of the graph.
+  const int x = view.eventAreaLeft() + view.eventAreaWidth() - 5;
+  bool drawn = false;
+  for (int y = top; y < top + 30; ++y) drawn |= image.pixelColor(x, y) == QColor(0x1f, 0x77, 0xb4);
+  EXPECT_TRUE(drawn);
+  // Collapsing the group hides its counter.
+  view.setGroupCollapsed(0, true);
+  EXPECT_EQ(view.counterTop(0), -1);
 }
 
 }  // namespace

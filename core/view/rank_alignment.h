@@ -6,13 +6,14 @@
 // the reference rank's shows the iterations side by side; a rank without one stays as recorded.
 // Aligning on collectives instead moves each rank so that its collectives end when the other
 // ranks' do (they end together in truth): a rank that arrives late keeps its lateness.
-#include <QString>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "model/trace.h"
+#include "view/widgets_names.h"
 
-namespace sutra::widgets {
+namespace sutra::view {
 
 enum class RankAlignment { SharedClock, FirstProfilerStep, Collectives };
 
@@ -34,10 +35,11 @@ RankOffsets rankOffsets(const std::vector<const Trace*>& traces, RankAlignment a
                         const std::vector<TimeNs>& collectiveOffsets = {});
 
 // What the status bar says about it: "shared clock (as recorded)", "aligned on each rank's first
-// ProfilerStep", with the ranks left as recorded named from `labels`.
-QString alignmentNote(const RankOffsets& offsets, RankAlignment alignment,
-                      const std::vector<QString>& labels);
+// ProfilerStep", with the ranks left as recorded named from `labels`. (The widgets' QString
+// alignmentNote and alignmentTag, widgets/text/alignment_text.h, wrap these two.)
+std::string alignmentNoteText(const RankOffsets& offsets, RankAlignment alignment,
+                              const std::vector<std::string>& labels);
 // The same in a few words, for the ruler's corner: "shared clock", "aligned on first ProfilerStep".
-QString alignmentTag(const RankOffsets& offsets, RankAlignment alignment);
+std::string alignmentTagText(const RankOffsets& offsets, RankAlignment alignment);
 
-}  // namespace sutra::widgets
+}  // namespace sutra::view

@@ -1,18 +1,15 @@
 // SPDX-License-Identifier: MIT
 // Counters fold into one column per pixel (the value at the column's start, the lowest and highest
-// inside it), and their lanes sit in their process's group of the timeline.
-#include "counter_geometry.h"
+// inside it), and their lanes sit in their process's group of the timeline. (The timeline drawing
+// them: tests/widgets/timeline_view_test.cpp.)
+#include "view/counter_geometry.h"
 
 #include <gtest/gtest.h>
 
-#include <QImage>
-
-#include "lane_layout.h"
 #include "model/trace_builder.h"
-#include "qt_app.h"
-#include "timeline_view.h"
+#include "view/lane_layout.h"
 
-namespace sutra::widgets {
+namespace sutra::view {
 namespace {
 
 // Window [0, 100) ns on 10 pixels: 10 ns a column.
@@ -70,38 +67,19 @@ Trace counterTrace() {
   return b.finish();
 }
 
-TEST(CounterLanes, SitInTheirProcessGroupAndAreDrawn) {
-  test::qtApp();
-  auto trace = std::make_shared<const Trace>(counterTrace());
-  auto layout = std::make_shared<const LaneLayout>(LaneLayout::build(*trace, "rank0"));
-  ASSERT_EQ(layout->counters().size(), 2u);
-  ASSERT_EQ(layout->groups().size(), 2u);
-  EXPECT_EQ(layout->groups()[0].label, "rank0 / pid 1234");
-  EXPECT_EQ(layout->groups()[0].counters, (std::vector<std::uint32_t>{0}));
-  EXPECT_EQ(layout->counters()[0].label, "GPU memory/allocated");
-  EXPECT_EQ(layout->counters()[0].low, 10);
-  EXPECT_EQ(layout->counters()[0].high, 30);
-  EXPECT_EQ(layout->groups()[1].label, "rank0 / pid 99");  // counters only
-  EXPECT_TRUE(layout->groups()[1].tracks.empty());
-
-  TimelineView view;
-  view.resize(800, 400);
-  view.setTrace(trace, layout);
-  view.setVisibleRange({0, 1000});
-  const int top = view.counterTop(0);
-  ASSERT_GT(top, view.rulerHeight());
-  EXPECT_GT(view.counterTop(1), top);
-  QImage image(view.size(), QImage::Format_RGB32);
-  view.render(&image);
-  // The graph's line: at the window's right end the value is 30, the top of the graph.
-  const int x = view.eventAreaLeft() + view.eventAreaWidth() - 5;
-  bool drawn = false;
-  for (int y = top; y < top + 30; ++y) drawn |= image.pixelColor(x, y) == QColor(0x1f, 0x77, 0xb4);
-  EXPECT_TRUE(drawn);
-  // Collapsing the group hides its counter.
-  view.setGroupCollapsed(0, true);
-  EXPECT_EQ(view.counterTop(0), -1);
+TEST(CounterLanes, SitInTheirProcessGroup) {
+  const Trace trace = counterTrace();
+  const LaneLayout layout = LaneLayout::build(trace, "rank0");
+  ASSERT_EQ(layout.counters().size(), 2u);
+  ASSERT_EQ(layout.groups().size(), 2u);
+  EXPECT_EQ(layout.groups()[0].label, "rank0 / pid 1234");
+  EXPECT_EQ(layout.groups()[0].counters, (std::vector<std::uint32_t>{0}));
+  EXPECT_EQ(layout.counters()[0].label, "GPU memory/allocated");
+  EXPECT_EQ(layout.counters()[0].low, 10);
+  EXPECT_EQ(layout.counters()[0].high, 30);
+  EXPECT_EQ(layout.groups()[1].label, "rank0 / pid 99");  // counters only
+  EXPECT_TRUE(layout.groups()[1].tracks.empty());
 }
 
 }  // namespace
-}  // namespace sutra::widgets
+}  // namespace sutra::view

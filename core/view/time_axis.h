@@ -5,8 +5,9 @@
 #include <string>
 
 #include "model/time.h"
+#include "view/widgets_names.h"
 
-namespace sutra::widgets {
+namespace sutra::view {
 
 struct TimeRange {
   TimeNs start = 0;
@@ -35,7 +36,10 @@ TimeRange panByFraction(const TimeRange& range, double fraction);
 // The ruler's tick spacing: 1, 2 or 5 times a power of ten nanoseconds, the smallest that keeps
 // ticks at least minPxPerTick apart.
 TimeNs tickStep(TimeNs span, double widthPx, double minPxPerTick);
+// The first tick at or after `start` on the grid of `step` counted from `origin` (the ruler counts
+// from the trace start, so ticks fall on round offsets from it, not on round epoch times).
+TimeNs firstTickAtOrAfter(TimeNs start, TimeNs origin, TimeNs step);
 // A tick label relative to the trace start: "0", "250 us", "1.5 ms", "12 s", readable at any step.
 std::string tickLabel(TimeNs offset, TimeNs step);
 
-}  // namespace sutra::widgets
+}  // namespace sutra::view

@@ -9,9 +9,10 @@
 #include <vector>
 
 #include "model/time.h"
-#include "time_axis.h"
+#include "view/time_axis.h"
+#include "view/widgets_names.h"
 
-namespace sutra::widgets {
+namespace sutra::view {
 
 struct CounterColumn {
   int x = 0;         // pixel column, 0 = the window's start
@@ -27,4 +28,4 @@ struct CounterColumn {
 std::vector<CounterColumn> counterColumns(const std::vector<std::pair<TimeNs, double>>& samples,
                                           const TimeRange& range, int widthPx);
 
-}  // namespace sutra::widgets
+}  // namespace sutra::view

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "chart_data.h"
+#include "view/chart_data.h"
 
 #include <algorithm>
 #include <bit>
 
 #include "simulate/step_projection.h"
 
-namespace sutra::widgets {
+namespace sutra::view {
 
 UtilisationSeries deviceUtilisation(const Trace& trace, std::size_t buckets) {
   UtilisationSeries out;
@@ -100,4 +100,4 @@ std::vector<StepTiming> stepTimings(const SimGraph& graph, const SimRun& run,
   return out;
 }
 
-}  // namespace sutra::widgets
+}  // namespace sutra::view

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "time_axis.h"
+#include "view/time_axis.h"
 
 #include <gtest/gtest.h>
 
-namespace sutra::widgets {
+namespace sutra::view {
 namespace {
 
 constexpr TimeNs kEpoch = 1'700'000'000'123'456'789;  // Kineto times are epoch-based nanoseconds
@@ -82,5 +82,16 @@ TEST(TimeAxis, TickLabelsUseTheStepsUnit) {
   EXPECT_EQ(tickLabel(5'000'001, 1), "5000001 ns");  // a 1 ns step keeps nanoseconds
 }
 
+TEST(TimeAxis, FirstTickCountsFromTheOriginOnEitherSideOfIt) {
+  EXPECT_EQ(firstTickAtOrAfter(kEpoch + 1, kEpoch, 250), kEpoch + 250);
+  EXPECT_EQ(firstTickAtOrAfter(kEpoch + 500, kEpoch, 250), kEpoch + 500);  // on a tick
+  EXPECT_EQ(firstTickAtOrAfter(kEpoch, kEpoch, 250), kEpoch);
+  // A window starting before the origin (a rank moved earlier): the ticks go on below it.
+  EXPECT_EQ(firstTickAtOrAfter(kEpoch - 5, kEpoch, 10), kEpoch);
+  EXPECT_EQ(firstTickAtOrAfter(kEpoch - 15, kEpoch, 10), kEpoch - 10);
+  EXPECT_EQ(firstTickAtOrAfter(kEpoch - 20, kEpoch, 10), kEpoch - 20);
+  EXPECT_EQ(firstTickAtOrAfter(kEpoch + 7, kEpoch, 0), kEpoch + 7);  // no grid
+}
+
 }  // namespace
-}  // namespace sutra::widgets
+}  // namespace sutra::view

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "counter_geometry.h"
+#include "view/counter_geometry.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace sutra::widgets {
+namespace sutra::view {
 
 std::vector<CounterColumn> counterColumns(const std::vector<std::pair<TimeNs, double>>& samples,
                                           const TimeRange& range, int widthPx) {
@@ -34,4 +34,4 @@ std::vector<CounterColumn> counterColumns(const std::vector<std::pair<TimeNs, do
   return out;
 }
 
-}  // namespace sutra::widgets
+}  // namespace sutra::view

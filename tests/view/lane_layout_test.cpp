@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "lane_layout.h"
+#include "view/lane_layout.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include "model/trace_builder.h"
 #include "synthetic_trace.h"
 
-namespace sutra::widgets {
+namespace sutra::view {
 namespace {
 
 Event makeEvent(TraceBuilder& b, LaneId lane, const char* name, TimeNs start, TimeNs dur,
@@ -162,4 +162,4 @@ TEST(LaneLayout, EveryEventOfASyntheticTraceHasExactlyOneRow) {
 }
 
 }  // namespace
-}  // namespace sutra::widgets
+}  // namespace sutra::view

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "time_axis.h"
+#include "view/time_axis.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 
-namespace sutra::widgets {
+namespace sutra::view {
 
 double timeToX(TimeNs t, const TimeRange& range, double widthPx) {
   const TimeNs span = range.span();
@@ -73,6 +73,14 @@ TimeNs tickStep(TimeNs span, double widthPx, double minPxPerTick) {
   }
 }
 
+TimeNs firstTickAtOrAfter(TimeNs start, TimeNs origin, TimeNs step) {
+  if (step <= 0) return start;
+  const TimeNs offset = start - origin;
+  TimeNs k = offset / step;  // rounded towards zero: up for a start before the origin
+  if (k * step < offset) ++k;
+  return origin + k * step;
+}
+
 std::string tickLabel(TimeNs offset, TimeNs step) {
   if (offset == 0) return "0";
   struct Unit {
@@ -96,4 +104,4 @@ std::string tickLabel(TimeNs offset, TimeNs step) {
   return buffer;
 }
 
-}  // namespace sutra::widgets
+}  // namespace sutra::view

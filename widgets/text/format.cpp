@@ -1,2 +1,2 @@
 // SPDX-License-Identifier: MIT
-#include "format.h"
+#include "text/format.h"

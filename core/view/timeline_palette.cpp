@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "timeline_palette.h"
+#include "view/timeline_palette.h"
 
-namespace sutra::widgets {
+namespace sutra::view {
 
 std::uint8_t nameColourIndex(std::string_view name) {
   std::uint32_t hash = 2166136261u;
@@ -9,4 +9,4 @@ std::uint8_t nameColourIndex(std::string_view name) {
   return static_cast<std::uint8_t>(hash % kNameColours);
 }
 
-}  // namespace sutra::widgets
+}  // namespace sutra::view

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "timeline_geometry.h"
+#include "view/timeline_geometry.h"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 
 #include "model/trace_builder.h"
 
-namespace sutra::widgets {
+namespace sutra::view {
 namespace {
 
 // A trace with one host lane holding the given (start, dur) events, all at depth 0.
@@ -117,4 +117,4 @@ TEST(TimelineGeometry, PartitionsRandomRowsAtEveryZoom) {
 }
 
 }  // namespace
-}  // namespace sutra::widgets
+}  // namespace sutra::view

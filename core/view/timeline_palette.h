@@ -7,9 +7,10 @@
 #include <cstdint>
 #include <string_view>
 
-#include "lane_layout.h"
+#include "view/lane_layout.h"
+#include "view/widgets_names.h"
 
-namespace sutra::widgets {
+namespace sutra::view {
 
 inline constexpr int kNameColours = 20;
 inline constexpr int kRunColourBase = kNameColours;  // + band
@@ -21,4 +22,4 @@ inline constexpr int kColourCount = 2 * kBaseColours;
 std::uint8_t nameColourIndex(std::string_view name);
 inline int runColourIndex(Band band) { return kRunColourBase + static_cast<int>(band); }
 
-}  // namespace sutra::widgets
+}  // namespace sutra::view

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "timeline_geometry.h"
+#include "view/timeline_geometry.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace sutra::widgets {
+namespace sutra::view {
 
 void buildRowBoxes(const Trace& trace, const LayoutRow& row, std::uint32_t rowIndex,
                    const TimeRange& range, double widthPx, std::vector<TimelineBox>& out,
@@ -59,4 +59,4 @@ void buildRowBoxes(const Trace& trace, const LayoutRow& row, std::uint32_t rowIn
   }
 }
 
-}  // namespace sutra::widgets
+}  // namespace sutra::view

@@ -14,8 +14,9 @@
 #include <vector>
 
 #include "model/trace.h"
+#include "view/widgets_names.h"
 
-namespace sutra::widgets {
+namespace sutra::view {
 
 enum class Band : std::uint8_t { Framework, Runtime, Hardware, Other };
 std::string_view bandName(Band band);
@@ -81,6 +82,8 @@ class LaneLayout {
   std::uint64_t eventCount() const { return rowOfEvent_.size(); }
 
  private:
+  struct Builder;  // build's steps (lane_layout.cpp)
+
   std::vector<LayoutGroup> groups_;
   std::vector<LayoutTrack> tracks_;
   std::vector<LayoutRow> rows_;
@@ -88,4 +91,4 @@ class LaneLayout {
   std::vector<std::uint32_t> rowOfEvent_;
 };
 
-}  // namespace sutra::widgets
+}  // namespace sutra::view

@@ -8,10 +8,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "lane_layout.h"
-#include "time_axis.h"
+#include "view/lane_layout.h"
+#include "view/time_axis.h"
+#include "view/widgets_names.h"
 
-namespace sutra::widgets {
+namespace sutra::view {
 
 struct TimelineBox {
   float x0 = 0;  // pixels from the left of the event area, clipped to just outside the view
@@ -31,4 +32,4 @@ void buildRowBoxes(const Trace& trace, const LayoutRow& row, std::uint32_t rowIn
                    const TimeRange& range, double widthPx, std::vector<TimelineBox>& out,
                    const GeometryOptions& options = {});
 
-}  // namespace sutra::widgets
+}  // namespace sutra::view

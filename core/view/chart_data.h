@@ -12,8 +12,9 @@
 #include "analysis/steps.h"
 #include "model/trace.h"
 #include "simulate/simulator.h"
+#include "view/widgets_names.h"
 
-namespace sutra::widgets {
+namespace sutra::view {
 
 struct StreamUtilisation {
   LaneId lane = 0;
@@ -68,4 +69,4 @@ struct StepTiming {
 std::vector<StepTiming> stepTimings(const SimGraph& graph, const SimRun& run,
                                     const std::vector<Step>& steps);
 
-}  // namespace sutra::widgets
+}  // namespace sutra::view

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "rank_alignment.h"
+#include "view/rank_alignment.h"
 
-#include <QStringList>
 #include <string_view>
 
-namespace sutra::widgets {
+namespace sutra::view {
 
 std::optional<TimeNs> firstProfilerStepStart(const Trace& trace) {
   // Names first: a handful of strings, then one pass over the events comparing ids.
@@ -52,32 +51,31 @@ RankOffsets rankOffsets(const std::vector<const Trace*>& traces, RankAlignment a
   return out;
 }
 
-QString alignmentNote(const RankOffsets& offsets, RankAlignment alignment,
-                      const std::vector<QString>& labels) {
-  if (alignment == RankAlignment::SharedClock) return QStringLiteral("shared clock (as recorded)");
+std::string alignmentNoteText(const RankOffsets& offsets, RankAlignment alignment,
+                              const std::vector<std::string>& labels) {
+  if (alignment == RankAlignment::SharedClock) return "shared clock (as recorded)";
   if (alignment == RankAlignment::Collectives)
-    return offsets.reference < 0
-               ? QStringLiteral("collectives not matched yet: shared clock (as recorded)")
-               : QStringLiteral("aligned on collectives (each rank's collectives end together)");
-  if (offsets.reference < 0)
-    return QStringLiteral("no ProfilerStep to align on: shared clock (as recorded)");
-  QString note = QStringLiteral("aligned on each rank's first ProfilerStep");
+    return offsets.reference < 0 ? "collectives not matched yet: shared clock (as recorded)"
+                                 : "aligned on collectives (each rank's collectives end together)";
+  if (offsets.reference < 0) return "no ProfilerStep to align on: shared clock (as recorded)";
+  std::string note = "aligned on each rank's first ProfilerStep";
   if (!offsets.unaligned.empty()) {
-    QStringList names;
-    for (int i : offsets.unaligned)
-      names << (i < static_cast<int>(labels.size()) ? labels[static_cast<std::size_t>(i)]
-                                                    : QString::number(i));
-    note += QStringLiteral("; as recorded (no ProfilerStep): ") + names.join(QStringLiteral(", "));
+    note += "; as recorded (no ProfilerStep): ";
+    for (std::size_t k = 0; k < offsets.unaligned.size(); ++k) {
+      const int i = offsets.unaligned[k];
+      if (k > 0) note += ", ";
+      note += i >= 0 && i < static_cast<int>(labels.size()) ? labels[static_cast<std::size_t>(i)]
+                                                            : std::to_string(i);
+    }
   }
   return note;
 }
 
-QString alignmentTag(const RankOffsets& offsets, RankAlignment alignment) {
-  if (alignment == RankAlignment::SharedClock || offsets.reference < 0)
-    return QStringLiteral("shared clock");
-  if (alignment == RankAlignment::Collectives) return QStringLiteral("aligned on collectives");
-  return offsets.unaligned.empty() ? QStringLiteral("aligned on first ProfilerStep")
-                                   : QStringLiteral("aligned on first ProfilerStep (not all)");
+std::string alignmentTagText(const RankOffsets& offsets, RankAlignment alignment) {
+  if (alignment == RankAlignment::SharedClock || offsets.reference < 0) return "shared clock";
+  if (alignment == RankAlignment::Collectives) return "aligned on collectives";
+  return offsets.unaligned.empty() ? "aligned on first ProfilerStep"
+                                   : "aligned on first ProfilerStep (not all)";
 }
 
-}  // namespace sutra::widgets
+}  // namespace sutra::view

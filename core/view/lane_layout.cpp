@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: MIT
+#include "view/lane_layout.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <tuple>
+
+namespace sutra::view {
+
+std::string_view bandName(Band band) {
+  switch (band) {
+    case Band::Framework:
+      return "framework";
+    case Band::Runtime:
+      return "runtime";
+    case Band::Hardware:
+      return "hardware";
+    case Band::Other:
+      return "other";
+  }
+  return "other";
+}
+
+Band bandOf(LaneKind kind, CategoryClass klass) {
+  if (isDeviceSide(klass)) return Band::Hardware;
+  // Kineto records cuda_sync spans on the stream they synchronised: they stay with its work.
+  if (kind == LaneKind::DeviceStream) return Band::Hardware;
+  if (isRuntime(klass)) return Band::Runtime;
+  if (kind == LaneKind::Other) return Band::Other;
+  return Band::Framework;
+}
+
+std::size_t LayoutRow::firstEndingAtOrAfter(TimeNs t) const {
+  return static_cast<std::size_t>(std::lower_bound(maxEnd.begin(), maxEnd.end(), t) -
+                                  maxEnd.begin());
+}
+
+std::size_t LayoutRow::firstEndingAfter(std::size_t from, TimeNs t) const {
+  const std::size_t n = maxEnd.size();
+  if (from >= n || maxEnd[from] > t) return from;
+  // Gallop: maxEnd[lo] <= t; double the step until maxEnd[hi] > t, then bisect.
+  std::size_t lo = from, step = 1, hi = from + 1;
+  while (hi < n && maxEnd[hi] <= t) {
+    lo = hi;
+    step *= 2;
+    hi = lo + step;
+  }
+  hi = std::min(hi, n);
+  return static_cast<std::size_t>(std::upper_bound(maxEnd.begin() + static_cast<std::ptrdiff_t>(lo),
+                                                   maxEnd.begin() + static_cast<std::ptrdiff_t>(hi),
+                                                   t) -
+                                  maxEnd.begin());
+}
+
+namespace {
+
+constexpr std::size_t kBands = 4;
+
+// The same nesting rule as TraceBuilder, applied to one band's events of a lane: an event that
+// starts where its predecessor ends follows it, except under a zero-duration event at that time.
+bool encloses(const Event& p, const Event& c) {
+  if (p.dur > 0 && c.start >= p.end()) return false;
+  return c.start >= p.start && c.end() <= p.end();
+}
+
+// Kineto writes device-wide synchronisation (cudaDeviceSynchronize, a context sync) as cuda_sync
+// spans on the device's pid with tid -1, and sync records on a stream's tid: such a lane holds
+// only sync or event records, no thread ran there, and it belongs with the device's streams.
+bool isDeviceSyncLane(const Trace& trace, const Lane& lane) {
+  if (lane.kind != LaneKind::Other || lane.endEvent == lane.firstEvent) return false;
+  for (EventId i = lane.firstEvent; i < lane.endEvent; ++i) {
+    const CategoryClass k = trace.events[i].klass;
+    if (k != CategoryClass::Sync && k != CategoryClass::DeviceEvent) return false;
+  }
+  return true;
+}
+
+std::string processPart(const Lane& lane, bool deviceSync) {
+  if (lane.kind == LaneKind::DeviceStream) return "device " + std::to_string(lane.device);
+  if (deviceSync) return "device " + lane.pid;
+  return "pid " + lane.pid;
+}
+
+std::string threadPart(const Lane& lane, bool deviceSync) {
+  if (lane.kind == LaneKind::DeviceStream) return "stream " + std::to_string(lane.stream);
+  if (deviceSync)
+    return lane.tidNumber < 0 ? std::string("context sync") : "stream " + lane.tid + " sync";
+  return "thread " + lane.tid;
+}
+
+}  // namespace
+
+std::uint32_t LaneLayout::trackOf(LaneId lane, Band band) const {
+  for (std::uint32_t i = 0; i < tracks_.size(); ++i)
+    if (tracks_[i].lane == lane && tracks_[i].band == band) return i;
+  return UINT32_MAX;
+}
+
+namespace {
+
+// Groups: host processes first (by sort index, then pid), then devices, as Kineto orders them.
+struct GroupKey {
+  bool device;
+  std::int64_t sortIndex;
+  std::int64_t number;
+  std::string id;
+  bool operator<(const GroupKey& o) const {
+    return std::tie(device, sortIndex, number, id) <
+           std::tie(o.device, o.sortIndex, o.number, o.id);
+  }
+};
+
+}  // namespace
+
+// LaneLayout::build in its steps, over what they share.
+struct LaneLayout::Builder {
+  const Trace& trace;
+  const std::vector<Event>& events;
+  std::string prefix;  // "rank0 / ", or empty
+  LaneLayout layout;
+  std::vector<bool> deviceSync;  // per lane: a device's sync lane (isDeviceSyncLane)
+  // Depth of each event inside its band, and how many rows and events each (lane, band) has.
+  std::vector<std::uint16_t> bandDepth;
+  std::vector<std::array<std::uint32_t, kBands>> rowsNeeded;
+  std::vector<std::array<std::uint64_t, kBands>> counts;
+  std::vector<std::array<std::uint32_t, kBands>> trackFirstRow;
+  std::map<std::string, std::uint32_t> hostGroupOfPid;
+
+  Builder(const Trace& t, const std::string& rankLabel)
+      : trace(t),
+        events(t.events),
+        prefix(rankLabel.empty() ? std::string() : rankLabel + " / "),
+        deviceSync(t.lanes.size(), false),
+        bandDepth(t.events.size(), 0),
+        rowsNeeded(t.lanes.size()),
+        counts(t.lanes.size()),
+        trackFirstRow(t.lanes.size()) {
+    for (LaneId laneId = 0; laneId < trace.lanes.size(); ++laneId)
+      deviceSync[laneId] = isDeviceSyncLane(trace, trace.lanes[laneId]);
+    layout.rowOfEvent_.assign(events.size(), kNoRow);
+  }
+
+  // A device's sync lane is drawn with its hardware, as a stream's own sync records are.
+  std::size_t bandIn(LaneId laneId, CategoryClass klass) const {
+    return static_cast<std::size_t>(deviceSync[laneId] ? Band::Hardware
+                                                       : bandOf(trace.lanes[laneId].kind, klass));
+  }
+
+  // Nests each lane's events per band (bandDepth, rowsNeeded, counts).
+  void nestInBands() {
+    for (LaneId laneId = 0; laneId < trace.lanes.size(); ++laneId) {
+      const Lane& lane = trace.lanes[laneId];
+      rowsNeeded[laneId].fill(0);
+      counts[laneId].fill(0);
+      std::array<std::vector<EventId>, kBands> stacks;
+      for (EventId i = lane.firstEvent; i < lane.endEvent; ++i) {
+        const Event& e = events[i];
+        const std::size_t b = bandIn(laneId, e.klass);
+        auto& stack = stacks[b];
+        while (!stack.empty() && events[stack.back()].end() <= e.start &&
+               !encloses(events[stack.back()], e))
+          stack.pop_back();
+        bandDepth[i] =
+            static_cast<std::uint16_t>(std::min<std::size_t>(stack.size(), UINT16_MAX - 1));
+        stack.push_back(i);
+        rowsNeeded[laneId][b] = std::max<std::uint32_t>(rowsNeeded[laneId][b], bandDepth[i] + 1u);
+        ++counts[laneId][b];
+      }
+    }
+  }
+
+  // The lanes holding events by group, in group order; inside a group in thread order.
+  std::map<GroupKey, std::vector<LaneId>> groupLanes() const {
+    std::map<GroupKey, std::vector<LaneId>> grouped;
+    for (LaneId laneId = 0; laneId < trace.lanes.size(); ++laneId) {
+      const Lane& lane = trace.lanes[laneId];
+      if (lane.endEvent == lane.firstEvent) continue;
+      const bool device = lane.kind == LaneKind::DeviceStream || deviceSync[laneId];
+      GroupKey key{device, device ? 0 : lane.processSortIndex,
+                   lane.kind == LaneKind::DeviceStream ? lane.device : lane.pidNumber,
+                   device ? std::string() : lane.pid};
+      grouped[key].push_back(laneId);
+    }
+    for (auto& [key, lanes] : grouped)
+      std::sort(lanes.begin(), lanes.end(), [&](LaneId a, LaneId b) {
+        const Lane& x = trace.lanes[a];
+        const Lane& y = trace.lanes[b];
+        // A device's streams first, its sync lanes after them.
+        const bool sx = deviceSync[a], sy = deviceSync[b];
+        return std::tie(sx, x.threadSortIndex, x.tidNumber, x.tid) <
+               std::tie(sy, y.threadSortIndex, y.tidNumber, y.tid);
+      });
+    return grouped;
+  }
+
+  // A group of `lanes` (sorted, not empty), with a track per (lane, band) holding events and
+  // their rows, still empty.
+  void addGroup(bool device, const std::vector<LaneId>& lanes) {
+    const Lane& first = trace.lanes[lanes.front()];
+    LayoutGroup group;
+    group.device = device;
+    const std::string firstProcess = processPart(first, deviceSync[lanes.front()]);
+    group.label = prefix + firstProcess;
+    if (!first.processName.empty() && first.processName != firstProcess)
+      group.label += " (" + first.processName + ")";
+    const auto groupIndex = static_cast<std::uint32_t>(layout.groups_.size());
+    if (!device) hostGroupOfPid.emplace(first.pid, groupIndex);
+    for (LaneId laneId : lanes)
+      for (std::size_t b = 0; b < kBands; ++b)
+        if (rowsNeeded[laneId][b] > 0) group.tracks.push_back(addTrack(laneId, b, groupIndex));
+    layout.groups_.push_back(std::move(group));
+  }
+
+  std::uint32_t addTrack(LaneId laneId, std::size_t band, std::uint32_t groupIndex) {
+    const Lane& lane = trace.lanes[laneId];
+    LayoutTrack track;
+    track.lane = laneId;
+    track.band = static_cast<Band>(band);
+    track.group = groupIndex;
+    track.threadName = lane.threadName;
+    track.shortLabel =
+        threadPart(lane, deviceSync[laneId]) + " / " + std::string(bandName(track.band));
+    track.label = prefix + processPart(lane, deviceSync[laneId]) + " / " + track.shortLabel;
+    track.firstRow = static_cast<std::uint32_t>(layout.rows_.size());
+    track.rowCount = rowsNeeded[laneId][band];
+    track.eventCount = counts[laneId][band];
+    trackFirstRow[laneId][band] = track.firstRow;
+    const auto trackIndex = static_cast<std::uint32_t>(layout.tracks_.size());
+    for (std::uint32_t d = 0; d < track.rowCount; ++d) {
+      LayoutRow row;
+      row.track = trackIndex;
+      row.depth = static_cast<std::uint16_t>(d);
+      layout.rows_.push_back(std::move(row));
+    }
+    layout.tracks_.push_back(std::move(track));
+    return trackIndex;
+  }
+
+  // Counters go with their process; a process with counters only gets a group of its own.
+  void addCounters() {
+    for (std::size_t c = 0; c < trace.counters.size(); ++c) {
+      const CounterSeries& series = trace.counters[c];
+      if (series.samples.empty()) continue;
+      auto [it, added] =
+          hostGroupOfPid.emplace(series.pid, static_cast<std::uint32_t>(layout.groups_.size()));
+      if (added) layout.groups_.push_back({prefix + "pid " + series.pid, false, {}, {}});
+      LayoutCounter counter{series.name, c, it->second, series.samples.front().second,
+                            series.samples.front().second};
+      for (const auto& [time, value] : series.samples) {
+        counter.low = std::min(counter.low, value);
+        counter.high = std::max(counter.high, value);
+      }
+      layout.groups_[it->second].counters.push_back(
+          static_cast<std::uint32_t>(layout.counters_.size()));
+      layout.counters_.push_back(std::move(counter));
+    }
+  }
+
+  // Fills the rows in event order: each lane's events are sorted by start, so every row is too.
+  void fillRows() {
+    for (LaneId laneId = 0; laneId < trace.lanes.size(); ++laneId) {
+      const Lane& lane = trace.lanes[laneId];
+      for (EventId i = lane.firstEvent; i < lane.endEvent; ++i) {
+        const std::uint32_t rowIndex =
+            trackFirstRow[laneId][bandIn(laneId, events[i].klass)] + bandDepth[i];
+        LayoutRow& row = layout.rows_[rowIndex];
+        const TimeNs end = events[i].end();
+        row.maxEnd.push_back(row.maxEnd.empty() ? end : std::max(row.maxEnd.back(), end));
+        row.events.push_back(i);
+        layout.rowOfEvent_[i] = rowIndex;
+      }
+    }
+  }
+};
+
+LaneLayout LaneLayout::build(const Trace& trace, const std::string& rankLabel) {
+  Builder builder(trace, rankLabel);
+  builder.nestInBands();
+  for (const auto& [key, lanes] : builder.groupLanes()) builder.addGroup(key.device, lanes);
+  builder.addCounters();
+  builder.fillRows();
+  return std::move(builder.layout);
+}
+
+}  // namespace sutra::view

@@ -57,29 +57,7 @@ class KinetoBatchBuilder final : public RawEventSink {
  private:
   std::uint32_t laneOf(std::string_view pid, std::string_view tid);
   std::uint16_t categoryOf(std::string_view cat);
-  // An event name's batch-local id. A batch holds thousands of events and a few hundred names:
-  // a small table indexed by the name's length and three of its bytes remembers each name's id,
-  // so the StringTable hashes the whole name (kernel names run to hundreds of bytes) only on a
-  // miss. Its views point into the batch.
-  StringId nameOf(std::string_view name) {
-    const std::size_t mid = name.size() / 2, last = name.empty() ? 0 : name.size() - 1;
-    const auto byte = [&](std::size_t i) {
-      return name.empty() ? 0u : static_cast<unsigned char>(name[i]);
-    };
-    const std::size_t slot =
-        (name.size() * 131 + byte(0) * 31 + byte(mid) * 7 + byte(last)) % kNameSlots;
-    NameSlot& known = nameSlots_[slot];
-    if (known.id != kNoName && known.text == name) return known.id;
-    known = {name, batch_.names.intern(name)};
-    return known.id;
-  }
-  struct NameSlot {
-    std::string_view text;
-    StringId id = kNoName;
-  };
-  static constexpr StringId kNoName = UINT32_MAX;
-  static constexpr std::size_t kNameSlots = 509;  // a prime: the index mixes few bits
-  std::array<NameSlot, kNameSlots> nameSlots_;
+  StringId nameOf(std::string_view name) { return batch_.names.intern(name); }
 
   KinetoBatch batch_;
   std::uint64_t fileOffset_;

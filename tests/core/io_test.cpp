@@ -424,8 +424,8 @@ TEST(KinetoReader, WrongGuessesAtBatchBoundariesChangeNothing) {
   EXPECT_EQ(trace->meta.traceName, "t");
 }
 
-// The parser remembers names by their length and three of their bytes (kineto_reader.cpp's
-// nameOf()): names alike in those and different elsewhere keep their own ids.
+// Names alike in their length and most of their bytes keep their own ids (a cache of names by a
+// few bytes, since dropped, was once tested here).
 TEST(KinetoReader, NamesAlikeInTheirRememberedBytesStayApart) {
   const char* names[] = {"abcde", "azcde", "abcde", "abcdf", "ab", "a", ""};
   const std::string text = largeKinetoText(

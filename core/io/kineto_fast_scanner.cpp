@@ -94,7 +94,8 @@ inline bool endsToken(char c) {
          c == '[' || c == '{' || c == '"';
 }
 
-// A scalar as scalarText() reads it: a string without escapes, or a number's / literal's token.
+// A scalar as the simdjson path reads it (kineto_simdjson_parse.cpp's scalarText()): a string
+// without escapes, or a number's / literal's token.
 inline bool scalar(const char*& p, const char* end, std::string_view& out) {
   const char c = *p;
   if (c == '"') return plainString(++p, end, out);

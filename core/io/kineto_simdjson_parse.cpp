@@ -120,8 +120,8 @@ Status SimdjsonEventParser::parseEvent(od::object& object, std::uint64_t batchOf
       if (v.get_object().get(args)) continue;  // args that are not an object carry nothing we use
       if (args.raw_json().get(raw.argsRaw) || args.reset().error())
         return makeError(path_, "malformed args object near byte " + std::to_string(batchOffset));
-      // Kineto writes "ph" first; where it comes later, addEvent reads a counter's args from
-      // argsRaw.
+      // Kineto writes "ph" first; where it comes later, KinetoBatchBuilder reads a counter's args
+      // from argsRaw.
       const bool counter = raw.isCounter();
       for (auto arg : args) {
         od::raw_json_string argKey;

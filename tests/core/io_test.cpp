@@ -445,7 +445,7 @@ TEST(KinetoReader, NamesAlikeInTheirRememberedBytesStayApart) {
 }
 
 // From TraceBuilder::kParallelFrom events the lanes are sorted and nested on a second thread as
-// the reader copies them into the model (kineto_reader.cpp's BatchMerger::finish). A large trace
+// the reader copies them into the model (kineto_batch_merger.cpp's finish()). A large trace
 // with what that path must keep straight: parents written after their children, lanes that hold
 // no events (only instants), 'B'/'E' pairs, a name given after the lane's events, and a flow from
 // each launch to its kernel.

@@ -32,13 +32,15 @@ using nlohmann::json;
 
 constexpr const char* kHelp =
     "Usage: sutra-bench-load [--size-mb N] [--source TRACE] [--file BIG.json] [--out PATH]\n"
-    "                        [--keep] [--dom | --no-dom]\n"
+    "                        [--keep] [--pretty] [--dom | --no-dom]\n"
     "Generates a Kineto trace of N MB (default 1024) by repeating TRACE with shifted times, loads\n"
     "it with Sutra's reader and with a naive nlohmann::json DOM parse, each in its own process,\n"
     "and prints MB/s of uncompressed JSON and peak RSS as JSON.\n"
     "  --file BIG.json  measure an existing file instead of generating one\n"
     "  --out PATH       where to write the generated file (default: the temp directory)\n"
     "  --keep           keep the generated file\n"
+    "  --pretty         write each event over several indented lines, as torch.profiler does\n"
+    "                   (default: one compact line an event, keys sorted)\n"
     "  --digest         print the digest of Sutra's model of --file "
     "(tests/support/trace_digest.h)\n"
     "                   and exit: the reader's output before and after a change, compared\n"
@@ -62,11 +64,52 @@ std::int64_t intOf(const json& v) {
   return 0;
 }
 
+// One event as torch.profiler (Kineto's ChromeTraceLogger) writes it: ph, cat, name, pid and tid
+// on one line, the other scalars on the next, args one level deeper, each indented.
+std::string prettyEvent(const json& e) {
+  std::string out = "  {\n    ";
+  bool first = true;
+  auto field = [&](const std::string& key, const json& value) {
+    if (!first) out += ", ";
+    first = false;
+    out += json(key).dump() + ": " + value.dump();
+  };
+  for (const char* key : {"ph", "cat", "name", "pid", "tid"})
+    if (e.contains(key)) field(key, e[key]);
+  const auto onFirstLine = [](const std::string& key) {
+    return key == "ph" || key == "cat" || key == "name" || key == "pid" || key == "tid";
+  };
+  bool second = false;
+  auto secondLine = [&](const std::string& key, const json& value) {
+    if (!second && !first) {
+      out += ",\n    ";
+      first = true;
+    }
+    second = true;
+    field(key, value);
+  };
+  for (const char* key : {"ts", "dur"})
+    if (e.contains(key)) secondLine(key, e[key]);
+  for (const auto& [key, value] : e.items())
+    if (!onFirstLine(key) && key != "ts" && key != "dur" && key != "args") secondLine(key, value);
+  if (e.contains("args")) {
+    out += ",\n    \"args\": {\n      ";
+    bool firstArg = true;
+    for (const auto& [key, value] : e["args"].items()) {
+      out += (firstArg ? "" : ",") + json(key).dump() + ": " + value.dump();
+      firstArg = false;
+    }
+    out += "\n    }";
+  }
+  return out + "\n  }";
+}
+
 // Writes `targetBytes` of Kineto JSON: the source's top-level members, then its events repeated,
 // each copy shifted after the previous one in time, with flow ids, correlations and External ids
 // shifted so they stay unique. Metadata events are written once.
 std::optional<std::uint64_t> generate(const std::string& source, const std::string& out,
-                                      std::uint64_t targetBytes, std::uint64_t& eventsWritten) {
+                                      std::uint64_t targetBytes, bool pretty,
+                                      std::uint64_t& eventsWritten) {
   json doc = json::parse(readGzipOrPlain(source), nullptr, false);
   if (doc.is_discarded() || !doc.contains("traceEvents")) {
     std::fprintf(stderr, "sutra-bench-load: %s: not a Kineto trace\n", source.c_str());
@@ -110,7 +153,7 @@ std::optional<std::uint64_t> generate(const std::string& source, const std::stri
         for (const char* k : {"correlation", "External id"})
           if (a.contains(k) && a[k].is_number() && intOf(a[k]) > 0) a[k] = intOf(a[k]) + idShift;
       }
-      std::string line = e.dump();
+      std::string line = pretty ? prettyEvent(e) : e.dump();
       if (!firstEvent) f << ",\n";
       firstEvent = false;
       f << line;
@@ -226,7 +269,7 @@ int main(int argc, char** argv) {
   std::uint64_t sizeMb = 1024;
   std::string source = std::string(SUTRA_SHARED_TRACES) + "/param/linear_kineto.json.gz";
   std::string file, out;
-  bool keep = false, digest = false;
+  bool keep = false, digest = false, pretty = false;
   std::optional<bool> dom;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -247,6 +290,8 @@ int main(int argc, char** argv) {
       out = next();
     else if (a == "--keep")
       keep = true;
+    else if (a == "--pretty")
+      pretty = true;
     else if (a == "--digest")
       digest = true;
     else if (a == "--dom")
@@ -283,7 +328,7 @@ int main(int argc, char** argv) {
                              .string()
                        : out;
     const auto start = std::chrono::steady_clock::now();
-    auto bytes = generate(source, file, sizeMb << 20, generatedEvents);
+    auto bytes = generate(source, file, sizeMb << 20, pretty, generatedEvents);
     if (!bytes) return 2;
     result["generated_from"] = source;
     result["generate_seconds"] = since(start);

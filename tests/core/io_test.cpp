@@ -424,8 +424,8 @@ TEST(KinetoReader, WrongGuessesAtBatchBoundariesChangeNothing) {
   EXPECT_EQ(trace->meta.traceName, "t");
 }
 
-// The parser remembers names by their length and three of their bytes (kineto_reader.cpp's
-// nameOf()): names alike in those and different elsewhere keep their own ids.
+// Names alike in their length and most of their bytes keep their own ids (a cache of names by a
+// few bytes, since dropped, was once tested here).
 TEST(KinetoReader, NamesAlikeInTheirRememberedBytesStayApart) {
   const char* names[] = {"abcde", "azcde", "abcde", "abcdf", "ab", "a", ""};
   const std::string text = largeKinetoText(
@@ -445,7 +445,7 @@ TEST(KinetoReader, NamesAlikeInTheirRememberedBytesStayApart) {
 }
 
 // From TraceBuilder::kParallelFrom events the lanes are sorted and nested on a second thread as
-// the reader copies them into the model (kineto_reader.cpp's BatchMerger::finish). A large trace
+// the reader copies them into the model (kineto_batch_merger.cpp's finish()). A large trace
 // with what that path must keep straight: parents written after their children, lanes that hold
 // no events (only instants), 'B'/'E' pairs, a name given after the lane's events, and a flow from
 // each launch to its kernel.

@@ -3,10 +3,12 @@
 // crash, hang or leak. It also reads each input a second time in 64-byte chunks, where a small
 // input takes the paths of a large one (batches cut by guessing a boundary, buffers handed over),
 // and the two models must agree field by field (problem examples aside: they name batch offsets).
+// A third read parses every batch with simdjson alone, without the fast scanner: its model must be
+// the default read's exactly, examples included, and so must its error.
 #include <cstdlib>
 
 #include "fuzz_input.h"
-#include "io/readers.h"
+#include "io/kineto_reader.h"
 #include "support/trace_digest.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -16,6 +18,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (whole.ok() != chunked.ok()) std::abort();
   if (whole.ok() &&
       sutra::test::traceDigest(*whole, false) != sutra::test::traceDigest(*chunked, false))
+    std::abort();
+  sutra::KinetoReadOptions simdjsonOnly;
+  simdjsonOnly.fastScanner = false;
+  auto general = sutra::readKinetoTrace(path, simdjsonOnly);
+  if (whole.ok() != general.ok()) std::abort();
+  if (whole.ok() ? sutra::test::traceDigest(*whole) != sutra::test::traceDigest(*general)
+                 : whole.error().message != general.error().message)
     std::abort();
   return 0;
 }

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+#include "io/kineto_batch_merger.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+#include "io/kineto_metadata.h"
+
+namespace sutra {
+
+void KinetoBatchMerger::merge(KinetoBatch&& b) {
+  Trace& t = builder_.trace();
+  std::vector<StringId> names(b.names.size());
+  for (StringId i = 0; i < names.size(); ++i) names[i] = t.names.intern(b.names.view(i));
+  std::vector<std::uint16_t> cats(b.categories.size());
+  for (StringId i = 0; i < cats.size(); ++i) {
+    const StringId id = t.categories.intern(b.categories.view(i));
+    if (id >= classOfCategory_.size()) classOfCategory_.resize(id + 1, CategoryClass::Other);
+    classOfCategory_[id] = classifyCategory(b.categories.view(i));
+    cats[i] = static_cast<std::uint16_t>(id);
+  }
+  std::vector<LaneId> lanes(b.lanes.size());
+  for (std::size_t i = 0; i < lanes.size(); ++i)
+    lanes[i] = builder_.lane(b.lanes[i].pid, b.lanes[i].tid);
+  const std::uint32_t argsBase = t.args.adopt(std::move(b.args));
+  auto remap = [&](Event& e) {
+    e.name = names[e.name];
+    e.category = cats[e.category];
+    e.klass = classOfCategory_[e.category];
+    e.lane = lanes[e.lane];
+    if (e.args != kNoArgs) e.args += argsBase;
+  };
+  for (Event& e : b.events) {
+    remap(e);
+    laneEvents(e.lane).push_back(e);
+  }
+  for (auto& [ph, e] : b.beginEnds) {
+    remap(e);
+    auto& open = openBegins_[e.lane];
+    if (ph == 'B') {
+      open.push_back(e);
+    } else if (open.empty()) {
+      t.problems.add(Severity::Warning, "'E' event without a matching 'B'",
+                     std::string(t.names.view(e.name)));
+    } else {
+      Event begun = open.back();
+      open.pop_back();
+      begun.dur = std::max<TimeNs>(0, e.start - begun.start);
+      laneEvents(begun.lane).push_back(begun);
+    }
+  }
+  for (FlowEnd f : b.flowEnds) {
+    f.category = cats[f.category];
+    f.lane = lanes[f.lane];
+    builder_.addFlowEnd(f);
+  }
+  for (Instant i : b.instants) {
+    i.name = names[i.name];
+    i.lane = lanes[i.lane];
+    if (i.args != kNoArgs) i.args += argsBase;
+    t.instants.push_back(i);
+  }
+  for (const auto& c : b.counters) builder_.addCounterSample(c.pid, c.series, c.time, c.value);
+  for (const auto& m : b.metadata) {
+    if (m.kind == "process_name")
+      builder_.setProcessName(m.pid, m.name);
+    else if (m.kind == "thread_name")
+      builder_.setThreadName(m.pid, m.tid, m.name);
+    else if (m.kind == "process_sort_index" && m.hasSortIndex)
+      builder_.setProcessSortIndex(m.pid, m.sortIndex);
+    else if (m.kind == "thread_sort_index" && m.hasSortIndex)
+      builder_.setThreadSortIndex(m.pid, m.tid, m.sortIndex);
+  }
+  t.problems.merge(b.problems);
+}
+
+Trace KinetoBatchMerger::finish() {
+  std::vector<std::size_t> eventsPerLane;
+  std::size_t total = 0;
+  for (const auto& lane : laneEvents_) total += eventsPerLane.emplace_back(lane->size());
+  builder_.placeLanes(eventsPerLane);
+  auto& events = builder_.trace().events;
+  const auto laneCount = static_cast<LaneId>(builder_.trace().lanes.size());
+  // The copy into the model is one thread's work, lane after lane. On a large trace a helper sorts
+  // the flow ends meanwhile, then sorts and nests each lane as soon as it is in place, and this
+  // thread joins in once the copy is done. (A small trace's take less than starting a thread.)
+  std::atomic<LaneId> copied{0}, nextToFinish{0};
+  auto finishLanes = [&] {
+    for (LaneId l = nextToFinish++; l < laneCount; l = nextToFinish++) {
+      for (LaneId c = copied.load(std::memory_order_acquire); c <= l;
+           c = copied.load(std::memory_order_acquire))
+        copied.wait(c, std::memory_order_acquire);
+      builder_.finishLane(l);
+    }
+  };
+  std::thread helper;
+  if (total >= TraceBuilder::kParallelFrom)
+    helper = std::thread([&] {
+      builder_.sortFlowEnds();
+      finishLanes();
+    });
+  for (LaneId l = 0; l < laneCount; ++l) {
+    if (l < laneEvents_.size()) laneEvents_[l]->drainInto(events);
+    copied.store(l + 1, std::memory_order_release);
+    copied.notify_all();
+  }
+  finishLanes();
+  if (helper.joinable()) helper.join();
+  for (auto& [lane, open] : openBegins_)
+    if (!open.empty())
+      builder_.trace().problems.add(Severity::Warning, "'B' event without a matching 'E'",
+                                    open.size(),
+                                    std::string(builder_.trace().names.view(open.front().name)));
+  Trace trace = builder_.finish();
+  applyKinetoMembers(members_, trace);
+  return trace;
+}
+
+}  // namespace sutra

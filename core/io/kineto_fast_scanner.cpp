@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: MIT
+#include "io/kineto_fast_scanner.h"
+
+#include <simdjson.h>
+
+#include <cstdlib>
+#include <string>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "io/json_numbers.h"
+
+namespace sutra {
+namespace {
+
+inline bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+// Skips a run of whitespace that starts at p. Pretty-printed traces (torch.profiler's own) put a
+// newline and an indent before most tokens: runs longer than a byte go 16 bytes a step. The batch
+// ends with ']' and padding, so the loads stay inside the buffer.
+[[gnu::noinline]] void skipSpaceRun(const char*& p) {
+  ++p;
+#if defined(__SSE2__)
+  if (!isSpace(*p)) return;
+  const __m128i space = _mm_set1_epi8(' '), newline = _mm_set1_epi8('\n');
+  const __m128i tab = _mm_set1_epi8('\t'), cr = _mm_set1_epi8('\r');
+  for (;;) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i ws =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, space), _mm_cmpeq_epi8(v, newline)),
+                     _mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, cr)));
+    const unsigned notSpace = ~static_cast<unsigned>(_mm_movemask_epi8(ws)) & 0xffffu;
+    if (notSpace != 0) {
+      p += __builtin_ctz(notSpace);
+      return;
+    }
+    p += 16;
+  }
+#else
+  while (isSpace(*p)) ++p;
+#endif
+}
+
+// Compact traces have no whitespace between most tokens: that test stays inline.
+inline void skipSpace(const char*& p) {
+  if (isSpace(*p)) skipSpaceRun(p);
+}
+
+// The first quote, backslash or control byte at or after p (before end), or end.
+inline const char* stringStop(const char* p, const char* end) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+  const __m128i controlMax = _mm_set1_epi8(0x1f);
+  while (p + 16 <= end) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(v, controlMax), controlMax);
+    const int mask = _mm_movemask_epi8(_mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)), control));
+    if (mask != 0) return p + __builtin_ctz(static_cast<unsigned>(mask));
+    p += 16;
+  }
+#endif
+  while (p < end && *p != '"' && *p != '\\' && static_cast<unsigned char>(*p) >= 0x20) ++p;
+  return p;
+}
+
+// A string without escapes, from just after its opening quote: its text, and p just past it.
+inline bool plainString(const char*& p, const char* end, std::string_view& out) {
+  const char* q = stringStop(p, end);
+  if (q >= end || *q != '"') return false;
+  out = std::string_view(p, static_cast<std::size_t>(q - p));
+  p = q + 1;
+  return true;
+}
+
+// Skips a string from just after its opening quote, escapes included (their text is not read).
+inline bool skipString(const char*& p, const char* end) {
+  for (;;) {
+    const char* q = stringStop(p, end);
+    if (q >= end || static_cast<unsigned char>(*q) < 0x20) return false;
+    if (*q == '"') {
+      p = q + 1;
+      return true;
+    }
+    p = q + 2;  // a backslash and the byte it escapes
+  }
+}
+
+// Where a number or literal ends: simdjson's token ends at whitespace or a structural byte; a
+// control byte or a quote there is left to simdjson too (the caller then finds no ',' or '}').
+inline bool endsToken(char c) {
+  return static_cast<unsigned char>(c) <= 0x20 || c == ',' || c == '}' || c == ']' || c == ':' ||
+         c == '[' || c == '{' || c == '"';
+}
+
+// A scalar as the simdjson path reads it (kineto_simdjson_parse.cpp's scalarText()): a string
+// without escapes, or a number's / literal's token.
+inline bool scalar(const char*& p, const char* end, std::string_view& out) {
+  const char c = *p;
+  if (c == '"') return plainString(++p, end, out);
+  if (c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n') {
+    const char* start = p;
+#if defined(__SSE2__)
+    // 16 bytes a step: a microsecond timestamp alone has 16 digits.
+    const __m128i lastControl = _mm_set1_epi8(0x20), comma = _mm_set1_epi8(',');
+    const __m128i close = _mm_set1_epi8('}'), colon = _mm_set1_epi8(':'),
+                  quote = _mm_set1_epi8('"');
+    const __m128i lower = _mm_set1_epi8(0x20);
+    for (;;) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+      const __m128i folded = _mm_or_si128(v, lower);  // '[' -> '{', ']' -> '}'
+      const __m128i stop = _mm_or_si128(
+          _mm_or_si128(_mm_cmpeq_epi8(_mm_max_epu8(v, lastControl), lastControl),
+                       _mm_cmpeq_epi8(v, comma)),
+          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(folded, close),
+                                    _mm_cmpeq_epi8(folded, _mm_set1_epi8('{'))),
+                       _mm_or_si128(_mm_cmpeq_epi8(v, colon), _mm_cmpeq_epi8(v, quote))));
+      const int mask = _mm_movemask_epi8(stop);
+      if (mask != 0) {
+        p += __builtin_ctz(static_cast<unsigned>(mask));
+        break;
+      }
+      p += 16;
+    }
+#else
+    while (!endsToken(*p)) ++p;
+#endif
+    out = std::string_view(start, static_cast<std::size_t>(p - start));
+    return true;
+  }
+  return false;
+}
+
+// Skips any value: brackets must match in kind, nesting stays shallow.
+inline bool skipValue(const char*& p, const char* end) {
+  const char c = *p;
+  if (c == '"') return skipString(++p, end);
+  if (c != '{' && c != '[') {
+    std::string_view token;
+    return scalar(p, end, token);
+  }
+  constexpr int kMaxDepth = 64;
+  char closers[kMaxDepth];
+  int depth = 0;
+  while (p < end) {
+    const char b = *p++;
+    if (b == '"') {
+      if (!skipString(p, end)) return false;
+    } else if (b == '{' || b == '[') {
+      if (depth == kMaxDepth) return false;
+      closers[depth++] = b == '{' ? '}' : ']';
+    } else if (b == '}' || b == ']') {
+      if (depth == 0 || closers[--depth] != b) return false;
+      if (depth == 0) return true;
+    }
+  }
+  return false;
+}
+
+// An object member's key (a plain string) and the ':' after it, from the key's opening quote: the
+// key's field by `classify` (fieldOf or argFieldOf), its text, and p at the member's value. A key
+// Sutra reads is recognised where it starts and stepped over by its known length; only other keys
+// are searched for their closing quote (most keys of a Kineto event are known ones).
+template <typename Classify>
+[[gnu::always_inline]] inline bool memberKey(const char*& p, const char* end, Classify classify,
+                                             Field& field, std::string_view& key) {
+  if (*p != '"') return false;
+  ++p;
+  field = classify(p);
+  if (field != Field::Other) {
+    key = std::string_view(p, keyLength(field));
+    p += key.size() + 1;
+  } else if (!plainString(p, end, key)) {
+    return false;
+  }
+  skipSpace(p);
+  if (*p != ':') return false;
+  ++p;
+  skipSpace(p);
+  return true;
+}
+
+// An event's args, from their '{': the ids Sutra reads, a metadata event's name and sort index,
+// a counter's values, and the whole object's text.
+bool argsObject(const char*& p, const char* end, RawEvent& raw) {
+  const char* const start = p;
+  const bool counter = raw.isCounter();
+  ++p;
+  skipSpace(p);
+  if (*p != '}') {
+    for (;;) {
+      std::string_view keyText;
+      Field argField;
+      if (!memberKey(p, end, argFieldOf, argField, keyText)) return false;
+      const bool read = argField == Field::ExternalId || argField == Field::Correlation ||
+                        argField == Field::RecordFunctionId ||
+                        ((argField == Field::Name || argField == Field::SortIndex) && !counter) ||
+                        counter;
+      std::string_view text;
+      if (!read || *p == '{' || *p == '[') {
+        // Not read, or a container where a scalar is read: simdjson's scalarText() refuses those.
+        if (!skipValue(p, end)) return false;
+      } else {
+        if (!scalar(p, end, text)) return false;
+        if (argField == Field::ExternalId) {
+          raw.externalId = integerText(text).value_or(kNoId);
+        } else if (argField == Field::Correlation) {
+          raw.correlation = integerText(text).value_or(kNoId);
+        } else if (argField == Field::RecordFunctionId) {
+          raw.recordFunctionId = integerText(text).value_or(kNoId);
+        } else if (argField == Field::Name && !counter) {
+          raw.metaName = text;
+        } else if (argField == Field::SortIndex && !counter) {
+          raw.metaSortIndex = integerText(text).value_or(0);
+          raw.hasMetaSortIndex = true;
+        } else {
+          raw.counterValues.emplace_back(std::string(keyText),
+                                         std::strtod(std::string(text).c_str(), nullptr));
+        }
+      }
+      skipSpace(p);
+      if (*p == ',') {
+        ++p;
+        skipSpace(p);
+        continue;
+      }
+      if (*p != '}') return false;
+      break;
+    }
+  }
+  ++p;
+  skipSpace(p);  // simdjson's raw_json() of an object runs to the next token
+  raw.argsRaw = std::string_view(start, static_cast<std::size_t>(p - start));
+  return true;
+}
+
+// One event, from its '{': its fields into `raw`, and p just past its '}'.
+bool eventObject(const char*& p, const char* end, RawEvent& raw) {
+  ++p;
+  skipSpace(p);
+  if (*p == '}') {
+    ++p;
+    return true;
+  }
+  for (;;) {
+    std::string_view key;
+    Field field;
+    if (!memberKey(p, end, fieldOf, field, key)) return false;
+    if (std::string_view* slot = raw.slotFor(field)) {
+      if (!scalar(p, end, *slot)) return false;
+    } else if (field == Field::Args) {
+      if (*p != '{' || !argsObject(p, end, raw)) return false;
+    } else if (!skipValue(p, end)) {
+      return false;
+    }
+    skipSpace(p);
+    if (*p == ',') {
+      ++p;
+      skipSpace(p);
+      continue;
+    }
+    if (*p != '}') return false;
+    ++p;
+    return true;
+  }
+}
+
+}  // namespace
+
+bool scanPlainKinetoEvents(const JsonBatch& batch, RawEventSink& sink) {
+  const char* p = batch.data;
+  const char* const end = batch.data + batch.size;
+  if (batch.size < 2 || *p != '[' || end[-1] != ']') return false;
+  if (!simdjson::validate_utf8(batch.data, batch.size)) return false;
+  ++p;
+  skipSpace(p);
+  if (*p == ']') return p + 1 == end;
+  for (;;) {
+    if (*p != '{') return false;
+    RawEvent raw;
+    if (!eventObject(p, end, raw)) return false;
+    sink.event(raw);
+    skipSpace(p);
+    if (*p == ',') {
+      ++p;
+      skipSpace(p);
+      continue;
+    }
+    return *p == ']' && p + 1 == end;
+  }
+}
+
+}  // namespace sutra

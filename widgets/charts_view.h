@@ -9,9 +9,9 @@
 #include <memory>
 
 #include "analysis/op_table.h"
-#include "view/chart_data.h"
 #include "chart_view.h"
 #include "model/trace.h"
+#include "view/chart_data.h"
 
 namespace sutra::widgets {
 

@@ -20,8 +20,8 @@
 #include "io/readers.h"
 #include "qt_app.h"
 #include "test_support.h"
-#include "trace_session.h"
 #include "text/format.h"
+#include "trace_session.h"
 
 namespace sutra::widgets {
 namespace {
@@ -226,7 +226,8 @@ std::string cliOutput(const std::string& arguments) {
   if (FILE* pipe = popen(command.c_str(), "r")) {
     std::array<char, 4096> buffer{};
     std::size_t n = 0;
-    while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) out.append(buffer.data(), n);
+    while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+      out.append(buffer.data(), n);
     pclose(pipe);
   }
   return out;

@@ -119,9 +119,9 @@ TEST(TraceSession, CancelStopsTheLoad) {
 // the CLI's side).
 TEST(TraceSession, FailsWithCoresMessage) {
   test::qtApp();
-  for (const std::string path : {test::fixture("widgets/not_a_trace.json"),
-                                 test::fixture("widgets/truncated_kineto.json.gz"),
-                                 test::fixture("widgets")}) {
+  for (const std::string path :
+       {test::fixture("widgets/not_a_trace.json"),
+        test::fixture("widgets/truncated_kineto.json.gz"), test::fixture("widgets")}) {
     auto core = openRun({path});
     ASSERT_FALSE(core.ok());
     TraceSession session;

@@ -77,7 +77,7 @@ ComparisonResult compareTraces(std::shared_ptr<const Trace> a, std::shared_ptr<c
   std::vector<std::shared_ptr<const RankRun>> ranks;
   for (auto& trace : {a, b, c}) {
     if (!trace) continue;
-    auto run = runOfTrace(trace, {.until = RunStage::Analyse});
+    auto run = runOfTrace(trace, RunOptions::upTo(RunStage::Analyse));
     if (!run) return failedWith(QString::fromStdString(run.error().message));
     ranks.push_back(run->ranks.front());
   }
@@ -90,7 +90,7 @@ ComparisonResult compareTraceFiles(const QStringList& paths) {
   std::vector<std::shared_ptr<const RankRun>> ranks;
   for (const QString& path : paths) {
     // A file, or a run's directory: its one Kineto trace, read and analysed by the run API.
-    auto rank = openTrace(path.toStdString(), RunStage::Analyse);
+    auto rank = openTrace(path.toStdString());
     if (!rank) return failedWith(QString::fromStdString(rank.error().message));
     ranks.push_back(*rank);
   }

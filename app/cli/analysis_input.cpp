@@ -7,15 +7,17 @@
 
 namespace sutra::cli {
 
-Result<AnalysisInput> loadAnalysisInput(const std::string& path, const std::string& etPath) {
+Result<AnalysisInput> loadAnalysisInput(const std::string& path, const std::string& etPath,
+                                        bool wholeTraceTable) {
+  RunOptions options;
+  options.until = RunStage::Analyse;
+  options.wholeTraceTable = wholeTraceTable;
   Result<std::shared_ptr<const RankRun>> rank = Error{};
   if (etPath.empty()) {
-    rank = openTrace(path, RunStage::Analyse);
+    rank = openTrace(path, options);
   } else {
     auto file = kinetoTraceAt(path);  // a directory: its one Kineto trace
     if (!file) return file.error();
-    RunOptions options;
-    options.until = RunStage::Analyse;
     auto run = openRankFiles({{std::nullopt, *file, {}, etPath}}, options);
     if (!run) return run.error();
     rank = run->ranks.front();

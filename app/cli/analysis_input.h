@@ -27,7 +27,9 @@ struct AnalysisInput {
 };
 
 // `path`: a Kineto trace, or a directory holding one; `etPath` (optional) is linked with it.
-Result<AnalysisInput> loadAnalysisInput(const std::string& path, const std::string& etPath = {});
+// `wholeTraceTable`: also build the whole trace's operator table (run->opTable).
+Result<AnalysisInput> loadAnalysisInput(const std::string& path, const std::string& etPath = {},
+                                        bool wholeTraceTable = false);
 
 // A whole decimal number; `what` names the option in the error.
 Result<std::int64_t> parseInteger(const std::string& text, const std::string& what);

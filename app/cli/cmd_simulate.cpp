@@ -352,6 +352,7 @@ int runSimulate(int argc, char** argv) {
   // Every rank with a Kineto trace (its ET linked where it has one), else its Chakra graph.
   RunOptions options;
   options.chakraGraphs = true;
+  options.wholeTraceTable = false;  // the projection needs the steps, not the operator table
   options.chakra = *chakraOptions;
   Result<Run> run = Error{};
   if (auto kineto = args->value("--kineto")) {

@@ -68,15 +68,21 @@ int runStats(int argc, char** argv) {
   auto spec = windowSpecFrom(*args);
   if (!spec.ok()) return fail(spec.error().message);
 
-  auto input = loadAnalysisInput(args->positional()[0]);
+  const OpTableOptions asked{
+      {}, args->flag("--group-by-shape"), args->flag("--count-recursion-once")};
+  // The whole trace as torch counts it is the table the run API builds anyway: not built twice.
+  const bool wholeTrace = !spec->step && !spec->start && !spec->end && !asked.groupByInputShapes &&
+                          !asked.countRecursionOnce;
+  auto input = loadAnalysisInput(args->positional()[0], {}, wholeTrace);
   if (!input.ok()) return fail(input.error().message);
   const Trace& trace = *input->trace;
   auto window = resolveWindow(trace, input->steps, *spec);
   if (!window.ok()) return fail(window.error().message);
 
-  OpTable table =
-      buildOpTable(trace, *input->launches,
-                   {*window, args->flag("--group-by-shape"), args->flag("--count-recursion-once")});
+  OpTable table = wholeTrace
+                      ? *input->run->opTable
+                      : buildOpTable(trace, *input->launches,
+                                     {*window, asked.groupByInputShapes, asked.countRecursionOnce});
   sortOpRows(table.rows,
              sort.value_or(table.hasDeviceTime() ? OpSort::SelfDevice : OpSort::SelfCpu));
   if (args->flag("--json")) {

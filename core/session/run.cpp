@@ -222,8 +222,9 @@ class RunOpener {
         break;
       case RunStage::Analyse:
         next->steps = findSteps(*next->trace, *next->launches);
-        next->opTable = std::make_shared<const OpTable>(
-            buildOpTable(*next->trace, *next->launches, {wholeTraceWindow(*next->trace), false}));
+        if (options_.wholeTraceTable)
+          next->opTable = std::make_shared<const OpTable>(
+              buildOpTable(*next->trace, *next->launches, {wholeTraceWindow(*next->trace), false}));
         break;
       case RunStage::Simulate:
         next->simulation = prepareRankSimulation(
@@ -288,7 +289,7 @@ Result<Run> runOfTrace(std::shared_ptr<const Trace> trace, const RunOptions& opt
   return RunOpener(options, {}, {}).open(std::move(trace));
 }
 
-Result<std::shared_ptr<const RankRun>> openTrace(const std::string& path, RunStage until) {
+Result<std::shared_ptr<const RankRun>> openTrace(const std::string& path, RunOptions options) {
   auto file = kinetoTraceAt(path);  // a directory: its one Kineto trace
   if (!file) return file.error();
   auto kind = sniffTraceKind(*file);
@@ -296,8 +297,6 @@ Result<std::shared_ptr<const RankRun>> openTrace(const std::string& path, RunSta
   if (*kind != FileKind::KinetoTrace)
     return Error{*file + ": a " + std::string(fileKindName(*kind)) +
                  ", not a Kineto trace (torch.profiler JSON)"};
-  RunOptions options;
-  options.until = until;
   options.linkEt = false;
   auto run = openRun({*file}, options);
   if (!run) return run.error();

@@ -79,8 +79,16 @@ struct Run {
 };
 
 struct RunOptions {
+  // The default options, built up to `stage` only.
+  static RunOptions upTo(RunStage stage) {
+    RunOptions options;
+    options.until = stage;
+    return options;
+  }
+
   RunStage until = RunStage::Simulate;  // the last stage to build
   bool linkEt = true;                   // read and link each rank's ET where it has one
+  bool wholeTraceTable = true;          // Analyse builds the whole-trace operator table
   bool chakraGraphs = false;            // open ranks that have only a Chakra graph
   ChakraSimOptions chakra;              // how those are simulated
   std::optional<int> onlyRank;          // open this rank alone (a rank number)
@@ -118,7 +126,8 @@ inline constexpr const char* kCanceled = "canceled";
 
 // The one Kineto trace of `path` (a file, or a directory holding one run) read and analysed up to
 // `until`, for the single-trace commands (stats, chain, critical-path, compare).
-Result<std::shared_ptr<const RankRun>> openTrace(const std::string& path,
-                                                 RunStage until = RunStage::Analyse);
+// (`options.linkEt` is ignored: a trace alone has no ET.)
+Result<std::shared_ptr<const RankRun>> openTrace(
+    const std::string& path, RunOptions options = RunOptions::upTo(RunStage::Analyse));
 
 }  // namespace sutra

@@ -32,7 +32,7 @@ TEST(ChartView, DrawsEachChartAndSavesPngSvgPdf) {
   const auto trace = std::make_shared<const Trace>(twoStreams());
   ChartsView charts;
   charts.resize(900, 600);
-  auto run = runOfTrace(trace, {.until = RunStage::Analyse});
+  auto run = runOfTrace(trace, RunOptions::upTo(RunStage::Analyse));
   ASSERT_TRUE(run.ok());
   QSignalSpy ready(&charts, &ChartsView::ready);
   charts.setRank(trace, run->ranks[0]->opTable);  // returns at once: computed off the GUI thread

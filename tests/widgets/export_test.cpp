@@ -99,7 +99,7 @@ TEST(TraceExport, ChakraTracesAreReadBack) {
   ASSERT_TRUE(trace.ok());
   QTemporaryDir dir;
   const ChakraExportSummary summary = exportChakraTraces(
-      {{0, std::make_shared<const Trace>(std::move(trace).value()), nullptr, ""}},
+      {{0, std::make_shared<const Trace>(std::move(trace).value()), nullptr, "", nullptr}},
       dir.path().toStdString(), "base", {path});
   ASSERT_EQ(summary.written(), 1u) << summary.text();
   const RankExportResult& rank = summary.ranks[0];
@@ -125,7 +125,7 @@ TEST(TraceExport, ChakraRefusesToReplaceAnInput) {
     f.write("x");
   }
   const ChakraExportSummary summary = exportChakraTraces(
-      {{0, std::make_shared<const Trace>(std::move(trace).value()), nullptr, ""}},
+      {{0, std::make_shared<const Trace>(std::move(trace).value()), nullptr, "", nullptr}},
       dir.path().toStdString(), "in", {target});
   EXPECT_EQ(summary.written(), 0u);
   EXPECT_FALSE(summary.ranks[0].error.empty());
@@ -164,7 +164,7 @@ RankExportInput linearPair() {
   auto kineto = readKinetoTrace(test::sharedTrace("param/linear_kineto.json.gz"));
   EXPECT_TRUE(kineto.ok());
   return {0, std::make_shared<const Trace>(std::move(kineto).value()), nullptr,
-          test::sharedTrace("param/linear_et.json.gz")};
+          test::sharedTrace("param/linear_et.json.gz"), nullptr};
 }
 
 TEST(TraceExport, ChakraLinksTheEtAndReportsEachStage) {
@@ -195,8 +195,8 @@ TEST(TraceExport, ChakraLinksTheEtAndReportsEachStage) {
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->nodes.size(), rank.nodes);
   // The same conversion without the ET has other nodes: the ET's operators are what was linked.
-  const ChakraExportSummary alone =
-      exportChakraTraces({{0, input.kineto, nullptr, ""}}, dir.path().toStdString(), "alone", {});
+  const ChakraExportSummary alone = exportChakraTraces({{0, input.kineto, nullptr, "", nullptr}},
+                                                       dir.path().toStdString(), "alone", {});
   ASSERT_EQ(alone.written(), 1u);
   EXPECT_EQ(alone.ranks[0].matching, "kineto_only");
   EXPECT_NE(alone.ranks[0].nodes, rank.nodes);
@@ -222,7 +222,7 @@ TEST(TraceExport, LinkedEtPlusIsReadBack) {
   SUTRA_REQUIRE_SHARED_TRACES();
   const std::string etPath = test::sharedTrace("param/linear_et.json.gz");
   auto run = openRankFiles({{0, test::sharedTrace("param/linear_kineto.json.gz"), {}, etPath}},
-                           {.until = RunStage::Link});
+                           RunOptions::upTo(RunStage::Link));
   ASSERT_TRUE(run.ok()) << run.error().message;
   const RankRun& input = *run->ranks[0];
   QTemporaryDir dir;

@@ -119,7 +119,7 @@ TEST(TraceSession, CancelStopsTheLoad) {
 // the CLI's side).
 TEST(TraceSession, FailsWithCoresMessage) {
   test::qtApp();
-  for (const std::string path :
+  for (const std::string& path :
        {test::fixture("widgets/not_a_trace.json"),
         test::fixture("widgets/truncated_kineto.json.gz"), test::fixture("widgets")}) {
     auto core = openRun({path});

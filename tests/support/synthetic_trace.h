@@ -18,4 +18,8 @@ struct SyntheticTraceOptions {
 
 Trace makeSyntheticTrace(const SyntheticTraceOptions& options);
 
+// One host op (aten::mm, 1 us) and two counter series: "GPU memory/allocated" of pid 1234 (10 at
+// 0 ns, 30 at 500 ns) and "queue depth" of pid 99 (2 at 100 ns).
+Trace makeCounterTrace();
+
 }  // namespace sutra::test

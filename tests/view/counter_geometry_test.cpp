@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "model/trace_builder.h"
+#include "synthetic_trace.h"
 #include "view/lane_layout.h"
 
 namespace sutra::view {
@@ -50,22 +51,7 @@ TEST(CounterColumns, AMillionSamplesFoldIntoTheWidth) {
   }
 }
 
-Trace counterTrace() {
-  TraceBuilder b("counters");
-  const LaneId host = b.lane("1234", "5678");
-  Event e;
-  e.name = b.trace().names.intern("aten::mm");
-  e.category = static_cast<std::uint16_t>(b.trace().categories.intern("cpu_op"));
-  e.klass = classifyCategory("cpu_op");
-  e.lane = host;
-  e.start = 0;
-  e.dur = 1000;
-  b.addEvent(e);
-  b.addCounterSample("1234", "GPU memory/allocated", 0, 10);
-  b.addCounterSample("1234", "GPU memory/allocated", 500, 30);
-  b.addCounterSample("99", "queue depth", 100, 2);
-  return b.finish();
-}
+Trace counterTrace() { return test::makeCounterTrace(); }
 
 TEST(CounterLanes, SitInTheirProcessGroup) {
   const Trace trace = counterTrace();

@@ -221,16 +221,7 @@ TEST(WhatIfDialog, ParsesKnobsAndNamesTheBadLine) {
 
 // sutra-cli's standard output.
 std::string cliOutput(const std::string& arguments) {
-  const std::string command = std::string(SUTRA_CLI) + " " + arguments + " 2>/dev/null";
-  std::string out;
-  if (FILE* pipe = popen(command.c_str(), "r")) {
-    std::array<char, 4096> buffer{};
-    std::size_t n = 0;
-    while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-      out.append(buffer.data(), n);
-    pclose(pipe);
-  }
-  return out;
+  return test::commandOutput(std::string(SUTRA_CLI) + " " + arguments + " 2>/dev/null");
 }
 
 // The GUI's path (TraceSession, then Analysis > Simulate's runSimulation on the session's run) and

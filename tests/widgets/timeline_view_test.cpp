@@ -245,20 +245,7 @@ TEST_F(TimelineViewTest, PartsStackOnOneAxisEachUnderItsFoldableHeader) {
 // tests/view/counter_geometry_test.cpp), and goes with the group when it is collapsed.
 TEST(CounterLanes, AreDrawnInTheirGroupAndFoldWithIt) {
   test::qtApp();
-  TraceBuilder b("counters");
-  const LaneId host = b.lane("1234", "5678");
-  Event e;
-  e.name = b.trace().names.intern("aten::mm");
-  e.category = static_cast<std::uint16_t>(b.trace().categories.intern("cpu_op"));
-  e.klass = classifyCategory("cpu_op");
-  e.lane = host;
-  e.start = 0;
-  e.dur = 1000;
-  b.addEvent(e);
-  b.addCounterSample("1234", "GPU memory/allocated", 0, 10);
-  b.addCounterSample("1234", "GPU memory/allocated", 500, 30);
-  b.addCounterSample("99", "queue depth", 100, 2);
-  auto trace = std::make_shared<const Trace>(b.finish());
+  auto trace = std::make_shared<const Trace>(test::makeCounterTrace());
   auto layout = std::make_shared<const LaneLayout>(LaneLayout::build(*trace, "rank0"));
   ASSERT_EQ(layout->counters().size(), 2u);
   TimelineView view;

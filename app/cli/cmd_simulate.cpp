@@ -300,7 +300,9 @@ Result<ChakraSimOptions> chakraOptionsFrom(const Args& args) {
   options.dependenciesOnly = args.flag("--graph-only");
   if (auto v = args.value("--comm-bandwidth-gbs")) {
     auto gbs = parseNumber(*v);
-    if (!gbs || *gbs <= 0) return Error{"--comm-bandwidth-gbs '" + *v + "': expected GB/s > 0"};
+    // 1 MB/s to 1 PB/s: outside that a transfer time is nonsense (or overflows the clock).
+    if (!gbs || *gbs < 1e-3 || *gbs > 1e6)
+      return Error{"--comm-bandwidth-gbs '" + *v + "': expected GB/s between 0.001 and 1e6"};
     options.commBytesPerNs = *gbs;  // 1 GB/s = 1 byte per ns
   }
   return options;

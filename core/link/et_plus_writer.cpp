@@ -119,7 +119,7 @@ std::string etPlusJson(const LinkedTrace& linked) {
             {"start_ts", 0},
             {"finish_ts", 0}};
   }
-  std::string headText = head.dump();
+  std::string headText = head.dump(-1, ' ', false, ojson::error_handler_t::replace);
   headText.pop_back();  // the closing brace: the nodes follow
   out += headText;
   out += headText.size() > 1 ? ",\"nodes\":[" : "\"nodes\":[";

@@ -45,6 +45,8 @@ SimulationResult simulateRank(SimulationResult r, const SimKnobs& knobs) {
   r.coupledRanks = simulated->ranks.size();
   r.knobs = knobs;
   r.baseline = std::move(mine.baseline);
+  r.projection = mine.baselineProjection;
+  r.whatIfProjection.reset();
   r.steps = stepTimings(*r.graph, r.baseline, mine.rank->simulation->steps);
   r.variant.reset();
   r.variantSteps.clear();
@@ -52,6 +54,7 @@ SimulationResult simulateRank(SimulationResult r, const SimKnobs& knobs) {
   r.error.clear();
   if (knobs.any()) {
     r.variant = std::move(mine.run);
+    r.whatIfProjection = mine.projection;
     r.variantSteps = stepTimings(*r.graph, *r.variant, mine.rank->simulation->steps);
     if (mine.moved) r.moved = std::move(*mine.moved);
     layOutSimulatedTimeline(r, *r.variant);
@@ -336,17 +339,23 @@ void SimulationView::editKnobs() {
 void SimulationView::setResult(SimulationResult r) {
   result_ = std::make_shared<const SimulationResult>(std::move(r));
   const SimulationResult& s = *result_;
-  const TimeNs measured = s.trace->endNs - s.trace->startNs;
-  QString text =
-      tr("Measured %1, simulated %2 (%3 device ops replayed)")
-          .arg(durationText(measured), durationText(s.baseline.finish - s.baseline.begin))
-          .arg(s.graph->deviceOpCount());
+  // Like with like: the same steps, first start to last end, measured and simulated.
+  const RankProjection& p = s.projection;
+  const QString steps = p.steps.size() == 1 ? tr("1 step") : tr("%1 steps").arg(p.steps.size());
+  QString text = tr("%1: measured %2, simulated %3 (%4); %5 device ops replayed")
+                     .arg(steps, durationText(p.measuredNs), durationText(p.simulatedNs),
+                          p.simulatedNs == p.measuredNs
+                              ? tr("exact replay")
+                              : QString::fromStdString(describeChange(p.measuredNs, p.simulatedNs)))
+                     .arg(s.graph->deviceOpCount());
   if (s.coupledRanks > 1)
     text += tr("; %1 ranks simulated together, coupled at their collectives").arg(s.coupledRanks);
-  if (s.variant)
-    text += tr("; what-if: %1 (%2)")
-                .arg(durationText(s.moved.variantNs),
-                     QString::fromStdString(describeChange(s.moved.baselineNs, s.moved.variantNs)));
+  if (s.variant && s.whatIfProjection)
+    text += tr("\nWhat-if (%1): %2, %3 against the replay")
+                .arg(QString::fromStdString(describeKnobs(s.knobs)),
+                     durationText(s.whatIfProjection->simulatedNs),
+                     QString::fromStdString(
+                         describeChange(p.simulatedNs, s.whatIfProjection->simulatedNs)));
   summary_->setText(text);
   QString moved;
   if (s.variant) {

@@ -43,6 +43,10 @@ struct SimulationResult {
   std::optional<SimRun> variant;
   std::vector<StepTiming> variantSteps;
   WhatMoved moved;
+  // The steps, first start to last end, measured and replayed (and under the knobs): the headline
+  // compares these, like with like.
+  RankProjection projection;
+  std::optional<RankProjection> whatIfProjection;
   std::size_t coupledRanks = 1;  // how many ranks were simulated together
   // The timelines: the measured one, and the simulated one of the variant where there is one,
   // else of the baseline; simulatedTrace.measuredEvent maps its events back.

@@ -79,25 +79,6 @@ std::string percent(double ratio) {
   return buf;
 }
 
-std::string knobsSummary(const SimKnobs& k) {
-  std::string s;
-  auto add = [&](const std::string& part) { s += (s.empty() ? "" : ", ") + part; };
-  for (const auto& scale : k.scales) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, " x%g", scale.factor);
-    add("'" + scale.pattern + "'" + buf);
-  }
-  if (k.launchLatencyNs) add("launch latency " + formatDuration(*k.launchLatencyNs));
-  if (k.launchLatencyScale != 1.0) add("launch latency x" + std::to_string(k.launchLatencyScale));
-  if (k.cpuSpeed != 1.0) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "CPU x%g", k.cpuSpeed);
-    add(buf);
-  }
-  if (k.dropSyncs) add("no syncs");
-  return s;
-}
-
 void printHuman(const std::vector<RankOutcome>& outcomes, const SimKnobs& knobs,
                 const CollectiveMatching& matching) {
   if (outcomes.size() > 1)
@@ -129,7 +110,7 @@ void printHuman(const std::vector<RankOutcome>& outcomes, const SimKnobs& knobs,
         g.nodes.size(), g.edges.size(), g.deviceOpCount(), streams, threads,
         static_cast<unsigned long long>(g.hostWaitsUsed),
         static_cast<unsigned long long>(g.streamWaitsUsed));
-    if (knobs.any()) std::printf("  what-if: %s\n", knobsSummary(knobs).c_str());
+    if (knobs.any()) std::printf("  what-if: %s\n", describeKnobs(knobs).c_str());
     if (sim.chakra && !sim.measuredTimes)
       std::printf("  no start times in the graph: nothing measured to compare with\n");
     // Measured and error only where something was measured.

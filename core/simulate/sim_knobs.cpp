@@ -104,4 +104,23 @@ double DurationScaler::factor(StringId name, const StringTable& names) {
   return cached;
 }
 
+std::string describeKnobs(const SimKnobs& k) {
+  std::string s;
+  auto add = [&](const std::string& part) { s += (s.empty() ? "" : ", ") + part; };
+  for (const auto& scale : k.scales) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " x%g", scale.factor);
+    add("'" + scale.pattern + "'" + buf);
+  }
+  if (k.launchLatencyNs) add("launch latency " + formatDuration(*k.launchLatencyNs));
+  if (k.launchLatencyScale != 1.0) add("launch latency x" + std::to_string(k.launchLatencyScale));
+  if (k.cpuSpeed != 1.0) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "CPU x%g", k.cpuSpeed);
+    add(buf);
+  }
+  if (k.dropSyncs) add("no syncs");
+  return s;
+}
+
 }  // namespace sutra

@@ -41,6 +41,9 @@ inline constexpr double kMaxCpuSpeed = 1e3;
 inline constexpr double kMaxLaunchLatencyScale = 1e6;  // --launch-latency-scale (0 allowed)
 inline constexpr double kMaxLaunchLatencyUs = 1e6;     // --launch-latency-us: one second
 
+// The knobs in a few words, for the CLI and the window alike: "'gemm' x0.5, CPU x2, no syncs".
+std::string describeKnobs(const SimKnobs& knobs);
+
 // Parses "REGEX=FACTOR" (the last '=' splits, so the pattern may hold '='). Errors name the text
 // and the range.
 Result<DurationScale> parseDurationScale(const std::string& text);

@@ -87,7 +87,11 @@ TEST(SimulationView, WhatIfShowsTheProjectedTimeAndWhatMoved) {
     }
   EXPECT_TRUE(found);
   EXPECT_GE(r->moved.variantNs, r->moved.baselineNs);
-  EXPECT_TRUE(view.summaryText().contains("what-if"));
+  // The headline names the knobs and compares the steps' projected time with the replay's.
+  EXPECT_TRUE(view.summaryText().contains("What-if ('Memcpy' x4)"))
+      << view.summaryText().toStdString();
+  EXPECT_TRUE(view.summaryText().contains(durationText(r->whatIfProjection->simulatedNs)));
+  EXPECT_TRUE(view.summaryText().contains("exact replay"));
   EXPECT_TRUE(view.movedText().contains("Memcpy HtoD (Pinned -> Device)"));
   EXPECT_EQ(
       view.model()->index(0, StepTimingModel::WhatIf).data(StepTimingModel::SortRole).toLongLong(),

@@ -53,6 +53,11 @@ ChartView::ChartView(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(t
 
 int ChartView::seriesCount() const { return plot_->plottableCount(); }
 
+QString ChartView::seriesName(int index) const {
+  const QCPAbstractPlottable* series = plot_->plottable(index);
+  return series ? series->name() : QString();
+}
+
 void ChartView::reset(const QString& title) {
   title_ = title;
   plot_->clearPlottables();
@@ -171,13 +176,15 @@ void ChartView::showComparison(const std::vector<ComparisonBar>& bars, const QSt
   plot_->replot();
 }
 
-void ChartView::showStepTimings(const std::vector<StepTiming>& steps) {
-  reset(tr("Measured and simulated time per step"));
+void ChartView::showStepTimings(const std::vector<StepTiming>& steps,
+                                const QString& simulatedLabel) {
+  const QString second = simulatedLabel.isEmpty() ? tr("simulated") : simulatedLabel;
+  reset(tr("Measured and %1 time per step").arg(second));
   auto* group = new QCPBarsGroup(plot_);
   auto* measured = new QCPBars(plot_->xAxis, plot_->yAxis);
   auto* simulated = new QCPBars(plot_->xAxis, plot_->yAxis);
   measured->setName(tr("measured"));
-  simulated->setName(tr("simulated"));
+  simulated->setName(second);
   for (auto* bars : {measured, simulated}) {
     bars->setPen(Qt::NoPen);
     bars->setWidth(0.4);

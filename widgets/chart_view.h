@@ -23,12 +23,14 @@ class ChartView : public QWidget {
   // With a non-empty labelC, a third bar per operator shows each bar's `c`.
   void showComparison(const std::vector<ComparisonBar>& bars, const QString& labelA,
                       const QString& labelB, const QString& labelC = {});
-  void showStepTimings(const std::vector<StepTiming>& steps);
+  // `simulatedLabel` names the second series: "simulated", or the what-if with its knobs.
+  void showStepTimings(const std::vector<StepTiming>& steps, const QString& simulatedLabel = {});
 
   QString title() const { return title_; }
   QCustomPlot* plot() const { return plot_; }
   // The number of plotted series (graphs and bar sets), for tests.
   int seriesCount() const;
+  QString seriesName(int index) const;  // as the legend shows it
 
   // .png, .svg or .pdf; false with `error` set for another extension or a failed write.
   bool save(const QString& path, QString* error = nullptr) const;

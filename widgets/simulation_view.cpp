@@ -375,7 +375,11 @@ void SimulationView::setResult(SimulationResult r) {
   model_->setSteps(s.steps, s.variantSteps);
   table_->sortByColumn(StepTimingModel::Step, Qt::AscendingOrder);
   table_->resizeColumnsToContents();
-  chart_->showStepTimings(s.variant ? s.variantSteps : s.steps);
+  if (s.variant)
+    chart_->showStepTimings(s.variantSteps,
+                            tr("what-if (%1)").arg(QString::fromStdString(describeKnobs(s.knobs))));
+  else
+    chart_->showStepTimings(s.steps);
 
   // The timelines: the same window before and after a what-if, where one was shown.
   const bool keepWindow = measured_->trace() == s.trace.get();

@@ -92,6 +92,7 @@ TEST(SimulationView, WhatIfShowsTheProjectedTimeAndWhatMoved) {
       << view.summaryText().toStdString();
   EXPECT_TRUE(view.summaryText().contains(durationText(r->whatIfProjection->simulatedNs)));
   EXPECT_TRUE(view.summaryText().contains("exact replay"));
+  EXPECT_EQ(view.chart()->seriesName(1), "what-if ('Memcpy' x4)");
   EXPECT_TRUE(view.movedText().contains("Memcpy HtoD (Pinned -> Device)"));
   EXPECT_EQ(
       view.model()->index(0, StepTimingModel::WhatIf).data(StepTimingModel::SortRole).toLongLong(),

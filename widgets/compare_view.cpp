@@ -191,8 +191,10 @@ void CompareView::setResult(ComparisonResult result) {
     bars[i].c = device ? row.c.selfDevice : row.c.selfCpu;
   }
   chart_->showComparison(bars, labelA, labelB, labelC);
-  table_->sortByColumn(CompareModel::Name, Qt::AscendingOrder);
-  proxy_->sort(-1);  // back to the comparison's order: largest change first
+  // The comparison's own order, largest change first, and a header that says no column sorts it
+  // (an indicator on Name would claim an order the rows are not in).
+  proxy_->sort(-1);
+  table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
   table_->resizeColumnsToContents();
   table_->setColumnWidth(CompareModel::Name,
                          std::min(table_->columnWidth(CompareModel::Name), 260));

@@ -11,7 +11,9 @@
 #include <gtest/gtest.h>
 
 #include <QAbstractItemModelTester>
+#include <QHeaderView>
 #include <QSignalSpy>
+#include <QTableView>
 
 #include "qt_app.h"
 #include "test_support.h"
@@ -45,6 +47,14 @@ TEST_F(CompareViewTest, ShowsTotalsTableAndChartOfThePair) {
   EXPECT_TRUE(view.totalsText().startsWith("base.json.gz -> test.json.gz"));
   EXPECT_EQ(view.model()->rowCount(), int(c.rows.size()));
   EXPECT_EQ(view.inputs(), (QStringList{base, other}));
+
+  // Rows come in the comparison's order (largest change first), and the header claims no column.
+  QSortFilterProxyModel* shown = view.sortedModel();
+  EXPECT_EQ(shown->sortColumn(), -1);
+  EXPECT_EQ(shown->index(0, CompareModel::Name).data().toString().toStdString(), c.rows[0].name);
+  auto* table = view.findChild<QTableView*>();
+  ASSERT_NE(table, nullptr);
+  EXPECT_EQ(table->horizontalHeader()->sortIndicatorSection(), -1);
 
   QAbstractItemModelTester tester(view.sortedModel(),
                                   QAbstractItemModelTester::FailureReportingMode::Warning);

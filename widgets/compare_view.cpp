@@ -41,6 +41,13 @@ std::string fileLabel(const std::string& path, bool withFolder) {
 
 namespace {
 
+// A side needs its tables, steps and lanes: no sync dependencies, no simulation graph.
+RunOptions compareOptions() {
+  RunOptions options = RunOptions::upTo(RunStage::Analyse);
+  options.syncDependencies = false;
+  return options;
+}
+
 ComparisonResult compareRanks(const std::vector<std::shared_ptr<const RankRun>>& ranks) {
   ComparisonResult result;
   auto name = [&](std::size_t i) {
@@ -77,7 +84,7 @@ ComparisonResult compareTraces(std::shared_ptr<const Trace> a, std::shared_ptr<c
   std::vector<std::shared_ptr<const RankRun>> ranks;
   for (auto& trace : {a, b, c}) {
     if (!trace) continue;
-    auto run = runOfTrace(trace, RunOptions::upTo(RunStage::Analyse));
+    auto run = runOfTrace(trace, compareOptions());
     if (!run) return failedWith(QString::fromStdString(run.error().message));
     ranks.push_back(run->ranks.front());
   }
@@ -90,7 +97,7 @@ ComparisonResult compareTraceFiles(const QStringList& paths) {
   std::vector<std::shared_ptr<const RankRun>> ranks;
   for (const QString& path : paths) {
     // A file, or a run's directory: its one Kineto trace, read and analysed by the run API.
-    auto rank = openTrace(path.toStdString());
+    auto rank = openTrace(path.toStdString(), compareOptions());
     if (!rank) return failedWith(QString::fromStdString(rank.error().message));
     ranks.push_back(*rank);
   }

@@ -7,11 +7,11 @@
 
 namespace sutra::cli {
 
-Result<AnalysisInput> loadAnalysisInput(const std::string& path, const std::string& etPath,
-                                        bool wholeTraceTable) {
-  RunOptions options;
-  options.until = RunStage::Analyse;
-  options.wholeTraceTable = wholeTraceTable;
+Result<AnalysisInput> loadAnalysisInput(const std::string& path, const AnalysisNeeds& needs) {
+  RunOptions options = RunOptions::upTo(RunStage::Analyse);
+  options.wholeTraceTable = needs.wholeTraceTable;
+  options.syncDependencies = needs.syncs;
+  const std::string& etPath = needs.etPath;
   Result<std::shared_ptr<const RankRun>> rank = Error{};
   if (etPath.empty()) {
     rank = openTrace(path, options);

@@ -26,10 +26,15 @@ struct AnalysisInput {
   std::shared_ptr<const LinkedTrace> linked;  // with an ET only
 };
 
-// `path`: a Kineto trace, or a directory holding one; `etPath` (optional) is linked with it.
-// `wholeTraceTable`: also build the whole trace's operator table (run->opTable).
-Result<AnalysisInput> loadAnalysisInput(const std::string& path, const std::string& etPath = {},
-                                        bool wholeTraceTable = false);
+// What a command needs of the trace besides its launches and steps.
+struct AnalysisNeeds {
+  std::string etPath;            // an ET to link with it (chain --et)
+  bool wholeTraceTable = false;  // the whole trace's operator table (run->opTable)
+  bool syncs = true;             // its sync dependencies (chain, critical-path)
+};
+
+// `path`: a Kineto trace, or a directory holding one.
+Result<AnalysisInput> loadAnalysisInput(const std::string& path, const AnalysisNeeds& needs = {});
 
 // A whole decimal number; `what` names the option in the error.
 Result<std::int64_t> parseInteger(const std::string& text, const std::string& what);

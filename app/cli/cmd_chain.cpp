@@ -60,7 +60,8 @@ int runChain(int argc, char** argv) {
     options.maxLaunches = static_cast<std::size_t>(*n);
   }
   const std::string& path = args->positional()[0];
-  auto input = loadAnalysisInput(path, args->value("--et").value_or(""));
+  auto input = loadAnalysisInput(
+      path, {.etPath = args->value("--et").value_or(""), .wholeTraceTable = false, .syncs = true});
   if (!input.ok()) return fail("chain", input.error().message);
   const Trace& trace = *input->trace;
   EventId focus = kNoEvent;

@@ -73,11 +73,12 @@ int runCompare(int argc, char** argv) {
   }
   const bool byShape = args->flag("--group-by-shape");
 
-  auto first = loadAnalysisInput(a.path);
+  const AnalysisNeeds tablesOnly{.etPath = {}, .wholeTraceTable = false, .syncs = false};
+  auto first = loadAnalysisInput(a.path, tablesOnly);
   if (!first.ok()) return fail("compare", first.error().message);
   std::optional<AnalysisInput> second;
   if (paths.size() == 2) {
-    auto loaded = loadAnalysisInput(b.path);
+    auto loaded = loadAnalysisInput(b.path, tablesOnly);
     if (!loaded.ok()) return fail("compare", loaded.error().message);
     second = std::move(loaded).value();
   }

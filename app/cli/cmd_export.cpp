@@ -76,7 +76,8 @@ int exportChrome(int argc, char** argv) {
   const bool windowed = spec->step || spec->start || spec->end;
   std::shared_ptr<const Trace> trace;
   if (windowed) {
-    auto loaded = loadAnalysisInput(*input);
+    auto loaded =
+        loadAnalysisInput(*input, {.etPath = {}, .wholeTraceTable = false, .syncs = false});
     if (!loaded) return fail("export", loaded.error().message);
     auto window = resolveWindow(*loaded->trace, loaded->steps, *spec);
     if (!window) return fail("export", window.error().message);

@@ -73,7 +73,8 @@ int runStats(int argc, char** argv) {
   // The whole trace as torch counts it is the table the run API builds anyway: not built twice.
   const bool wholeTrace = !spec->step && !spec->start && !spec->end && !asked.groupByInputShapes &&
                           !asked.countRecursionOnce;
-  auto input = loadAnalysisInput(args->positional()[0], {}, wholeTrace);
+  auto input = loadAnalysisInput(args->positional()[0],
+                                 {.etPath = {}, .wholeTraceTable = wholeTrace, .syncs = false});
   if (!input.ok()) return fail(input.error().message);
   const Trace& trace = *input->trace;
   auto window = resolveWindow(trace, input->steps, *spec);

@@ -243,8 +243,9 @@ class RunOpener {
   void link(RankRun& rank) {
     auto launches =
         std::make_shared<const LaunchIndex>(LaunchIndex::build(*rank.trace, &rank.linkProblems));
-    rank.syncs = std::make_shared<const std::vector<SyncDependency>>(
-        findSyncDependencies(*rank.trace, *launches, &rank.linkProblems));
+    if (options_.syncDependencies || options_.until == RunStage::Simulate)
+      rank.syncs = std::make_shared<const std::vector<SyncDependency>>(
+          findSyncDependencies(*rank.trace, *launches, &rank.linkProblems));
     rank.launches = std::move(launches);
     if (!options_.linkEt || rank.etPath.empty()) return;
     auto et = readPytorchEt(rank.etPath);
@@ -292,11 +293,7 @@ Result<Run> runOfTrace(std::shared_ptr<const Trace> trace, const RunOptions& opt
 Result<std::shared_ptr<const RankRun>> openTrace(const std::string& path, RunOptions options) {
   auto file = kinetoTraceAt(path);  // a directory: its one Kineto trace
   if (!file) return file.error();
-  auto kind = sniffTraceKind(*file);
-  if (!kind) return kind.error();
-  if (*kind != FileKind::KinetoTrace)
-    return Error{*file + ": a " + std::string(fileKindName(*kind)) +
-                 ", not a Kineto trace (torch.profiler JSON)"};
+  // A file of another kind is refused by openRun's discovery, in the same words.
   options.linkEt = false;
   auto run = openRun({*file}, options);
   if (!run) return run.error();

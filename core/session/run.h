@@ -89,6 +89,7 @@ struct RunOptions {
   RunStage until = RunStage::Simulate;  // the last stage to build
   bool linkEt = true;                   // read and link each rank's ET where it has one
   bool wholeTraceTable = true;          // Analyse builds the whole-trace operator table
+  bool syncDependencies = true;         // Link finds the sync dependencies (Simulate needs them)
   bool chakraGraphs = false;            // open ranks that have only a Chakra graph
   ChakraSimOptions chakra;              // how those are simulated
   std::optional<int> onlyRank;          // open this rank alone (a rank number)

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "session/run.h"
 
-#include <algorithm>
 #include <filesystem>
 
 #include "chakra/et_file.h"
@@ -14,13 +13,13 @@ namespace sutra {
 std::string_view runStageName(RunStage stage) {
   switch (stage) {
     case RunStage::Read:
-      return "reading";
+      return "Reading";
     case RunStage::Link:
-      return "linking";
+      return "Linking launches, syncs and the execution trace";
     case RunStage::Analyse:
-      return "analysing";
+      return "Building the operator table";
     case RunStage::Simulate:
-      return "preparing the simulation";
+      return "Building the simulation graph";
   }
   return {};
 }
@@ -117,7 +116,7 @@ class RunOpener {
       rank->chakraPath = f.kineto.empty() ? f.chakra : std::string();
       run_.paths.push_back(rank->path());
       if (!f.et.empty()) run_.paths.push_back(f.et);
-      if (!f.rank) rankFromTrace_.push_back(ranks.size());
+      rankFromTrace_.push_back(!f.rank);
       ranks.push_back(std::move(rank));
     }
     if (ranks.empty()) return Error{"no input"};
@@ -200,7 +199,7 @@ class RunOpener {
     if (cancel_.canceled()) return Error{kCanceled};
     if (!trace) return trace.error();
     next->trace = std::make_shared<const Trace>(std::move(trace).value());
-    if (std::find(rankFromTrace_.begin(), rankFromTrace_.end(), r) != rankFromTrace_.end())
+    if (r < rankFromTrace_.size() && rankFromTrace_[r])
       next->rank = next->trace->meta.rank.value_or(next->rank);
     publish(r, RunStage::Read, std::move(next));
     return Ok{};
@@ -211,10 +210,7 @@ class RunOpener {
     if (!ranks_[r]->trace) return Ok{};  // a Chakra-only rank is done
     const int total = static_cast<int>(ranks_.size());
     const int first = kReadShare + (static_cast<int>(stage) - 1) * 6;
-    static constexpr const char* kDoing[] = {"", "Linking launches, syncs and the execution trace",
-                                             "Building the operator table",
-                                             "Building the simulation graph"};
-    progress(first + static_cast<int>(r) * 6 / total, kDoing[static_cast<int>(stage)]);
+    progress(first + static_cast<int>(r) * 6 / total, std::string(runStageName(stage)));
     auto next = std::make_shared<RankRun>(*ranks_[r]);
     switch (stage) {
       case RunStage::Link:
@@ -270,7 +266,7 @@ class RunOpener {
   CancelToken cancel_;
   Run run_;
   std::vector<std::shared_ptr<RankRun>> ranks_;  // the newest of each rank, still being built
-  std::vector<std::size_t> rankFromTrace_;       // ranks given without a number: the trace's
+  std::vector<bool> rankFromTrace_;  // per rank given by its files: numbered by its trace
 };
 
 }  // namespace

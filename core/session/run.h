@@ -39,6 +39,7 @@ namespace sutra {
 struct RunCollectives;
 
 enum class RunStage { Read, Link, Analyse, Simulate };
+// What a stage does, as progress shows it: "Building the operator table".
 std::string_view runStageName(RunStage stage);
 
 // Everything known about one rank. Fields stay null (empty) until their stage is done.

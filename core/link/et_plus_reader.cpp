@@ -15,12 +15,13 @@ namespace {
 // The ET+ fields of one node, read from its JSON text with a SAX pass so that times keep their
 // exact decimal text.
 struct EtPlusFields {
-  std::optional<TimeNs> ts, inclusiveDur, exclusiveDur;
+  std::optional<TimeNs> ts, inclusiveDur, exclusiveDur, blockedDur;
   std::optional<std::int64_t> interThreadDep;
   std::vector<std::int64_t> syncDeps;
   std::optional<std::string> cat;
   std::optional<std::int64_t> stream;
   std::string pgName;
+  bool annotation = false;  // Sutra's own field "user_annotation"
 };
 
 class FieldsSax {
@@ -29,7 +30,10 @@ class FieldsSax {
   explicit FieldsSax(EtPlusFields& out) : out_(out) {}
 
   bool null() { return true; }
-  bool boolean(bool) { return true; }
+  bool boolean(bool v) {
+    if (depth_ == 1 && key_ == "user_annotation") out_.annotation = v;
+    return true;
+  }
   bool number_integer(json::number_integer_t v) { return integer(v); }
   bool number_unsigned(json::number_unsigned_t v) { return integer(static_cast<std::int64_t>(v)); }
   bool number_float(json::number_float_t, const json::string_t& text) {
@@ -95,6 +99,8 @@ class FieldsSax {
       out_.inclusiveDur = ns;
     else if (key_ == "exclusive_dur")
       out_.exclusiveDur = ns;
+    else if (key_ == "blocked_dur")  // Sutra's own field: chakra_trace_link writes none
+      out_.blockedDur = ns;
   }
 
   EtPlusFields& out_;
@@ -134,9 +140,11 @@ Result<LinkedTrace> readLinkedEt(const std::string& path) {
     op.ts = f.ts.value_or(0);
     op.inclusiveDur = f.inclusiveDur.value_or(0);
     op.exclusiveDur = f.exclusiveDur.value_or(0);
+    op.blockedDur = std::min(op.exclusiveDur, f.blockedDur.value_or(0));
     op.syncDeps = f.syncDeps;
     if (f.interThreadDep) op.interThreadDeps.push_back(*f.interThreadDep);
     op.tid = node.tid;
+    op.annotation = f.annotation;
     if (f.cat) {
       op.kind = LinkedOpKind::DeviceOp;
       op.category = *f.cat;

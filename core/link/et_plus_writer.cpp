@@ -70,6 +70,8 @@ bool hasTimes(const LinkedTrace& linked, const LinkedOp& op) {
 void addTimes(ojson& j, const LinkedOp& op) {
   j["inclusive_dur"] = micros(op.inclusiveDur);
   j["exclusive_dur"] = micros(op.exclusiveDur);
+  if (op.blockedDur > 0) j["blocked_dur"] = micros(op.blockedDur);  // read back by Sutra only
+  if (op.annotation) j["user_annotation"] = true;
   j["ts"] = micros(op.ts);
 }
 

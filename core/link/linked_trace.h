@@ -44,7 +44,14 @@ struct LinkedOp {
   EventId launchEvent = kNoEvent;  // device ops: the runtime call that launched it
   TimeNs ts = 0;                   // absolute ns, the Kineto trace's clock
   TimeNs inclusiveDur = 0;
-  TimeNs exclusiveDur = 0;   // inclusive minus the time covered by its children
+  TimeNs exclusiveDur = 0;  // inclusive minus the time covered by its children
+  // CPU ops: the part of exclusiveDur spent blocked in synchronizing runtime calls (from the
+  // call's start until the device work it waited on ended): waiting, not the op's own CPU time.
+  // The ET+ writer keeps it as "blocked_dur" (0 where absent: chakra_trace_link's files).
+  TimeNs blockedDur = 0;
+  // CPU ops: a user annotation (record_function, ProfilerStep#N) rather than an operator; the
+  // ET+ writer keeps it as "user_annotation".
+  bool annotation = false;
   std::int64_t tid = 0;      // CPU ops: the ET thread number (EtNode::tid)
   std::int32_t device = -1;  // device ops
   std::int64_t stream = -1;  // device ops

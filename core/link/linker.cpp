@@ -577,6 +577,7 @@ class Linker {
       const Event& e = k_.events[op.kinetoEvent];
       op.ts = e.start;
       op.inclusiveDur = e.dur;
+      op.annotation = e.klass == CategoryClass::UserAnnotation;
       auto it = children.find(idx);
       TimeNs covered = 0;
       bool overlap = false;
@@ -697,6 +698,7 @@ class Linker {
 
   void computeSyncDeps() {
     const auto deps = findSyncDependencies(k_, launches_, &out_.problems);
+    addBlockedTime(deps);
     for (const auto& d : deps) {
       const std::uint32_t waiter = linkedOpEnclosing(d.waiter);
       auto waited = eventToOp_.find(d.waitedOn);
@@ -716,6 +718,27 @@ class Linker {
         continue;
       list.push_back(id);
       ++out_.report.syncDeps;
+    }
+  }
+
+  // A host call that waited on device work was blocked from its start until the last op it
+  // waited on ended (or until it returned, if earlier); that time is the enclosing op's wait.
+  // Deps are sorted by waiter, so a call's deps (a context sync waits on every stream) are
+  // adjacent.
+  void addBlockedTime(const std::vector<SyncDependency>& deps) {
+    for (std::size_t i = 0; i < deps.size();) {
+      const EventId call = deps[i].waiter;
+      TimeNs waitedEnd = INT64_MIN;
+      for (; i < deps.size() && deps[i].waiter == call; ++i)
+        if (deps[i].kind != SyncKind::StreamWaitEvent)
+          waitedEnd = std::max(waitedEnd, k_.events[deps[i].waitedOn].end());
+      if (waitedEnd == INT64_MIN) continue;
+      const Event& e = k_.events[call];
+      const TimeNs blocked = std::clamp<TimeNs>(waitedEnd - e.start, 0, e.dur);
+      const std::uint32_t op = linkedOpEnclosing(call);
+      if (op == kUnmatched || blocked == 0) continue;
+      LinkedOp& o = out_.ops[op];
+      o.blockedDur = std::min(o.exclusiveDur, o.blockedDur + blocked);
     }
   }
 

@@ -43,8 +43,13 @@ constexpr const char* kHelp =
     "                     them; by default they are COMP_NODEs with their measured duration)\n"
     "  --no-stream-order  no dependency between consecutive device ops of a stream\n"
     "  --no-costs         no num_ops / tensor_size attributes\n"
+    "  --no-gaps          durations as Chakra's converter writes them: CPU ops' exclusive\n"
+    "                     time (sync waits and annotations included), no host gap and\n"
+    "                     device gap nodes (by default a graph simulator replays the\n"
+    "                     measured time from durations and dependencies alone)\n"
     "  --gzip             gzip the .et files (Chakra's tools read them; ASTRA-sim does not)\n"
-    "  --force            link an --et/--kineto pair even where they look like two runs\n"
+    "  --force            link an --et/--kineto pair even where they look like two runs,\n"
+    "                     and convert a link that matched under 90 % of the ET's ops\n"
     "  --json             print a JSON summary (nodes by type, edges by kind, problems)\n"
     "  -h, --help         show this help\n\n"
     "Check the output with: python3 et_check.py PREFIX N   (the rules ASTRA-sim enforces)\n";
@@ -70,7 +75,7 @@ int runConvert(int argc, char** argv) {
   auto args =
       Args::parse(argc, argv, {"--et", "--kineto", "--linked", "-o", "--rank", "--ranks"},
                   {"--metadata-nodes", "--keep-unsupported-collectives", "--no-stream-order",
-                   "--no-costs", "--gzip", "--json", "--force", "-h", "--help"},
+                   "--no-costs", "--no-gaps", "--gzip", "--json", "--force", "-h", "--help"},
                   error);
   if (!args) return fail("convert", error + "\n" + kHelp);
   if (args->flag("-h") || args->flag("--help")) {
@@ -137,6 +142,8 @@ int runConvert(int argc, char** argv) {
   copts.unsupportedCollectivesAsComm = args->flag("--keep-unsupported-collectives");
   copts.streamOrder = !args->flag("--no-stream-order");
   copts.estimateCosts = !args->flag("--no-costs");
+  copts.measuredGaps = !args->flag("--no-gaps");
+  if (args->flag("--force")) copts.minMatchedEtRatio = 0;
   chakra::ChakraWriteOptions wopts;
   wopts.gzip = args->flag("--gzip");
 
@@ -192,19 +199,24 @@ int runConvert(int argc, char** argv) {
     r["device_nodes"] = st.deviceNodes;
     r["cycles_broken"] = st.cyclesBroken;
     r["sync_deps_redirected"] = st.syncDepsRedirected;
+    r["host_gap_nodes"] = st.hostGapNodes;
+    r["device_gap_nodes"] = st.deviceGapNodes;
+    r["blocked_ns"] = st.blockedNs;
     r["link"] = {{"matching", conv->linked.report.matching},
                  {"et_ops", conv->linked.report.etOps},
                  {"matched_et_ops", conv->linked.report.matchedEtOps},
+                 {"match_ratio", chakra::matchedEtRatio(conv->linked.report)},
                  {"device_ops", conv->linked.report.deviceOps},
                  {"linked_device_ops", conv->linked.report.linkedDeviceOps}};
     r["problems"] = problemsJson(conv->chakra.trace.problems);
     summary["ranks"].push_back(r);
     if (!args->flag("--json")) {
       std::printf(
-          "rank %d: %zu nodes (%zu CPU, %zu device), %zu edges, %zu cycle edges removed -> %s%s\n",
-          rank, conv->chakra.trace.nodes.size(), st.cpuNodes, st.deviceNodes, st.totalEdges(),
-          st.cyclesBroken, written->front().c_str(),
-          written->size() > 1 ? (" .. " + written->back()).c_str() : "");
+          "rank %d: %zu nodes (%zu CPU, %zu device, %zu gap), %zu edges, %zu cycle edges removed "
+          "-> %s%s\n",
+          rank, conv->chakra.trace.nodes.size(), st.cpuNodes, st.deviceNodes,
+          st.hostGapNodes + st.deviceGapNodes, st.totalEdges(), st.cyclesBroken,
+          written->front().c_str(), written->size() > 1 ? (" .. " + written->back()).c_str() : "");
       for (const auto& p : conv->chakra.trace.problems.all())
         std::printf("  %s: %s (%llu), e.g. %s\n", std::string(severityName(p.severity)).c_str(),
                     p.what.c_str(), static_cast<unsigned long long>(p.count), p.example.c_str());

@@ -2,11 +2,13 @@
 #include "chakra/converter.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <unordered_map>
 
 #include "chakra/collective.h"
+#include "chakra/measured_gaps.h"
 #include "chakra/op_cost.h"
 
 namespace sutra::chakra {
@@ -114,9 +116,11 @@ class Converter {
       : L_(linked), O_(options), nodeOf_(linked.ops.size(), kNoNode) {}
 
   Result<ChakraConversion> run() {
+    if (auto st = checkMatch(); !st) return st.error();
     classify();
     if (nodeOps_.empty())
       return makeError(pathName(), "nothing to convert: the linked trace has no ops");
+    if (O_.measuredGaps) planGaps();
     buildNodes();
     addEdges();
     breakCycles();
@@ -132,6 +136,22 @@ class Converter {
     std::int32_t node;  // index into nodeOps_
     EdgeKind kind;
   };
+
+  Status checkMatch() const {
+    const LinkReport& r = L_.report;
+    const double ratio = matchedEtRatio(r);
+    if (r.etOps == 0 || ratio >= O_.minMatchedEtRatio) return Ok{};
+    char percent[32];
+    std::snprintf(percent, sizeof percent, "%.1f %%", 100.0 * ratio);
+    const std::string kineto = L_.kineto ? " of the Kineto trace " + L_.kineto->path : "";
+    return makeError(
+        pathName(), "not converted: only " + std::to_string(r.matchedEtOps) + " of " +
+                        std::to_string(r.etOps) + " execution-trace ops (" + percent +
+                        ") matched an op" + kineto + " (linked by " + r.matching + "); the other " +
+                        std::to_string(r.etOps - r.matchedEtOps) +
+                        " would be nodes with no measured time. Check that both files are from "
+                        "the same run (--force converts anyway)");
+  }
 
   std::string pathName() const {
     if (L_.et) return L_.et->path;
@@ -220,8 +240,9 @@ class Converter {
   }
 
   struct Planned {
-    std::int32_t op = -1;
+    std::int32_t op = -1;  // a gap node: the op it precedes
     ChakraProtoMsg::NodeType type = ChakraProtoMsg::COMP_NODE;
+    std::int32_t hostGap = -1, deviceGap = -1;  // index into gaps_.host / gaps_.device
     std::optional<Collective> collective;
     const EtNode* commOp = nullptr;  // the host op that carries the comm's arguments
     std::int64_t peer = -1, tag = 0;
@@ -283,15 +304,88 @@ class Converter {
     return 0;
   }
 
+  bool isGap(std::size_t node) const {
+    return nodeOps_[node].hostGap >= 0 || nodeOps_[node].deviceGap >= 0;
+  }
+
+  // Gap nodes go after the op nodes; each is placed before the op it precedes in its thread's or
+  // stream's order. A host gap with no own time left keeps only its waits, given to that op.
+  void planGaps() {
+    gaps_ = measureGaps(L_);
+    out_.stats.blockedNs = gaps_.blockedNs;
+    for (std::size_t g = 0; g < gaps_.host.size(); ++g) {
+      const HostGap& gap = gaps_.host[g];
+      const auto before = nodeOf_[gap.beforeOp];
+      if (before == kNoNode) continue;
+      if (gap.duration == 0) {
+        for (auto w : gap.waitsOn) extraWaits_[before].push_back(w);
+        continue;
+      }
+      Planned plan;
+      plan.op = static_cast<std::int32_t>(gap.beforeOp);
+      plan.hostGap = static_cast<std::int32_t>(g);
+      gapBefore_[before] = static_cast<std::int32_t>(nodeOps_.size());
+      nodeOps_.push_back(plan);
+      ++out_.stats.hostGapNodes;
+    }
+    for (std::size_t g = 0; g < gaps_.device.size(); ++g) {
+      const auto before = nodeOf_[gaps_.device[g].beforeOp];
+      if (before == kNoNode) continue;
+      Planned plan;
+      plan.op = static_cast<std::int32_t>(gaps_.device[g].beforeOp);
+      plan.deviceGap = static_cast<std::int32_t>(g);
+      gapBefore_[before] = static_cast<std::int32_t>(nodeOps_.size());
+      nodeOps_.push_back(plan);
+      ++out_.stats.deviceGapNodes;
+    }
+  }
+
+  // A gap node: "host gap" on the thread of the op after it, "device gap" on its stream.
+  void buildGapNode(const Planned& plan, Node& node) {
+    const LinkedOp& op = L_.ops[static_cast<std::size_t>(plan.op)];
+    const bool host = plan.hostGap >= 0;
+    const TimeNs start = host ? gaps_.host[static_cast<std::size_t>(plan.hostGap)].start
+                              : gaps_.device[static_cast<std::size_t>(plan.deviceGap)].start;
+    const TimeNs dur = host ? gaps_.host[static_cast<std::size_t>(plan.hostGap)].duration
+                            : gaps_.device[static_cast<std::size_t>(plan.deviceGap)].duration;
+    node.set_id(static_cast<std::uint64_t>(nextGapId_++));
+    node.set_name(std::string(host ? kHostGapName : kDeviceGapName));
+    node.set_type(ChakraProtoMsg::COMP_NODE);
+    node.set_start_time_micros(roundMicros(start - base_));
+    node.set_duration_micros(roundMicros(dur));
+    if (host) {
+      const EtNode* et = L_.etNode(op);
+      attrInt64(node, "tid", et ? et->tid : op.tid);
+      attrBool(node, "is_cpu_op", true);
+      return;
+    }
+    attrBool(node, "is_cpu_op", false);
+    attrInt64(node, "stream", op.stream);
+    if (op.device >= 0) attrInt64(node, "device", op.device);
+  }
+
+  // The op's duration in the graph: its own time (measuredGaps), else exclusive (CPU) or
+  // inclusive (device) time.
+  TimeNs durationOf(std::size_t opIndex) const {
+    const LinkedOp& op = L_.ops[opIndex];
+    if (O_.measuredGaps) return gaps_.ownDur[opIndex];
+    return op.isCpu() ? op.exclusiveDur : op.inclusiveDur;
+  }
+
   void buildNodes() {
     TimeNs base = 0;
     for (const auto& op : L_.ops)
       if (op.ts > 0 && (base == 0 || op.ts < base)) base = op.ts;
     base_ = base;
+    for (const auto& op : L_.ops) nextGapId_ = std::max(nextGapId_, op.id + 1);
     auto& nodes = out_.trace.nodes;
     nodes.resize(nodeOps_.size());
     for (std::size_t n = 0; n < nodeOps_.size(); ++n) {
       const Planned& plan = nodeOps_[n];
+      if (isGap(n)) {
+        buildGapNode(plan, nodes[n]);
+        continue;
+      }
       const LinkedOp& op = L_.ops[static_cast<std::size_t>(plan.op)];
       const EtNode* et = L_.etNode(op);
       Node& node = nodes[n];
@@ -299,7 +393,7 @@ class Converter {
       node.set_name(op.name);
       node.set_type(plan.type);
       if (op.ts > 0) node.set_start_time_micros(roundMicros(op.ts - base));
-      node.set_duration_micros(roundMicros(op.isCpu() ? op.exclusiveDur : op.inclusiveDur));
+      node.set_duration_micros(roundMicros(durationOf(static_cast<std::size_t>(plan.op))));
       if (et) {
         auto* in = node.mutable_inputs();
         in->set_values(et->inputs.valuesJson);
@@ -389,11 +483,15 @@ class Converter {
     std::map<std::int64_t, std::vector<std::int32_t>> threads;
     std::map<std::pair<std::int32_t, std::int64_t>, std::vector<std::int32_t>> streams;
     for (std::size_t i = 0; i < n; ++i) {
+      if (isGap(i)) continue;
       const LinkedOp& op = L_.ops[static_cast<std::size_t>(nodeOps_[i].op)];
-      if (op.isCpu())
+      auto gap = gapBefore_.find(static_cast<std::int32_t>(i));
+      if (op.isCpu()) {
+        if (gap != gapBefore_.end()) threads[op.tid].push_back(gap->second);
         threads[op.tid].push_back(static_cast<std::int32_t>(i));
-      else
+      } else {
         streams[{op.device, op.stream}].push_back(static_cast<std::int32_t>(i));
+      }
     }
     for (const auto& [tid, chain] : threads) {
       for (std::size_t k = 0; k < chain.size(); ++k) {
@@ -408,19 +506,61 @@ class Converter {
           return L_.ops[static_cast<std::size_t>(nodeOps_[static_cast<std::size_t>(a)].op)].ts <
                  L_.ops[static_cast<std::size_t>(nodeOps_[static_cast<std::size_t>(b)].op)].ts;
         });
-        for (std::size_t k = 1; k < chain.size(); ++k)
-          addDep(chain[k], chain[k - 1], EdgeKind::Stream);
+        std::vector<std::int32_t> withGaps;
+        for (const auto node : chain) {
+          if (auto gap = gapBefore_.find(node); gap != gapBefore_.end())
+            withGaps.push_back(gap->second);
+          withGaps.push_back(node);
+        }
+        for (std::size_t k = 1; k < withGaps.size(); ++k)
+          addDep(withGaps[k], withGaps[k - 1], EdgeKind::Stream);
       }
     }
     for (std::size_t i = 0; i < n; ++i) {
       const auto node = static_cast<std::int32_t>(i);
       const std::int32_t opIdx = nodeOps_[i].op;
       const LinkedOp& op = L_.ops[static_cast<std::size_t>(opIdx)];
+      if (isGap(i)) {
+        addGapDeps(nodeOps_[i], node);
+        continue;
+      }
       const auto caller = nearestNodeAncestor(opIdx);
       addDep(node, caller, EdgeKind::Ctrl);
       if (op.isDevice()) addDep(node, caller, EdgeKind::Launch);
-      for (auto id : op.interThreadDeps) addDepOnOp(node, id, EdgeKind::InterThread);
+      for (auto id : op.interThreadDeps)
+        if (startsAfterEndOf(op, id)) addDepOnOp(node, id, EdgeKind::InterThread);
+      if (auto w = extraWaits_.find(node); w != extraWaits_.end())
+        for (auto waited : w->second) addDep(node, nodeOf_[waited], EdgeKind::InterThread);
       for (auto id : op.syncDeps) addSync(node, opIdx, id);
+    }
+  }
+
+  // An inter-thread dependency means "after the end of": one on an op that was still running
+  // when the waiting op began is left out (a graph simulator would delay the op for it).
+  bool startsAfterEndOf(const LinkedOp& op, std::int64_t depId) {
+    const LinkedOp* dep = L_.find(depId);
+    if (!dep || dep->ts <= 0 || op.ts <= 0 || dep->ts + dep->inclusiveDur <= op.ts) return true;
+    ++out_.stats.interThreadDepsDropped;
+    problems().add(Severity::Info,
+                   "inter-thread dependency on an op still running when the op began (dropped)",
+                   op.name + " on " + dep->name);
+    return false;
+  }
+
+  // A host gap waits for the ops of other threads its thread waited on; a device gap for what
+  // the device op after it waited on: its launch and the other streams' ops.
+  void addGapDeps(const Planned& plan, std::int32_t node) {
+    if (plan.hostGap >= 0) {
+      for (auto w : gaps_.host[static_cast<std::size_t>(plan.hostGap)].waitsOn)
+        addDep(node, nodeOf_[w], EdgeKind::InterThread);
+      return;
+    }
+    const LinkedOp& op = L_.ops[static_cast<std::size_t>(plan.op)];
+    addDep(node, nearestNodeAncestor(plan.op), EdgeKind::Launch);
+    for (auto id : op.syncDeps) {
+      const auto waited = opIndex(id);
+      if (waited >= 0 && L_.ops[static_cast<std::size_t>(waited)].isDevice())
+        addDep(node, nodeOf_[static_cast<std::size_t>(waited)], EdgeKind::Sync);
     }
   }
 
@@ -561,7 +701,7 @@ class Converter {
     std::vector<std::pair<std::int32_t, std::int32_t>> bytesOnly;  // device node, ET op
     for (std::size_t n = 0; n < nodeOps_.size(); ++n) {
       const auto op = nodeOps_[n].op;
-      if (!L_.ops[static_cast<std::size_t>(op)].isDevice() ||
+      if (isGap(n) || !L_.ops[static_cast<std::size_t>(op)].isDevice() ||
           nodeOps_[n].type != ChakraProtoMsg::COMP_NODE)
         continue;
       std::int32_t firstEt = -1;
@@ -640,6 +780,11 @@ class Converter {
   std::unordered_map<std::int32_t, std::pair<std::int64_t, std::size_t>> threadPos_;
   std::vector<std::string> pgInits_;
   TimeNs base_ = 0;
+  MeasuredGaps gaps_;
+  std::unordered_map<std::int32_t, std::int32_t> gapBefore_;  // node -> the gap node before it
+  // Nodes whose host gap had no own time left: the other threads' ops they waited for.
+  std::unordered_map<std::int32_t, std::vector<std::uint32_t>> extraWaits_;
+  std::int64_t nextGapId_ = 0;
 };
 
 }  // namespace
@@ -662,6 +807,12 @@ std::string_view edgeKindName(EdgeKind kind) {
       break;
   }
   return "unknown";
+}
+
+double matchedEtRatio(const LinkReport& report) {
+  return report.etOps == 0
+             ? 1.0
+             : static_cast<double>(report.matchedEtOps) / static_cast<double>(report.etOps);
 }
 
 std::size_t ConvertStats::totalEdges() const {

@@ -6,8 +6,10 @@
 // COMP_NODE with is_cpu_op = true, and every device op: NCCL/RCCL kernels as COMM_COLL_NODE with
 // integer comm_type and comm_size (bytes), or COMM_SEND_NODE / COMM_RECV_NODE where the peer rank
 // is known; the other kernels, copies and sets as COMP_NODE with is_cpu_op = false and their
-// stream. Nodes with no edges are kept. Durations are measured (exclusive for CPU ops), start
-// times kept (microseconds from the first op).
+// stream. Nodes with no edges are kept. Durations are each op's own time and the time between
+// ops is in "host gap" and "device gap" nodes (chakra/measured_gaps.h), so that a graph simulator
+// replays what was measured from durations and dependencies alone; start times are kept too
+// (microseconds from the first op).
 //
 // Dependencies: ctrl_deps = the caller (CPU op) or the launcher (device op); data_deps = the
 // previous CPU op of the same thread (serial order, in id order as Chakra's converter walks
@@ -24,6 +26,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <string_view>
 
 #include "chakra/et_file.h"
 #include "link/linked_trace.h"
@@ -36,7 +39,18 @@ struct ConvertOptions {
   bool unsupportedCollectivesAsComm = false;  // reduce/gather/scatter/barrier as COMM_COLL_NODE
   bool streamOrder = true;                    // data dep: previous device op on the same stream
   bool estimateCosts = true;                  // num_ops and tensor_size attributes
+  // Durations a graph simulator can replay (chakra/measured_gaps.h): own times (sync waits and
+  // annotations out), with "host gap" and "device gap" nodes for the measured time between ops.
+  // false: every CPU op's exclusive time, as Chakra's converter writes it, and no gap nodes.
+  bool measuredGaps = true;
+  // A link that matched fewer of the ET's ops than this is refused: the unmatched ops would be
+  // nodes of 0 us and the graph would not be the run. 0 converts whatever matched (--force).
+  double minMatchedEtRatio = 0.9;
 };
+
+// The names of the nodes that carry measured time between ops (see measured_gaps.h).
+inline constexpr std::string_view kHostGapName = "host gap";
+inline constexpr std::string_view kDeviceGapName = "device gap";
 
 enum class EdgeKind : std::uint8_t { Ctrl, Serial, Launch, Stream, InterThread, Sync, Count };
 std::string_view edgeKindName(EdgeKind kind);
@@ -52,6 +66,11 @@ struct ConvertStats {
   // on a device op that starts after the waiting op ended (a false dependency).
   std::size_t syncDepsDropped = 0;
   std::size_t droppedDeps = 0;  // deps on ops that are not nodes (ET roots, skipped nodes)
+  // Inter-thread deps on an op that ended after the waiting op began: no "after the end of".
+  std::size_t interThreadDepsDropped = 0;
+  std::size_t hostGapNodes = 0;    // "host gap" nodes (measuredGaps)
+  std::size_t deviceGapNodes = 0;  // "device gap" nodes
+  TimeNs blockedNs = 0;            // sync waits taken out of CPU ops' durations
 
   std::size_t edgeCount(EdgeKind k) const { return edges[static_cast<std::size_t>(k)]; }
   std::size_t totalEdges() const;
@@ -62,7 +81,11 @@ struct ChakraConversion {
   ConvertStats stats;
 };
 
-// Fails only when the linked trace has no op to convert.
+// The share of the ET's ops that the link matched to a Kineto op (1 where there is no ET).
+double matchedEtRatio(const LinkReport& report);
+
+// Fails when the linked trace has no op to convert, and when its link matched fewer of the ET's
+// ops than options.minMatchedEtRatio (the error names both files and the counts).
 Result<ChakraConversion> convertToChakra(const LinkedTrace& linked,
                                          const ConvertOptions& options = {});
 

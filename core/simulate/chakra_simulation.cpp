@@ -7,6 +7,7 @@
 #include <string>
 
 #include "chakra/chakra_timeline.h"
+#include "chakra/converter.h"
 #include "chakra/node_dependencies.h"
 
 namespace sutra {
@@ -141,7 +142,9 @@ std::unique_ptr<RankSimulation> prepareChakraSimulation(const chakra::ChakraTrac
     s.event = eventOf[i];
     s.track = g.trackOfLane[e.lane];
     SimTrack& track = g.tracks[s.track];
-    s.kind = track.device ? SimNodeKind::DeviceOp : SimNodeKind::HostOp;
+    s.kind = !track.device                           ? SimNodeKind::HostOp
+             : node.name() == chakra::kDeviceGapName ? SimNodeKind::DeviceDelay
+                                                     : SimNodeKind::DeviceOp;
     g.nodeOfDeviceOp[s.event] = k;
     track.nodes.push_back(k);
     track.lastEnd = std::max(track.lastEnd, s.measured + s.span);

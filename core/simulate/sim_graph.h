@@ -31,6 +31,9 @@ enum class SimNodeKind : std::uint8_t {
   HostRelease,  // the end of a blocking call: waits for its CPU part and what it waits on
   DeviceOp,     // a kernel, memcpy or memset on its stream
   HostOp,       // a host op with its own CPU time (a Chakra CPU node), scaled by the CPU speed
+  // A Chakra "device gap" node: the time a device op waited after its dependencies had ended
+  // (launch latency, the stream idle), scaled by the launch-latency knobs, not by durations.
+  DeviceDelay,
 };
 
 enum class SimEdgeKind : std::uint8_t {

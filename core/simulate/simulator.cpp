@@ -79,6 +79,9 @@ Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graph
         const double f =
             scaler.empty() ? 1.0 : scaler.factor(g.trace->events[node.event].name, g.trace->names);
         span[offset[r] + i] = scaled(node.span, f);
+      } else if (node.kind == SimNodeKind::DeviceDelay) {
+        span[offset[r] + i] = scaled(knobs.launchLatencyNs ? *knobs.launchLatencyNs : node.span,
+                                     knobs.launchLatencyScale);
       }
     }
   }

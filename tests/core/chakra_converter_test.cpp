@@ -7,6 +7,8 @@
 #include <set>
 
 #include "chakra/converter.h"
+#include "simulate/chakra_simulation.h"
+#include "simulate/simulator.h"
 
 namespace sutra::chakra {
 namespace {
@@ -87,6 +89,14 @@ std::vector<std::uint64_t> ctrl(const Node& n) {
   return {n.ctrl_deps().begin(), n.ctrl_deps().end()};
 }
 
+// The graph's structure alone: exclusive durations and no gap nodes (ChakraMeasuredGaps below
+// tests those).
+ConvertOptions structureOnly() {
+  ConvertOptions options;
+  options.measuredGaps = false;
+  return options;
+}
+
 // Every dependency resolves in the file, none on itself, and Kahn's algorithm issues every node.
 void expectRunnableGraph(const ChakraTrace& t) {
   std::map<std::uint64_t, std::size_t> pending;
@@ -129,7 +139,7 @@ TEST(ChakraConverter, CpuAndDeviceOpsWithEveryDependencyKind) {
   b.device(7, "Memcpy DtoH", 5, 8, 230'000, 5'400);
   b.done();
   b.op(5).syncDeps = {4};
-  auto conv = convertToChakra(b.linked);
+  auto conv = convertToChakra(b.linked, structureOnly());
   ASSERT_TRUE(conv.ok()) << conv.error().message;
   const ChakraTrace& t = conv->trace;
   ASSERT_EQ(t.nodes.size(), 6u);  // the two roots are not nodes
@@ -185,7 +195,7 @@ TEST(ChakraConverter, AWaitOnOwnWorkMovesToTheNextOpAndNodesWithoutEdgesStay) {
   b.cpu(9, "aten::lonely", 1, 2, 300'000, 1'000);  // another thread, no edge at all
   b.done();
   b.op(2).syncDeps = {4};
-  auto conv = convertToChakra(b.linked);
+  auto conv = convertToChakra(b.linked, structureOnly());
   ASSERT_TRUE(conv.ok());
   const ChakraTrace& t = conv->trace;
   expectRunnableGraph(t);
@@ -289,7 +299,7 @@ TEST(ChakraConverter, ProcessGroupInitGoesToMetadataUnlessAsked) {
   b.cpu(3, "aten::ones", 1, 1, 5'000, 1'000);
   b.cpu(4, "aten::fill_", 3, 1, 5'100, 500);
   b.done();
-  auto conv = convertToChakra(b.linked);
+  auto conv = convertToChakra(b.linked, structureOnly());
   ASSERT_TRUE(conv.ok());
   EXPECT_EQ(conv->trace.nodes.size(), 2u);
   EXPECT_EQ(conv->trace.findNode(2), nullptr);
@@ -299,7 +309,7 @@ TEST(ChakraConverter, ProcessGroupInitGoesToMetadataUnlessAsked) {
     if (a.name() == "pg_config") pgConfig = a.string_val() == "[" + init.inputs.valuesJson + "]";
   EXPECT_TRUE(pgConfig);
 
-  ConvertOptions opts;
+  ConvertOptions opts = structureOnly();
   opts.metadataNodes = true;
   auto withMeta = convertToChakra(b.linked, opts);
   ASSERT_TRUE(withMeta.ok());
@@ -312,20 +322,39 @@ TEST(ChakraConverter, CyclesAreBrokenAndCounted) {
   Builder b;
   // Thread 1: a(2) then b(4); thread 2: c(3) then d(5). a waits on d and c on b: a <- d <- c <- b
   // <- a.
-  b.cpu(2, "a", 1, 1, 1'000, 1'000);
-  b.cpu(3, "c", 1, 2, 1'500, 1'000);
-  b.cpu(4, "b", 1, 1, 3'000, 1'000);
-  b.cpu(5, "d", 1, 2, 3'500, 1'000);
+  // No times (as in an ET+ file without them): with times, a dependency on an op that had not
+  // ended when the waiter began is dropped, and these would be.
+  b.cpu(2, "a", 1, 1, 0, 1'000);
+  b.cpu(3, "c", 1, 2, 0, 1'000);
+  b.cpu(4, "b", 1, 1, 0, 1'000);
+  b.cpu(5, "d", 1, 2, 0, 1'000);
   b.done();
   b.op(2).interThreadDeps = {5};
   b.op(3).interThreadDeps = {4};
-  auto conv = convertToChakra(b.linked);
+  auto conv = convertToChakra(b.linked, structureOnly());
   ASSERT_TRUE(conv.ok());
   expectRunnableGraph(conv->trace);
   EXPECT_EQ(conv->stats.cyclesBroken, 1u);
   EXPECT_EQ(conv->trace.problems.count("dependency cycle broken by removing an edge"), 1u);
   EXPECT_EQ(conv->stats.edgeCount(EdgeKind::InterThread), 1u);
   EXPECT_EQ(conv->stats.edgeCount(EdgeKind::Serial), 2u);
+}
+
+TEST(ChakraConverter, AnInterThreadDependencyOnAnOpStillRunningIsDropped) {
+  Builder b;
+  // b (thread 2) began at 5 us while a (thread 1) ran until 11 us: "after the end of a" would
+  // delay b; c began at 20 us, after a ended: kept.
+  b.cpu(2, "aten::a", 1, 1, 1'000, 10'000);
+  b.cpu(3, "aten::b", 1, 2, 5'000, 1'000);
+  b.cpu(4, "aten::c", 1, 2, 20'000, 1'000);
+  b.done();
+  b.op(3).interThreadDeps = {2};
+  b.op(4).interThreadDeps = {2};
+  auto conv = convertToChakra(b.linked, structureOnly());
+  ASSERT_TRUE(conv.ok());
+  EXPECT_EQ(conv->stats.interThreadDepsDropped, 1u);
+  EXPECT_TRUE(data(byId(conv->trace, 3)).empty());
+  EXPECT_EQ(data(byId(conv->trace, 4)), (std::vector<std::uint64_t>{3, 2}));
 }
 
 TEST(ChakraConverter, FlopsAndBytesGoToTheInnermostComputeOpOrItsKernels) {
@@ -368,6 +397,151 @@ TEST(ChakraConverter, AnEmptyLinkedTraceIsAnError) {
   auto conv = convertToChakra(b.linked);
   ASSERT_FALSE(conv.ok());
   EXPECT_EQ(conv.error().message, "mem.json: nothing to convert: the linked trace has no ops");
+}
+
+// ---- Durations a graph simulator replays (chakra/measured_gaps.h) --------------------------
+
+// What `sutra-cli simulate --graph-only` makes of a conversion: every node as soon as its
+// dependencies, its thread and its stream allow, for its duration; the graph's span in ns.
+TimeNs graphOnlySpan(const ChakraTrace& t) {
+  ChakraSimOptions options;
+  options.dependenciesOnly = true;
+  const auto sim = prepareChakraSimulation(t, 0, options);
+  auto run = simulate(sim->graph);
+  EXPECT_TRUE(run.ok());
+  return run.ok() ? run->finish - run->begin : 0;
+}
+
+// What a simulator that runs one CPU op at a time per rank (ASTRA-sim) adds up.
+std::uint64_t cpuMicros(const ChakraTrace& t) {
+  std::uint64_t sum = 0;
+  for (const auto& n : t.nodes)
+    if (attrInt(n, "is_cpu_op", 0) == 1) sum += n.duration_micros();
+  return sum;
+}
+
+const Node* named(const ChakraTrace& t, const std::string& name, std::size_t k = 0) {
+  for (const auto& n : t.nodes)
+    if (n.name() == name && k-- == 0) return &n;
+  return nullptr;
+}
+
+TEST(ChakraMeasuredGaps, ASyncWaitIsADependencyNotTheOpsOwnTime) {
+  Builder b;
+  // dlrm's case: B issues an all-to-all kernel K [21, 6621) us; A (aten::copy_) [50, 6628) us
+  // waits 6,561 us of its 6,578 in cudaStreamSynchronize for K. A's own time is 17 us, and it
+  // ends right after K: at 6,628 us, not 6.5 ms later.
+  b.cpu(2, "nccl:all_to_all", 1, 1, 1'000, 10'000);
+  b.device(3, "ncclDevKernel_SendRecv", 2, 7, 21'000, 6'600'000);
+  b.cpu(4, "aten::copy_", 1, 1, 50'000, 6'578'000);
+  b.linked.ops.back().blockedDur = 6'561'000;
+  b.done();
+  b.op(4).syncDeps = {3};
+  auto conv = convertToChakra(b.linked);
+  ASSERT_TRUE(conv.ok()) << conv.error().message;
+  const ChakraTrace& t = conv->trace;
+  expectRunnableGraph(t);
+  EXPECT_EQ(byId(t, 4).duration_micros(), 17u);
+  EXPECT_EQ(data(byId(t, 4)).back(), 3u);  // the wait, as a dependency
+  EXPECT_EQ(conv->stats.blockedNs, 6'561'000);
+  // Measured: 1 us to 6,628 us. The kernel waits 10 us for its launch (a device gap), A runs
+  // after K: 6,620 + 17 us, 10 us late: the 10 us A ran before it began to wait overlapped K
+  // (a node runs after its dependencies, so its own time cannot).
+  EXPECT_NEAR(static_cast<double>(graphOnlySpan(t)), 6'637'000.0, 1'000.0);
+  ConvertOptions exclusive;
+  exclusive.measuredGaps = false;  // the old durations: the wait counted twice
+  auto old = convertToChakra(b.linked, exclusive);
+  ASSERT_TRUE(old.ok());
+  EXPECT_GT(graphOnlySpan(old->trace), 13'000'000);
+}
+
+TEST(ChakraMeasuredGaps, AnAnnotationOverAnotherThreadsWorkCountsOnce) {
+  Builder b;
+  // Thread 1 holds "## backward ##" [1, 1001) us while thread 2 runs the backward ops X1
+  // [11, 501) and X2 [511, 991); then Y [1001, 1101) on thread 1. Measured: 1,100 us.
+  b.cpu(2, "## backward ##", 1, 1, 1'000, 1'000'000);
+  b.cpu(3, "autograd::X1", 1, 2, 11'000, 490'000);
+  b.cpu(4, "autograd::X2", 1, 2, 511'000, 480'000);
+  b.cpu(5, "aten::Y", 1, 1, 1'001'000, 100'000);
+  b.done();
+  auto conv = convertToChakra(b.linked);
+  ASSERT_TRUE(conv.ok()) << conv.error().message;
+  const ChakraTrace& t = conv->trace;
+  expectRunnableGraph(t);
+  EXPECT_EQ(byId(t, 2).duration_micros(), 0u);  // the annotation's time is its thread's wait
+  // The wait of thread 1 on X2: a host gap of 10 us (the wake-up) that depends on X2.
+  const Node* wake = nullptr;
+  for (const auto& n : t.nodes)
+    if (n.name() == "host gap" && attrInt(n, "tid", -1) == 1) wake = &n;
+  ASSERT_NE(wake, nullptr);
+  EXPECT_EQ(wake->duration_micros(), 10u);
+  EXPECT_EQ(data(*wake), (std::vector<std::uint64_t>{2, 4}));  // serial after the annotation
+  EXPECT_EQ(data(byId(t, 5)), std::vector<std::uint64_t>{wake->id()});
+  EXPECT_NEAR(static_cast<double>(graphOnlySpan(t)), 1'100'000.0, 1'000.0);
+  // One CPU at a time: 490 + 480 + 100 us of ops and 3 x 10 us of gaps, no 1,000 us twice.
+  EXPECT_EQ(cpuMicros(t), 1'100u);
+  ConvertOptions exclusive;
+  exclusive.measuredGaps = false;
+  auto old = convertToChakra(b.linked, exclusive);
+  ASSERT_TRUE(old.ok());
+  EXPECT_EQ(cpuMicros(old->trace), 2'070u);
+}
+
+TEST(ChakraMeasuredGaps, HostGapsAndLaunchLatencyAreNodesOfTheirOwn) {
+  Builder b;
+  // One thread: A [1, 101) us launches K, which starts 20 us after A ended (the GPU waited for
+  // the launch) [121, 151); B [151, 201) after a 50 us gap; C [401, 501) after 200 us.
+  b.cpu(2, "aten::A", 1, 1, 1'000, 100'000);
+  b.device(3, "gemm_kernel", 2, 7, 121'000, 30'000);
+  b.cpu(4, "aten::B", 1, 1, 151'000, 50'000);
+  b.cpu(5, "aten::C", 1, 1, 401'000, 100'000);
+  b.cpu(6, "aten::tiny_gaps", 1, 2, 1'000, 1'000);  // thread 2: 0.3 us gaps carried to the next
+  b.cpu(7, "aten::tiny_gaps", 1, 2, 2'300, 1'000);
+  b.cpu(8, "aten::tiny_gaps", 1, 2, 3'600, 1'000);
+  b.done();
+  auto conv = convertToChakra(b.linked);
+  ASSERT_TRUE(conv.ok()) << conv.error().message;
+  const ChakraTrace& t = conv->trace;
+  expectRunnableGraph(t);
+  ASSERT_NE(named(t, "host gap", 0), nullptr);
+  EXPECT_EQ(named(t, "host gap", 0)->duration_micros(), 50u);
+  ASSERT_NE(named(t, "host gap", 1), nullptr);
+  EXPECT_EQ(named(t, "host gap", 1)->duration_micros(), 200u);
+  // Thread 2: 0.3 us, then 0.3 + 0.3 us = one gap of 0.6 us, written as 1 us, before op 8.
+  ASSERT_NE(named(t, "host gap", 2), nullptr);
+  EXPECT_EQ(data(byId(t, 8)), std::vector<std::uint64_t>{named(t, "host gap", 2)->id()});
+  const Node* launch = named(t, "device gap");
+  ASSERT_NE(launch, nullptr);
+  EXPECT_EQ(launch->duration_micros(), 20u);
+  EXPECT_EQ(attrInt(*launch, "stream", -1), 7);
+  EXPECT_EQ(data(byId(t, 3)), (std::vector<std::uint64_t>{2, launch->id()}));
+  EXPECT_EQ(conv->stats.hostGapNodes, 3u);
+  EXPECT_EQ(conv->stats.deviceGapNodes, 1u);
+  EXPECT_NEAR(static_cast<double>(graphOnlySpan(t)), 500'000.0, 1'000.0);
+}
+
+TEST(ChakraConverter, ALinkThatMatchedFewEtOpsIsRefusedUnlessForced) {
+  Builder b;
+  b.cpu(2, "aten::A", 1, 1, 1'000, 100'000);
+  b.done();
+  auto kineto = std::make_shared<Trace>();
+  kineto->path = "run.kineto.json";
+  b.linked.kineto = kineto;
+  b.linked.report.matching = "alignment";
+  b.linked.report.etOps = 14'389;
+  b.linked.report.matchedEtOps = 1;
+  auto conv = convertToChakra(b.linked);
+  ASSERT_FALSE(conv.ok());
+  EXPECT_EQ(conv.error().message,
+            "mem.json: not converted: only 1 of 14389 execution-trace ops (0.0 %) matched an op "
+            "of the Kineto trace run.kineto.json (linked by alignment); the other 14388 would be "
+            "nodes with no measured time. Check that both files are from the same run (--force "
+            "converts anyway)");
+  ConvertOptions force;
+  force.minMatchedEtRatio = 0;
+  EXPECT_TRUE(convertToChakra(b.linked, force).ok());
+  b.linked.report.matchedEtOps = 12'951;  // 90.0 %
+  EXPECT_TRUE(convertToChakra(b.linked).ok());
 }
 
 }  // namespace

@@ -97,9 +97,11 @@ TEST_P(ConvertedPair, SimulatesLikeTheLinkedTraceItCameFrom) {
         static_cast<long long>(bareNs),
         100.0 * static_cast<double>(bareNs - kinetoNs) / static_cast<double>(kinetoNs));
     // The .et keeps integer microseconds: the first start and the last end each round by at
-    // most half a microsecond. Both real pairs agree to the nanosecond (their Kineto times are
-    // whole microseconds), with and without the knob: the last device op ends the same way.
-    EXPECT_LE(std::llabs(chakraNs - kinetoNs), 1000) << chakraNs << " vs " << kinetoNs;
+    // most half a microsecond, and under a knob so may a device gap (the launch latency a
+    // device op waited, a node of its own) on the way. Without the knob both real pairs agree
+    // to the nanosecond (their Kineto times are whole microseconds).
+    EXPECT_LE(std::llabs(chakraNs - kinetoNs), knobs == &none ? 0 : 2000)
+        << chakraNs << " vs " << kinetoNs;
   }
 }
 

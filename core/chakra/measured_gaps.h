@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// What a linked trace measured that is in no op's own time, in the form a graph simulator replays
+// from durations and dependencies alone (ASTRA-sim, `sutra-cli simulate --graph-only`): a Chakra
+// graph has no start times to honour, so each op's duration must be its own time and whatever
+// else the host and the device spent must be a node or a dependency of its own.
+//
+// - Own time: a CPU op's exclusive time minus the time it was blocked in synchronizing calls
+//   (the wait becomes the sync dependency); an annotation (ProfilerStep#N, "## backward ##",
+//   record_function) has none: its exclusive time is time between ops (kept as host gaps) or time
+//   its thread waited for other threads, and a graph simulator that runs one CPU op at a time
+//   would add it to the other threads' work. An annotation with no op inside it that other
+//   threads' ops did not cover for most of its time is the work itself (gloo's all_reduce on its
+//   own thread) and is an op like any other.
+// - Host gaps: on each thread, the time between consecutive ops that are not inside another op
+//   (annotations do not count as ops here: they are moments the thread was seen at). Where one
+//   other thread, and only one, ran ops for most of the gap, the thread was waiting for it (main
+//   and autograd threads take turns): the gap waits on the latest of its ops that ended in the
+//   gap, and only the time after that end (the wake-up) is the gap's own. The linker's
+//   inter-thread dependencies are waits alike.
+// - Device gaps: the time a device op started after everything it waited for (the previous op
+//   on its stream, the op that launched it, the ops of other streams it waited on) had ended:
+//   launch latency and the stream's idle time where they delayed it.
+// Gaps under half a microsecond (Chakra durations are whole microseconds) are carried into the
+// thread's or stream's next gap, so that their sum is kept.
+#include <cstdint>
+#include <vector>
+
+#include "link/linked_trace.h"
+#include "model/time.h"
+
+namespace sutra::chakra {
+
+struct HostGap {
+  std::uint32_t beforeOp = 0;  // index into LinkedTrace::ops: the op that follows the gap
+  TimeNs start = 0;            // when the gap's own time began
+  TimeNs duration = 0;         // its own time; 0 where only the waits are left (under half a us)
+  std::vector<std::uint32_t> waitsOn;  // ops of other threads the thread waited for (indices)
+};
+
+struct DeviceGap {
+  std::uint32_t beforeOp = 0;  // the device op that started after it
+  TimeNs start = 0;
+  TimeNs duration = 0;
+};
+
+struct MeasuredGaps {
+  std::vector<TimeNs> ownDur;  // per op of LinkedTrace::ops: the duration a node should carry
+  std::vector<HostGap> host;
+  std::vector<DeviceGap> device;
+  std::size_t annotations = 0;  // CPU ops given no own time
+  TimeNs blockedNs = 0;         // sync waits taken out of CPU ops' own time
+  TimeNs waitedNs = 0;          // host gap time that was waiting for other threads
+};
+
+// An op that only marks a region: a user annotation, ProfilerStep#N, "## name ##".
+bool isAnnotationOp(const LinkedTrace& linked, const LinkedOp& op);
+
+MeasuredGaps measureGaps(const LinkedTrace& linked);
+
+}  // namespace sutra::chakra

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: MIT
 // Sutra's network model (core/simulate/network_model.h): network.yml and system.json, the cost of
 // each collective and of a message, checked against values computed by hand from ASTRA-sim's
-// rules and ASTRA-sim's own figures (its regression test tests/rt_template).
+// rules, and ASTRA-sim's own figures for its examples (../shared/traces/astra-sim/README.md and
+// its regression test tests/rt_template) through the multi-rank simulation.
 #include "simulate/network_model.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
+#include "session/run.h"
+#include "session/run_simulation.h"
+#include "simulate/chakra_comm_cost.h"
 #include "test_support.h"
 
 namespace sutra {
@@ -324,6 +328,74 @@ TEST(NetworkModel, MessagesTakeTheHopsOfTheirDimension) {
   EXPECT_EQ(ns(multi.messageNs(1, 17, 131072)), 3441);
   EXPECT_FALSE(multi.messageNs(0, 64, 1).ok());
   EXPECT_FALSE(multi.messageNs(3, 3, 1).ok());
+}
+
+TEST(ChakraCommCost, ProcessGroupSizesFromPgConfig) {
+  ChakraProtoMsg::GlobalMetadata meta;
+  auto* attr = meta.add_attr();
+  attr->set_name("pg_config");
+  // As Sutra's converter keeps PyTorch's records: the op's input values, a JSON text in a list.
+  attr->set_string_val(
+      R"([["[{\"pg_name\": \"0\", \"ranks\": []}, {\"pg_name\": \"1\", \"ranks\": [0, 1]}]"]])");
+  const auto sizes = processGroupSizes(meta, 8);
+  ASSERT_EQ(sizes.size(), 2u);
+  EXPECT_EQ(sizes.at("0"), 8);
+  EXPECT_EQ(sizes.at("1"), 2);
+
+  const NetworkModel model(oneDimension(NetworkTopology::Ring, 8), SystemConfig{});
+  ChakraProtoMsg::Node node;
+  node.set_type(ChakraProtoMsg::COMM_COLL_NODE);
+  auto add = [&](const char* name, std::int64_t v) {
+    auto* a = node.add_attr();
+    a->set_name(name);
+    a->set_int64_val(v);
+  };
+  add("comm_type", ChakraProtoMsg::ALL_REDUCE);
+  add("comm_size", static_cast<std::int64_t>(kMiB));
+  auto* pg = node.add_attr();
+  pg->set_name("pg_name");
+  pg->set_string_val("1");
+  // Process group "1" has 2 ranks: the table's all-reduce on 2.
+  EXPECT_EQ(ns(chakraCommCost(node, 0, sizes, 8, model)), 24620);
+  pg->set_string_val("0");
+  EXPECT_EQ(ns(chakraCommCost(node, 0, sizes, 8, model)), 64440);
+  node.mutable_attr(0)->set_int64_val(ChakraProtoMsg::GATHER);
+  EXPECT_FALSE(chakraCommCost(node, 0, sizes, 8, model).ok());
+}
+
+// ---------------------------------------------------------------------------------------------
+// ASTRA-sim's examples through the multi-rank simulation, as `sutra-cli simulate DIR --network
+// NET --system SYS` runs them; README figures (ASTRA-sim 518bd51, congestion-unaware).
+
+void expectAstraFigure(const std::string& dir, const std::string& network, TimeNs expected) {
+  auto net = readNetworkConfig(netFile(network));
+  ASSERT_TRUE(net.ok()) << net.error().message;
+  auto sys = readSystemConfig(netFile("ring_4chunks.json"));
+  ASSERT_TRUE(sys.ok()) << sys.error().message;
+  RunOptions options;
+  options.chakraGraphs = true;
+  options.wholeTraceTable = false;
+  options.chakra.network = std::make_shared<const NetworkModel>(*net, *sys);
+  auto run = openRun({test::sharedTrace(dir)}, options);
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  auto simulated = simulateRun(*run);
+  ASSERT_TRUE(simulated.ok()) << simulated.error().message;
+  ASSERT_FALSE(simulated->ranks.empty());
+  for (const auto& r : simulated->ranks) {
+    const auto got = static_cast<double>(r.projection.simulatedNs);
+    EXPECT_NEAR(got, static_cast<double>(expected), 0.05 * static_cast<double>(expected))
+        << "rank " << r.rank->rank << " of " << dir;
+  }
+}
+
+TEST(NetworkModelAstraSim, AllGatherFourRanks) {
+  SUTRA_REQUIRE_SHARED_TRACES();
+  expectAstraFigure("astra-sim/all_gather_4npus", "ring_4npus.yml", 64744);
+}
+
+TEST(NetworkModelAstraSim, HandBuiltRingAllReduceEightRanks) {
+  SUTRA_REQUIRE_SHARED_TRACES();
+  expectAstraFigure("astra-sim/custom_allreduce_8npus", "ring_8npus.yml", 90174);
 }
 
 }  // namespace

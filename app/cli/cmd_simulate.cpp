@@ -249,6 +249,21 @@ nlohmann::json toJson(const std::vector<RankOutcome>& outcomes,
             {"problems", collectiveProblems}}}};
 }
 
+// "net.yml (Ring 8 x 50 GB/s, 500 ns), system sys.json": which network costs what.
+std::string describeNetwork(const NetworkModel& model) {
+  static constexpr const char* kTopology[] = {"Ring", "FullyConnected", "Switch"};
+  std::string dims;
+  for (const auto& d : model.network().dims) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "%s%s %d x %g GB/s, %g ns", dims.empty() ? "" : "; ",
+                  kTopology[static_cast<int>(d.topology)], d.npus, d.bandwidthGBps, d.latencyNs);
+    dims += buf;
+  }
+  const std::string& system = model.system().path;
+  return displayPath(model.network().path) + " (" + dims + "), system " +
+         (system.empty() ? std::string("defaults (Ring_4chunks)") : displayPath(system));
+}
+
 // The what-if knobs of the command line (their ranges are core's: validateKnobs).
 Result<SimKnobs> knobsFrom(const Args& args) {
   SimKnobs knobs;
@@ -395,6 +410,9 @@ int runSimulate(int argc, char** argv) {
   if (args->flag("--json")) {
     std::printf("%s\n", jsonText(toJson(outcomes, simulated->matching)).c_str());
   } else {
+    if (const auto& network = options.chakra.network)
+      std::printf("communication with no duration costed on %s\n",
+                  describeNetwork(*network).c_str());
     printHuman(outcomes, *knobs, simulated->matching);
     if (auto out = args->value("-o"))
       std::printf("simulated timeline written to %s\n", out->c_str());

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <vector>
 
 namespace sutra {
 namespace {
@@ -97,6 +98,13 @@ Result<TimeNs> chakraCommCost(const Node& node, int rank,
   const std::int64_t type = chakra::attrInt(node, "comm_type", -1);
   const auto kind = collectiveKindOf(type);
   if (!kind) return Error{commTypeText(type) + " is not in the network model"};
+  // ASTRA-sim's involved_dim, where the node has one, says which dimensions it spans.
+  if (const auto* involved = chakra::findAttr(node, "involved_dim");
+      involved && involved->has_bool_list()) {
+    const auto& values = involved->bool_list().values();
+    return network.collectiveOnDimensionsNs(*kind, size,
+                                            std::vector<bool>(values.begin(), values.end()));
+  }
   std::int64_t ranks = worldSize;
   if (const std::string pg = chakra::attrString(node, "pg_name"); !pg.empty())
     if (const auto it = groupSizes.find(pg); it != groupSizes.end()) ranks = it->second;

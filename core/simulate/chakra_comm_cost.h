@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // What a Chakra communication node with no measured duration costs on Sutra's network model:
-// a collective by its comm_type and comm_size over its process group (the group's size from the
-// GlobalMetadata pg_config where the node's pg_name is listed there, else the world), a send or
+// a collective by its comm_type and comm_size over the dimensions its involved_dim marks (as
+// ASTRA-sim reads it), else over its process group (the group's size from the GlobalMetadata
+// pg_config where the node's pg_name is listed there, else the world), a send or
 // a recv as one message between its two ranks. Kept apart from the graph building so that the
 // rules can be tested on their own.
 #include <cstdint>

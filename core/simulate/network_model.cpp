@@ -276,6 +276,92 @@ class CostModel {
   const SystemConfig& sys_;
 };
 
+// A collective over the given dimensions: its chunks, their phases (Sys::generate_collective), and
+// the chunks through the dimensions' queues.
+Result<TimeNs> costOver(const NetworkConfig& net, const SystemConfig& sys, CollectiveKind kind,
+                        std::uint64_t bytes, const std::vector<GroupDim>& dims,
+                        const std::string& what) {
+  if (dims.empty()) return Error{what + ": no dimension of more than one NPU is involved"};
+  if (bytes == 0) return TimeNs{0};
+  const std::int64_t total = net.npusCount();
+  // The phases of one chunk (Sys::generate_collective).
+  std::vector<std::pair<PhaseOp, GroupDim>> phases;
+  switch (kind) {
+    case CollectiveKind::AllGather:  // the last dimension first
+      for (auto it = dims.rbegin(); it != dims.rend(); ++it)
+        phases.emplace_back(PhaseOp::AllGather, *it);
+      break;
+    case CollectiveKind::ReduceScatter:
+      for (const auto& g : dims) phases.emplace_back(PhaseOp::ReduceScatter, g);
+      break;
+    case CollectiveKind::AllToAll:
+      for (const auto& g : dims) phases.emplace_back(PhaseOp::AllToAll, g);
+      break;
+    case CollectiveKind::Broadcast:
+      for (const auto& g : dims) phases.emplace_back(PhaseOp::Broadcast, g);
+      break;
+    case CollectiveKind::AllReduce:
+      if (!sys.localBwAware) {
+        for (const auto& g : dims) phases.emplace_back(PhaseOp::AllReduce, g);
+      } else {  // reduce-scatter up, all-reduce in the last dimension, all-gather back down
+        for (std::size_t i = 0; i + 1 < dims.size(); ++i)
+          phases.emplace_back(PhaseOp::ReduceScatter, dims[i]);
+        phases.emplace_back(PhaseOp::AllReduce, dims.back());
+        for (std::size_t i = dims.size() - 1; i-- > 0;)
+          phases.emplace_back(PhaseOp::AllGather, dims[i]);
+      }
+      break;
+  }
+
+  // Chunks (Sys::determine_chunk_size): size / splits, at least one byte per NPU of the network
+  // except for an all-gather; a last partial chunk is as big as the others.
+  const auto splits = static_cast<std::uint64_t>(sys.preferredDatasetSplits);
+  std::uint64_t size = bytes;
+  std::uint64_t chunk = size / splits;
+  if (kind != CollectiveKind::AllGather && static_cast<std::uint64_t>(total) > chunk) {
+    chunk = static_cast<std::uint64_t>(total);
+    size = splits * chunk;
+  }
+  chunk = std::max<std::uint64_t>(chunk, 1);
+  const std::uint64_t chunks = (size + chunk - 1) / chunk;
+
+  // Each phase's time: every chunk has the same size, so one computation serves them all.
+  const CostModel cost(net, sys);
+  std::vector<TimeNs> phaseNs;
+  std::uint64_t data = chunk;
+  for (const auto& [op, g] : phases) {
+    auto c = cost.phase(op, g, data);
+    if (!c) return Error{what + ": " + c.error().message};
+    phaseNs.push_back(c->ns);
+    data = c->outBytes;
+  }
+
+  // The chunks through the dimensions' queues: each queue runs at most active-chunks chunks at
+  // once; a chunk asks for the queue of its next phase when its previous phase ends, and the
+  // earliest asker is served first (ties: the earlier chunk).
+  const auto active = static_cast<std::size_t>(sys.activeChunksPerDimension);
+  std::vector<std::vector<TimeNs>> slotsFree(net.dims.size(), std::vector<TimeNs>(active, 0));
+  using Ask = std::tuple<TimeNs, std::uint64_t, std::size_t>;  // when, chunk, phase
+  std::priority_queue<Ask, std::vector<Ask>, std::greater<Ask>> asks;
+  for (std::uint64_t c = 0; c < chunks; ++c) asks.emplace(0, c, 0);
+  TimeNs finish = 0;
+  while (!asks.empty()) {
+    const auto [when, c, p] = asks.top();
+    asks.pop();
+    auto& slots = slotsFree[phases[p].second.dim];
+    auto slot = std::min_element(slots.begin(), slots.end());
+    const TimeNs start = std::max(when, *slot);
+    const TimeNs end = start + phaseNs[p];
+    *slot = end;
+    if (p + 1 < phases.size()) {
+      asks.emplace(end, c, p + 1);
+    } else {
+      finish = std::max(finish, end);
+    }
+  }
+  return finish;
+}
+
 }  // namespace
 
 std::int64_t NetworkConfig::npusCount() const {
@@ -463,7 +549,6 @@ Result<TimeNs> NetworkModel::collectiveNs(CollectiveKind kind, std::uint64_t byt
   if (ranks > total)
     return Error{what + ": the network (" + displayPath(network_.path) + ") has " +
                  std::to_string(total) + " NPUs"};
-  if (bytes == 0) return TimeNs{0};
 
   // The dimensions the group spans, from the first.
   std::vector<GroupDim> dims;
@@ -474,82 +559,20 @@ Result<TimeNs> NetworkModel::collectiveNs(CollectiveKind kind, std::uint64_t byt
     left = (left + here - 1) / here;
   }
 
-  // The phases of one chunk (Sys::generate_collective).
-  std::vector<std::pair<PhaseOp, GroupDim>> phases;
-  switch (kind) {
-    case CollectiveKind::AllGather:  // the last dimension first
-      for (auto it = dims.rbegin(); it != dims.rend(); ++it)
-        phases.emplace_back(PhaseOp::AllGather, *it);
-      break;
-    case CollectiveKind::ReduceScatter:
-      for (const auto& g : dims) phases.emplace_back(PhaseOp::ReduceScatter, g);
-      break;
-    case CollectiveKind::AllToAll:
-      for (const auto& g : dims) phases.emplace_back(PhaseOp::AllToAll, g);
-      break;
-    case CollectiveKind::Broadcast:
-      for (const auto& g : dims) phases.emplace_back(PhaseOp::Broadcast, g);
-      break;
-    case CollectiveKind::AllReduce:
-      if (!system_.localBwAware) {
-        for (const auto& g : dims) phases.emplace_back(PhaseOp::AllReduce, g);
-      } else {  // reduce-scatter up, all-reduce in the last dimension, all-gather back down
-        for (std::size_t i = 0; i + 1 < dims.size(); ++i)
-          phases.emplace_back(PhaseOp::ReduceScatter, dims[i]);
-        phases.emplace_back(PhaseOp::AllReduce, dims.back());
-        for (std::size_t i = dims.size() - 1; i-- > 0;)
-          phases.emplace_back(PhaseOp::AllGather, dims[i]);
-      }
-      break;
-  }
+  return costOver(network_, system_, kind, bytes, dims, what);
+}
 
-  // Chunks (Sys::determine_chunk_size): size / splits, at least one byte per NPU of the network
-  // except for an all-gather; a last partial chunk is as big as the others.
-  const auto splits = static_cast<std::uint64_t>(system_.preferredDatasetSplits);
-  std::uint64_t size = bytes;
-  std::uint64_t chunk = size / splits;
-  if (kind != CollectiveKind::AllGather && static_cast<std::uint64_t>(total) > chunk) {
-    chunk = static_cast<std::uint64_t>(total);
-    size = splits * chunk;
+Result<TimeNs> NetworkModel::collectiveOnDimensionsNs(CollectiveKind kind, std::uint64_t bytes,
+                                                      const std::vector<bool>& involved) const {
+  std::string what = std::string(collectiveKindName(kind)) + " of " + std::to_string(bytes) +
+                     " bytes over dimensions";
+  std::vector<GroupDim> dims;
+  for (std::size_t d = 0; d < network_.dims.size() && d < involved.size(); ++d) {
+    if (!involved[d]) continue;
+    what += " " + std::to_string(d + 1);
+    dims.push_back({d, network_.dims[d].npus});
   }
-  chunk = std::max<std::uint64_t>(chunk, 1);
-  const std::uint64_t chunks = (size + chunk - 1) / chunk;
-
-  // Each phase's time: every chunk has the same size, so one computation serves them all.
-  const CostModel cost(network_, system_);
-  std::vector<TimeNs> phaseNs;
-  std::uint64_t data = chunk;
-  for (const auto& [op, g] : phases) {
-    auto c = cost.phase(op, g, data);
-    if (!c) return Error{what + ": " + c.error().message};
-    phaseNs.push_back(c->ns);
-    data = c->outBytes;
-  }
-
-  // The chunks through the dimensions' queues: each queue runs at most active-chunks chunks at
-  // once; a chunk asks for the queue of its next phase when its previous phase ends, and the
-  // earliest asker is served first (ties: the earlier chunk).
-  const auto active = static_cast<std::size_t>(system_.activeChunksPerDimension);
-  std::vector<std::vector<TimeNs>> slotsFree(network_.dims.size(), std::vector<TimeNs>(active, 0));
-  using Ask = std::tuple<TimeNs, std::uint64_t, std::size_t>;  // when, chunk, phase
-  std::priority_queue<Ask, std::vector<Ask>, std::greater<Ask>> asks;
-  for (std::uint64_t c = 0; c < chunks; ++c) asks.emplace(0, c, 0);
-  TimeNs finish = 0;
-  while (!asks.empty()) {
-    const auto [when, c, p] = asks.top();
-    asks.pop();
-    auto& slots = slotsFree[phases[p].second.dim];
-    auto slot = std::min_element(slots.begin(), slots.end());
-    const TimeNs start = std::max(when, *slot);
-    const TimeNs end = start + phaseNs[p];
-    *slot = end;
-    if (p + 1 < phases.size()) {
-      asks.emplace(end, c, p + 1);
-    } else {
-      finish = std::max(finish, end);
-    }
-  }
-  return finish;
+  return costOver(network_, system_, kind, bytes, dims, what);
 }
 
 Result<TimeNs> NetworkModel::messageNs(std::int64_t src, std::int64_t dst,

@@ -97,6 +97,12 @@ class NetworkModel {
   // all-to-all).
   Result<TimeNs> collectiveNs(CollectiveKind kind, std::uint64_t bytes, std::int64_t ranks) const;
 
+  // The same over the dimensions marked true (a Chakra node's involved_dim, as ASTRA-sim reads
+  // it: every NPU of each dimension marked; dimensions past the list are not involved). Fails
+  // when no dimension is involved.
+  Result<TimeNs> collectiveOnDimensionsNs(CollectiveKind kind, std::uint64_t bytes,
+                                          const std::vector<bool>& involved) const;
+
   // One message of `bytes` from NPU `src` to NPU `dst` (0-based, < npusCount(), different).
   Result<TimeNs> messageNs(std::int64_t src, std::int64_t dst, std::uint64_t bytes) const;
 

@@ -304,6 +304,15 @@ TEST(NetworkModel, MultiDimensionalCollectivesPipelineTheirChunks) {
   // All-gather, last dimension first: dim 2 (8 e + 7 floor(100 + 2441.41) = 17867), then dim 1
   // on 8x the data (2 e + floor(20 + 9765.63) = 9805): 4 * 17867 + 9805 = 81273.
   EXPECT_EQ(ns(model.collectiveNs(CollectiveKind::AllGather, kMiB, 16)), 81273);
+  // Over the dimensions a node's involved_dim marks: the same 16 ranks, or the FullyConnected
+  // dimension alone (15 e + 7 p(32768) + 14 floor(100 + 305.18) = 150 + 420 + 5670 = 6240 a
+  // chunk); none is refused.
+  EXPECT_EQ(ns(model.collectiveOnDimensionsNs(CollectiveKind::AllReduce, kMiB, {true, true})),
+            17095);
+  EXPECT_EQ(
+      ns(model.collectiveOnDimensionsNs(CollectiveKind::AllReduce, kMiB, {false, true, false})),
+      4 * 6240);
+  EXPECT_FALSE(model.collectiveOnDimensionsNs(CollectiveKind::AllReduce, kMiB, {false}).ok());
 }
 
 TEST(NetworkModel, MessagesTakeTheHopsOfTheirDimension) {
@@ -358,6 +367,12 @@ TEST(ChakraCommCost, ProcessGroupSizesFromPgConfig) {
   // Process group "1" has 2 ranks: the table's all-reduce on 2.
   EXPECT_EQ(ns(chakraCommCost(node, 0, sizes, 8, model)), 24620);
   pg->set_string_val("0");
+  EXPECT_EQ(ns(chakraCommCost(node, 0, sizes, 8, model)), 64440);
+  // involved_dim, where the node has it, wins over the group: the whole 8-NPU ring again.
+  pg->set_string_val("1");
+  auto* involved = node.add_attr();
+  involved->set_name("involved_dim");
+  involved->mutable_bool_list()->add_values(true);
   EXPECT_EQ(ns(chakraCommCost(node, 0, sizes, 8, model)), 64440);
   node.mutable_attr(0)->set_int64_val(ChakraProtoMsg::GATHER);
   EXPECT_FALSE(chakraCommCost(node, 0, sizes, 8, model).ok());

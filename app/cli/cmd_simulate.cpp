@@ -397,6 +397,15 @@ int runSimulate(int argc, char** argv) {
     run = openRun(args->positional(), options);
   }
   if (!run) return fail("simulate", run.error().message);
+  // Every rank must have a place on the network its communication is costed on.
+  if (const auto& network = options.chakra.network) {
+    const std::int64_t npus = network->network().npusCount();
+    for (const auto& rank : run->ranks)
+      if (!rank->chakraPath.empty() && rank->rank >= npus)
+        return fail("simulate", displayPath(network->network().path) + " has " +
+                                    std::to_string(npus) + " NPUs, too few for rank " +
+                                    std::to_string(rank->rank) + " (" + rank->path() + ")");
+  }
   auto simulated = simulateRun(*run, *knobs, *simulateOptions);
   if (!simulated) return fail("simulate", simulated.error().message);
   const std::vector<RankOutcome>& outcomes = simulated->ranks;

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Checks `sutra-cli simulate --network --system` on ASTRA-sim's examples against the cycles
-ASTRA-sim reports for them (../shared/traces/astra-sim/README.md): every rank within 5 %.
+ASTRA-sim reports for them (../shared/traces/astra-sim/README.md): every rank within 5 %; and
+that a network too small for the run is refused.
 
 Usage: check_simulate_network.py SUTRA_CLI ASTRA_SIM_DIR NETWORK_FIXTURES (exit 77: skipped)
 """
@@ -41,6 +42,13 @@ def main():
             print(f"{example} rank {rank['rank']}: ASTRA-sim {expected} ns, sutra-cli {got} ns"
                   f" ({100.0 * (got - expected) / expected:+.2f} %)")
             ok = ok and good
+    # A network with fewer NPUs than the run has ranks is refused, naming the file.
+    small = os.path.join(fixtures, "ring_4npus.yml")
+    out = subprocess.run([cli, "simulate", os.path.join(astra, "custom_allreduce_8npus"),
+                          "--network", small], capture_output=True, text=True)
+    refused = out.returncode == 2 and f"{small} has 4 NPUs, too few for rank 4" in out.stderr
+    print("8 ranks on a 4-NPU network:", "refused" if refused else f"not refused: {out.stderr}")
+    ok = ok and refused
     return 0 if ok else 1
 
 

@@ -339,7 +339,8 @@ Result<TimeNs> costOver(const NetworkConfig& net, const SystemConfig& sys, Colle
   // The chunks through the dimensions' queues: each queue runs at most active-chunks chunks at
   // once; a chunk asks for the queue of its next phase when its previous phase ends, and the
   // earliest asker is served first (ties: the earlier chunk).
-  const auto active = static_cast<std::size_t>(sys.activeChunksPerDimension);
+  const auto active = static_cast<std::size_t>(
+      std::min<std::uint64_t>(static_cast<std::uint64_t>(sys.activeChunksPerDimension), chunks));
   std::vector<std::vector<TimeNs>> slotsFree(net.dims.size(), std::vector<TimeNs>(active, 0));
   using Ask = std::tuple<TimeNs, std::uint64_t, std::size_t>;  // when, chunk, phase
   std::priority_queue<Ask, std::vector<Ask>, std::greater<Ask>> asks;

@@ -91,7 +91,8 @@ class NetworkModel {
   // One collective of `bytes` (ASTRA-sim's comm_size: the input of each rank; for an all-gather
   // what each rank contributes) over a group of `ranks` consecutive NPUs, from the moment the last
   // rank arrives to the end. A group smaller than the network takes the first dimensions it
-  // fills (a group of 8 on [8, 4] is the first dimension); the last of them holds what is left.
+  // fills (a group of 8 on [8, 4] is the first dimension); the last of them holds what is left,
+  // and a partial dimension counts as a ring of its own (its last NPU next to its first).
   // Fails on a group of fewer than 2 ranks or more than the network has, and on an algorithm
   // that cannot run it (halving-doubling on a dimension that is not a power of two, or for an
   // all-to-all).

@@ -15,6 +15,7 @@
 #include "io/discover.h"
 #include "session/run.h"
 #include "session/run_simulation.h"
+#include "simulate/network_model.h"
 #include "simulate/timeline_export.h"
 
 namespace sutra::cli {
@@ -39,8 +40,24 @@ constexpr const char* kHelp =
     "  --graph-only         Chakra graphs: ignore the start times in the file (no measured\n"
     "                       gaps between ops): each op starts as soon as its dependencies,\n"
     "                       its thread and its stream allow\n"
-    "  --comm-bandwidth-gbs X  Chakra graphs: communication nodes with no duration take\n"
-    "                       comm_size / X GB/s (ASTRA-sim's examples give sizes, no times)\n\n"
+    "  --network NET.yml    Chakra graphs: communication nodes with no duration are costed\n"
+    "                       on this network, given as ASTRA-sim's analytical network.yml\n"
+    "                       (topology, npus_count, bandwidth, latency per dimension: Ring,\n"
+    "                       FullyConnected or Switch), the way ASTRA-sim's congestion-unaware\n"
+    "                       backend costs them: a collective by its comm_type and comm_size over\n"
+    "                       the dimensions of its involved_dim, else its process group\n"
+    "                       (pg_config's size for its pg_name, else every rank opened), a send\n"
+    "                       or recv as one message between its two ranks (the recv ends when\n"
+    "                       the message arrives)\n"
+    "  --system SYS.json    with --network: ASTRA-sim's system.json (collective implementations\n"
+    "                       ring, direct, halvingDoubling; preferred-dataset-splits,\n"
+    "                       active-chunks-per-dimension, endpoint-delay, local-mem-bw,\n"
+    "                       collective-optimization). Without it: ring, 4 chunks, 1 active chunk,\n"
+    "                       10 ns endpoint delay, 1600 GB/s, localBWAware (ASTRA-sim's\n"
+    "                       Ring_4chunks.json)\n"
+    "  --comm-bandwidth-gbs X  Chakra graphs: a flat cost instead of a network: communication\n"
+    "                       nodes with no duration take comm_size / X GB/s whatever the\n"
+    "                       collective and group (not with --network)\n\n"
     "What-if knobs:\n"
     "  --scale 'REGEX=F'    multiply the durations of device ops whose names match REGEX\n"
     "                       (ECMAScript, searched anywhere in the name) by F; repeatable, the\n"
@@ -233,6 +250,21 @@ nlohmann::json toJson(const std::vector<RankOutcome>& outcomes,
             {"problems", collectiveProblems}}}};
 }
 
+// "net.yml (Ring 8 x 50 GB/s, 500 ns), system sys.json": which network costs what.
+std::string describeNetwork(const NetworkModel& model) {
+  static constexpr const char* kTopology[] = {"Ring", "FullyConnected", "Switch"};
+  std::string dims;
+  for (const auto& d : model.network().dims) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "%s%s %d x %g GB/s, %g ns", dims.empty() ? "" : "; ",
+                  kTopology[static_cast<int>(d.topology)], d.npus, d.bandwidthGBps, d.latencyNs);
+    dims += buf;
+  }
+  const std::string& system = model.system().path;
+  return displayPath(model.network().path) + " (" + dims + "), system " +
+         (system.empty() ? std::string("defaults (Ring_4chunks)") : displayPath(system));
+}
+
 // The what-if knobs of the command line (their ranges are core's: validateKnobs).
 Result<SimKnobs> knobsFrom(const Args& args) {
   SimKnobs knobs;
@@ -286,6 +318,22 @@ Result<ChakraSimOptions> chakraOptionsFrom(const Args& args) {
       return Error{"--comm-bandwidth-gbs '" + *v + "': expected GB/s between 0.001 and 1e6"};
     options.commBytesPerNs = *gbs;  // 1 GB/s = 1 byte per ns
   }
+  const auto networkPath = args.value("--network");
+  const auto systemPath = args.value("--system");
+  if (systemPath && !networkPath) return Error{"--system goes with --network"};
+  if (networkPath) {
+    if (options.commBytesPerNs > 0)
+      return Error{"give either --network or --comm-bandwidth-gbs, not both"};
+    auto network = readNetworkConfig(*networkPath);
+    if (!network) return network.error();
+    SystemConfig system;
+    if (systemPath) {
+      auto read = readSystemConfig(*systemPath);
+      if (!read) return read.error();
+      system = std::move(*read);
+    }
+    options.network = std::make_shared<const NetworkModel>(std::move(*network), std::move(system));
+  }
   return options;
 }
 
@@ -315,7 +363,7 @@ int runSimulate(int argc, char** argv) {
   auto args =
       Args::parse(argc, argv,
                   {"--kineto", "--et", "--scale", "--launch-latency-us", "--launch-latency-scale",
-                   "--cpu-speed", "--step", "-o", "--comm-bandwidth-gbs"},
+                   "--cpu-speed", "--step", "-o", "--comm-bandwidth-gbs", "--network", "--system"},
                   {"--json", "--no-sync", "--graph-only", "-h", "--help"}, error);
   if (!args) {
     std::fprintf(stderr, "sutra-cli simulate: %s\n%s", error.c_str(), kHelp);
@@ -349,6 +397,15 @@ int runSimulate(int argc, char** argv) {
     run = openRun(args->positional(), options);
   }
   if (!run) return fail("simulate", run.error().message);
+  // Every rank must have a place on the network its communication is costed on.
+  if (const auto& network = options.chakra.network) {
+    const std::int64_t npus = network->network().npusCount();
+    for (const auto& rank : run->ranks)
+      if (!rank->chakraPath.empty() && rank->rank >= npus)
+        return fail("simulate", displayPath(network->network().path) + " has " +
+                                    std::to_string(npus) + " NPUs, too few for rank " +
+                                    std::to_string(rank->rank) + " (" + rank->path() + ")");
+  }
   auto simulated = simulateRun(*run, *knobs, *simulateOptions);
   if (!simulated) return fail("simulate", simulated.error().message);
   const std::vector<RankOutcome>& outcomes = simulated->ranks;
@@ -363,6 +420,9 @@ int runSimulate(int argc, char** argv) {
   if (args->flag("--json")) {
     std::printf("%s\n", jsonText(toJson(outcomes, simulated->matching)).c_str());
   } else {
+    if (const auto& network = options.chakra.network)
+      std::printf("communication with no duration costed on %s\n",
+                  describeNetwork(*network).c_str());
     printHuman(outcomes, *knobs, simulated->matching);
     if (auto out = args->value("-o"))
       std::printf("simulated timeline written to %s\n", out->c_str());

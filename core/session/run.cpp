@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "session/run.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "chakra/et_file.h"
@@ -182,7 +183,13 @@ class RunOpener {
       auto et = chakra::readChakraTrace(next->chakraPath);
       if (!et) return et.error();
       if (et->nodes.empty()) return Error{next->chakraPath + ": a Chakra graph with no nodes"};
-      next->simulation = prepareChakraSimulation(*et, next->rank, options_.chakra);
+      ChakraSimOptions chakraOptions = options_.chakra;
+      // Collectives with no sized process group span the ranks opened (when more than one).
+      if (chakraOptions.worldSize <= 0 && ranks_.size() > 1)
+        for (const auto& other : ranks_)
+          chakraOptions.worldSize =
+              std::max<std::int64_t>(chakraOptions.worldSize, other->rank + 1);
+      next->simulation = prepareChakraSimulation(*et, next->rank, chakraOptions);
       publish(r, RunStage::Simulate, std::move(next));
       return Ok{};
     }

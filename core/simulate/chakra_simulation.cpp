@@ -3,12 +3,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <queue>
 #include <string>
 
 #include "chakra/chakra_timeline.h"
 #include "chakra/converter.h"
 #include "chakra/node_dependencies.h"
+#include "simulate/chakra_comm_cost.h"
 
 namespace sutra {
 namespace {
@@ -31,6 +33,26 @@ std::string commTypeName(std::int64_t type) {
     return ChakraProtoMsg::CollectiveCommType_Name(
         static_cast<ChakraProtoMsg::CollectiveCommType>(type));
   return "comm_type " + std::to_string(type);
+}
+
+// What costing communication nodes on the network model needs: the process groups' sizes and
+// the world's (options, else the graph's world_size, else the network's NPUs).
+struct ChakraCommCosting {
+  std::map<std::string, std::int64_t> groupSizes;
+  std::int64_t worldSize = 0;
+  ProblemLog notCosted;
+};
+
+ChakraCommCosting commCostingFor(const chakra::ChakraTrace& et, const ChakraSimOptions& options) {
+  ChakraCommCosting out;
+  if (!options.network) return out;
+  out.worldSize = options.worldSize;
+  for (const auto& attr : et.meta.attr())
+    if (out.worldSize <= 0 && attr.name() == "world_size")
+      if (const auto v = chakra::attrIntValue(attr)) out.worldSize = *v;
+  if (out.worldSize <= 0) out.worldSize = options.network->network().npusCount();
+  out.groupSizes = processGroupSizes(et.meta, out.worldSize);
+  return out;
 }
 
 }  // namespace
@@ -126,6 +148,7 @@ std::unique_ptr<RankSimulation> prepareChakraSimulation(const chakra::ChakraTrac
   g.nodes.resize(n);
   g.nodeOfDeviceOp.assign(trace.events.size(), kNoNode);
   TimeNs base = kNoAnchor;
+  ChakraCommCosting comm = commCostingFor(et, options);
   for (std::uint32_t k = 0; k < n; ++k) {
     const std::uint32_t i = order[k];
     const Node& node = et.nodes[i];
@@ -133,7 +156,16 @@ std::unique_ptr<RankSimulation> prepareChakraSimulation(const chakra::ChakraTrac
     SimNode& s = g.nodes[k];
     s.measured = e.start;
     s.span = std::max<TimeNs>(0, e.dur);
-    if (s.span == 0 && isCommNode(node) && options.commBytesPerNs > 0) {
+    if (s.span == 0 && isCommNode(node) && options.network) {
+      auto cost = chakraCommCost(node, rank, comm.groupSizes, comm.worldSize, *options.network);
+      if (cost)
+        s.span = *cost;
+      else
+        comm.notCosted.add(Severity::Warning,
+                           "communication node not costed by the network model (keeps 0)", 1,
+                           et.path + ": node " + std::to_string(node.id()) + " " + node.name() +
+                               ": " + cost.error().message);
+    } else if (s.span == 0 && isCommNode(node) && options.commBytesPerNs > 0) {
       const auto bytes = chakra::attrInt(node, "comm_size", 0);
       if (bytes > 0)
         s.span =
@@ -153,6 +185,7 @@ std::unique_ptr<RankSimulation> prepareChakraSimulation(const chakra::ChakraTrac
 
   // Edges into each node: the previous op of its thread or stream and its dependencies, weighted
   // by the measured slack (keepGaps) or 0.
+  sim->problems.merge(comm.notCosted);
   std::vector<std::uint32_t> previousOnTrack(n, kNoNode);
   for (const auto& track : g.tracks)
     for (std::size_t k = 1; k < track.nodes.size(); ++k)

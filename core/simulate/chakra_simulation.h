@@ -18,6 +18,7 @@
 #include <memory>
 
 #include "chakra/et_file.h"
+#include "simulate/network_model.h"
 #include "simulate/rank_simulation.h"
 
 namespace sutra {
@@ -27,6 +28,12 @@ struct ChakraSimOptions {
   // Communication nodes with no duration take comm_size / this many bytes per ns (= GB/s);
   // 0 keeps them at their duration (0 in ASTRA-sim's examples).
   double commBytesPerNs = 0;
+  // Communication nodes with no duration are costed on this network (simulate/network_model.h),
+  // collectives over their process group; takes precedence over commBytesPerNs.
+  std::shared_ptr<const NetworkModel> network;
+  // The ranks of the run, for collectives whose process group the graph does not size; 0: the
+  // graph's GlobalMetadata world_size, else the network's NPUs.
+  std::int64_t worldSize = 0;
 };
 
 // The graph of one rank's Chakra trace. Dependencies on absent nodes and cycles are counted in

@@ -186,8 +186,15 @@ Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graph
     if (++arrived[c] < coll->members.size()) continue;
     TimeNs transfer = std::numeric_limits<TimeNs>::max();
     for (const auto& m : coll->members) transfer = std::min(transfer, span[globalId(m)]);
+    // A recv ends when the message has arrived (the send's start plus the transfer), or at its
+    // own start when the message was there first; the others when the last one has arrived plus
+    // the transfer.
     for (const auto& m : coll->members)
-      if (!isSender(m)) end[globalId(m)] = lastArrival[c] + transfer;
+      if (!isSender(m))
+        end[globalId(m)] =
+            coll->pointToPoint
+                ? std::max(value[globalId(m)], value[globalId(coll->members.front())] + transfer)
+                : lastArrival[c] + transfer;
     for (const auto& m : coll->members)
       if (!isSender(m)) release(globalId(m));
   }

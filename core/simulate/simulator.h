@@ -32,8 +32,8 @@ Result<SimRun> simulate(const SimGraph& graph, const SimKnobs& knobs = {});
 // own rank, and all of them end when the last one has arrived (started) plus the transfer time,
 // the shortest simulated span among the members (the op of the rank that arrived last waited for
 // no one, so its span is the transfer alone). A send does not wait for its recv (the data is
-// buffered, as ASTRA-sim models it): it ends after its own span, and the recv ends at the later
-// of the two arrivals plus the transfer.
+// buffered, as ASTRA-sim models it): it ends after its own span, and the recv ends when the
+// message arrives, the send's start plus the transfer (or at its own start, if it starts later).
 struct SimCollective {
   struct Member {
     std::uint32_t rank = 0;  // index into the graphs given to simulateRanks

@@ -11,6 +11,7 @@
 
 #include "chakra/et_file.h"
 #include "simulate/collective_matching.h"
+#include "simulate/network_model.h"
 #include "simulate/simulator.h"
 #include "simulate/step_projection.h"
 
@@ -56,6 +57,18 @@ class Graph {
   }
   Graph& attr(const char* name, std::int64_t v) {
     intAttr(et_.nodes.back(), name, v);
+    return *this;
+  }
+  Graph& stringAttr(const char* name, const char* v) {
+    auto* a = et_.nodes.back().add_attr();
+    a->set_name(name);
+    a->set_string_val(v);
+    return *this;
+  }
+  Graph& meta(const char* name, const char* v) {
+    auto* a = et_.meta.add_attr();
+    a->set_name(name);
+    a->set_string_val(v);
     return *this;
   }
   const chakra::ChakraTrace& et() const { return et_; }
@@ -201,6 +214,45 @@ TEST(ChakraSimulation, CommNodesWithNoStreamRunSideBySideAndTakeTheirSizeOverBan
   EXPECT_EQ(r.total(), 20'000);
 }
 
+TEST(ChakraSimulation, CommNodesWithNoDurationAreCostedOnTheNetworkModel) {
+  // An 8-NPU ring, 50 GB/s, 500 ns a hop, the default system (tests/core/network_model_test.cpp
+  // works the costs out): a 1 MiB all-reduce over the world (8) takes 64440 ns, over process group
+  // "tp" (2 ranks in pg_config) 24620 ns; 131072 bytes sent from rank 0 to rank 4 (4 hops)
+  // floor(4 * 500 + 2441.41) = 4441 ns. A gather is not in the model: it keeps 0, and is noted.
+  NetworkConfig ring;
+  ring.dims.push_back({NetworkTopology::Ring, 8, 50, 500});
+  ChakraSimOptions options;
+  options.network = std::make_shared<const NetworkModel>(ring, SystemConfig{});
+  options.worldSize = 8;
+  constexpr std::int64_t kMiB = 1 << 20;
+  Graph g;
+  g.meta("pg_config", R"([{"pg_name": "tp", "ranks": [0, 1]}])");
+  g.add({1, "world", ChakraProtoMsg::COMM_COLL_NODE, 0, 0, false, -1})
+      .attr("comm_type", ChakraProtoMsg::ALL_REDUCE)
+      .attr("comm_size", kMiB);
+  g.add({2, "tp", ChakraProtoMsg::COMM_COLL_NODE, 0, 0, false, -1})
+      .attr("comm_type", ChakraProtoMsg::ALL_REDUCE)
+      .attr("comm_size", kMiB)
+      .stringAttr("pg_name", "tp");
+  g.add({3, "send", ChakraProtoMsg::COMM_SEND_NODE, 0, 0, false, -1})
+      .attr("comm_dst", 4)
+      .attr("comm_size", 131072);
+  g.add({4, "gather", ChakraProtoMsg::COMM_COLL_NODE, 0, 0, false, -1})
+      .attr("comm_type", ChakraProtoMsg::GATHER)
+      .attr("comm_size", kMiB);
+  g.add({5, "measured", ChakraProtoMsg::COMM_COLL_NODE, 3, 0, false, -1})
+      .attr("comm_type", ChakraProtoMsg::ALL_REDUCE)
+      .attr("comm_size", kMiB);
+  const Ran r = runOne(g, options);
+  EXPECT_EQ(r.times("world"), std::make_pair(TimeNs{0}, TimeNs{64'440}));
+  EXPECT_EQ(r.times("tp"), std::make_pair(TimeNs{0}, TimeNs{24'620}));
+  EXPECT_EQ(r.times("send"), std::make_pair(TimeNs{0}, TimeNs{4'441}));
+  EXPECT_EQ(r.times("gather"), std::make_pair(TimeNs{0}, TimeNs{0}));
+  EXPECT_EQ(r.times("measured"), std::make_pair(TimeNs{0}, TimeNs{3'000}));  // keeps its own
+  EXPECT_EQ(r.sim->problems.count("communication node not costed by the network model (keeps 0)"),
+            1u);
+}
+
 TEST(ChakraSimulation, DependencyCycleIsBrokenAndCounted) {
   Graph g;
   g.add({1, "a", ChakraProtoMsg::COMP_NODE, 5, 0, true, 1, {}, {2}});
@@ -293,6 +345,21 @@ TEST(ChakraSimulation, ARecvEndsAfterItsSendArrivesPlusTheTransfer) {
   EXPECT_EQ(ranks[0].times("send"), std::make_pair(TimeNs{30'000}, TimeNs{40'000}));
   EXPECT_EQ(ranks[1].times("recv"), std::make_pair(TimeNs{0}, TimeNs{40'000}));
   EXPECT_EQ(ranks[1].times("Z"), std::make_pair(TimeNs{40'000}, TimeNs{45'000}));
+}
+
+TEST(ChakraSimulation, ARecvPostedAfterItsMessageArrivedEndsAtOnce) {
+  // Rank 0 sends at once (10); rank 1 runs Y (30) before its recv (10). The message arrived at 10,
+  // so the recv ends as it starts, at 30 (ASTRA-sim's buffered message); Z follows at 30.
+  Graph r0, r1;
+  r0.add({1, "send", ChakraProtoMsg::COMM_SEND_NODE, 10, 0, false, -1}).attr("comm_dst", 1);
+  r1.add({1, "Y", ChakraProtoMsg::COMP_NODE, 30});
+  r1.add({2, "recv", ChakraProtoMsg::COMM_RECV_NODE, 10, 0, false, -1, {}, {1}})
+      .attr("comm_src", 0);
+  r1.add({3, "Z", ChakraProtoMsg::COMP_NODE, 5, 0, true, 1, {}, {2}});
+  const auto ranks = runRanks({r0, r1}, 1);
+  EXPECT_EQ(ranks[0].times("send"), std::make_pair(TimeNs{0}, TimeNs{10'000}));
+  EXPECT_EQ(ranks[1].times("recv"), std::make_pair(TimeNs{30'000}, TimeNs{30'000}));
+  EXPECT_EQ(ranks[1].times("Z"), std::make_pair(TimeNs{30'000}, TimeNs{35'000}));
 }
 
 TEST(ChakraSimulation, RanksWhoseClocksDisagreeMeetAtTheirCollectivesEnds) {

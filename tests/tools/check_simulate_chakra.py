@@ -20,8 +20,8 @@ The rules, as the simulator's documentation states them:
   the simulated time equals the measured span (the latest start + duration minus the first start);
 - across ranks, device comm nodes match: collectives by (pg_name, comm_type, place), sends and
   recvs by (sender, receiver, tag, place); a collective ends at the latest arrival plus the
-  shortest duration; a recv ends at the later of the send's and its own start plus the transfer,
-  and the send ends after its own duration. Computed here by iterating the ranks' schedules to a
+  shortest duration; a recv ends when the message arrives (the send's start plus the transfer)
+  or at its own start if later, and the send ends after its own duration. Computed here by iterating the ranks' schedules to a
   fixed point (not by the C++'s event queue).
 """
 import heapq
@@ -214,6 +214,11 @@ def simulate(ranks, rank_numbers):
             transfer = min(ranks[r].dur[i] for r, i in members)
             for pos, (r, i) in enumerate(members):
                 if kind == "p2p" and pos == 0:
+                    continue
+                if kind == "p2p":
+                    sent = known[0]
+                    coupled[r][i] = (lambda a, t: lambda s: s + t if a is None else max(s, a + t))(
+                        sent, transfer)
                     continue
                 others = [a for a in known if a is not None]
                 coupled[r][i] = (lambda o, t: lambda s: max([s] + o) + t)(others, transfer)

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "util/atomic_file.h"
 
@@ -31,6 +32,7 @@ bool isDeviceCompute(const ChakraProtoMsg::Node& node) {
 }  // namespace
 
 void AstraSimFitInput::addRank(const ChakraTrace& trace) {
+  std::vector<CollectiveSample>& collectives = rankCollectives.emplace_back();
   for (const auto& node : trace.nodes) {
     if (node.type() == ChakraProtoMsg::COMM_COLL_NODE) {
       CollectiveSample sample;
@@ -50,6 +52,35 @@ void AstraSimFitInput::addRank(const ChakraTrace& trace) {
       }
     }
   }
+}
+
+std::vector<CollectiveSample> AstraSimFitInput::matchedCollectives() const {
+  std::vector<CollectiveSample> out;
+  if (rankCollectives.empty()) return out;
+  std::size_t count = 0;
+  for (const auto& rank : rankCollectives) count = std::max(count, rank.size());
+  for (std::size_t i = 0; i < count; ++i) {
+    std::optional<CollectiveSample> shortest;
+    bool agree = true;
+    for (const auto& rank : rankCollectives) {
+      if (i >= rank.size()) continue;  // a rank with fewer: the others still tell
+      const CollectiveSample& c = rank[i];
+      if (!shortest) {
+        shortest = c;
+        continue;
+      }
+      agree &= c.commType == shortest->commType && c.bytes == shortest->bytes;
+      shortest->durationNs = std::min(shortest->durationNs, c.durationNs);
+    }
+    if (!agree) {
+      // The ranks' n-th collectives differ (ranks in different groups): each as measured.
+      for (const auto& rank : rankCollectives)
+        if (i < rank.size()) out.push_back(rank[i]);
+      continue;
+    }
+    if (shortest) out.push_back(*shortest);
+  }
+  return out;
 }
 
 RingCost ringCost(int commType, double bytes, int groupSize) {
@@ -86,7 +117,7 @@ AstraSimConfig fitAstraSimConfig(const AstraSimFitInput& input, int npus) {
   // wait for the slowest rank, so the fit errs towards a slower network, never a faster one.
   double ss = 0, sb = 0, bb = 0, sd = 0, bd = 0;
   std::size_t used = 0;
-  for (const auto& c : input.collectives) {
+  for (const auto& c : input.matchedCollectives()) {
     const RingCost cost = ringCost(c.commType, c.bytes, npus);
     if (cost.steps <= 0 || c.durationNs <= 0) continue;
     ss += cost.steps * cost.steps;

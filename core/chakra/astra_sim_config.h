@@ -31,13 +31,18 @@ struct CollectiveSample {
 
 // What the fit needs from an export, gathered rank by rank so the graphs need not stay in memory.
 struct AstraSimFitInput {
-  std::vector<CollectiveSample> collectives;
-  std::size_t computeNodes = 0;         // COMP_NODEs
+  std::vector<std::vector<CollectiveSample>> rankCollectives;  // each rank's, in file order
+  std::size_t computeNodes = 0;                                // COMP_NODEs
   std::size_t computeNodesWithOps = 0;  // of which with num_ops and a tensor_size > 0
   double computeOps = 0;                // num_ops over the device compute nodes that ran
   double computeNs = 0;                 // and their measured time
 
   void addRank(const ChakraTrace& trace);
+  // The collectives the fit uses: the n-th collective of every rank (where the ranks agree on its
+  // type and size) at the shortest of its ranks' durations. A collective ends for all its ranks
+  // together, so the others' longer durations are waits for the last to arrive, which ASTRA-sim
+  // simulates itself; the last arriver's duration is the transfer.
+  std::vector<CollectiveSample> matchedCollectives() const;
 };
 
 struct AstraSimConfig {
@@ -62,8 +67,9 @@ struct RingCost {
 RingCost ringCost(int commType, double bytes, int groupSize);
 
 // Bandwidth and latency by least squares of duration = latency * steps + bytes / bandwidth over
-// the measured collectives; the defaults where there are none; the roofline settings from the
-// compute nodes. Never fails: every gap falls back to a documented default, said in the basis.
+// the measured collectives (matchedCollectives); the defaults where there are none; the roofline
+// settings from the compute nodes. Never fails: every gap falls back to a documented default, said
+// in the basis.
 AstraSimConfig fitAstraSimConfig(const AstraSimFitInput& input, int npus);
 
 struct AstraSimConfigPaths {

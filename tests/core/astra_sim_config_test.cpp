@@ -89,13 +89,36 @@ TEST(AstraSimConfigFit, RecoversTheLatencyAndBandwidthTheDurationsWereMadeWith) 
                  collective(5, ChakraProtoMsg::BROADCAST, 1000000, 500)};  // left out
   AstraSimFitInput input;
   input.addRank(trace);
-  ASSERT_EQ(input.collectives.size(), 5u);
+  ASSERT_EQ(input.rankCollectives.size(), 1u);
+  ASSERT_EQ(input.rankCollectives[0].size(), 5u);
   const AstraSimConfig config = fitAstraSimConfig(input, 4);
   EXPECT_EQ(config.npus, 4);
   EXPECT_EQ(config.collectivesFitted, 4u);
   EXPECT_NEAR(config.latencyNs, 250.0, 1e-6);
   EXPECT_NEAR(config.bandwidthGBps, k100BytesPerNsInGBps, 1e-6);
   EXPECT_NE(config.networkBasis.find("least squares"), std::string::npos) << config.networkBasis;
+}
+
+TEST(AstraSimConfigFit, TakesEachCollectiveAtItsLastArriversDuration) {
+  // Rank 0 waited 9 us for rank 1 in the first all-reduce, rank 1 waited 45 us in the second:
+  // the transfers are the 9 us and 21 us of the hand-made example, which the fit recovers.
+  ChakraTrace rank0, rank1;
+  rank0.nodes = {collective(1, ChakraProtoMsg::ALL_REDUCE, 200000, 18),
+                 collective(2, ChakraProtoMsg::ALL_REDUCE, 1000000, 21),
+                 collective(3, ChakraProtoMsg::ALL_GATHER, 1000000, 33)};
+  rank1.nodes = {collective(1, ChakraProtoMsg::ALL_REDUCE, 200000, 9),
+                 collective(2, ChakraProtoMsg::ALL_REDUCE, 1000000, 66),
+                 collective(3, ChakraProtoMsg::ALL_GATHER, 1000000, 33)};
+  AstraSimFitInput input;
+  input.addRank(rank0);
+  input.addRank(rank1);
+  const auto matched = input.matchedCollectives();
+  ASSERT_EQ(matched.size(), 3u);
+  EXPECT_DOUBLE_EQ(matched[0].durationNs, 9000);
+  EXPECT_DOUBLE_EQ(matched[1].durationNs, 21000);
+  const AstraSimConfig config = fitAstraSimConfig(input, 4);
+  EXPECT_NEAR(config.latencyNs, 250.0, 1e-6);
+  EXPECT_NEAR(config.bandwidthGBps, k100BytesPerNsInGBps, 1e-6);
 }
 
 TEST(AstraSimConfigFit, OneSizeKeepsTheDefaultLatencyAndFitsTheBandwidth) {

@@ -14,6 +14,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "chakra/convert_files.h"
+#include "io/readers.h"
 #include "util/atomic_file.h"
 
 namespace sutra::chakra {
@@ -247,6 +249,32 @@ TEST_F(AstraSimConfigFiles, NeverReplaceANonRegularFile) {
   fs::remove(prefix() + ".memory.json");
   EXPECT_FALSE(writeAstraSimConfig(config(), prefix(), {}));
   EXPECT_TRUE(fs::is_symlink(prefix() + ".network.yml"));
+}
+
+TEST_F(AstraSimConfigFiles, AreWrittenByEveryChakraExportFittedToItsCollectives) {
+  // The bundled two-rank sample (synthetic, resources/samples): three 16 MiB all-reduces a rank.
+  const fs::path sample = fs::path(SUTRA_SOURCE_DIR) / "resources/samples/allreduce_2ranks";
+  std::vector<RankExportInput> ranks;
+  for (int r = 0; r < 2; ++r) {
+    auto kineto =
+        readKinetoTrace((sample / ("rank" + std::to_string(r) + ".kineto.json.gz")).string());
+    ASSERT_TRUE(kineto) << kineto.error().message;
+    RankExportInput input;
+    input.rank = r;
+    input.kineto = std::make_shared<const Trace>(std::move(*kineto));
+    input.etPath = (sample / ("rank" + std::to_string(r) + ".et.json.gz")).string();
+    ranks.push_back(std::move(input));
+  }
+  const ChakraExportSummary summary = exportChakraTraces(ranks, prefix(), {});
+  ASSERT_EQ(summary.written(), 2u) << summary.text();
+  ASSERT_TRUE(summary.astraSimError.empty()) << summary.astraSimError;
+  EXPECT_EQ(summary.astraSimConfigs, astraSimConfigPaths(prefix()).all());
+  EXPECT_NE(summary.text().find("ASTRA-sim configurations"), std::string::npos);
+  const YAML::Node network = YAML::LoadFile(prefix() + ".network.yml");
+  EXPECT_EQ(network["npus_count"][0].as<int>(), 2);
+  EXPECT_NE(network["bandwidth"][0].as<double>(), kAstraSimDefaultBandwidthGBps);  // fitted
+  EXPECT_NE(summary.astraSimBasis.find("3 collective(s)"), std::string::npos)
+      << summary.astraSimBasis;
 }
 
 }  // namespace

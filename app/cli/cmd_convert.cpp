@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "chakra/astra_sim_config.h"
 #include "chakra/convert_files.h"
 #include "cli_args.h"
 #include "command.h"
@@ -28,7 +29,9 @@ constexpr const char* kHelp =
     "                     trace, else its ET+ file, else its Kineto trace alone (files are\n"
     "                     classified by content, ranks from the content or the names)\n\n"
     "Options:\n"
-    "  -o PREFIX          output prefix (required); writes PREFIX.<rank>.et\n"
+    "  -o PREFIX          output prefix (required); writes PREFIX.<rank>.et, and ASTRA-sim's\n"
+    "                     PREFIX.network.yml (a ring of the ranks, bandwidth and latency fitted\n"
+    "                     to the measured collectives), PREFIX.system.json and PREFIX.memory.json\n"
     "  --rank R           the rank of an --et/--kineto pair (default: the trace's "
     "distributedInfo,\n"
     "                     else 0)\n"
@@ -68,6 +71,27 @@ nlohmann::json problemsJson(const ProblemLog& log) {
                    {"count", p.count},
                    {"example", p.example}});
   return out;
+}
+
+// ASTRA-sim's configurations beside the ranks, fitted to the export; what was written, as JSON.
+Result<nlohmann::json> writeAstraSimConfigs(const chakra::AstraSimFitInput& fitInput, int npus,
+                                            const std::string& prefix,
+                                            const std::vector<std::string>& inputs) {
+  const chakra::AstraSimConfig config = chakra::fitAstraSimConfig(fitInput, npus);
+  auto paths = chakra::writeAstraSimConfig(config, prefix, inputs);
+  if (!paths) return paths.error();
+  return nlohmann::json{{"files", paths->all()},
+                        {"network", paths->network},
+                        {"system", paths->system},
+                        {"memory", paths->memory},
+                        {"npus", config.npus},
+                        {"bandwidth_gbps", config.bandwidthGBps},
+                        {"latency_ns", config.latencyNs},
+                        {"collectives_fitted", config.collectivesFitted},
+                        {"network_basis", config.networkBasis},
+                        {"roofline", config.roofline},
+                        {"peak_perf_tflops", config.peakPerfTflops},
+                        {"compute_basis", config.computeBasis}};
 }
 
 int runConvert(int argc, char** argv) {
@@ -149,6 +173,8 @@ int runConvert(int argc, char** argv) {
 
   nlohmann::json summary;
   summary["ranks"] = nlohmann::json::array();
+  std::vector<std::string> outputs, inputs;
+  chakra::AstraSimFitInput fitInput;
   for (const auto& job : jobs) {
     LinkOptions lopts;
     lopts.rank = job.rank;
@@ -163,6 +189,8 @@ int runConvert(int argc, char** argv) {
       conv = chakra::convertLinkedFile(job.linked, copts);
     }
     if (!conv) return fail("convert", conv.error().message);
+    inputs.insert(inputs.end(), wopts.protectedPaths.begin(), wopts.protectedPaths.end());
+    fitInput.addRank(conv->chakra.trace);
     int rank = job.rank;
     if (kineto && rankOverride < 0 && conv->linked.kineto && conv->linked.kineto->meta.rank)
       rank = *conv->linked.kineto->meta.rank;
@@ -173,6 +201,7 @@ int runConvert(int argc, char** argv) {
       ranks.push_back(rank);
     auto written = chakra::writeRankFiles(conv->chakra.trace, *prefix, ranks, wopts);
     if (!written) return fail("convert", written.error().message);
+    outputs.insert(outputs.end(), written->begin(), written->end());
 
     const auto& st = conv->chakra.stats;
     nlohmann::json r;
@@ -224,6 +253,11 @@ int runConvert(int argc, char** argv) {
   }
   summary["notes"] = notes;
   const std::size_t files = replicate > 0 ? static_cast<std::size_t>(replicate) : jobs.size();
+  auto astraSim = writeAstraSimConfigs(fitInput, static_cast<int>(files), *prefix, inputs);
+  if (!astraSim) return fail("convert", astraSim.error().message);
+  for (const auto& path : (*astraSim)["files"]) outputs.push_back(path.get<std::string>());
+  summary["astra_sim"] = *astraSim;
+  summary["outputs"] = outputs;
   if (files < 2)
     notes.push_back(
         "ASTRA-sim needs two or more ranks: rerun with --ranks 2 to replicate this rank");
@@ -231,6 +265,9 @@ int runConvert(int argc, char** argv) {
     summary["notes"] = notes;
     std::printf("%s\n", jsonText(summary, 2).c_str());
   } else {
+    std::printf("ASTRA-sim: %s (%s; %s)\n", (*astraSim)["network"].get<std::string>().c_str(),
+                (*astraSim)["network_basis"].get<std::string>().c_str(),
+                (*astraSim)["compute_basis"].get<std::string>().c_str());
     for (const auto& n : notes) std::fprintf(stderr, "note: %s\n", n.c_str());
   }
   return kExitOk;

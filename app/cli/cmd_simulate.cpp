@@ -17,6 +17,7 @@
 #include "session/run_simulation.h"
 #include "simulate/network_model.h"
 #include "simulate/timeline_export.h"
+#include "simulate_astra_sim.h"
 
 namespace sutra::cli {
 namespace {
@@ -72,7 +73,17 @@ constexpr const char* kHelp =
     "  --json               {\"ranks\":[{\"rank\",\"measured_ns\",\"simulated_ns\",\n"
     "                       \"steps\":[{\"step\",\"measured_ns\",\"simulated_ns\"}]}]}\n"
     "  -h, --help           show this help\n\n"
-    "Exit status: 0 success, 2 bad input.\n";
+    "ASTRA-sim, the engine beyond one machine:\n"
+    "  --engine astra-sim PREFIX  run ASTRA-sim's analytical backend on a `convert` export\n"
+    "                       (PREFIX.<rank>.et with the PREFIX.network.yml, .system.json and\n"
+    "                       .memory.json written beside them; or the folder holding one) and\n"
+    "                       print each rank's finish time beside the measured iteration and\n"
+    "                       Sutra's simulation of the same graphs. The binary: $ASTRA_SIM,\n"
+    "                       else AstraSim_Analytical_Congestion_Unaware on PATH\n"
+    "  --timeout S          stop ASTRA-sim after S seconds (default 600)\n"
+    "  --json               with --engine astra-sim: {\"engine\":\"astra-sim\",\"ranks\":\n"
+    "                       [{\"rank\",\"measured_ns\",\"sutra_ns\",\"astra_sim_ns\"}]}\n\n"
+    "Exit status: 0 success, 2 bad input (or ASTRA-sim absent, failed, a rank unfinished).\n";
 
 using RankOutcome = RankSimulationResult;
 
@@ -363,7 +374,8 @@ int runSimulate(int argc, char** argv) {
   auto args =
       Args::parse(argc, argv,
                   {"--kineto", "--et", "--scale", "--launch-latency-us", "--launch-latency-scale",
-                   "--cpu-speed", "--step", "-o", "--comm-bandwidth-gbs", "--network", "--system"},
+                   "--cpu-speed", "--step", "-o", "--comm-bandwidth-gbs", "--network", "--system",
+                   "--engine", "--timeout"},
                   {"--json", "--no-sync", "--graph-only", "-h", "--help"}, error);
   if (!args) {
     std::fprintf(stderr, "sutra-cli simulate: %s\n%s", error.c_str(), kHelp);
@@ -379,6 +391,12 @@ int runSimulate(int argc, char** argv) {
   if (!simulateOptions) return fail("simulate", simulateOptions.error().message);
   auto chakraOptions = chakraOptionsFrom(*args);
   if (!chakraOptions) return fail("simulate", chakraOptions.error().message);
+  if (auto engine = args->value("--engine"); engine && *engine != "sutra") {
+    if (*engine != "astra-sim")
+      return fail("simulate", "--engine '" + *engine + "': expected astra-sim or sutra");
+    return runAstraSimEngine(*args, *chakraOptions);
+  }
+  if (args->value("--timeout")) return fail("simulate", "--timeout goes with --engine astra-sim");
 
   // Every rank with a Kineto trace (its ET linked where it has one), else its Chakra graph.
   RunOptions options;

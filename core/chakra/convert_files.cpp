@@ -5,6 +5,7 @@
 #include <memory>
 #include <regex>
 
+#include "chakra/astra_sim_config.h"
 #include "io/readers.h"
 #include "link/et_plus_reader.h"
 
@@ -116,6 +117,11 @@ std::string ChakraExportSummary::text() const {
              (r.etPath.empty() ? "" : " with " + r.etPath) + ")\n";
     for (const auto& p : r.problems) out += "  " + p + "\n";
   }
+  if (!astraSimConfigs.empty())
+    out += "ASTRA-sim configurations: " + astraSimConfigs.front() + " .. " +
+           astraSimConfigs.back() + " (" + astraSimBasis + ")\n";
+  if (!astraSimError.empty())
+    out += "ASTRA-sim configurations not written: " + astraSimError + "\n";
   return out;
 }
 
@@ -140,6 +146,7 @@ ChakraExportSummary exportChakraTraces(const std::vector<RankExportInput>& ranks
                                        const ExportProgress& progress,
                                        const ConvertOptions& convert) {
   ChakraExportSummary summary;
+  AstraSimFitInput fitInput;
   const int count = static_cast<int>(ranks.size());
   auto go = [&](int index, ExportStage stage) {
     if (summary.canceled || !progress || progress(index, count, stage)) return !summary.canceled;
@@ -203,10 +210,21 @@ ChakraExportSummary exportChakraTraces(const std::vector<RankExportInput>& ranks
       finish(status.error().message);
       continue;
     }
+    fitInput.addRank(converted->trace);
     r.path = path;
     r.nodes = converted->trace.nodes.size();
     r.edges = converted->stats.totalEdges();
     summary.ranks.push_back(std::move(r));
+  }
+  if (!summary.canceled && summary.written() > 0) {
+    const AstraSimConfig config = fitAstraSimConfig(fitInput, static_cast<int>(summary.written()));
+    auto configs = writeAstraSimConfig(config, prefix, write.protectedPaths);
+    if (configs) {
+      summary.astraSimConfigs = configs->all();
+      summary.astraSimBasis = config.networkBasis;
+    } else {
+      summary.astraSimError = configs.error().message;
+    }
   }
   if (progress && !summary.canceled) progress(count, count, ExportStage::Done);
   return summary;

@@ -69,13 +69,20 @@ struct RankExportResult {
 struct ChakraExportSummary {
   std::vector<RankExportResult> ranks;
   bool canceled = false;
+  // ASTRA-sim's configurations written beside the ranks (chakra/astra_sim_config.h): the paths,
+  // how the network was fitted, or why they were not written.
+  std::vector<std::string> astraSimConfigs;
+  std::string astraSimBasis;
+  std::string astraSimError;
   std::size_t written() const;
   std::size_t problemCount() const;  // problem kinds over all ranks
   std::string text() const;          // one line per rank, then its problems, for a dialog
 };
 
 // Writes rankFileName(prefix, rank) for each rank (atomically; never over a path in
-// write.protectedPaths). A rank that fails is reported and the others are still written.
+// write.protectedPaths), then ASTRA-sim's network, system and memory configurations for the
+// ranks written (writeAstraSimConfig). A rank that fails is reported and the others are still
+// written.
 ChakraExportSummary exportChakraTraces(const std::vector<RankExportInput>& ranks,
                                        const std::string& prefix, const ChakraWriteOptions& write,
                                        const ExportProgress& progress = {},

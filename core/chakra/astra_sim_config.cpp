@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: MIT
+#include "chakra/astra_sim_config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "util/atomic_file.h"
+
+namespace sutra::chakra {
+
+namespace {
+
+// ASTRA-sim's analytical backend reads "GB/s" as 2^30 bytes per second (bw_GBps_to_Bpns).
+constexpr double kBytesPerGB = 1073741824.0;
+// system.json's preferred-dataset-splits: ASTRA-sim cuts each collective into this many chunks
+// and, with one active chunk per dimension, runs them one after another, so every chunk pays
+// the ring's link latencies again.
+constexpr int kDatasetSplits = 4;
+
+double bytesPerNsToGBps(double bytesPerNs) { return bytesPerNs * 1e9 / kBytesPerGB; }
+
+bool isDeviceCompute(const ChakraProtoMsg::Node& node) {
+  const auto* cpu = findAttr(node, "is_cpu_op");
+  return !(cpu && attrIntValue(*cpu).value_or(0) != 0);
+}
+
+}  // namespace
+
+void AstraSimFitInput::addRank(const ChakraTrace& trace) {
+  std::vector<CollectiveSample>& collectives = rankCollectives.emplace_back();
+  for (const auto& node : trace.nodes) {
+    if (node.type() == ChakraProtoMsg::COMM_COLL_NODE) {
+      CollectiveSample sample;
+      sample.commType = static_cast<int>(attrInt(node, "comm_type", -1));
+      sample.bytes = static_cast<double>(attrInt(node, "comm_size", 0));
+      sample.durationNs = static_cast<double>(node.duration_micros()) * 1000.0;
+      collectives.push_back(sample);
+    } else if (node.type() == ChakraProtoMsg::COMP_NODE) {
+      ++computeNodes;
+      const std::int64_t ops = attrInt(node, "num_ops", -1);
+      // ASTRA-sim's roofline divides num_ops by tensor_size and rejects a node without either.
+      if (ops < 0 || attrInt(node, "tensor_size", 0) <= 0) continue;
+      ++computeNodesWithOps;
+      if (isDeviceCompute(node) && ops > 0 && node.duration_micros() > 0) {
+        computeOps += static_cast<double>(ops);
+        computeNs += static_cast<double>(node.duration_micros()) * 1000.0;
+      }
+    }
+  }
+}
+
+std::vector<CollectiveSample> AstraSimFitInput::matchedCollectives() const {
+  std::vector<CollectiveSample> out;
+  if (rankCollectives.empty()) return out;
+  std::size_t count = 0;
+  for (const auto& rank : rankCollectives) count = std::max(count, rank.size());
+  for (std::size_t i = 0; i < count; ++i) {
+    std::optional<CollectiveSample> shortest;
+    bool agree = true;
+    for (const auto& rank : rankCollectives) {
+      if (i >= rank.size()) continue;  // a rank with fewer: the others still tell
+      const CollectiveSample& c = rank[i];
+      if (!shortest) {
+        shortest = c;
+        continue;
+      }
+      agree &= c.commType == shortest->commType && c.bytes == shortest->bytes;
+      shortest->durationNs = std::min(shortest->durationNs, c.durationNs);
+    }
+    if (!agree) {
+      // The ranks' n-th collectives differ (ranks in different groups): each as measured.
+      for (const auto& rank : rankCollectives)
+        if (i < rank.size()) out.push_back(rank[i]);
+      continue;
+    }
+    if (shortest) out.push_back(*shortest);
+  }
+  return out;
+}
+
+RingCost ringCost(int commType, double bytes, int groupSize) {
+  if (groupSize < 2 || bytes <= 0) return {};
+  const double n = groupSize;
+  RingCost cost;
+  // Ring.cc: the steps (stream_count) and the message of each step, per comm_type.
+  switch (commType) {
+    case ChakraProtoMsg::ALL_REDUCE:  // reduce-scatter then all-gather: 2(n-1) steps of size/n
+      cost = {2 * (n - 1), 2 * (n - 1) * bytes / n};
+      break;
+    case ChakraProtoMsg::ALL_GATHER:  // ASTRA-sim takes comm_size as each NPU's part
+      cost = {n - 1, (n - 1) * bytes};
+      break;
+    case ChakraProtoMsg::REDUCE_SCATTER:
+      cost = {n - 1, (n - 1) * bytes / n};
+      break;
+    case ChakraProtoMsg::ALL_TO_ALL:  // n(n-1)/2 steps of size/n
+      cost = {n * (n - 1) / 2, (n - 1) * bytes / 2};
+      break;
+    default:  // broadcast (replayed at its measured time) and what ASTRA-sim rejects
+      return {};
+  }
+  cost.steps *= kDatasetSplits;
+  return cost;
+}
+
+AstraSimConfig fitAstraSimConfig(const AstraSimFitInput& input, int npus) {
+  AstraSimConfig config;
+  config.npus = npus;
+
+  // Least squares of duration = latency * steps + bytes * nsPerByte over the collectives the
+  // ring model prices: two unknowns, so the 2x2 normal equations. Measured durations include the
+  // wait for the slowest rank, so the fit errs towards a slower network, never a faster one.
+  double ss = 0, sb = 0, bb = 0, sd = 0, bd = 0;
+  std::size_t used = 0;
+  for (const auto& c : input.matchedCollectives()) {
+    const RingCost cost = ringCost(c.commType, c.bytes, npus);
+    if (cost.steps <= 0 || c.durationNs <= 0) continue;
+    ss += cost.steps * cost.steps;
+    sb += cost.steps * cost.bytes;
+    bb += cost.bytes * cost.bytes;
+    sd += cost.steps * c.durationNs;
+    bd += cost.bytes * c.durationNs;
+    ++used;
+  }
+  if (used == 0) {
+    config.networkBasis =
+        npus < 2 ? "defaults: one rank, no ring to fit"
+                 : "defaults: no all-reduce, all-gather, reduce-scatter or all-to-all measured";
+  } else {
+    double latency = kAstraSimDefaultLatencyNs;
+    double nsPerByte = 0;
+    const double det = ss * bb - sb * sb;
+    std::string how;
+    if (det > 1e-9 * ss * bb) {
+      latency = (sd * bb - bd * sb) / det;
+      nsPerByte = (ss * bd - sb * sd) / det;
+      how = "least squares";
+    } else {
+      // One size (or sizes in proportion to the steps): latency and bandwidth cannot be told
+      // apart, so the latency stays the default and the bandwidth takes the rest.
+      nsPerByte = (bd - latency * sb) / bb;
+      how = "bandwidth fitted, latency default (one collective size)";
+    }
+    if (latency < 0 || nsPerByte <= 0) {
+      // A negative latency (small collectives faster than the line through the large ones):
+      // none, and all of the time is bandwidth.
+      latency = 0;
+      nsPerByte = bd / bb;
+      how += ", latency clamped to 0";
+    }
+    if (nsPerByte > 0) {
+      config.bandwidthGBps = bytesPerNsToGBps(1.0 / nsPerByte);
+      config.latencyNs = latency;
+      config.collectivesFitted = used;
+      config.networkBasis =
+          how + " over " + std::to_string(used) + " collective(s), ring of " + std::to_string(npus);
+    } else {
+      config.networkBasis = "defaults: the collectives' durations fit no positive bandwidth";
+    }
+  }
+
+  // Roofline only where ASTRA-sim can price every compute node; else each replays its measured
+  // duration_micros. Peak performance: the device compute's measured throughput, ops / time.
+  config.roofline = input.computeNodes > 0 && input.computeNodesWithOps == input.computeNodes;
+  if (!config.roofline) {
+    config.computeBasis =
+        input.computeNodes == 0
+            ? "roofline off: no compute nodes"
+            : "roofline off: " + std::to_string(input.computeNodes - input.computeNodesWithOps) +
+                  " of " + std::to_string(input.computeNodes) +
+                  " compute node(s) without num_ops and tensor_size";
+  } else if (input.computeOps > 0 && input.computeNs > 0) {
+    config.peakPerfTflops = input.computeOps / input.computeNs / 1000.0;  // ops/ns -> TFLOPS
+    config.computeBasis = "roofline on: peak-perf from the device compute's measured throughput";
+  } else {
+    config.computeBasis = "roofline on: peak-perf default (no device compute with time)";
+  }
+  return config;
+}
+
+AstraSimConfigPaths astraSimConfigPaths(const std::string& prefix) {
+  return {prefix + ".network.yml", prefix + ".system.json", prefix + ".memory.json"};
+}
+
+std::string astraSimNetworkYaml(const AstraSimConfig& config) {
+  auto one = [](YAML::Emitter& out, const char* key, const auto& value) {
+    out << YAML::Key << key << YAML::Value << YAML::Flow << YAML::BeginSeq << value << YAML::EndSeq;
+  };
+  YAML::Emitter out;
+  out.SetDoublePrecision(6);
+  out << YAML::BeginMap;
+  one(out, "topology", "Ring");
+  one(out, "npus_count", config.npus);
+  one(out, "bandwidth", config.bandwidthGBps);  // GB/s
+  one(out, "latency", config.latencyNs);        // ns
+  out << YAML::EndMap;
+  std::string text = out.c_str();
+  text += "\n# " + config.networkBasis + "\n";
+  return text;
+}
+
+std::string astraSimSystemJson(const AstraSimConfig& config) {
+  // ASTRA-sim's examples/system/native_collectives/Ring_4chunks.json, roofline as fitted.
+  const nlohmann::json system = {{"scheduling-policy", "LIFO"},
+                                 {"endpoint-delay", 10},
+                                 {"active-chunks-per-dimension", 1},
+                                 {"preferred-dataset-splits", kDatasetSplits},
+                                 {"all-reduce-implementation", {"ring"}},
+                                 {"all-gather-implementation", {"ring"}},
+                                 {"reduce-scatter-implementation", {"ring"}},
+                                 {"all-to-all-implementation", {"ring"}},
+                                 {"collective-optimization", "localBWAware"},
+                                 {"local-mem-bw", kAstraSimDefaultLocalMemBwGBps},
+                                 {"boost-mode", 0},
+                                 {"roofline-enabled", config.roofline ? 1 : 0},
+                                 {"peak-perf", config.peakPerfTflops}};
+  return system.dump(2) + "\n";
+}
+
+std::string astraSimMemoryJson() {
+  return nlohmann::json{{"memory-type", "NO_MEMORY_EXPANSION"}}.dump(2) + "\n";
+}
+
+Result<AstraSimConfigPaths> writeAstraSimConfig(const AstraSimConfig& config,
+                                                const std::string& prefix,
+                                                const std::vector<std::string>& protectedPaths) {
+  const AstraSimConfigPaths paths = astraSimConfigPaths(prefix);
+  AtomicFileOptions options;
+  options.protectedPaths = protectedPaths;
+  // Every target checked before the first is written, so a refusal leaves none half-replaced.
+  for (const auto& path : paths.all()) {
+    if (isOneOfInputs(path, protectedPaths))
+      return makeError(path, "refusing to overwrite an input");
+    std::error_code ec;
+    const auto status = std::filesystem::symlink_status(path, ec);
+    if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+      return makeError(path, "exists and is not a regular file: not replaced");
+  }
+  const std::pair<const std::string*, std::string> files[] = {
+      {&paths.network, astraSimNetworkYaml(config)},
+      {&paths.system, astraSimSystemJson(config)},
+      {&paths.memory, astraSimMemoryJson()}};
+  for (const auto& [path, text] : files)
+    if (auto ok = writeFileAtomically(*path, text, options); !ok) return ok.error();
+  return paths;
+}
+
+}  // namespace sutra::chakra

@@ -286,12 +286,15 @@ class Converter {
     plan.type = ChakraProtoMsg::COMM_COLL_NODE;
   }
 
-  // Bytes a collective moves: the larger of the ET's in/out message sizes (all-gather's output,
-  // reduce-scatter's input: the whole buffer), else the input tensors of the host comm op.
+  // comm_size as ASTRA-sim reads it: what each rank puts in. The larger of the ET's in/out
+  // message sizes (reduce-scatter's input is the whole buffer), except for an all-gather, whose
+  // output is every rank's part: its input. Else the input tensors of the host comm op.
   std::int64_t commSize(const Planned& plan) {
     if (plan.commOp && plan.commOp->comm) {
       const auto& c = *plan.commOp->comm;
-      const std::int64_t elems = std::max(c.inMsgNelems, c.outMsgNelems);
+      const std::int64_t elems = plan.collective == Collective::AllGather && c.inMsgNelems > 0
+                                     ? c.inMsgNelems
+                                     : std::max(c.inMsgNelems, c.outMsgNelems);
       if (elems > 0) return elems * dtypeBytes(c.dtype);
     }
     if (plan.commOp) {
@@ -530,7 +533,9 @@ class Converter {
       for (auto id : op.interThreadDeps)
         if (startsAfterEndOf(op, id)) addDepOnOp(node, id, EdgeKind::InterThread);
       if (auto w = extraWaits_.find(node); w != extraWaits_.end())
-        for (auto waited : w->second) addDep(node, nodeOf_[waited], EdgeKind::InterThread);
+        for (auto waited : w->second)
+          addDep(node, nodeOf_[waited],
+                 L_.ops[waited].isDevice() ? EdgeKind::Sync : EdgeKind::InterThread);
       for (auto id : op.syncDeps) addSync(node, opIdx, id);
     }
   }
@@ -552,7 +557,7 @@ class Converter {
   void addGapDeps(const Planned& plan, std::int32_t node) {
     if (plan.hostGap >= 0) {
       for (auto w : gaps_.host[static_cast<std::size_t>(plan.hostGap)].waitsOn)
-        addDep(node, nodeOf_[w], EdgeKind::InterThread);
+        addDep(node, nodeOf_[w], L_.ops[w].isDevice() ? EdgeKind::Sync : EdgeKind::InterThread);
       return;
     }
     const LinkedOp& op = L_.ops[static_cast<std::size_t>(plan.op)];

@@ -190,6 +190,12 @@ MeasuredGaps measureGaps(const LinkedTrace& linked) {
   for (std::size_t i = 0; i < n; ++i)
     if (ops[i].isCpu() && measured(ops[i]) && !root[i])
       chains[ops[i].tid].push_back(static_cast<std::uint32_t>(i));
+  // Syncs of annotations (a cudaDeviceSynchronize called between ops, inside ProfilerStep#N):
+  // their wait is in no op's own time but in a gap, which then waits on the device op.
+  std::map<std::int64_t, std::vector<std::uint32_t>> annotationSyncs;
+  for (std::size_t i = 0; i < n; ++i)
+    if (annotation[i] && measured(ops[i]) && !ops[i].syncDeps.empty())
+      annotationSyncs[ops[i].tid].push_back(static_cast<std::uint32_t>(i));
   for (const auto& [tid, chain] : chains) {
     TimeNs prevEnd = base;
     TimeNs carry = 0;
@@ -208,6 +214,19 @@ MeasuredGaps measureGaps(const LinkedTrace& linked) {
         const auto d = linked.indexById.at(id);
         gap.waitsOn.push_back(d);
         ready = std::max(ready, endOf(d));
+      }
+      if (auto syncs = annotationSyncs.find(tid); syncs != annotationSyncs.end()) {
+        for (const auto a : syncs->second) {
+          if (ops[a].ts >= g1 || endOf(a) <= g0) continue;  // the annotation is not around it
+          for (const auto id : ops[a].syncDeps) {
+            auto it = linked.indexById.find(id);
+            if (it == linked.indexById.end() || !measured(ops[it->second])) continue;
+            const TimeNs end = endOf(it->second);
+            if (end <= g0 || end > g1) continue;
+            gap.waitsOn.push_back(it->second);
+            ready = std::max(ready, end);
+          }
+        }
       }
       // One other thread busy for most of the gap, and no other: the thread waited for it
       // (main and autograd threads take turns). Where several ran, the gap is the thread's own:

@@ -17,7 +17,8 @@
 //   other thread, and only one, ran ops for most of the gap, the thread was waiting for it (main
 //   and autograd threads take turns): the gap waits on the latest of its ops that ended in the
 //   gap, and only the time after that end (the wake-up) is the gap's own. The linker's
-//   inter-thread dependencies are waits alike.
+//   inter-thread dependencies are waits alike, and so are the syncs of an annotation around the
+//   gap (a cudaDeviceSynchronize called between ops): the gap waits on the device op.
 // - Device gaps: the time a device op started after everything it waited for (the previous op
 //   on its stream, the op that launched it, the ops of other streams it waited on) had ended:
 //   launch latency and the stream's idle time where they delayed it.
@@ -35,7 +36,7 @@ struct HostGap {
   std::uint32_t beforeOp = 0;  // index into LinkedTrace::ops: the op that follows the gap
   TimeNs start = 0;            // when the gap's own time began
   TimeNs duration = 0;         // its own time; 0 where only the waits are left (under half a us)
-  std::vector<std::uint32_t> waitsOn;  // ops of other threads the thread waited for (indices)
+  std::vector<std::uint32_t> waitsOn;  // ops (other threads', device) it waited for (indices)
 };
 
 struct DeviceGap {

@@ -40,8 +40,9 @@ AstraSimResultsView::AstraSimResultsView(QWidget* parent) : QWidget(parent) {
   table_->setHorizontalHeaderLabels({tr("Rank"), tr("Measured"), tr("Sutra"), tr("ASTRA-sim"),
                                      tr("ASTRA-sim vs measured"), tr("Exposed communication")});
   table_->verticalHeader()->hide();
+  // Each column as wide as its heading or numbers: no number stretched far from its heading.
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->horizontalHeader()->setStretchLastSection(false);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(header_);

@@ -3,49 +3,20 @@
 // measured and what Sutra's replay of the same graphs gives, rank by rank.
 #include "simulate_astra_sim.h"
 
-#include <algorithm>
 #include <cstdio>
-#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "chakra/convert_files.h"
-#include "chakra/et_file.h"
 #include "command.h"
 #include "model/time.h"
-#include "session/run.h"
-#include "session/run_simulation.h"
+#include "session/astra_sim_comparison.h"
 #include "simulate/astra_sim_engine.h"
 
 namespace sutra::cli {
 
 namespace {
-
-struct RankRow {
-  int rank = 0;
-  std::optional<TimeNs> measuredNs;  // none where the graph has no start times
-  std::optional<TimeNs> sutraNs;
-  TimeNs astraSimNs = 0;
-  std::optional<TimeNs> exposedCommNs;
-};
-
-// The measured iteration of a rank's graph: from its first node's start to its last node's end.
-// A graph with no start times (ASTRA-sim's own examples) measured nothing.
-Result<std::optional<TimeNs>> measuredSpanNs(const std::string& path) {
-  auto trace = chakra::readChakraTrace(path);
-  if (!trace) return trace.error();
-  bool anyStart = false;
-  std::uint64_t first = UINT64_MAX, last = 0;
-  for (const auto& node : trace->nodes) {
-    anyStart |= node.start_time_micros() > 0;
-    first = std::min<std::uint64_t>(first, node.start_time_micros());
-    last = std::max<std::uint64_t>(last, node.start_time_micros() + node.duration_micros());
-  }
-  if (!anyStart || first > last) return std::optional<TimeNs>();
-  return std::optional<TimeNs>(static_cast<TimeNs>(last - first) * 1000);
-}
 
 std::string durationOr(const std::optional<TimeNs>& ns) {
   return ns ? formatDuration(*ns) : std::string("-");
@@ -81,35 +52,10 @@ int runAstraSimEngine(const Args& args, const ChakraSimOptions& chakra) {
   auto binary = findAstraSimBinary();
   if (!binary) return fail("simulate", binary.error().message);
 
-  // Sutra's own replay of the same graphs, all ranks together.
-  std::vector<std::string> files;
-  for (int r = 0; r < inputs->npus; ++r) files.push_back(chakra::rankFileName(inputs->workload, r));
-  RunOptions options;
-  options.chakraGraphs = true;
-  options.wholeTraceTable = false;
-  options.chakra = chakra;
-  auto run = openRun(files, options);
-  if (!run) return fail("simulate", run.error().message);
-  auto sutra = simulateRun(*run);
-  if (!sutra) return fail("simulate", sutra.error().message);
-  std::map<int, TimeNs> sutraByRank;
-  for (const auto& o : sutra->ranks) sutraByRank[o.rank->rank] = o.projection.simulatedNs;
-
-  auto astra = runAstraSim(*binary, *inputs, runOptions);
-  if (!astra) return fail("simulate", astra.error().message);
-
-  std::vector<RankRow> rows;
-  for (const auto& f : astra->ranks) {
-    RankRow row;
-    row.rank = f.rank;
-    row.astraSimNs = f.cycles;  // the analytical backend's cycle is a nanosecond
-    row.exposedCommNs = f.exposedComm;
-    auto measured = measuredSpanNs(chakra::rankFileName(inputs->workload, f.rank));
-    if (!measured) return fail("simulate", measured.error().message);
-    row.measuredNs = *measured;
-    if (auto it = sutraByRank.find(f.rank); it != sutraByRank.end()) row.sutraNs = it->second;
-    rows.push_back(row);
-  }
+  // Sutra's replay, ASTRA-sim and the measured spans: the one comparison the window runs too.
+  auto compared = compareWithAstraSim(*binary, *inputs, chakra, runOptions);
+  if (!compared) return fail("simulate", compared.error().message);
+  const std::vector<AstraSimRankRow>& rows = compared->rows;
 
   if (args.flag("--json")) {
     nlohmann::json ranks = nlohmann::json::array();

@@ -16,6 +16,7 @@
 #include <QtConcurrent>
 #include <atomic>
 
+#include "astra_sim_action.h"
 #include "chakra/convert_files.h"
 #include "charts_view.h"
 #include "compare_view.h"
@@ -57,15 +58,6 @@ std::shared_ptr<const widgets::RankData> currentRankData(widgets::TraceSession* 
   if (ranks.empty()) return nullptr;
   const int index = currentRank ? currentRank() : 0;
   return ranks[std::size_t(index >= 0 && std::size_t(index) < ranks.size() ? index : 0)];
-}
-
-QWidget* showWindow(QWidget* parent, QWidget* content, const QString& title) {
-  if (parent) content->setParent(parent, Qt::Window);
-  content->setAttribute(Qt::WA_DeleteOnClose);
-  content->setWindowTitle(title);
-  content->resize(1200, 800);
-  content->show();
-  return content;
 }
 
 // The table to export: the focused one, else the first table of the active window.
@@ -226,6 +218,15 @@ void exportChakra(QMainWindow* window, widgets::TraceSession* session) {
 
 }  // namespace
 
+QWidget* showAnalysisWindow(QWidget* parent, QWidget* content, const QString& title) {
+  if (parent) content->setParent(parent, Qt::Window);
+  content->setAttribute(Qt::WA_DeleteOnClose);
+  content->setWindowTitle(title);
+  content->resize(1200, 800);
+  content->show();
+  return content;
+}
+
 bool confirmExportTarget(QWidget* parent, const QString& target, const QStringList& inputs) {
   switch (widgets::checkExportTarget(target, inputs)) {
     case widgets::ExportTarget::New:
@@ -254,7 +255,8 @@ QWidget* openCompareWindow(QWidget* parent, const QStringList& paths) {
   view->openFiles(paths);
   QStringList names;
   for (const QString& path : paths) names << QFileInfo(path).fileName();
-  return showWindow(parent, view, QObject::tr("Compare %1").arg(names.join(QStringLiteral(", "))));
+  return showAnalysisWindow(parent, view,
+                            QObject::tr("Compare %1").arg(names.join(QStringLiteral(", "))));
 }
 
 void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
@@ -405,8 +407,9 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
     });
     // The whole run, as `sutra-cli simulate` runs it: ETs linked, ranks coupled; this rank shown.
     sim->simulate(run, currentRank ? std::max(0, currentRank()) : 0);
-    showWindow(window, sim, QObject::tr("Simulation of %1").arg(rank->label));
+    showAnalysisWindow(window, sim, QObject::tr("Simulation of %1").arg(rank->label));
   });
+  addAstraSimAction(window, analysis, session);
   analysis->addAction(QObject::tr("&Charts"), window, [window, session, currentRank] {
     const auto rank = currentRankData(session, currentRank);
     if (!rank) return;
@@ -417,7 +420,7 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
     }
     auto* charts = new widgets::ChartsView;
     charts->setRank(rank->trace, rank->opTable);
-    showWindow(window, charts, QObject::tr("Charts of %1").arg(rank->label));
+    showAnalysisWindow(window, charts, QObject::tr("Charts of %1").arg(rank->label));
   });
 }
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The analysis menus of the main window: File > Compare..., File > Export > (Chakra traces,
-// simulated timeline, table as CSV, chart as PNG/SVG/PDF), Analysis > Simulate, Analysis > Charts.
-// Installed by one call, so the window's own code stays about exploring one trace.
+// simulated timeline, table as CSV, chart as PNG/SVG/PDF), Analysis > Simulate, Analysis > Simulate
+// with ASTRA-sim... (astra_sim_action.h), Analysis > Charts. Installed by one call, so the window's
+// own code stays about exploring one trace.
 #include <QString>
 #include <QStringList>
 #include <functional>
@@ -27,6 +28,10 @@ QWidget* openCompareWindow(QWidget* parent, const QStringList& paths);
 inline QWidget* openCompareWindow(QWidget* parent, const QString& pathA, const QString& pathB) {
   return openCompareWindow(parent, QStringList{pathA, pathB});
 }
+
+// Shows `content` as a window of its own over `parent` (deleted on close), as every analysis view
+// opens.
+QWidget* showAnalysisWindow(QWidget* parent, QWidget* content, const QString& title);
 
 // Asks before replacing an existing file and refuses an input; true when writing may go on.
 bool confirmExportTarget(QWidget* parent, const QString& target, const QStringList& inputs);

@@ -220,9 +220,13 @@ Result<AstraSimRun> runAstraSim(const std::string& binary, const AstraSimInputs&
 
   // Read until the pipe closes or the time is up.
   const auto deadline = std::chrono::steady_clock::now() + options.timeout;
-  bool timedOut = false;
+  bool timedOut = false, canceled = false;
   std::array<char, 65536> buffer{};
   for (;;) {
+    if (options.keepGoing && !options.keepGoing()) {
+      canceled = true;
+      break;
+    }
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
@@ -241,10 +245,11 @@ Result<AstraSimRun> runAstraSim(const std::string& binary, const AstraSimInputs&
                                                 options.maxOutputBytes - run.output.size()));
   }
   ::close(pipeFds[0]);
-  if (timedOut) ::kill(pid, SIGKILL);
+  if (timedOut || canceled) ::kill(pid, SIGKILL);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  if (canceled) return Error{"ASTRA-sim was cancelled: " + run.commandLine};
   if (timedOut)
     return Error{"ASTRA-sim ran past the time limit of " +
                  std::to_string(options.timeout.count() / 1000) +

@@ -6,6 +6,7 @@
 // started directly, with no shell between, under a time limit, its output captured.
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -50,6 +51,8 @@ std::vector<AstraSimRankFinish> parseAstraSimLog(std::string_view log);
 struct AstraSimRunOptions {
   std::chrono::milliseconds timeout{std::chrono::minutes(10)};
   std::size_t maxOutputBytes = 64u << 20;  // beyond this the output is cut (the run goes on)
+  // Asked about once a second while ASTRA-sim runs; false stops it (the window's Cancel).
+  std::function<bool()> keepGoing;
 };
 
 struct AstraSimRun {
@@ -59,8 +62,9 @@ struct AstraSimRun {
 };
 
 // Runs `binary` on the inputs (its log folder a temporary directory, removed afterwards). An
-// error when it cannot start, runs past the timeout (it is killed), exits non-zero, or exits 0
-// with a rank that never finished (the message names the ranks and quotes the log's reason).
+// error when it cannot start, runs past the timeout (it is killed), is cancelled (keepGoing said
+// false: it is killed), exits non-zero, or exits 0 with a rank that never finished (the message
+// names the ranks and quotes the log's reason).
 Result<AstraSimRun> runAstraSim(const std::string& binary, const AstraSimInputs& inputs,
                                 const AstraSimRunOptions& options = {});
 

@@ -167,6 +167,18 @@ TEST_F(AstraSimEngine, FailureAndTimeoutAreErrors) {
   ASSERT_FALSE(missing);
 }
 
+TEST_F(AstraSimEngine, CancellingStopsTheRun) {
+  AstraSimRunOptions options;
+  const auto start = std::chrono::steady_clock::now();
+  options.keepGoing = [start] {
+    return std::chrono::steady_clock::now() - start < std::chrono::milliseconds(200);
+  };
+  auto canceled = runAstraSim(script("slow", "exec sleep 30\n"), inputs(2), options);
+  ASSERT_FALSE(canceled);
+  EXPECT_NE(canceled.error().message.find("cancelled"), std::string::npos);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+}
+
 TEST_F(AstraSimEngine, FindsAnExportByItsPrefixOrItsFolder) {
   for (const char* name : {"run.0.et", "run.1.et", "run.network.yml", "run.system.json"})
     write(name, "x");

@@ -48,7 +48,8 @@ TEST(AnalysisMenus, MainWindowHasCompareExportSimulationAndCharts) {
                                                   "Table as CSV...", "Chart (PNG, SVG, PDF)..."}));
   QMenu* analysis = menuNamed(&window, "Analysis");
   ASSERT_NE(analysis, nullptr);
-  EXPECT_EQ(actionTexts(analysis), (QStringList{"Simulate", "Charts"}));
+  EXPECT_EQ(actionTexts(analysis),
+            (QStringList{"Simulate", "Simulate with ASTRA-sim...", "Charts"}));
   // In the menu bar between View and Help.
   QStringList bar;
   for (const QAction* a : window.menuBar()->actions()) bar << a->text().remove('&');

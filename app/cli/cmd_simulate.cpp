@@ -80,6 +80,8 @@ constexpr const char* kHelp =
     "                       print each rank's finish time beside the measured iteration and\n"
     "                       Sutra's simulation of the same graphs. The binary: $ASTRA_SIM,\n"
     "                       else AstraSim_Analytical_Congestion_Unaware on PATH\n"
+    "  --network FILE, --system FILE  with --engine astra-sim: instead of the export's\n"
+    "                       (what if another topology or bandwidth; npus_count >= ranks)\n"
     "  --timeout S          stop ASTRA-sim after S seconds (default 600)\n"
     "  --json               with --engine astra-sim: {\"engine\":\"astra-sim\",\"ranks\":\n"
     "                       [{\"rank\",\"measured_ns\",\"sutra_ns\",\"astra_sim_ns\"}]}\n\n"

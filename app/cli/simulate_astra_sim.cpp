@@ -49,6 +49,10 @@ int runAstraSimEngine(const Args& args, const ChakraSimOptions& chakra) {
 
   auto inputs = astraSimInputsForExport(args.positional().front());
   if (!inputs) return fail("simulate", inputs.error().message);
+  // What if another network: the given files instead of those fitted beside the export (Sutra's
+  // replay costs its communication the same way, through the options already parsed).
+  if (auto network = args.value("--network")) inputs->network = *network;
+  if (auto system = args.value("--system")) inputs->system = *system;
   auto binary = findAstraSimBinary();
   if (!binary) return fail("simulate", binary.error().message);
 

@@ -73,6 +73,28 @@ def main():
         print("BAD unknown engine: rc %d" % out.returncode)
         ok = False
 
+    # What if another network: --network and --system replace the export's for ASTRA-sim, as a
+    # fake binary that records its arguments shows.
+    fake = os.path.join(work, "fake_astra_sim")
+    seen = os.path.join(work, "fake_args.txt")
+    with open(fake, "w") as f:
+        f.write("#!/bin/sh\necho \"$@\" > '%s'\n" % seen)
+        f.write("echo 'sys[0] finished, 1000 cycles, exposed communication 10 cycles.'\n")
+        f.write("echo 'sys[1] finished, 1000 cycles, exposed communication 10 cycles.'\n")
+    os.chmod(fake, 0o755)
+    other = os.path.join(work, "other.network.yml")
+    with open(other, "w") as f:
+        f.write("topology: [ FullyConnected ]\nnpus_count: [ 2 ]\nbandwidth: [ 25.0 ]\n"
+                "latency: [ 700.0 ]\n")
+    out = subprocess.run([cli, "simulate", "--engine", "astra-sim", "--network", other, prefix],
+                         capture_output=True, text=True, env=dict(os.environ, ASTRA_SIM=fake))
+    args = open(seen).read() if os.path.isfile(seen) else ""
+    if out.returncode != 0 or "--network-configuration=" + other not in args or \
+            "--system-configuration=" + prefix + ".system.json" not in args:
+        print("BAD --network with --engine astra-sim: rc %d: %s; ran with: %s"
+              % (out.returncode, out.stderr, args))
+        ok = False
+
     if astra_sim_found():
         out = subprocess.run([cli, "simulate", "--engine", "astra-sim", "--json", work],
                              capture_output=True, text=True)

@@ -90,6 +90,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     progress_->setVisible(true);
     cancelButton_->setVisible(true);
     statusLabel_->setText(tr("Opening %1").arg(paths.join(QStringLiteral(", "))));
+  });
+  // What was loaded stays on screen until the new run has its first rank to show.
+  connect(session_, &widgets::TraceSession::replacing, this, [this](const QStringList& paths) {
     const QString notice = sampleNotice(paths);
     sampleLabel_->setText(notice);
     sampleLabel_->setToolTip(notice.isEmpty() ? QString() : tr("See SAMPLE.md beside the traces"));
@@ -106,6 +109,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     details_->showDetails(nullptr, kNoEvent);
     ops_->clear();
     chain_->clear();
+    updateTitle();
   });
   connect(session_, &widgets::TraceSession::progressChanged, this,
           [this](int percent, const QString& stage) {
@@ -148,15 +152,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     done();
     showRankSummary();  // the last stage's "Done" gives way to what was loaded
     updateTitle();
+    addRecent(session_->paths());  // only what opened enters Open Recent
     emit loadFinished();
   });
   connect(session_, &widgets::TraceSession::canceled, this, [this, done] {
     done();
-    statusLabel_->setText(tr("Loading cancelled."));
+    statusLabel_->setText(rank() ? tr("Loading cancelled; the trace loaded before is still shown.")
+                                 : tr("Loading cancelled."));
   });
   connect(session_, &widgets::TraceSession::failed, this, [this, done](const QString& message) {
     done();
-    statusLabel_->setText(tr("Could not open the trace."));
+    statusLabel_->setText(
+        rank() ? tr("Could not open the trace; the trace loaded before is still shown.")
+               : tr("Could not open the trace."));
     showError(message);
   });
 
@@ -408,7 +416,6 @@ void MainWindow::buildDocks() {
 
 void MainWindow::openPaths(const QStringList& paths) {
   if (paths.isEmpty()) return;
-  addRecent(paths);
   session_->open(paths);
 }
 

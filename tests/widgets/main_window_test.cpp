@@ -5,8 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <QFileInfo>
 #include <QMessageBox>
 #include <QMouseEvent>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -102,6 +104,47 @@ TEST(MainWindow, ATableRowSelectsItsOccurrencesInTheTimeline) {
   EXPECT_EQ(highlighted, expected);
   ASSERT_NE(window.timeline().selectedEvent(), kNoEvent);
   EXPECT_EQ(trace.name(trace.events[window.timeline().selectedEvent()]), "aten::linear");
+}
+
+QString sample(const char* name) {
+  return QString::fromStdString(test::fixture("../../resources/samples/")) + name;
+}
+
+QStringList recentEntries() { return QSettings().value("recent").toStringList(); }
+
+// A failed open keeps the trace loaded before, with its title, and stays out of Open Recent; only
+// what opened enters it.
+TEST(MainWindow, AFailedOpenKeepsTheLoadedTraceAndStaysOutOfRecent) {
+  test::qtApp();
+  QSettings().remove("recent");
+  MainWindow window;
+  QSignalSpy loaded(&window, &MainWindow::loadFinished);
+  window.openPaths({sample("matmul_1024")});
+  ASSERT_TRUE(waitFor(loaded));
+  const Trace* trace = window.timeline().trace();
+  ASSERT_NE(trace, nullptr);
+  const QString title = window.windowTitle();
+  const QString opened = QFileInfo(sample("matmul_1024")).absoluteFilePath();
+  EXPECT_EQ(recentEntries(), QStringList{opened});
+
+  QSignalSpy errors(&window, &MainWindow::errorShown);
+  window.openPaths({QString::fromStdString(test::fixture("widgets/truncated_kineto.json.gz"))});
+  ASSERT_TRUE(waitFor(errors));
+  EXPECT_EQ(window.timeline().trace(), trace);
+  EXPECT_EQ(window.windowTitle(), title);
+  EXPECT_EQ(window.currentRank(), 0);
+  EXPECT_EQ(recentEntries(), QStringList{opened});
+  if (auto* dialog = window.findChild<QMessageBox*>("ErrorDialog")) dialog->close();
+
+  // Cancelled: the same.
+  QSignalSpy canceled(&window.session(), &widgets::TraceSession::canceled);
+  window.openPaths({sample("allreduce_2ranks")});
+  window.session().cancel();  // before its first rank
+  ASSERT_TRUE(waitFor(canceled));
+  EXPECT_EQ(window.timeline().trace(), trace);
+  EXPECT_EQ(window.windowTitle(), title);
+  EXPECT_EQ(recentEntries(), QStringList{opened});
+  QSettings().remove("recent");
 }
 
 void sendMouse(QWidget* widget, QEvent::Type type, QPoint pos, Qt::MouseButtons buttons) {

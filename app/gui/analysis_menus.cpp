@@ -23,6 +23,7 @@
 #include "session/rank_exports.h"
 #include "simulation_view.h"
 #include "table_export.h"
+#include "trace_actions.h"
 #include "trace_session.h"
 
 namespace sutra::gui {
@@ -283,6 +284,7 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
 
   exportMenu->addAction(QObject::tr("&Chakra trace(s)..."), window,
                         [window, session] { exportChakra(window, session); });
+  enableWithTrace(exportMenu->actions().back(), session);
 
   exportMenu->addAction(QObject::tr("&Linked ET+ JSON..."), window, [window, session, currentRank] {
     const auto rank = currentRankData(session, currentRank);
@@ -298,6 +300,7 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
     runExport(window, QObject::tr("Linking %1 with %2...").arg(rank->label, with), path,
               [run, path, inputs] { return writeRankEtPlus(*run, path.toStdString(), inputs); });
   });
+  enableWithTrace(exportMenu->actions().back(), session);
 
   exportMenu->addAction(
       QObject::tr("&Measured timeline (Chrome/Perfetto JSON)..."), window,
@@ -316,6 +319,7 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
                     return writeKinetoTrace(*trace, path.toStdString(), options);
                   });
       });
+  enableWithTrace(exportMenu->actions().back(), session);
 
   exportMenu->addAction(
       QObject::tr("&Simulated timeline (Chrome/Perfetto JSON)..."), window,
@@ -352,6 +356,7 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
             window, QObject::tr("Simulating %1...").arg(rank->label), path,
             [run, index, path] { return writeSimulatedRank(*run, index, path.toStdString()); });
       });
+  enableWithTrace(exportMenu->actions().back(), session);
 
   exportMenu->addAction(QObject::tr("Table as C&SV..."), window, [window, session] {
     QAbstractItemView* table = tableToExport(window);
@@ -407,6 +412,7 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
     sim->simulate(run, currentRank ? std::max(0, currentRank()) : 0);
     showWindow(window, sim, QObject::tr("Simulation of %1").arg(rank->label));
   });
+  enableWithTrace(analysis->actions().back(), session);
   analysis->addAction(QObject::tr("&Charts"), window, [window, session, currentRank] {
     const auto rank = currentRankData(session, currentRank);
     if (!rank) return;
@@ -419,6 +425,7 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
     charts->setRank(rank->trace, rank->opTable);
     showWindow(window, charts, QObject::tr("Charts of %1").arg(rank->label));
   });
+  enableWithTrace(analysis->actions().back(), session);
 }
 
 }  // namespace sutra::gui

@@ -43,6 +43,7 @@
 #include "text/format.h"
 #include "theme_menu.h"
 #include "timeline_view.h"
+#include "trace_actions.h"
 #include "trace_session.h"
 
 namespace sutra::gui {
@@ -264,10 +265,12 @@ void MainWindow::buildMenus() {
   quit->setShortcut(QKeySequence::Quit);
 
   viewMenu_ = menuBar()->addMenu(tr("&View"));
-  viewMenu_->addAction(tr("Fit &All"), QKeySequence(tr("Ctrl+0")), timeline_,
-                       &widgets::TimelineView::fitAll);
-  viewMenu_->addAction(tr("Fit &Selection"), QKeySequence(tr("Ctrl+F2")), timeline_,
-                       &widgets::TimelineView::fitSelection);
+  enableWithTrace(viewMenu_->addAction(tr("Fit &All"), QKeySequence(tr("Ctrl+0")), timeline_,
+                                       &widgets::TimelineView::fitAll),
+                  session_);
+  enableWithTrace(viewMenu_->addAction(tr("Fit &Selection"), QKeySequence(tr("Ctrl+F2")), timeline_,
+                                       &widgets::TimelineView::fitSelection),
+                  session_);
   alignAction_ = viewMenu_->addAction(tr("Align Ranks on First &ProfilerStep"));
   alignAction_->setObjectName(QStringLiteral("AlignRanksAction"));
   alignAction_->setCheckable(true);
@@ -290,10 +293,12 @@ void MainWindow::buildMenus() {
       applyAlignment();
       showRankSummary();
     });
-  viewMenu_->addAction(tr("Fold All Ranks"), QKeySequence(tr("Ctrl+Shift+[")), this,
-                       [this] { timeline_->setAllPartsCollapsed(true); });
-  viewMenu_->addAction(tr("Unfold All Ranks"), QKeySequence(tr("Ctrl+Shift+]")), this,
-                       [this] { timeline_->setAllPartsCollapsed(false); });
+  enableWithTrace(viewMenu_->addAction(tr("Fold All Ranks"), QKeySequence(tr("Ctrl+Shift+[")), this,
+                                       [this] { timeline_->setAllPartsCollapsed(true); }),
+                  session_);
+  enableWithTrace(viewMenu_->addAction(tr("Unfold All Ranks"), QKeySequence(tr("Ctrl+Shift+]")),
+                                       this, [this] { timeline_->setAllPartsCollapsed(false); }),
+                  session_);
   viewMenu_->addSeparator();
   for (QDockWidget* dock : findChildren<QDockWidget*>())
     viewMenu_->addAction(dock->toggleViewAction());

@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <QAction>
 #include <QFileInfo>
+#include <QMenu>
 #include <QMessageBox>
 #include <QMouseEvent>
 #include <QSettings>
@@ -144,6 +146,34 @@ TEST(MainWindow, AFailedOpenKeepsTheLoadedTraceAndStaysOutOfRecent) {
   EXPECT_EQ(window.timeline().trace(), trace);
   EXPECT_EQ(window.windowTitle(), title);
   EXPECT_EQ(recentEntries(), QStringList{opened});
+  QSettings().remove("recent");
+}
+
+// With nothing loaded, what needs a trace is disabled and says why; a load enables it.
+TEST(MainWindow, ActionsThatNeedATraceWaitForOne) {
+  test::qtApp();
+  MainWindow window;
+  std::vector<QAction*> needing;
+  for (QMenu* menu : window.findChildren<QMenu*>())
+    for (QAction* action : menu->actions()) {
+      const QString text = action->text().remove('&');
+      if (text == "Chakra trace(s)..." || text == "Linked ET+ JSON..." ||
+          text.startsWith("Measured timeline") || text.startsWith("Simulated timeline") ||
+          text == "Simulate" || text == "Charts" || text == "Fit All" || text == "Fit Selection")
+        needing.push_back(action);
+    }
+  ASSERT_EQ(needing.size(), 8u);
+  for (QAction* action : needing) {
+    EXPECT_FALSE(action->isEnabled()) << action->text().toStdString();
+    EXPECT_EQ(action->toolTip(), "Open a trace first") << action->text().toStdString();
+  }
+  QSignalSpy loaded(&window, &MainWindow::loadFinished);
+  window.openPaths({sample("matmul_1024")});
+  ASSERT_TRUE(waitFor(loaded));
+  for (QAction* action : needing) {
+    EXPECT_TRUE(action->isEnabled()) << action->text().toStdString();
+    EXPECT_NE(action->toolTip(), "Open a trace first") << action->text().toStdString();
+  }
   QSettings().remove("recent");
 }
 

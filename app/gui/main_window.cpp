@@ -38,6 +38,7 @@
 #include "event_details.h"
 #include "op_table_view.h"
 #include "problems_model.h"
+#include "run_naming.h"
 #include "sample_notice.h"
 #include "text/alignment_text.h"
 #include "text/format.h"
@@ -665,9 +666,9 @@ void MainWindow::onSelection(EventId event) {
 }
 
 void MainWindow::updateTitle() {
-  const auto data = rank();
-  setWindowTitle(data ? QStringLiteral("%1 - Sutra").arg(QFileInfo(data->path).fileName())
-                      : QStringLiteral("Sutra"));
+  // Named by the run, not by its first file: every sample's rank 0 is "rank0.kineto.json.gz".
+  setWindowTitle(rank() ? QStringLiteral("%1 - Sutra").arg(runName(session_->paths()))
+                        : QStringLiteral("Sutra"));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

@@ -177,6 +177,24 @@ TEST(MainWindow, ActionsThatNeedATraceWaitForOne) {
   QSettings().remove("recent");
 }
 
+// The window is titled by the run: a run folder by its name, a single file by its own.
+TEST(MainWindow, TheTitleNamesTheRun) {
+  test::qtApp();
+  MainWindow window;
+  EXPECT_EQ(window.windowTitle(), "Sutra");
+  QSignalSpy loaded(&window, &MainWindow::loadFinished);
+  window.openPaths({sample("allreduce_2ranks")});
+  ASSERT_TRUE(waitFor(loaded));
+  EXPECT_EQ(window.windowTitle(), "allreduce_2ranks - Sutra");
+  window.setCurrentRank(1);
+  EXPECT_EQ(window.windowTitle(), "allreduce_2ranks - Sutra");
+  loaded.clear();
+  window.openPaths({sample("matmul_1024/rank0.kineto.json.gz")});
+  ASSERT_TRUE(waitFor(loaded));
+  EXPECT_EQ(window.windowTitle(), "rank0.kineto.json.gz - Sutra");
+  QSettings().remove("recent");
+}
+
 void sendMouse(QWidget* widget, QEvent::Type type, QPoint pos, Qt::MouseButtons buttons) {
   QMouseEvent event(type, QPointF(pos), widget->mapToGlobal(QPointF(pos)), Qt::LeftButton, buttons,
                     Qt::NoModifier);

@@ -243,6 +243,11 @@ void TimelineView::setVisibleRange(TimeRange range) {
 void TimelineView::fitAll() { setVisibleRange(boundsRange()); }
 
 void TimelineView::fitSelection() {
+  // A range dragged on the ruler is the narrower thing asked for than an event's row.
+  if (timeRange_.end > timeRange_.start) {
+    setVisibleRange(timeRange_);
+    return;
+  }
   if (parts_.empty() || selected_.event == kNoEvent) return;
   const Event& e =
       parts_[static_cast<std::size_t>(selected_.part)].part.trace->events[selected_.event];
@@ -1221,32 +1226,36 @@ void TimelineView::mouseDoubleClickEvent(QMouseEvent* event) {
   }
 }
 
-void TimelineView::keyPressEvent(QKeyEvent* event) {
-  switch (event->key()) {
+bool TimelineView::pressKey(int key) {
+  switch (key) {
     case Qt::Key_W:
       zoomBy(0.8);
-      break;
+      return true;
     case Qt::Key_S:
       zoomBy(1.25);
-      break;
+      return true;
     case Qt::Key_A:
       panBy(-0.15);
-      break;
+      return true;
     case Qt::Key_D:
       panBy(0.15);
-      break;
+      return true;
     case Qt::Key_F:
       fitSelection();
-      break;
+      return true;
     case Qt::Key_0:
       fitAll();
-      break;
+      return true;
     case Qt::Key_Escape:
       selectEvent(kNoEvent, false);
-      break;
+      return true;
     default:
-      return QWidget::keyPressEvent(event);
+      return false;
   }
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* event) {
+  if (!pressKey(event->key())) return QWidget::keyPressEvent(event);
   event->accept();
 }
 

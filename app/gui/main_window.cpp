@@ -43,6 +43,7 @@
 #include "text/alignment_text.h"
 #include "text/format.h"
 #include "theme_menu.h"
+#include "timeline_keys.h"
 #include "timeline_view.h"
 #include "trace_actions.h"
 #include "trace_session.h"
@@ -67,6 +68,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   buildDocks();
   buildMenus();
   installAnalysisMenus(this, session_, [this] { return currentRank(); });
+  installTimelineKeys(this, timeline_);
 
   progress_ = new QProgressBar(this);
   progress_->setRange(0, 100);
@@ -311,7 +313,9 @@ void MainWindow::buildMenus() {
     QMessageBox::information(
         this, tr("Timeline keys"),
         tr("W / S or Ctrl+wheel: zoom in / out\nA / D, Shift+wheel or drag: pan\n"
-           "F: fit the selection\n0: fit everything\nEsc: clear the selection\n"
+           "F: fit the range selected on the ruler, else the selected event\n"
+           "0: fit everything\nEsc: clear the selection\n"
+           "(W, A, S, D, F and 0 work wherever focus is, except in a text field)\n"
            "Click: select; double-click a merged run: zoom into it\n"
            "Click a group header: collapse or expand it\n"
            "All ranks: click a rank's header to fold or unfold the whole rank"));

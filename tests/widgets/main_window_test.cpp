@@ -7,6 +7,7 @@
 
 #include <QAction>
 #include <QFileInfo>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
 #include <QMouseEvent>
@@ -14,6 +15,7 @@
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTest>
 #include <algorithm>
 
 #include "op_table_model.h"
@@ -192,6 +194,48 @@ TEST(MainWindow, TheTitleNamesTheRun) {
   window.openPaths({sample("matmul_1024/rank0.kineto.json.gz")});
   ASSERT_TRUE(waitFor(loaded));
   EXPECT_EQ(window.windowTitle(), "rank0.kineto.json.gz - Sutra");
+  QSettings().remove("recent");
+}
+
+// W/A/S/D/F/0 move the timeline wherever focus is in the window (here the operator table), but a
+// text field keeps its typing; F fits the range selected on the ruler.
+TEST(MainWindow, TimelineKeysWorkWhereverFocusIsButInTextFields) {
+  test::qtApp();
+  MainWindow window;
+  QSignalSpy loaded(&window, &MainWindow::loadFinished);
+  window.openPaths({sample("matmul_1024")});
+  ASSERT_TRUE(waitFor(loaded));
+  window.show();
+  window.activateWindow();
+  ASSERT_TRUE(QTest::qWaitForWindowActive(&window));
+  widgets::TimelineView& timeline = window.timeline();
+  auto* table = window.findChild<widgets::OpTableView*>()->table();
+  table->setFocus();
+  QApplication::processEvents();
+  ASSERT_EQ(QApplication::focusWidget(), table);
+  const widgets::TimeRange all = timeline.visibleRange();
+  QTest::keyClick(table, Qt::Key_W);
+  EXPECT_LT(timeline.visibleRange().span(), all.span());
+  const widgets::TimeRange zoomed = timeline.visibleRange();
+  QTest::keyClick(table, Qt::Key_D);
+  EXPECT_GT(timeline.visibleRange().start, zoomed.start);
+  QTest::keyClick(table, Qt::Key_0);
+  EXPECT_EQ(timeline.visibleRange(), all);
+  const widgets::TimeRange range{all.start + all.span() / 4, all.start + all.span() / 2};
+  timeline.setSelectedTimeRange(range);
+  QTest::keyClick(table, Qt::Key_F);
+  EXPECT_EQ(timeline.visibleRange(), range);
+
+  QLineEdit* search = nullptr;
+  for (QLineEdit* edit : window.findChildren<QLineEdit*>())
+    if (edit->placeholderText().startsWith("Search event names")) search = edit;
+  ASSERT_NE(search, nullptr);
+  search->setFocus();
+  QApplication::processEvents();
+  QTest::keyClick(search, Qt::Key_W);
+  QTest::keyClick(search, Qt::Key_0);
+  EXPECT_EQ(search->text(), "w0");
+  EXPECT_EQ(timeline.visibleRange(), range);
   QSettings().remove("recent");
 }
 

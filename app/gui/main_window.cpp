@@ -396,7 +396,7 @@ void MainWindow::buildDocks() {
     return d;
   };
   details_ = new widgets::EventDetailsView(this);
-  dock(tr("Details"), "DetailsDock", details_, Qt::RightDockWidgetArea)->setMinimumWidth(340);
+  dock(tr("Details"), "DetailsDock", details_, Qt::RightDockWidgetArea)->setMinimumWidth(240);
   chain_ = new widgets::ChainView(this);
   auto* chainScroll = new QScrollArea(this);
   chainScroll->setWidget(chain_);
@@ -687,6 +687,26 @@ void MainWindow::dropEvent(QDropEvent* event) {
     event->acceptProposedAction();
     openPaths(paths);
   }
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+  QMainWindow::resizeEvent(event);
+  // The events keep at least half of a small window: the docks beside the timeline give way to
+  // 30 % of the width (and the timeline's label column to a quarter of its own). Queued: the
+  // docks have their widths once the layout has run.
+  QMetaObject::invokeMethod(
+      this,
+      [this] {
+        QList<QDockWidget*> beside;
+        for (QDockWidget* dock : findChildren<QDockWidget*>())
+          if (!dock->isHidden() && !dock->isFloating() &&
+              dockWidgetArea(dock) == Qt::RightDockWidgetArea)
+            beside << dock;
+        const int most = width() * 3 / 10;
+        if (!beside.isEmpty() && beside.front()->width() > most)
+          resizeDocks(beside, QList<int>(beside.size(), most), Qt::Horizontal);
+      },
+      Qt::QueuedConnection);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -239,6 +239,21 @@ TEST(MainWindow, TimelineKeysWorkWhereverFocusIsButInTextFields) {
   QSettings().remove("recent");
 }
 
+// At 1000 x 650 the events get at least half the width: the docks beside the timeline and its
+// label column give way.
+TEST(MainWindow, TheEventsGetHalfOfASmallWindow) {
+  test::qtApp();
+  MainWindow window;
+  window.resize(1000, 650);
+  window.show();
+  QSignalSpy loaded(&window, &MainWindow::loadFinished);
+  window.openPaths({sample("allreduce_2ranks")});
+  ASSERT_TRUE(waitFor(loaded));
+  QApplication::processEvents();
+  EXPECT_GE(window.timeline().eventAreaWidth(), 500) << window.timeline().labelWidth();
+  QSettings().remove("recent");
+}
+
 void sendMouse(QWidget* widget, QEvent::Type type, QPoint pos, Qt::MouseButtons buttons) {
   QMouseEvent event(type, QPointF(pos), widget->mapToGlobal(QPointF(pos)), Qt::LeftButton, buttons,
                     Qt::NoModifier);

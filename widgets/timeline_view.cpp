@@ -31,6 +31,12 @@ constexpr int kTrackGap = 3;
 constexpr int kCounterHeight = 30;
 constexpr double kLabelMinPx = 28.0;  // a box gets its name written from this width on
 
+// A label cut to its column with an ellipsis, where the column is narrower than the label.
+void drawLabel(QPainter& p, const QRect& rect, const QString& text) {
+  p.drawText(rect, Qt::AlignVCenter | Qt::AlignLeft,
+             p.fontMetrics().elidedText(text, Qt::ElideRight, rect.width()));
+}
+
 // `a` moved a fraction `t` of the way towards `b`.
 QColor blend(const QColor& a, const QColor& b, double t) {
   return QColor::fromRgbF(static_cast<float>(a.redF() + (b.redF() - a.redF()) * t),
@@ -96,8 +102,12 @@ void TimelineView::updateLabelWidth() {
     if (multiPart())
       widest = std::max(widest, boldMetrics.horizontalAdvance(state.part.label) + 10);
   }
+  // At most a quarter of the view, so that the events keep most of a small window; views stacked on
+  // one time axis (a minimum width set) keep the width they share.
+  const int widestAllowed = minimumLabelWidth_ > 0 ? 380 : std::clamp(width() / 4, 120, 380);
   if (!parts_.empty())
-    labelWidth_ = std::max(std::clamp(widest + 24, 180, 380), minimumLabelWidth_);
+    labelWidth_ = std::max(std::clamp(widest + 24, std::min(180, widestAllowed), widestAllowed),
+                           minimumLabelWidth_);
 }
 
 void TimelineView::setTrace(std::shared_ptr<const Trace> trace,
@@ -243,6 +253,11 @@ void TimelineView::setVisibleRange(TimeRange range) {
 void TimelineView::fitAll() { setVisibleRange(boundsRange()); }
 
 void TimelineView::fitSelection() {
+  // A range dragged on the ruler is the narrower thing asked for than an event's row.
+  if (timeRange_.end > timeRange_.start) {
+    setVisibleRange(timeRange_);
+    return;
+  }
   if (parts_.empty() || selected_.event == kNoEvent) return;
   const Event& e =
       parts_[static_cast<std::size_t>(selected_.part)].part.trace->events[selected_.event];
@@ -809,8 +824,11 @@ void TimelineView::paintPartHeaderLabel(const Frame& f, const Line& line, int y,
   f.p.setFont(bold);
   f.p.setPen(f.theme.labelText);
   const QString arrow = state.folded ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ");
-  f.p.drawText(QRect(4, y, labelWidth_ - 8, line.height), Qt::AlignVCenter | Qt::AlignLeft,
-               arrow + state.part.label);
+  // A rank's header band holds no events: its label may run on across the whole width.
+  f.p.save();
+  f.p.setClipRect(QRect(0, kRulerHeight, width(), height() - kRulerHeight));
+  drawLabel(f.p, QRect(4, y, width() - 8, line.height), arrow + state.part.label);
+  f.p.restore();
 }
 
 void TimelineView::paintGroupHeaderLabel(const Frame& f, const Line& line, int y,
@@ -823,8 +841,8 @@ void TimelineView::paintGroupHeaderLabel(const Frame& f, const Line& line, int y
   const QString arrow =
       state.collapsed[line.index] ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ");
   const int indent = multiPart() ? 14 : 6;
-  f.p.drawText(QRect(indent, y, labelWidth_ - indent - 4, line.height),
-               Qt::AlignVCenter | Qt::AlignLeft, arrow + QString::fromStdString(group.label));
+  drawLabel(f.p, QRect(indent, y, labelWidth_ - indent - 4, line.height),
+            arrow + QString::fromStdString(group.label));
 }
 
 void TimelineView::paintCounterLabel(const Frame& f, const Line& line, int y) const {
@@ -832,8 +850,8 @@ void TimelineView::paintCounterLabel(const Frame& f, const Line& line, int y) co
   f.p.fillRect(QRect(10, y + 2, 4, line.height - 4), f.theme.counterLine);
   f.p.setFont(font());
   f.p.setPen(f.theme.labelText);
-  f.p.drawText(
-      QRect(20, y, labelWidth_ - 24, line.height), Qt::AlignVCenter | Qt::AlignLeft,
+  drawLabel(
+      f.p, QRect(20, y, labelWidth_ - 24, line.height),
       QString::fromStdString(counter.label) +
           QStringLiteral("  (%1 .. %2)").arg(counter.low, 0, 'g', 4).arg(counter.high, 0, 'g', 4));
 }
@@ -849,18 +867,21 @@ void TimelineView::paintRowLabel(const Frame& f, const Line& line, int y,
                  f.theme.band(track.band));
     f.p.setFont(font());
     f.p.setPen(f.theme.labelText);
-    f.p.drawText(QRect(20, y, labelWidth_ - 24, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
-                 QString::fromStdString(track.shortLabel));
+    drawLabel(f.p, QRect(20, y, labelWidth_ - 24, kRowHeight),
+              QString::fromStdString(track.shortLabel));
   } else if (row.depth == 1 && !track.threadName.empty()) {
     f.p.setFont(small);
     f.p.setPen(f.theme.labelDimText);
-    f.p.drawText(QRect(20, y, labelWidth_ - 24, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
-                 QString::fromStdString(track.threadName));
+    drawLabel(f.p, QRect(20, y, labelWidth_ - 24, kRowHeight),
+              QString::fromStdString(track.threadName));
   }
 }
 
 void TimelineView::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
+  const int labels = labelWidth_;
+  updateLabelWidth();
+  if (labelWidth_ != labels) invalidateGeometry();
   updateScrollBar();
 }
 
@@ -1221,32 +1242,36 @@ void TimelineView::mouseDoubleClickEvent(QMouseEvent* event) {
   }
 }
 
-void TimelineView::keyPressEvent(QKeyEvent* event) {
-  switch (event->key()) {
+bool TimelineView::pressKey(int key) {
+  switch (key) {
     case Qt::Key_W:
       zoomBy(0.8);
-      break;
+      return true;
     case Qt::Key_S:
       zoomBy(1.25);
-      break;
+      return true;
     case Qt::Key_A:
       panBy(-0.15);
-      break;
+      return true;
     case Qt::Key_D:
       panBy(0.15);
-      break;
+      return true;
     case Qt::Key_F:
       fitSelection();
-      break;
+      return true;
     case Qt::Key_0:
       fitAll();
-      break;
+      return true;
     case Qt::Key_Escape:
       selectEvent(kNoEvent, false);
-      break;
+      return true;
     default:
-      return QWidget::keyPressEvent(event);
+      return false;
   }
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* event) {
+  if (!pressKey(event->key())) return QWidget::keyPressEvent(event);
   event->accept();
 }
 

@@ -11,8 +11,9 @@
 // selection was made on; the single-trace calls (trace(), layout(), selectEvent(EventId),
 // setHighlighted, showMatches, rowTop(row), group collapse) act on it.
 //
-// Keys: W/S or Ctrl+wheel zoom, A/D or drag pan, F fits the selection, 0 fits everything, Esc
-// clears the selection. Click selects, double-click on a merged run zooms into it.
+// Keys: W/S or Ctrl+wheel zoom, A/D or drag pan, F fits the selection (the ruler's range, else the
+// selected event), 0 fits everything, Esc clears the selection. Click selects, double-click on a
+// merged run zooms into it.
 #include <QScrollBar>
 #include <QWidget>
 #include <memory>
@@ -83,9 +84,12 @@ class TimelineView : public QWidget {
   void setMinimumLabelWidth(int width);
   void setVisibleRange(TimeRange range);
   void fitAll();
-  void fitSelection();
+  void fitSelection();         // the range selected on the ruler where there is one, else the event
   void zoomBy(double factor);  // < 1 zooms in, around the cursor when it is over the events
   void panBy(double fraction);
+  // Does what key `key` (a Qt::Key) does on the timeline (the keys above); false for another key.
+  // The window's shortcuts call it, so that the keys work wherever focus is.
+  bool pressKey(int key);
 
   EventId selectedEvent() const { return selected_.event; }
   int selectedPart() const { return selected_.part; }

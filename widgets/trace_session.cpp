@@ -12,6 +12,10 @@ namespace sutra::widgets {
 struct TraceSession::Job {
   CancelToken cancel;
   QStringList paths;
+  bool replaced = false;  // ranks_ and the rest hold this job's run (GUI thread only)
+  // What discovery found, held back until the run replaces the loaded one (GUI thread only).
+  QStringList notes;
+  int rankCount = -1;
 };
 
 TraceSession::TraceSession(QObject* parent) : QObject(parent) {}
@@ -32,7 +36,12 @@ void TraceSession::requestOpTable(int index, TimeWindow window, bool groupByShap
   tableFuture_ = QtConcurrent::run([this, job, rank, index, window, groupByShapes] {
     auto table = std::make_shared<const OpTable>(
         buildOpTable(*rank->trace, *rank->launches, {window, groupByShapes}));
-    post(job, [this, index, table] { emit opTableReady(index, table); });
+    post(job, [this, rank, index, table] {
+      // A table of the run a new load has replaced meanwhile is of no use.
+      const auto i = static_cast<std::size_t>(index);
+      if (i < ranks_.size() && ranks_[i] && ranks_[i]->trace == rank->trace)
+        emit opTableReady(index, table);
+    });
   });
 }
 
@@ -43,19 +52,28 @@ void TraceSession::cancel() {
 void TraceSession::open(const QStringList& paths) {
   cancel();
   future_.waitForFinished();
-  ranks_.clear();
-  collectives_.reset();
-  run_.reset();
-  problems_.clear();
-  notes_.clear();
-  paths_ = paths;
+  // A load cancelled before its first rank left the run before it in place; one that got further
+  // replaced it already.
   loading_ = true;
   job_ = std::make_shared<Job>();
   job_->paths = paths;
   emit started(paths);
-  emit problemsChanged();
   auto job = job_;
   future_ = QtConcurrent::run([this, job] { run(job); });
+}
+
+void TraceSession::replaceWith(const std::shared_ptr<Job>& job) {
+  if (job->replaced) return;
+  job->replaced = true;
+  ranks_.clear();
+  collectives_.reset();
+  run_.reset();
+  problems_.clear();
+  notes_ = job->notes;
+  paths_ = job->paths;
+  emit replacing(paths_);
+  emit problemsChanged();
+  if (job->rankCount >= 0) emit ranksFound(job->rankCount);
 }
 
 // Runs `apply` on the GUI thread, unless this job was replaced or cancelled meanwhile.
@@ -83,9 +101,9 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
     building->assign(static_cast<std::size_t>(count), nullptr);
     QStringList notes;
     for (const auto& note : run.notes) notes << QString::fromStdString(note);
-    post(job, [this, notes, count] {
-      notes_ = notes;
-      emit ranksFound(count);
+    post(job, [job, notes, count] {  // told when the run replaces the loaded one
+      job->notes = notes;
+      job->rankCount = count;
     });
   };
   callbacks.rank = [this, job, building](int index, RunStage stage,
@@ -110,8 +128,9 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
     slot = data;
     std::shared_ptr<const RankData> published = data;
     const QString name = QFileInfo(data->path).fileName();
-    post(job, [this, published, index, stage, name] {
+    post(job, [this, job, published, index, stage, name] {
       const auto i = static_cast<std::size_t>(index);
+      replaceWith(job);
       if (stage == RunStage::Read) {
         if (ranks_.size() <= i) ranks_.resize(i + 1);
         ranks_[i] = published;
@@ -141,7 +160,8 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
     });
   };
   callbacks.collectives = [this, job](const std::shared_ptr<const RunCollectives>& collectives) {
-    post(job, [this, collectives] {
+    post(job, [this, job, collectives] {
+      replaceWith(job);
       collectives_ = collectives;
       emit collectivesReady();
     });
@@ -163,7 +183,8 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
     return;
   }
   auto done = std::make_shared<const Run>(std::move(run).value());
-  post(job, [this, done] {
+  post(job, [this, job, done] {
+    replaceWith(job);  // a run with no timeline to show (Chakra only) replaces it here
     run_ = done;
     loading_ = false;
     emit progressChanged(100, tr("Done"));

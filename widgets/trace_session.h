@@ -55,11 +55,13 @@ class TraceSession : public QObject {
   explicit TraceSession(QObject* parent = nullptr);
   ~TraceSession() override;
 
-  // Starts loading `paths` (files and/or directories), replacing what is loaded; a load in
-  // flight is cancelled first.
+  // Starts loading `paths` (files and/or directories); a load in flight is cancelled first. What
+  // is loaded stays (ranks(), paths(), run()...) until the new run has its first rank: a load that
+  // fails or is cancelled before then leaves it as it was.
   void open(const QStringList& paths);
   void cancel();
   bool isLoading() const { return loading_; }
+  // The paths of the run that ranks() holds (not those of a load that has not replaced it yet).
   QStringList paths() const { return paths_; }
 
   const std::vector<std::shared_ptr<const RankData>>& ranks() const { return ranks_; }
@@ -74,6 +76,9 @@ class TraceSession : public QObject {
 
  signals:
   void started(const QStringList& paths);
+  // The load of `paths` has its first rank: what was loaded is dropped now, and ranks(), paths(),
+  // problems() and run() are the new run's from here on. Comes before ranksFound.
+  void replacing(const QStringList& paths);
   void progressChanged(int percent, const QString& stage);
   // Discovery found `count` ranks with a Kineto trace; their rankReady follow, in rank order.
   void ranksFound(int count);
@@ -96,6 +101,8 @@ class TraceSession : public QObject {
  private:
   struct Job;
   void post(const std::shared_ptr<Job>& job, std::function<void()> apply);
+  // Drops what is loaded for `job`'s run, once (at its first rank, or when it ends without one).
+  void replaceWith(const std::shared_ptr<Job>& job);
   void run(const std::shared_ptr<Job>& job);
 
   std::vector<std::shared_ptr<const RankData>> ranks_;

@@ -3,6 +3,7 @@
 
 #include <QAbstractItemView>
 #include <QApplication>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -21,9 +22,11 @@
 #include "charts_view.h"
 #include "compare_view.h"
 #include "io/kineto_writer.h"
+#include "run_naming.h"
 #include "session/rank_exports.h"
 #include "simulation_view.h"
 #include "table_export.h"
+#include "trace_actions.h"
 #include "trace_session.h"
 
 namespace sutra::gui {
@@ -96,11 +99,29 @@ std::vector<std::string> protectedInputs(widgets::TraceSession* session) {
   return out;
 }
 
-// A file to write: asked for, refused when it is an input, confirmed when it exists.
+// The name proposed for an export of the run: "<run>.<what>", "<run>.rank1.<what>" where the run
+// has several ranks and `rank` is one of them.
+QString proposedName(widgets::TraceSession* session, const widgets::RankData* rank,
+                     const QString& what) {
+  QString name = runStem(session->paths());
+  if (name.isEmpty()) name = QStringLiteral("sutra");
+  if (rank && session->ranks().size() > 1) name += '.' + rank->label;
+  return name + '.' + what;
+}
+
+// Where a save dialog starts: in the run's folder, on the proposed name.
+QString startPath(widgets::TraceSession* session, const QString& proposed) {
+  const QString folder = runFolder(session->paths());
+  return folder.isEmpty() ? proposed : QDir(folder).filePath(proposed);
+}
+
+// A file to write: asked for (from the run's folder, `proposed` filled in), refused when it is an
+// input, confirmed when it exists.
 QString askTarget(QMainWindow* window, widgets::TraceSession* session, const QString& title,
-                  const QString& filter) {
-  const QString path = QFileDialog::getSaveFileName(window, title, QString(), filter, nullptr,
-                                                    QFileDialog::DontConfirmOverwrite);
+                  const QString& filter, const QString& proposed) {
+  const QString path =
+      QFileDialog::getSaveFileName(window, title, startPath(session, proposed), filter, nullptr,
+                                   QFileDialog::DontConfirmOverwrite);
   if (path.isEmpty() || !confirmExportTarget(window, path, loadedInputs(session))) return {};
   return path;
 }
@@ -135,8 +156,9 @@ void runExport(QMainWindow* window, const QString& label, const QString& path,
 // written and the problems.
 void exportChakra(QMainWindow* window, widgets::TraceSession* session) {
   if (session->ranks().empty()) return;
-  const QString dir =
-      QFileDialog::getExistingDirectory(window, QObject::tr("Export Chakra traces into"));
+  const QString dir = QFileDialog::getExistingDirectory(
+      window, QObject::tr("Export Chakra traces (one .et per rank) into folder"),
+      runFolder(session->paths()));
   if (dir.isEmpty()) return;
   // What the session built: each rank's ET read and linked already where it has one.
   std::vector<chakra::RankExportInput> inputs;
@@ -285,12 +307,15 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
 
   exportMenu->addAction(QObject::tr("&Chakra trace(s)..."), window,
                         [window, session] { exportChakra(window, session); });
+  enableWithTrace(exportMenu->actions().back(), session);
 
   exportMenu->addAction(QObject::tr("&Linked ET+ JSON..."), window, [window, session, currentRank] {
     const auto rank = currentRankData(session, currentRank);
     if (!rank) return;
-    const QString path = askTarget(window, session, QObject::tr("Export the linked trace (ET+)"),
-                                   QObject::tr("ET+ JSON (*.json);;gzipped (*.json.gz)"));
+    const QString path = askTarget(
+        window, session, QObject::tr("Export the linked trace (ET+) of %1").arg(rank->label),
+        QObject::tr("ET+ JSON (*.json);;gzipped (*.json.gz)"),
+        proposedName(session, rank.get(), QStringLiteral("et+.json")));
     if (path.isEmpty()) return;
     const auto run = rank->run;
     const auto inputs = protectedInputs(session);
@@ -300,14 +325,17 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
     runExport(window, QObject::tr("Linking %1 with %2...").arg(rank->label, with), path,
               [run, path, inputs] { return writeRankEtPlus(*run, path.toStdString(), inputs); });
   });
+  enableWithTrace(exportMenu->actions().back(), session);
 
   exportMenu->addAction(
       QObject::tr("&Measured timeline (Chrome/Perfetto JSON)..."), window,
       [window, session, currentRank] {
         const auto rank = currentRankData(session, currentRank);
         if (!rank) return;
-        const QString path = askTarget(window, session, QObject::tr("Export the measured timeline"),
-                                       QObject::tr("Chrome trace (*.json);;gzipped (*.json.gz)"));
+        const QString path = askTarget(
+            window, session, QObject::tr("Export the measured timeline of %1").arg(rank->label),
+            QObject::tr("Chrome trace (*.json);;gzipped (*.json.gz)"),
+            proposedName(session, rank.get(), QStringLiteral("measured.json")));
         if (path.isEmpty()) return;
         const auto trace = rank->trace;
         const auto inputs = protectedInputs(session);
@@ -318,15 +346,17 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
                     return writeKinetoTrace(*trace, path.toStdString(), options);
                   });
       });
+  enableWithTrace(exportMenu->actions().back(), session);
 
   exportMenu->addAction(
       QObject::tr("&Simulated timeline (Chrome/Perfetto JSON)..."), window,
       [window, session, currentRank] {
         const auto rank = currentRankData(session, currentRank);
         if (!rank) return;
-        const QString path =
-            askTarget(window, session, QObject::tr("Export the simulated timeline"),
-                      QObject::tr("Chrome trace (*.json);;gzipped (*.json.gz)"));
+        const QString path = askTarget(
+            window, session, QObject::tr("Export the simulated timeline of %1").arg(rank->label),
+            QObject::tr("Chrome trace (*.json);;gzipped (*.json.gz)"),
+            proposedName(session, rank.get(), QStringLiteral("simulated.json")));
         if (path.isEmpty()) return;
         // What the simulation window shows (what-if included) where one is open, else a plain
         // replay.
@@ -354,6 +384,7 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
             window, QObject::tr("Simulating %1...").arg(rank->label), path,
             [run, index, path] { return writeSimulatedRank(*run, index, path.toStdString()); });
       });
+  enableWithTrace(exportMenu->actions().back(), session);
 
   exportMenu->addAction(QObject::tr("Table as C&SV..."), window, [window, session] {
     QAbstractItemView* table = tableToExport(window);
@@ -362,9 +393,10 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
                                QObject::tr("Click into a table first."));
       return;
     }
-    const QString path = QFileDialog::getSaveFileName(window, QObject::tr("Export the table"),
-                                                      QString(), QObject::tr("CSV (*.csv)"),
-                                                      nullptr, QFileDialog::DontConfirmOverwrite);
+    const QString path = QFileDialog::getSaveFileName(
+        window, QObject::tr("Export the table as CSV"),
+        startPath(session, proposedName(session, nullptr, QStringLiteral("table.csv"))),
+        QObject::tr("CSV (*.csv)"), nullptr, QFileDialog::DontConfirmOverwrite);
     if (path.isEmpty() || !confirmExportTarget(window, path, loadedInputs(session))) return;
     QString error;
     if (!widgets::writeModelCsv(*table->model(), path, &error))
@@ -379,10 +411,11 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
           QObject::tr("Open View > Charts, Simulation or a comparison first."));
       return;
     }
-    const QString path =
-        QFileDialog::getSaveFileName(window, QObject::tr("Save the chart"), QString(),
-                                     QObject::tr("PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"), nullptr,
-                                     QFileDialog::DontConfirmOverwrite);
+    const QString path = QFileDialog::getSaveFileName(
+        window, QObject::tr("Export the chart as PNG, SVG or PDF"),
+        startPath(session, proposedName(session, nullptr, QStringLiteral("chart.png"))),
+        QObject::tr("PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"), nullptr,
+        QFileDialog::DontConfirmOverwrite);
     if (path.isEmpty() || !confirmExportTarget(window, path, loadedInputs(session))) return;
     QString error;
     if (!chart->save(path, &error)) QMessageBox::critical(window, QObject::tr("Export"), error);
@@ -409,6 +442,7 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
     sim->simulate(run, currentRank ? std::max(0, currentRank()) : 0);
     showAnalysisWindow(window, sim, QObject::tr("Simulation of %1").arg(rank->label));
   });
+  enableWithTrace(analysis->actions().back(), session);
   addAstraSimAction(window, analysis, session);
   analysis->addAction(QObject::tr("&Charts"), window, [window, session, currentRank] {
     const auto rank = currentRankData(session, currentRank);
@@ -422,6 +456,7 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
     charts->setRank(rank->trace, rank->opTable);
     showAnalysisWindow(window, charts, QObject::tr("Charts of %1").arg(rank->label));
   });
+  enableWithTrace(analysis->actions().back(), session);
 }
 
 }  // namespace sutra::gui

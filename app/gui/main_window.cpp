@@ -38,11 +38,14 @@
 #include "event_details.h"
 #include "op_table_view.h"
 #include "problems_model.h"
+#include "run_naming.h"
 #include "sample_notice.h"
 #include "text/alignment_text.h"
 #include "text/format.h"
 #include "theme_menu.h"
+#include "timeline_keys.h"
 #include "timeline_view.h"
+#include "trace_actions.h"
 #include "trace_session.h"
 
 namespace sutra::gui {
@@ -65,6 +68,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   buildDocks();
   buildMenus();
   installAnalysisMenus(this, session_, [this] { return currentRank(); });
+  installTimelineKeys(this, timeline_);
 
   progress_ = new QProgressBar(this);
   progress_->setRange(0, 100);
@@ -90,6 +94,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     progress_->setVisible(true);
     cancelButton_->setVisible(true);
     statusLabel_->setText(tr("Opening %1").arg(paths.join(QStringLiteral(", "))));
+  });
+  // What was loaded stays on screen until the new run has its first rank to show.
+  connect(session_, &widgets::TraceSession::replacing, this, [this](const QStringList& paths) {
     const QString notice = sampleNotice(paths);
     sampleLabel_->setText(notice);
     sampleLabel_->setToolTip(notice.isEmpty() ? QString() : tr("See SAMPLE.md beside the traces"));
@@ -106,6 +113,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     details_->showDetails(nullptr, kNoEvent);
     ops_->clear();
     chain_->clear();
+    updateTitle();
   });
   connect(session_, &widgets::TraceSession::progressChanged, this,
           [this](int percent, const QString& stage) {
@@ -148,15 +156,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     done();
     showRankSummary();  // the last stage's "Done" gives way to what was loaded
     updateTitle();
+    addRecent(session_->paths());  // only what opened enters Open Recent
     emit loadFinished();
   });
   connect(session_, &widgets::TraceSession::canceled, this, [this, done] {
     done();
-    statusLabel_->setText(tr("Loading cancelled."));
+    statusLabel_->setText(rank() ? tr("Loading cancelled; the trace loaded before is still shown.")
+                                 : tr("Loading cancelled."));
   });
   connect(session_, &widgets::TraceSession::failed, this, [this, done](const QString& message) {
     done();
-    statusLabel_->setText(tr("Could not open the trace."));
+    statusLabel_->setText(
+        rank() ? tr("Could not open the trace; the trace loaded before is still shown.")
+               : tr("Could not open the trace."));
     showError(message);
   });
 
@@ -256,10 +268,12 @@ void MainWindow::buildMenus() {
   quit->setShortcut(QKeySequence::Quit);
 
   viewMenu_ = menuBar()->addMenu(tr("&View"));
-  viewMenu_->addAction(tr("Fit &All"), QKeySequence(tr("Ctrl+0")), timeline_,
-                       &widgets::TimelineView::fitAll);
-  viewMenu_->addAction(tr("Fit &Selection"), QKeySequence(tr("Ctrl+F2")), timeline_,
-                       &widgets::TimelineView::fitSelection);
+  enableWithTrace(viewMenu_->addAction(tr("Fit &All"), QKeySequence(tr("Ctrl+0")), timeline_,
+                                       &widgets::TimelineView::fitAll),
+                  session_);
+  enableWithTrace(viewMenu_->addAction(tr("Fit &Selection"), QKeySequence(tr("Ctrl+F2")), timeline_,
+                                       &widgets::TimelineView::fitSelection),
+                  session_);
   alignAction_ = viewMenu_->addAction(tr("Align Ranks on First &ProfilerStep"));
   alignAction_->setObjectName(QStringLiteral("AlignRanksAction"));
   alignAction_->setCheckable(true);
@@ -282,10 +296,12 @@ void MainWindow::buildMenus() {
       applyAlignment();
       showRankSummary();
     });
-  viewMenu_->addAction(tr("Fold All Ranks"), QKeySequence(tr("Ctrl+Shift+[")), this,
-                       [this] { timeline_->setAllPartsCollapsed(true); });
-  viewMenu_->addAction(tr("Unfold All Ranks"), QKeySequence(tr("Ctrl+Shift+]")), this,
-                       [this] { timeline_->setAllPartsCollapsed(false); });
+  enableWithTrace(viewMenu_->addAction(tr("Fold All Ranks"), QKeySequence(tr("Ctrl+Shift+[")), this,
+                                       [this] { timeline_->setAllPartsCollapsed(true); }),
+                  session_);
+  enableWithTrace(viewMenu_->addAction(tr("Unfold All Ranks"), QKeySequence(tr("Ctrl+Shift+]")),
+                                       this, [this] { timeline_->setAllPartsCollapsed(false); }),
+                  session_);
   viewMenu_->addSeparator();
   for (QDockWidget* dock : findChildren<QDockWidget*>())
     viewMenu_->addAction(dock->toggleViewAction());
@@ -297,7 +313,9 @@ void MainWindow::buildMenus() {
     QMessageBox::information(
         this, tr("Timeline keys"),
         tr("W / S or Ctrl+wheel: zoom in / out\nA / D, Shift+wheel or drag: pan\n"
-           "F: fit the selection\n0: fit everything\nEsc: clear the selection\n"
+           "F: fit the range selected on the ruler, else the selected event\n"
+           "0: fit everything\nEsc: clear the selection\n"
+           "(W, A, S, D, F and 0 work wherever focus is, except in a text field)\n"
            "Click: select; double-click a merged run: zoom into it\n"
            "Click a group header: collapse or expand it\n"
            "All ranks: click a rank's header to fold or unfold the whole rank"));
@@ -378,7 +396,7 @@ void MainWindow::buildDocks() {
     return d;
   };
   details_ = new widgets::EventDetailsView(this);
-  dock(tr("Details"), "DetailsDock", details_, Qt::RightDockWidgetArea)->setMinimumWidth(340);
+  dock(tr("Details"), "DetailsDock", details_, Qt::RightDockWidgetArea)->setMinimumWidth(240);
   chain_ = new widgets::ChainView(this);
   auto* chainScroll = new QScrollArea(this);
   chainScroll->setWidget(chain_);
@@ -408,7 +426,6 @@ void MainWindow::buildDocks() {
 
 void MainWindow::openPaths(const QStringList& paths) {
   if (paths.isEmpty()) return;
-  addRecent(paths);
   session_->open(paths);
 }
 
@@ -653,9 +670,9 @@ void MainWindow::onSelection(EventId event) {
 }
 
 void MainWindow::updateTitle() {
-  const auto data = rank();
-  setWindowTitle(data ? QStringLiteral("%1 - Sutra").arg(QFileInfo(data->path).fileName())
-                      : QStringLiteral("Sutra"));
+  // Named by the run, not by its first file: every sample's rank 0 is "rank0.kineto.json.gz".
+  setWindowTitle(rank() ? QStringLiteral("%1 - Sutra").arg(runName(session_->paths()))
+                        : QStringLiteral("Sutra"));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
@@ -670,6 +687,26 @@ void MainWindow::dropEvent(QDropEvent* event) {
     event->acceptProposedAction();
     openPaths(paths);
   }
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+  QMainWindow::resizeEvent(event);
+  // The events keep at least half of a small window: the docks beside the timeline give way to
+  // 30 % of the width (and the timeline's label column to a quarter of its own). Queued: the
+  // docks have their widths once the layout has run.
+  QMetaObject::invokeMethod(
+      this,
+      [this] {
+        QList<QDockWidget*> beside;
+        for (QDockWidget* dock : findChildren<QDockWidget*>())
+          if (!dock->isHidden() && !dock->isFloating() &&
+              dockWidgetArea(dock) == Qt::RightDockWidgetArea)
+            beside << dock;
+        const int most = width() * 3 / 10;
+        if (!beside.isEmpty() && beside.front()->width() > most)
+          resizeDocks(beside, QList<int>(beside.size(), most), Qt::Horizontal);
+      },
+      Qt::QueuedConnection);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

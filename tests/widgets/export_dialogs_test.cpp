@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
@@ -215,6 +217,72 @@ TEST(ExportDialogs, AnInputIsNeverTheTarget) {
   EXPECT_TRUE(refused);
   EXPECT_EQ(window.findChild<QMessageBox*>("ExportResult"), nullptr);  // nothing was written
   EXPECT_EQ(QFileInfo(input).lastModified(), before);
+}
+
+// What the next file dialog shows when it opens (title, folder, the name filled in); then it is
+// cancelled. A dialog that never comes leaves `seen` false after a minute.
+struct DialogSeen {
+  bool seen = false;
+  QString title, folder, name;
+};
+void readAndCancelNextFileDialog(DialogSeen* out) {
+  auto* poll = new QTimer;
+  auto ticks = std::make_shared<int>(0);
+  QObject::connect(poll, &QTimer::timeout, poll, [poll, out, ticks] {
+    QFileDialog* dialog = visibleFileDialog();
+    if (!dialog) {
+      if (++*ticks > 3000) poll->deleteLater();
+      return;
+    }
+    out->seen = true;
+    out->title = dialog->windowTitle();
+    out->folder = dialog->directory().absolutePath();
+    if (auto* name = dialog->findChild<QLineEdit*>("fileNameEdit")) out->name = name->text();
+    dialog->reject();
+    poll->deleteLater();
+  });
+  poll->start(20);
+}
+
+// The save dialogs start in the run's folder, with a file name made from the run's, and say in
+// their title what they save.
+TEST(ExportDialogs, SaveDialogsStartInTheRunsFolderWithAName) {
+  test::qtApp();
+  MainWindow window;
+  const QString run = QFileInfo(sample("allreduce_2ranks")).absoluteFilePath();
+  ASSERT_NO_FATAL_FAILURE(openSample(window, run));
+  const struct {
+    const char* action;
+    const char* name;
+    const char* title;
+  } cases[] = {
+      {"Linked ET+ JSON...", "allreduce_2ranks.rank0.et+.json",
+       "Export the linked trace (ET+) of rank0"},
+      {"Measured timeline (Chrome/Perfetto JSON)...", "allreduce_2ranks.rank0.measured.json",
+       "Export the measured timeline of rank0"},
+      {"Simulated timeline (Chrome/Perfetto JSON)...", "allreduce_2ranks.rank0.simulated.json",
+       "Export the simulated timeline of rank0"},
+  };
+  for (const auto& c : cases) {
+    QAction* action = actionNamed(&window, "Export", c.action);
+    ASSERT_NE(action, nullptr) << c.action;
+    DialogSeen seen;
+    readAndCancelNextFileDialog(&seen);
+    action->trigger();
+    ASSERT_TRUE(seen.seen) << c.action;
+    EXPECT_EQ(QDir::cleanPath(seen.folder), QDir::cleanPath(run)) << c.action;
+    EXPECT_EQ(seen.name, c.name) << c.action;
+    EXPECT_EQ(seen.title, c.title) << c.action;
+  }
+  // A single file's run is named by the file, less its extensions.
+  const QString file = sample("matmul_1024") + "/rank0.kineto.json.gz";
+  ASSERT_NO_FATAL_FAILURE(openSample(window, file));
+  DialogSeen seen;
+  readAndCancelNextFileDialog(&seen);
+  actionNamed(&window, "Export", "Linked ET+ JSON...")->trigger();
+  ASSERT_TRUE(seen.seen);
+  EXPECT_EQ(QDir::cleanPath(seen.folder), QDir::cleanPath(QFileInfo(file).absolutePath()));
+  EXPECT_EQ(seen.name, "rank0.kineto.et+.json");
 }
 
 }  // namespace

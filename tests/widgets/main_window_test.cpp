@@ -5,11 +5,17 @@
 
 #include <gtest/gtest.h>
 
+#include <QAction>
+#include <QFileInfo>
+#include <QLineEdit>
+#include <QMenu>
 #include <QMessageBox>
 #include <QMouseEvent>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTest>
 #include <algorithm>
 
 #include "op_table_model.h"
@@ -102,6 +108,150 @@ TEST(MainWindow, ATableRowSelectsItsOccurrencesInTheTimeline) {
   EXPECT_EQ(highlighted, expected);
   ASSERT_NE(window.timeline().selectedEvent(), kNoEvent);
   EXPECT_EQ(trace.name(trace.events[window.timeline().selectedEvent()]), "aten::linear");
+}
+
+QString sample(const char* name) {
+  return QString::fromStdString(test::fixture("../../resources/samples/")) + name;
+}
+
+QStringList recentEntries() { return QSettings().value("recent").toStringList(); }
+
+// A failed open keeps the trace loaded before, with its title, and stays out of Open Recent; only
+// what opened enters it.
+TEST(MainWindow, AFailedOpenKeepsTheLoadedTraceAndStaysOutOfRecent) {
+  test::qtApp();
+  QSettings().remove("recent");
+  MainWindow window;
+  QSignalSpy loaded(&window, &MainWindow::loadFinished);
+  window.openPaths({sample("matmul_1024")});
+  ASSERT_TRUE(waitFor(loaded));
+  const Trace* trace = window.timeline().trace();
+  ASSERT_NE(trace, nullptr);
+  const QString title = window.windowTitle();
+  const QString opened = QFileInfo(sample("matmul_1024")).absoluteFilePath();
+  EXPECT_EQ(recentEntries(), QStringList{opened});
+
+  QSignalSpy errors(&window, &MainWindow::errorShown);
+  window.openPaths({QString::fromStdString(test::fixture("widgets/truncated_kineto.json.gz"))});
+  ASSERT_TRUE(waitFor(errors));
+  EXPECT_EQ(window.timeline().trace(), trace);
+  EXPECT_EQ(window.windowTitle(), title);
+  EXPECT_EQ(window.currentRank(), 0);
+  EXPECT_EQ(recentEntries(), QStringList{opened});
+  if (auto* dialog = window.findChild<QMessageBox*>("ErrorDialog")) dialog->close();
+
+  // Cancelled: the same.
+  QSignalSpy canceled(&window.session(), &widgets::TraceSession::canceled);
+  window.openPaths({sample("allreduce_2ranks")});
+  window.session().cancel();  // before its first rank
+  ASSERT_TRUE(waitFor(canceled));
+  EXPECT_EQ(window.timeline().trace(), trace);
+  EXPECT_EQ(window.windowTitle(), title);
+  EXPECT_EQ(recentEntries(), QStringList{opened});
+  QSettings().remove("recent");
+}
+
+// With nothing loaded, what needs a trace is disabled and says why; a load enables it.
+TEST(MainWindow, ActionsThatNeedATraceWaitForOne) {
+  test::qtApp();
+  MainWindow window;
+  std::vector<QAction*> needing;
+  for (QMenu* menu : window.findChildren<QMenu*>())
+    for (QAction* action : menu->actions()) {
+      const QString text = action->text().remove('&');
+      if (text == "Chakra trace(s)..." || text == "Linked ET+ JSON..." ||
+          text.startsWith("Measured timeline") || text.startsWith("Simulated timeline") ||
+          text == "Simulate" || text == "Charts" || text == "Fit All" || text == "Fit Selection")
+        needing.push_back(action);
+    }
+  ASSERT_EQ(needing.size(), 8u);
+  for (QAction* action : needing) {
+    EXPECT_FALSE(action->isEnabled()) << action->text().toStdString();
+    EXPECT_EQ(action->toolTip(), "Open a trace first") << action->text().toStdString();
+  }
+  QSignalSpy loaded(&window, &MainWindow::loadFinished);
+  window.openPaths({sample("matmul_1024")});
+  ASSERT_TRUE(waitFor(loaded));
+  for (QAction* action : needing) {
+    EXPECT_TRUE(action->isEnabled()) << action->text().toStdString();
+    EXPECT_NE(action->toolTip(), "Open a trace first") << action->text().toStdString();
+  }
+  QSettings().remove("recent");
+}
+
+// The window is titled by the run: a run folder by its name, a single file by its own.
+TEST(MainWindow, TheTitleNamesTheRun) {
+  test::qtApp();
+  MainWindow window;
+  EXPECT_EQ(window.windowTitle(), "Sutra");
+  QSignalSpy loaded(&window, &MainWindow::loadFinished);
+  window.openPaths({sample("allreduce_2ranks")});
+  ASSERT_TRUE(waitFor(loaded));
+  EXPECT_EQ(window.windowTitle(), "allreduce_2ranks - Sutra");
+  window.setCurrentRank(1);
+  EXPECT_EQ(window.windowTitle(), "allreduce_2ranks - Sutra");
+  loaded.clear();
+  window.openPaths({sample("matmul_1024/rank0.kineto.json.gz")});
+  ASSERT_TRUE(waitFor(loaded));
+  EXPECT_EQ(window.windowTitle(), "rank0.kineto.json.gz - Sutra");
+  QSettings().remove("recent");
+}
+
+// W/A/S/D/F/0 move the timeline wherever focus is in the window (here the operator table), but a
+// text field keeps its typing; F fits the range selected on the ruler.
+TEST(MainWindow, TimelineKeysWorkWhereverFocusIsButInTextFields) {
+  test::qtApp();
+  MainWindow window;
+  QSignalSpy loaded(&window, &MainWindow::loadFinished);
+  window.openPaths({sample("matmul_1024")});
+  ASSERT_TRUE(waitFor(loaded));
+  window.show();
+  window.activateWindow();
+  ASSERT_TRUE(QTest::qWaitForWindowActive(&window));
+  widgets::TimelineView& timeline = window.timeline();
+  auto* table = window.findChild<widgets::OpTableView*>()->table();
+  table->setFocus();
+  QApplication::processEvents();
+  ASSERT_EQ(QApplication::focusWidget(), table);
+  const widgets::TimeRange all = timeline.visibleRange();
+  QTest::keyClick(table, Qt::Key_W);
+  EXPECT_LT(timeline.visibleRange().span(), all.span());
+  const widgets::TimeRange zoomed = timeline.visibleRange();
+  QTest::keyClick(table, Qt::Key_D);
+  EXPECT_GT(timeline.visibleRange().start, zoomed.start);
+  QTest::keyClick(table, Qt::Key_0);
+  EXPECT_EQ(timeline.visibleRange(), all);
+  const widgets::TimeRange range{all.start + all.span() / 4, all.start + all.span() / 2};
+  timeline.setSelectedTimeRange(range);
+  QTest::keyClick(table, Qt::Key_F);
+  EXPECT_EQ(timeline.visibleRange(), range);
+
+  QLineEdit* search = nullptr;
+  for (QLineEdit* edit : window.findChildren<QLineEdit*>())
+    if (edit->placeholderText().startsWith("Search event names")) search = edit;
+  ASSERT_NE(search, nullptr);
+  search->setFocus();
+  QApplication::processEvents();
+  QTest::keyClick(search, Qt::Key_W);
+  QTest::keyClick(search, Qt::Key_0);
+  EXPECT_EQ(search->text(), "w0");
+  EXPECT_EQ(timeline.visibleRange(), range);
+  QSettings().remove("recent");
+}
+
+// At 1000 x 650 the events get at least half the width: the docks beside the timeline and its
+// label column give way.
+TEST(MainWindow, TheEventsGetHalfOfASmallWindow) {
+  test::qtApp();
+  MainWindow window;
+  window.resize(1000, 650);
+  window.show();
+  QSignalSpy loaded(&window, &MainWindow::loadFinished);
+  window.openPaths({sample("allreduce_2ranks")});
+  ASSERT_TRUE(waitFor(loaded));
+  QApplication::processEvents();
+  EXPECT_GE(window.timeline().eventAreaWidth(), 500) << window.timeline().labelWidth();
+  QSettings().remove("recent");
 }
 
 void sendMouse(QWidget* widget, QEvent::Type type, QPoint pos, Qt::MouseButtons buttons) {

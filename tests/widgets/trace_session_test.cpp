@@ -115,6 +115,35 @@ TEST(TraceSession, CancelStopsTheLoad) {
   EXPECT_TRUE(session.ranks().empty());
 }
 
+// A load that fails or is cancelled before its first rank leaves the run loaded before as it was.
+TEST(TraceSession, AFailedOrCancelledOpenKeepsTheRunLoadedBefore) {
+  test::qtApp();
+  TraceSession session;
+  const QString sample =
+      QString::fromStdString(test::fixture("../../resources/samples/matmul_1024"));
+  session.open({sample});
+  ASSERT_EQ(waitForEnd(session), "finished");
+  ASSERT_EQ(session.ranks().size(), 1u);
+  const auto loaded = session.ranks().front();
+  QSignalSpy replacing(&session, &TraceSession::replacing);
+  session.open({QString::fromStdString(test::fixture("widgets/truncated_kineto.json.gz"))});
+  EXPECT_TRUE(waitForEnd(session).startsWith("failed: "));
+  session.open({QStringLiteral("/nonexistent/trace.json.gz")});
+  session.cancel();
+  EXPECT_NE(waitForEnd(session), "finished");
+  EXPECT_TRUE(replacing.isEmpty());
+  ASSERT_EQ(session.ranks().size(), 1u);
+  EXPECT_EQ(session.ranks().front(), loaded);
+  EXPECT_EQ(session.paths(), QStringList{sample});
+  EXPECT_NE(session.run(), nullptr);
+  // A load that works replaces it, at its first rank.
+  session.open({sample});
+  EXPECT_EQ(waitForEnd(session), "finished");
+  EXPECT_EQ(replacing.size(), 1);
+  ASSERT_EQ(session.ranks().size(), 1u);
+  EXPECT_NE(session.ranks().front(), loaded);
+}
+
 // The window shows core's failure as it is: the same words sutra-cli prints (session_test checks
 // the CLI's side).
 TEST(TraceSession, FailsWithCoresMessage) {

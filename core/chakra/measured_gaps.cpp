@@ -170,10 +170,7 @@ MeasuredGaps measureGaps(const LinkedTrace& linked) {
   for (std::size_t i = 0; i < n; ++i) {
     const LinkedOp& op = ops[i];
     if (!op.isCpu() || root[i]) continue;
-    if (annotation[i]) {
-      ++out.annotations;
-      continue;
-    }
+    if (annotation[i]) continue;
     piece[i] = firstChild[i] == kNoTime
                    ? op.inclusiveDur
                    : std::clamp<TimeNs>(firstChild[i] - op.ts, 0, op.inclusiveDur);
@@ -247,7 +244,6 @@ MeasuredGaps measureGaps(const LinkedTrace& linked) {
           gap.waitsOn.push_back(*last);
         ready = std::max(ready, endOf(*last));
       }
-      out.waitedNs += ready - g0;
       const TimeNs own = g1 - ready + carry;
       if (own < kHalfMicro) {
         carry = own;

@@ -49,9 +49,7 @@ struct MeasuredGaps {
   std::vector<TimeNs> ownDur;  // per op of LinkedTrace::ops: the duration a node should carry
   std::vector<HostGap> host;
   std::vector<DeviceGap> device;
-  std::size_t annotations = 0;  // CPU ops given no own time
-  TimeNs blockedNs = 0;         // sync waits taken out of CPU ops' own time
-  TimeNs waitedNs = 0;          // host gap time that was waiting for other threads
+  TimeNs blockedNs = 0;  // sync waits taken out of CPU ops' own time
 };
 
 // An op that only marks a region: a user annotation, ProfilerStep#N, "## name ##".

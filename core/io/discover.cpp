@@ -58,6 +58,7 @@ class TraceSniffVisitor final : public JsonPrefixScanner::Visitor {
   bool etNodeShape = false;
   bool linked = false;
   bool schemaSeen = false;
+  bool simulated = false;
   bool firstElementClosed = false;
   std::uint64_t nodesSeen = 0;
   std::string schemaVersion;  // Kineto
@@ -98,6 +99,8 @@ class TraceSniffVisitor final : public JsonPrefixScanner::Visitor {
     }
     if (root == Root::Object && path.size() == 1) {
       if (path[0].key == "schemaVersion") schemaVersion.assign(token);
+      if (path[0].key == "traceName" && isString && token == kSimulatedTimelineName)
+        simulated = true;
       if (path[0].key == "schema" && isString) {
         etSchema.assign(token);
         schemaSeen = true;
@@ -434,6 +437,8 @@ Result<DiscoveredFile> sniffTraceFile(const std::string& path) {
       out.kind = FileKind::KinetoTrace;
       out.schema = visitor.schemaVersion;
       out.rank = visitor.rank;
+      out.simulated = visitor.simulated;
+      if (visitor.simulated) out.reason = "Sutra's simulated timeline";
       decided = true;
     } else if (visitor.nodes && (visitor.schemaSeen || visitor.etNodeShape)) {
       out.kind = visitor.linked ? FileKind::LinkedEt : FileKind::PytorchEt;
@@ -676,6 +681,7 @@ Result<Discovery> discoverTraces(const std::vector<std::string>& paths) {
 
   struct Candidates {
     std::vector<std::string> kineto, et, linked, chakra;
+    std::vector<std::string> simulated;  // Sutra's simulated timelines: a rank's trace if alone
   };
   std::map<int, Candidates> byRank;
   for (const auto& f : d.files) {
@@ -683,7 +689,7 @@ Result<Discovery> discoverTraces(const std::vector<std::string>& paths) {
     auto& c = byRank[*f.rank];
     switch (f.kind) {
       case FileKind::KinetoTrace:
-        c.kineto.push_back(f.path);
+        (f.simulated ? c.simulated : c.kineto).push_back(f.path);
         break;
       case FileKind::PytorchEt:
         c.et.push_back(f.path);
@@ -703,6 +709,17 @@ Result<Discovery> discoverTraces(const std::vector<std::string>& paths) {
     RankGroup g;
     g.rank = rank;
     const std::string rankText = "rank " + std::to_string(rank);
+    // A simulated timeline saved beside the recorded traces is no recording of the rank: it
+    // stands for the rank only where nothing else of it was recorded.
+    const bool recorded =
+        !c.kineto.empty() || !c.et.empty() || !c.linked.empty() || !c.chakra.empty();
+    for (const auto& s : c.simulated) {
+      if (recorded)
+        d.notes.push_back(s + ": left out: Sutra's simulated timeline of " + rankText +
+                          ", not a recorded trace (open it on its own to see it)");
+      else
+        c.kineto.push_back(s);
+    }
     // The best-matching ET and Kineto trace of this rank form its pair.
     if (!c.et.empty() && !c.kineto.empty()) {
       std::size_t best = 0, bi = 0, bk = 0;

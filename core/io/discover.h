@@ -26,9 +26,14 @@ std::string_view fileKindName(FileKind kind);
 // Stable identifiers for --json: "kineto", "pytorch_et", "linked_et", "chakra_et", "unknown"
 std::string_view fileKindId(FileKind kind);
 
+// The traceName of Sutra's simulated timeline (sutra-cli simulate -o, File > Export): discovery
+// knows it from a recorded trace, so a timeline saved beside the traces never stands for a rank.
+inline constexpr std::string_view kSimulatedTimelineName = "Sutra simulated timeline";
+
 struct DiscoveredFile {
   std::string path;
   FileKind kind = FileKind::Unknown;
+  bool simulated = false;   // a Kineto-format file that is Sutra's simulated timeline
   std::string schema;       // Kineto schemaVersion, ET schema, Chakra version ("" if none)
   std::optional<int> rank;  // from distributedInfo.rank, else the name, else 0 for one rank
   std::string reason;       // why Unknown, or notes ("rank from name", "rank 0 assumed")

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "io/chrome_trace_stream.h"
+#include "io/discover.h"
 
 namespace sutra {
 
@@ -12,7 +13,9 @@ Status writeSimulatedTimeline(const std::string& path, std::span<const Simulated
   file.gzip = hasGzipSuffix(path);
   for (const auto& r : ranks) file.protectedPaths.push_back(r.graph->trace->path);
   auto stream = ChromeTraceStream::open(
-      path, "\"displayTimeUnit\":\"ms\",\"traceName\":\"Sutra simulated timeline\"", file);
+      path,
+      "\"displayTimeUnit\":\"ms\",\"traceName\":\"" + std::string(kSimulatedTimelineName) + "\"",
+      file);
   if (!stream) return stream.error();
   int nextPid = 1;
   for (const auto& r : ranks) {

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -190,6 +191,33 @@ TEST(Discover, OneRankWithoutRanksIsRankZero) {
   EXPECT_EQ(d->ranks[0].kineto, dir + "/train_kineto.json.gz");
   EXPECT_EQ(d->files[0].reason, "rank 0 assumed: no rank in the content or the name");
   EXPECT_TRUE(d->notes.empty());
+}
+
+TEST(Discover, ASimulatedTimelineSavedBesideTheTracesStandsForNoRecordedRank) {
+  // Saved into the run's folder (the window's save dialogs start there): its name sorts first
+  // and says rank 0, but a recorded Kineto trace of rank 0 is there too.
+  const auto dir = std::filesystem::temp_directory_path() / "sutra_discover_simulated";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string head =
+      "{\"displayTimeUnit\":\"ms\",\"traceName\":\"Sutra simulated timeline\",";
+  { std::ofstream(dir / "a.rank0.simulated.json") << head << "\"traceEvents\": []}"; }
+  { std::ofstream(dir / "rank0.kineto.json") << "{\"traceEvents\": []}"; }
+  auto d = discoverTraces({dir.string()});
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  ASSERT_EQ(d->ranks.size(), 1u);
+  EXPECT_EQ(d->ranks[0].kineto, (dir / "rank0.kineto.json").string());
+  const std::string leftOut = (dir / "a.rank0.simulated.json").string() +
+                              ": left out: Sutra's simulated timeline of rank 0, not a recorded "
+                              "trace (open it on its own to see it)";
+  EXPECT_NE(std::find(d->notes.begin(), d->notes.end(), leftOut), d->notes.end());
+  // Alone, it is what there is of the rank.
+  std::filesystem::remove(dir / "rank0.kineto.json");
+  d = discoverTraces({dir.string()});
+  ASSERT_TRUE(d.ok());
+  ASSERT_EQ(d->ranks.size(), 1u);
+  EXPECT_EQ(d->ranks[0].kineto, (dir / "a.rank0.simulated.json").string());
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Discover, RankFromDirectoryNames) {

@@ -174,17 +174,10 @@ void exportChakra(QMainWindow* window, widgets::TraceSession* session) {
   }
   const std::vector<std::string> protectedPaths = protectedInputs(session);
   const int steps = int(inputs.size()) * chakra::kExportStages;
-  auto* progress = new QProgressDialog(QObject::tr("Writing Chakra traces..."),
-                                       QObject::tr("Cancel"), 0, steps, window);
-  progress->setObjectName("ChakraExportProgress");
-  progress->setWindowModality(Qt::WindowModal);
-  progress->setMinimumDuration(0);
-  progress->setAutoClose(false);
-  progress->setAutoReset(false);
-  progress->setValue(0);
-  auto canceled = std::make_shared<std::atomic<bool>>(false);
-  QObject::connect(progress, &QProgressDialog::canceled, progress,
-                   [canceled] { *canceled = true; });
+  const CancelableProgress shownProgress = showCancelableProgress(
+      window, QObject::tr("Writing Chakra traces..."), steps, "ChakraExportProgress");
+  QProgressDialog* progress = shownProgress.dialog;
+  const auto canceled = shownProgress.canceled;
   const QPointer<QProgressDialog> shown(progress);
   std::vector<int> rankNumbers;
   for (const auto& in : inputs) rankNumbers.push_back(in.rank);
@@ -247,6 +240,20 @@ QWidget* showAnalysisWindow(QWidget* parent, QWidget* content, const QString& ti
   content->resize(1200, 800);
   content->show();
   return content;
+}
+
+CancelableProgress showCancelableProgress(QWidget* parent, const QString& label, int maximum,
+                                          const char* objectName) {
+  auto* dialog = new QProgressDialog(label, QObject::tr("Cancel"), 0, maximum, parent);
+  dialog->setObjectName(objectName);
+  dialog->setWindowModality(Qt::WindowModal);
+  dialog->setMinimumDuration(0);
+  dialog->setAutoClose(false);
+  dialog->setAutoReset(false);
+  dialog->setValue(0);
+  auto canceled = std::make_shared<std::atomic<bool>>(false);
+  QObject::connect(dialog, &QProgressDialog::canceled, dialog, [canceled] { *canceled = true; });
+  return {dialog, canceled};
 }
 
 bool confirmExportTarget(QWidget* parent, const QString& target, const QStringList& inputs) {

@@ -6,9 +6,12 @@
 // own code stays about exploring one trace.
 #include <QString>
 #include <QStringList>
+#include <atomic>
 #include <functional>
+#include <memory>
 
 class QMainWindow;
+class QProgressDialog;
 class QWidget;
 
 namespace sutra::widgets {
@@ -32,6 +35,15 @@ inline QWidget* openCompareWindow(QWidget* parent, const QString& pathA, const Q
 // Shows `content` as a window of its own over `parent` (deleted on close), as every analysis view
 // opens.
 QWidget* showAnalysisWindow(QWidget* parent, QWidget* content, const QString& title);
+
+// A window-modal progress dialog for work on a worker thread (Chakra export, ASTRA-sim): shown at
+// once, kept until the caller deletes it; Cancel sets `canceled`, which the worker reads.
+struct CancelableProgress {
+  QProgressDialog* dialog = nullptr;
+  std::shared_ptr<std::atomic<bool>> canceled;
+};
+CancelableProgress showCancelableProgress(QWidget* parent, const QString& label, int maximum,
+                                          const char* objectName);
 
 // Asks before replacing an existing file and refuses an input; true when writing may go on.
 bool confirmExportTarget(QWidget* parent, const QString& target, const QStringList& inputs);

@@ -114,17 +114,10 @@ void simulateWithAstraSim(QMainWindow* window, widgets::TraceSession* session) {
 
   // Every rank's export stages, then one step for Sutra's replay and ASTRA-sim.
   const int exportSteps = int(inputs.size()) * chakra::kExportStages;
-  auto* progress = new QProgressDialog(QObject::tr("Exporting the run to Chakra..."),
-                                       QObject::tr("Cancel"), 0, exportSteps + 1, window);
-  progress->setObjectName("AstraSimProgress");
-  progress->setWindowModality(Qt::WindowModal);
-  progress->setMinimumDuration(0);
-  progress->setAutoClose(false);
-  progress->setAutoReset(false);
-  progress->setValue(0);
-  auto canceled = std::make_shared<std::atomic<bool>>(false);
-  QObject::connect(progress, &QProgressDialog::canceled, progress,
-                   [canceled] { *canceled = true; });
+  const CancelableProgress shownProgress = showCancelableProgress(
+      window, QObject::tr("Exporting the run to Chakra..."), exportSteps + 1, "AstraSimProgress");
+  QProgressDialog* progress = shownProgress.dialog;
+  const auto canceled = shownProgress.canceled;
   const QPointer<QProgressDialog> shown(progress);
   auto tell = [window, shown](int value, const QString& label) {
     QMetaObject::invokeMethod(

@@ -174,6 +174,13 @@ int runConvert(int argc, char** argv) {
   nlohmann::json summary;
   summary["ranks"] = nlohmann::json::array();
   std::vector<std::string> outputs, inputs;
+  for (const auto& job : jobs)
+    for (const std::string* path : {&job.et, &job.kineto, &job.linked})
+      if (!path->empty()) inputs.push_back(*path);
+  // The configurations are written after the ranks: checked first, so that a refusal leaves no
+  // half an export behind.
+  if (auto ok = chakra::checkAstraSimConfigTargets(*prefix, inputs); !ok)
+    return fail("convert", ok.error().message);
   chakra::AstraSimFitInput fitInput;
   for (const auto& job : jobs) {
     LinkOptions lopts;
@@ -189,7 +196,6 @@ int runConvert(int argc, char** argv) {
       conv = chakra::convertLinkedFile(job.linked, copts);
     }
     if (!conv) return fail("convert", conv.error().message);
-    inputs.insert(inputs.end(), wopts.protectedPaths.begin(), wopts.protectedPaths.end());
     fitInput.addRank(conv->chakra.trace);
     int rank = job.rank;
     if (kineto && rankOverride < 0 && conv->linked.kineto && conv->linked.kineto->meta.rank)

@@ -226,14 +226,9 @@ std::string astraSimMemoryJson() {
   return nlohmann::json{{"memory-type", "NO_MEMORY_EXPANSION"}}.dump(2) + "\n";
 }
 
-Result<AstraSimConfigPaths> writeAstraSimConfig(const AstraSimConfig& config,
-                                                const std::string& prefix,
-                                                const std::vector<std::string>& protectedPaths) {
-  const AstraSimConfigPaths paths = astraSimConfigPaths(prefix);
-  AtomicFileOptions options;
-  options.protectedPaths = protectedPaths;
-  // Every target checked before the first is written, so a refusal leaves none half-replaced.
-  for (const auto& path : paths.all()) {
+Status checkAstraSimConfigTargets(const std::string& prefix,
+                                  const std::vector<std::string>& protectedPaths) {
+  for (const auto& path : astraSimConfigPaths(prefix).all()) {
     if (isOneOfInputs(path, protectedPaths))
       return makeError(path, "refusing to overwrite an input");
     std::error_code ec;
@@ -241,6 +236,17 @@ Result<AstraSimConfigPaths> writeAstraSimConfig(const AstraSimConfig& config,
     if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
       return makeError(path, "exists and is not a regular file: not replaced");
   }
+  return Ok{};
+}
+
+Result<AstraSimConfigPaths> writeAstraSimConfig(const AstraSimConfig& config,
+                                                const std::string& prefix,
+                                                const std::vector<std::string>& protectedPaths) {
+  const AstraSimConfigPaths paths = astraSimConfigPaths(prefix);
+  AtomicFileOptions options;
+  options.protectedPaths = protectedPaths;
+  // Every target checked before the first is written, so a refusal leaves none half-replaced.
+  if (auto ok = checkAstraSimConfigTargets(prefix, protectedPaths); !ok) return ok.error();
   const std::pair<const std::string*, std::string> files[] = {
       {&paths.network, astraSimNetworkYaml(config)},
       {&paths.system, astraSimSystemJson(config)},

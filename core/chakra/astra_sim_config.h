@@ -85,6 +85,11 @@ std::string astraSimNetworkYaml(const AstraSimConfig& config);
 std::string astraSimSystemJson(const AstraSimConfig& config);
 std::string astraSimMemoryJson();
 
+// Whether the three files may be written: none is one of protectedPaths (the inputs) or exists as
+// anything but a regular file. Checked before anything of an export is written.
+Status checkAstraSimConfigTargets(const std::string& prefix,
+                                  const std::vector<std::string>& protectedPaths);
+
 // Writes the three files atomically, never over a path in protectedPaths (the inputs) nor over
 // anything that is not a regular file. Returns the paths written.
 Result<AstraSimConfigPaths> writeAstraSimConfig(const AstraSimConfig& config,

@@ -72,6 +72,16 @@ def main():
     expect("jsonize -o FIFO", ["jsonize", et, "-o", fifo], 2,
            "sutra-cli jsonize: %s: is a FIFO (named pipe), not a regular file: refusing to "
            "replace it" % fifo)
+    # convert writes ASTRA-sim's configurations after the ranks: a FIFO where one goes is refused
+    # before anything of the export is written (no half an export left behind).
+    half = os.path.join(SCRATCH, "half")
+    os.mkfifo(half + ".network.yml")
+    kineto = os.path.join(DATA, "discover", "two_ranks", "kineto_rank_0.json")
+    expect("convert with a FIFO for network.yml", ["convert", "--kineto", kineto, "-o", half], 2,
+           "sutra-cli convert: %s.network.yml: exists and is not a regular file: not replaced"
+           % half)
+    if os.path.exists(half + ".0.et"):
+        failures.append("convert wrote %s.0.et before refusing its network.yml" % half)
     link = os.path.join(SCRATCH, "link.json")
     target = os.path.join(SCRATCH, "target.json")
     with open(target, "w") as f:

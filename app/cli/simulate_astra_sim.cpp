@@ -81,7 +81,8 @@ int runAstraSimEngine(const Args& args, const ChakraSimOptions& chakra) {
   }
   std::printf("ASTRA-sim (%s) on %s: %d ranks\n", binary->c_str(), inputs->workload.c_str(),
               inputs->npus);
-  std::printf("  network %s, system %s\n", inputs->network.c_str(), inputs->system.c_str());
+  std::printf("  network %s (%s), system %s\n", inputs->network.c_str(),
+              describeAstraSimNetwork(inputs->network).c_str(), inputs->system.c_str());
   std::printf("  %6s %14s %14s %14s %16s\n", "rank", "measured", "Sutra", "ASTRA-sim",
               "exposed comm");
   for (const auto& row : rows)

@@ -15,13 +15,14 @@
 
 #include "analysis/op_table.h"
 #include "op_table_model.h"
+#include "table_sorting.h"
 #include "text/format.h"
 
 namespace sutra::widgets {
 
 OpTableView::OpTableView(QWidget* parent) : QWidget(parent) {
   model_ = new OpTableModel(this);
-  proxy_ = new QSortFilterProxyModel(this);
+  proxy_ = new BlanksLastProxy(this);
   proxy_->setSourceModel(model_);
   proxy_->setSortRole(kSortRole);
   proxy_->setFilterKeyColumn(OpTableModel::Name);
@@ -42,6 +43,7 @@ OpTableView::OpTableView(QWidget* parent) : QWidget(parent) {
   view_ = new QTableView(this);
   view_->setModel(proxy_);
   view_->setSortingEnabled(true);
+  sortLargestFirst(view_, {OpTableModel::Name, OpTableModel::InputShapes});
   view_->sortByColumn(OpTableModel::SelfDevice, Qt::DescendingOrder);
   view_->setSelectionBehavior(QAbstractItemView::SelectRows);
   view_->setSelectionMode(QAbstractItemView::SingleSelection);

@@ -4,7 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <QAbstractItemModelTester>
+#include <QHeaderView>
 #include <QSortFilterProxyModel>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <cstdlib>
 
 #include "analysis/op_table.h"
 #include "link/launch_index.h"
@@ -12,6 +16,7 @@
 #include "problems_model.h"
 #include "qt_app.h"
 #include "synthetic_trace.h"
+#include "table_sorting.h"
 
 namespace sutra::widgets {
 namespace {
@@ -78,6 +83,43 @@ TEST(OpTableModel, PassesTheModelTesterAndShowsTheAnalysesTable) {
   EXPECT_TRUE(found);
   model.setTable(nullptr);
   EXPECT_EQ(model.rowCount(), 0);
+}
+
+// A table as performance engineers read it: a first click on a time column sorts it largest
+// first, a second click flips it, and blank cells (a device op's CPU time) stay last both ways.
+TEST(TableSorting, AFirstClickSortsLargestFirstAndBlanksStayLast) {
+  test::qtApp();
+  QStandardItemModel model(4, 2);
+  const char* names[] = {"aten::mm", "gemm_kernel", "aten::add", "add_kernel"};
+  const char* cpu[] = {"30", "", "10", ""};  // device rows have no CPU time
+  for (int r = 0; r < 4; ++r) {
+    auto* name = new QStandardItem(names[r]);
+    name->setData(QString(names[r]), Qt::UserRole);
+    model.setItem(r, 0, name);
+    auto* item = new QStandardItem(cpu[r]);
+    if (*cpu[r]) item->setData(std::atoi(cpu[r]), Qt::UserRole);
+    model.setItem(r, 1, item);
+  }
+  BlanksLastProxy proxy;
+  proxy.setSourceModel(&model);
+  proxy.setSortRole(Qt::UserRole);
+  QTableView view;
+  view.setModel(&proxy);
+  view.setSortingEnabled(true);
+  sortLargestFirst(&view, {0});
+  view.sortByColumn(0, Qt::AscendingOrder);
+  auto column = [&](int c) {
+    QStringList out;
+    for (int r = 0; r < proxy.rowCount(); ++r) out << proxy.index(r, c).data().toString();
+    return out;
+  };
+  EXPECT_EQ(column(0), (QStringList{"add_kernel", "aten::add", "aten::mm", "gemm_kernel"}));
+  // What a click on a new section does: the indicator moves there, ascending.
+  view.horizontalHeader()->setSortIndicator(1, Qt::AscendingOrder);
+  EXPECT_EQ(view.horizontalHeader()->sortIndicatorOrder(), Qt::DescendingOrder);
+  EXPECT_EQ(column(1), (QStringList{"30", "10", "", ""}));
+  view.horizontalHeader()->setSortIndicator(1, Qt::AscendingOrder);  // the second click
+  EXPECT_EQ(column(1), (QStringList{"10", "30", "", ""}));
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "chakra/chakra_timeline.h"
 #include "chakra/et_file.h"
+#include "io/kineto_reader.h"
 #include "io/readers.h"
 #include "test_support.h"
 
@@ -188,6 +189,30 @@ TEST(FuzzRegressions, KinetoMalformedArgsKeyIsAnError) {
                                          ": malformed args object near byte 0: The JSON document "
                                          "has an improper structure: missing or "
                                          "superfluous commas, braces, missing keys, etc.");
+  }
+}
+
+// A backslash outside a string (found by the fuzz target comparing the two parse paths): the
+// 64-byte scan read it as an escape of the quote after it, the byte-wise scan as a plain byte, so
+// which error a malformed file got depended on where the blocks fell. Both now stop at it, at
+// every alignment and in both parse paths.
+TEST(FuzzRegressions, KinetoBackslashOutsideAStringFailsAtItWhereverItFalls) {
+  for (std::size_t pad = 0; pad < 80; ++pad) {
+    const std::string head = "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\"" +
+                             std::string(pad, ' ') + ", \"ts\": 1 ";
+    const std::string text =
+        head + "\\\"\"}, {\"ph\": \"X\", \"ts\": 2, \"dur\": 1, \"name\": \"b\"}]}";
+    const std::string path = testing::TempDir() + "/backslash_outside.json";
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+    const std::string expected = path + ": malformed JSON at byte " + std::to_string(head.size()) +
+                                 ": a backslash outside a string";
+    for (const bool fast : {true, false}) {
+      KinetoReadOptions options;
+      options.fastScanner = fast;
+      auto trace = readKinetoTrace(path, options);
+      ASSERT_FALSE(trace.ok()) << "pad " << pad;
+      EXPECT_EQ(trace.error().message, expected) << "pad " << pad << (fast ? " fast" : " simdjson");
+    }
   }
 }
 

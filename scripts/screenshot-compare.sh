@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Renders the README screenshots of the compare view and the simulation view under Xvfb:
 #   scripts/screenshot-compare.sh [BUILD_DIR]   (default: build)
-# Writes docs/screenshot-compare.png and docs/screenshot-simulation.png from HTA's trace_compare
-# pair in ../shared/traces.
+# Writes docs/screenshot-compare.png from the bundled naive and fused RMSNorm samples and
+# docs/screenshot-simulation.png from HTA's trace_compare base trace in ../shared/traces.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
@@ -12,5 +12,7 @@ tool=$build/tests/widgets/sutra-widget-screenshots
 [ -x "$tool" ] || { echo "screenshot-compare.sh: build $tool first (cmake --build $build --target sutra-widget-screenshots)" >&2; exit 2; }
 [ -f "$traces/base.json.gz" ] || { echo "screenshot-compare.sh: $traces/base.json.gz is absent" >&2; exit 2; }
 mkdir -p "$root/docs"
-xvfb-run -a -s "-screen 0 1920x1200x24" "$tool" "$root/docs" "$traces/base.json.gz" "$traces/test.json.gz"
+samples=$root/resources/samples
+xvfb-run -a -s "-screen 0 1920x1200x24" "$tool" "$root/docs" "$samples/rmsnorm_naive" \
+  "$samples/rmsnorm_fused" system "$traces/base.json.gz"
 echo "wrote $root/docs/screenshot-compare.png and $root/docs/screenshot-simulation.png"

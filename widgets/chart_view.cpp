@@ -48,6 +48,12 @@ ChartView::ChartView(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(t
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   plot_->plotLayout()->insertRow(0);
   plot_->plotLayout()->addElement(0, 0, new QCPTextElement(plot_, QString()));
+  // The legend leaves the axis rect for a row of its own under it: it never covers a bar or a
+  // line, however many series there are (entries flow in rows of four).
+  plot_->plotLayout()->addElement(2, 0, plot_->legend);
+  plot_->plotLayout()->setRowStretchFactor(2, 0.001);
+  plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+  plot_->legend->setWrap(4);
   applyPalette();
 }
 
@@ -62,7 +68,6 @@ void ChartView::reset(const QString& title) {
   title_ = title;
   plot_->clearPlottables();
   plot_->legend->setVisible(false);
-  plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
   plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
   plot_->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
   if (auto* text = qobject_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0)))
@@ -79,9 +84,27 @@ void ChartView::setCategoryAxis(const QVector<QString>& labels, bool horizontal)
 }
 
 void ChartView::showUtilisation(const UtilisationSeries& series) {
-  reset(tr("Device utilisation per stream"));
+  // A dozen lines of 0-100 % on one plot read as none: the busiest streams, in the trace's order.
+  std::vector<std::size_t> shown(series.streams.size());
+  for (std::size_t s = 0; s < shown.size(); ++s) shown[s] = s;
+  auto busy = [&](std::size_t s) {
+    double sum = 0;
+    for (double b : series.streams[s].busy) sum += b;
+    return sum;
+  };
+  if (shown.size() > kMaxStreams) {
+    std::stable_sort(shown.begin(), shown.end(),
+                     [&](std::size_t x, std::size_t y) { return busy(x) > busy(y); });
+    shown.resize(kMaxStreams);
+    std::sort(shown.begin(), shown.end());
+    reset(tr("Device utilisation: the %1 busiest of %2 streams")
+              .arg(kMaxStreams)
+              .arg(series.streams.size()));
+  } else {
+    reset(tr("Device utilisation per stream"));
+  }
   double maxX = 0;
-  for (std::size_t s = 0; s < series.streams.size(); ++s) {
+  for (std::size_t s : shown) {
     const auto& stream = series.streams[s];
     auto* graph = plot_->addGraph();
     graph->setName(QString::fromStdString(stream.label));
@@ -140,38 +163,44 @@ void ChartView::showTopOperators(const std::vector<NamedTime>& ops) {
   plot_->replot();
 }
 
-void ChartView::showComparison(const std::vector<ComparisonBar>& bars, const QString& labelA,
-                               const QString& labelB, const QString& labelC) {
-  reset(tr("Largest changes per operator"));
+void ChartView::showComparison(const std::vector<DeltaBar>& bars, bool withC) {
+  reset(withC ? tr("Change per operator against A (self time; left: less, right: more)")
+              : tr("Change per operator, B - A (self time; left: less, right: more)"));
   auto* group = new QCPBarsGroup(plot_);
-  std::vector<QCPBars*> sets;
   const QStringList names =
-      labelC.isEmpty() ? QStringList{labelA, labelB} : QStringList{labelA, labelB, labelC};
+      withC ? QStringList{tr("device B-A"), tr("device C-A"), tr("CPU B-A"), tr("CPU C-A")}
+            : QStringList{tr("device"), tr("CPU")};
+  std::vector<QCPBars*> sets;
   const double width = 0.8 / double(names.size());
-  for (int i = 0; i < names.size(); ++i) {
-    auto* set = new QCPBars(plot_->yAxis, plot_->xAxis);
-    set->setName(names[i]);
+  for (const QString& name : names) {
+    auto* set = new QCPBars(plot_->yAxis, plot_->xAxis);  // horizontal: names read left
+    set->setName(name);
     set->setPen(Qt::NoPen);
     set->setWidth(width);
     set->setBarsGroup(group);
     sets.push_back(set);
   }
-  TimeNs maxNs = 0;
-  for (const ComparisonBar& bar : bars) maxNs = std::max({maxNs, bar.a, bar.b, bar.c});
-  const TimeUnit unit = timeUnitFor(maxNs);
+  TimeNs most = 0;
+  for (const DeltaBar& bar : bars)
+    for (TimeNs v : {bar.device, bar.cpu, bar.deviceC, bar.cpuC})
+      most = std::max(most, v < 0 ? -v : v);
+  const TimeUnit unit = timeUnitFor(most);
   QVector<QString> labels;
   for (std::size_t i = 0; i < bars.size(); ++i) {
+    // The largest change at the top: the last category is drawn highest.
     const double at = double(bars.size() - i);
-    const TimeNs values[] = {bars[i].a, bars[i].b, bars[i].c};
+    const DeltaBar& bar = bars[i];
+    const std::vector<TimeNs> values =
+        withC ? std::vector<TimeNs>{bar.device, bar.deviceC, bar.cpu, bar.cpuC}
+              : std::vector<TimeNs>{bar.device, bar.cpu};
     for (std::size_t s = 0; s < sets.size(); ++s) sets[s]->addData(at, unit.of(values[s]));
   }
   for (std::size_t i = bars.size(); i-- > 0;) labels << categoryLabel(bars[i].name);
   setCategoryAxis(labels, true);
-  plot_->xAxis->setLabel(tr("self time (%1)").arg(unit.name));
-  plot_->xAxis->setRange(0, std::max(1.0, unit.of(maxNs) * 1.1));
+  plot_->xAxis->setLabel(tr("change in self time (%1)").arg(unit.name));
+  const double edge = std::max(1.0, unit.of(most) * 1.1);
+  plot_->xAxis->setRange(-edge, edge);
   plot_->legend->setVisible(true);
-  // The legend sits bottom right, where the shortest bars (the smallest changes) leave room.
-  plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
   applyPalette();
   plot_->replot();
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // One chart (QCustomPlot) fed with chart_data's plain numbers, in the widget's palette (light or
-// dark), and saved as PNG, SVG or PDF by the file's extension.
+// dark), and saved as PNG, SVG or PDF by the file's extension. The legend sits under the plot,
+// never over the data.
 #include <QString>
 #include <QWidget>
 
@@ -17,12 +18,13 @@ class ChartView : public QWidget {
  public:
   explicit ChartView(QWidget* parent = nullptr);
 
+  // At most kMaxStreams lines, the busiest streams', the title saying how many of how many.
   void showUtilisation(const UtilisationSeries& series);
+  static constexpr std::size_t kMaxStreams = 6;
   void showHistogram(const DurationHistogram& histogram);
   void showTopOperators(const std::vector<NamedTime>& ops);
-  // With a non-empty labelC, a third bar per operator shows each bar's `c`.
-  void showComparison(const std::vector<ComparisonBar>& bars, const QString& labelA,
-                      const QString& labelB, const QString& labelC = {});
+  // Each operator's change, B minus A, device and CPU apart; with `withC`, C minus A beside them.
+  void showComparison(const std::vector<DeltaBar>& bars, bool withC = false);
   // `simulatedLabel` names the second series: "simulated", or the what-if with its knobs.
   void showStepTimings(const std::vector<StepTiming>& steps, const QString& simulatedLabel = {});
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "compare_model.h"
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -41,6 +42,13 @@ void CompareModel::setComparison(OpComparison comparison, std::optional<OpCompar
     }
     rows_.push_back(std::move(row));
   }
+  // Grouped as the story reads: what A had and B dropped, what B has instead, then the rest; each
+  // group keeps the comparison's order (largest change first).
+  auto group = [](const Row& r) {
+    return r.ab.inA && !r.ab.inB ? 0 : !r.ab.inA && r.ab.inB ? 1 : 2;
+  };
+  std::stable_sort(rows_.begin(), rows_.end(),
+                   [&](const Row& x, const Row& y) { return group(x) < group(y); });
   // What is left was found in C only (every operator of A is a row of A against B already);
   // kept in the order of A against C: largest change first.
   if (aVsC_)
@@ -85,6 +93,12 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const {
         return QString::fromStdString(d.name);
       case Side:
         return sideText(row);
+      case DeviceTotalDelta:
+        return qlonglong(d.deviceTotalDelta());
+      case CpuTotalDelta:
+        return qlonglong(d.cpuTotalDelta());
+      case Calls:
+        return qlonglong(d.callsDelta());
       case CallsA:
         return qulonglong(d.a.calls);
       case CallsB:
@@ -115,14 +129,23 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const {
     return {};
   }
   if (role == Qt::TextAlignmentRole)
-    return index.column() <= Side ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                                  : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    return index.column() == Name || index.column() == Side
+               ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+               : QVariant(Qt::AlignRight | Qt::AlignVCenter);
   if (role == Qt::ToolTipRole && index.column() == Name && !d.inputShapes.empty())
     return QString::fromStdString(d.inputShapes);
   if (role != Qt::DisplayRole) return {};
+  // A device op has no CPU time: its CPU cells are blank, not "0 ns".
+  const bool noCpu = d.onDevice;
   switch (index.column()) {
     case Name:
       return QString::fromStdString(d.name);
+    case DeviceTotalDelta:
+      return signedDuration(d.deviceTotalDelta());
+    case CpuTotalDelta:
+      return noCpu ? QString() : signedDuration(d.cpuTotalDelta());
+    case Calls:
+      return QStringLiteral("%1 \u2192 %2").arg(d.a.calls).arg(d.b.calls);
     case Side:
       return sideText(row);
     case CallsA:
@@ -130,11 +153,11 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const {
     case CallsB:
       return QString::number(d.b.calls);
     case SelfCpuA:
-      return durationText(d.a.selfCpu);
+      return noCpu ? QString() : durationText(d.a.selfCpu);
     case SelfCpuB:
-      return durationText(d.b.selfCpu);
+      return noCpu ? QString() : durationText(d.b.selfCpu);
     case SelfCpuDelta:
-      return signedDuration(d.selfCpuDelta());
+      return noCpu ? QString() : signedDuration(d.selfCpuDelta());
     case SelfDeviceA:
       return durationText(d.a.selfDevice);
     case SelfDeviceB:
@@ -144,9 +167,9 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const {
     case CallsC:
       return QString::number(c.calls);
     case SelfCpuC:
-      return durationText(c.selfCpu);
+      return noCpu ? QString() : durationText(c.selfCpu);
     case SelfCpuDeltaC:
-      return signedDuration(c.selfCpu - d.a.selfCpu);
+      return noCpu ? QString() : signedDuration(c.selfCpu - d.a.selfCpu);
     case SelfDeviceC:
       return durationText(c.selfDevice);
     case SelfDeviceDeltaC:
@@ -162,12 +185,25 @@ QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int 
   if (role == Qt::ToolTipRole) {
     if (section == SelfCpuDeltaC || section == SelfDeviceDeltaC) return tr("C minus A");
     if (section == SelfCpuDelta || section == SelfDeviceDelta) return tr("B minus A");
+    if (section == DeviceTotalDelta)
+      return tr("B minus A of the %1 total: a device op's own time, a host op's kernels and its "
+                "children's")
+          .arg(dev);
+    if (section == CpuTotalDelta)
+      return tr("B minus A of the CPU total (the op's duration); blank for device ops");
+    if (section == Calls) return tr("Calls in A \u2192 calls in B; sorts by the change");
     return {};
   }
   if (role != Qt::DisplayRole) return {};
   switch (section) {
     case Name:
       return tr("Name");
+    case DeviceTotalDelta:
+      return (aVsC_ ? tr("%1 total B-A") : tr("%1 total \u0394")).arg(dev);
+    case CpuTotalDelta:
+      return aVsC_ ? tr("CPU total B-A") : tr("CPU total \u0394");
+    case Calls:
+      return tr("Calls A \u2192 B");
     case Side:
       return tr("Found in");
     case CallsA:

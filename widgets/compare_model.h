@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The comparison of two (or three) operator tables as a Qt table: one row per operator, A, B and
-// the delta of calls, self CPU and self device time, and on which side it was found. With a third
-// run C, its calls, self times and their deltas against A follow, and operators found in C only
-// are rows too. SortRole gives the numbers (not their text) for QSortFilterProxyModel.
+// The comparison of two (or three) operator tables as a Qt table: one row per operator, the total
+// device and CPU deltas and the calls A -> B first, then A, B and the delta of self device and CPU
+// time, and on which side it was found. Rows come grouped: the operators found in A only (what B
+// replaced), then in B only (what replaced them), then those in both, each group largest change
+// first. A cell that does not apply (a device op's CPU time) is blank, not "0". With a third run
+// C, its calls, self times and their deltas against A follow, and operators found in C only are
+// rows too. SortRole gives the numbers (not their text) for QSortFilterProxyModel.
 #include <QAbstractTableModel>
 #include <optional>
 
@@ -15,17 +18,23 @@ class CompareModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
+  // The story first: what changed in total, on the device and the host, and the calls; then
+  // each side's self times; then the calls apart (to sort by), and with a third run C and its
+  // deltas against A.
   enum Column {
     Name,
+    DeviceTotalDelta,  // B minus A of the device total (self plus what the op launched)
+    CpuTotalDelta,     // B minus A of the CPU total; blank for device ops
+    Calls,             // "5 -> 1"; sorts by the change
     Side,
-    CallsA,
-    CallsB,
-    SelfCpuA,
-    SelfCpuB,
-    SelfCpuDelta,
     SelfDeviceA,
     SelfDeviceB,
     SelfDeviceDelta,
+    SelfCpuA,
+    SelfCpuB,
+    SelfCpuDelta,
+    CallsA,
+    CallsB,
     TwoRunColumnCount,
     // Shown only with a third run: C and its deltas against A.
     CallsC = TwoRunColumnCount,

@@ -9,6 +9,8 @@
 #include <QtConcurrent>
 
 #include "session/run.h"
+#include "table_sorting.h"
+#include "text/format.h"
 
 namespace sutra::widgets {
 namespace {
@@ -19,20 +21,26 @@ struct SideTable {
 };
 
 // One side from its rank as the run API built it: the whole-trace table and the steps are the
-// session's, not rebuilt here.
+// session's, not rebuilt here. Its lanes are labelled without the run: the pane's header names it.
 SideTable sideOf(const RankRun& rank, const std::string& label) {
   SideTable out;
   out.table = rank.opTable;
   out.side.alignAt = rank.steps.empty() ? rank.trace->startNs : rank.steps.front().start;
-  out.side.layout = std::make_shared<const LaneLayout>(LaneLayout::build(*rank.trace, label));
+  out.side.layout =
+      std::make_shared<const LaneLayout>(LaneLayout::build(*rank.trace, "", LaneGrouping::Layers));
   out.side.trace = rank.trace;
+  out.side.label = label;
   return out;
 }
 
-// A run's label: its file name, or "folder/file" where the runs' file names are the same (two
-// recordings laid out alike, e.g. rank0.kineto.json.gz in two directories).
-std::string fileLabel(const std::string& path, bool withFolder) {
-  const QFileInfo info(QString::fromStdString(path));
+// A run's label: a run folder by its name; a file by its name, or "folder/file" where the runs'
+// file names are the same (two recordings laid out alike, e.g. rank0.kineto.json.gz in two
+// directories).
+std::string runLabel(const QString& input, const std::string& tracePath, bool withFolder) {
+  const QFileInfo given(input);
+  if (!input.isEmpty() && given.isDir())
+    return QDir(QDir(input).absolutePath()).dirName().toStdString();
+  const QFileInfo info(QString::fromStdString(tracePath));
   if (!withFolder) return info.fileName().toStdString();
   return (info.dir().dirName() + QLatin1Char('/') + info.fileName()).toStdString();
 }
@@ -48,7 +56,9 @@ RunOptions compareOptions() {
   return options;
 }
 
-ComparisonResult compareRanks(const std::vector<std::shared_ptr<const RankRun>>& ranks) {
+// `inputs`: what the user gave for each rank (a file or a run folder), or empty.
+ComparisonResult compareRanks(const std::vector<std::shared_ptr<const RankRun>>& ranks,
+                              const QStringList& inputs = {}) {
   ComparisonResult result;
   auto name = [&](std::size_t i) {
     return QFileInfo(QString::fromStdString(ranks[i]->trace->path)).fileName();
@@ -58,10 +68,13 @@ ComparisonResult compareRanks(const std::vector<std::shared_ptr<const RankRun>>&
   std::vector<std::string> labels;
   std::vector<SideTable> sides;
   for (std::size_t i = 0; i < ranks.size(); ++i) {
-    labels.push_back(fileLabel(ranks[i]->trace->path, same));
+    const QString input = i < std::size_t(inputs.size()) ? inputs[int(i)] : QString();
+    labels.push_back(runLabel(input, ranks[i]->trace->path, same));
     sides.push_back(sideOf(*ranks[i], labels.back()));
   }
   result.comparison = compareOpTables(*sides[0].table, *sides[1].table, labels[0], labels[1]);
+  result.story = tellComparison(result.comparison, *ranks[0]->trace, *ranks[1]->trace,
+                                ranks[0]->steps.size(), ranks[1]->steps.size());
   if (ranks.size() > 2) {
     result.aVsC = compareOpTables(*sides[0].table, *sides[2].table, labels[0], labels[2]);
     result.c = std::move(sides[2].side);
@@ -101,7 +114,7 @@ ComparisonResult compareTraceFiles(const QStringList& paths) {
     if (!rank) return failedWith(QString::fromStdString(rank.error().message));
     ranks.push_back(*rank);
   }
-  return compareRanks(ranks);
+  return compareRanks(ranks, paths);
 }
 
 ComparisonResult compareTraceFiles(const QString& pathA, const QString& pathB) {
@@ -111,10 +124,13 @@ ComparisonResult compareTraceFiles(const QString& pathA, const QString& pathB) {
 CompareView::CompareView(QWidget* parent)
     : QWidget(parent),
       model_(new CompareModel(this)),
-      proxy_(new QSortFilterProxyModel(this)),
+      proxy_(new BlanksLastProxy(this)),
       table_(new QTableView(this)),
+      headline_(new QLabel(this)),
       totals_(new QLabel(this)),
+      headers_{new QLabel(this), new QLabel(this), new QLabel(this)},
       timelines_{new TimelineView(this), new TimelineView(this), new TimelineView(this)},
+      panes_{new QWidget(this), new QWidget(this), new QWidget(this)},
       bottom_(new QSplitter(Qt::Horizontal, this)),
       chart_(new ChartView(this)),
       watcher_(new QFutureWatcher<ComparisonResult>(this)) {
@@ -125,12 +141,33 @@ CompareView::CompareView(QWidget* parent)
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
   table_->verticalHeader()->hide();
   table_->setWordWrap(false);
+  sortLargestFirst(table_, {CompareModel::Name, CompareModel::Side});
+  // The story in words a user can paste: the headline bold, the replaced operators and the totals
+  // under it.
+  headline_->setObjectName("compareHeadline");
+  headline_->setWordWrap(true);
+  headline_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  QFont bold = headline_->font();
+  bold.setBold(true);
+  headline_->setFont(bold);
   totals_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  totals_->setWordWrap(true);
   totals_->setObjectName("compareTotals");
 
-  auto* timelines = new QSplitter(Qt::Horizontal, this);
-  for (TimelineView* timeline : timelines_) timelines->addWidget(timeline);
-  timelines_[2]->hide();
+  // The runs one above the other: one time axis for all, each run named once over its lanes.
+  auto* timelines = new QSplitter(Qt::Vertical, this);
+  for (int i = 0; i < 3; ++i) {
+    auto* pane = new QVBoxLayout(panes_[i]);
+    pane->setContentsMargins(0, 0, 0, 0);
+    pane->setSpacing(0);
+    headers_[i]->setObjectName(QStringLiteral("compareRunHeader%1").arg(QChar('A' + i)));
+    headers_[i]->setFont(bold);
+    headers_[i]->setContentsMargins(6, 2, 6, 2);
+    pane->addWidget(headers_[i]);
+    pane->addWidget(timelines_[i], 1);
+    timelines->addWidget(panes_[i]);
+  }
+  panes_[2]->hide();
   bottom_->addWidget(table_);
   bottom_->addWidget(chart_);
   bottom_->setStretchFactor(0, 1);
@@ -138,8 +175,9 @@ CompareView::CompareView(QWidget* parent)
   auto* vertical = new QSplitter(Qt::Vertical, this);
   vertical->addWidget(timelines);
   vertical->addWidget(bottom_);
-  vertical->setSizes({420, 580});
+  vertical->setSizes({540, 460});
   auto* layout = new QVBoxLayout(this);
+  layout->addWidget(headline_);
   layout->addWidget(totals_);
   layout->addWidget(vertical, 1);
 
@@ -163,58 +201,81 @@ void CompareView::openFiles(const QStringList& paths) {
 
 void CompareView::setResult(ComparisonResult result) {
   const CompareSide sides[3] = {result.a, result.b, result.c.value_or(CompareSide{})};
-  for (int i = 0; i < 3; ++i) alignAt_[i] = sides[i].alignAt;
+  for (int i = 0; i < 3; ++i) {
+    alignAt_[i] = sides[i].alignAt;
+    span_[i] = sides[i].trace ? std::max<TimeNs>(0, sides[i].trace->endNs - sides[i].alignAt) : 0;
+  }
   if (inputs_.isEmpty())
     for (const CompareSide& side : sides)
       if (side.trace) inputs_ << QString::fromStdString(side.trace->path);
   const OpComparison& c = result.comparison;
   const std::string dev = c.device.empty() ? "CUDA" : c.device;
-  QString totals = QString::fromStdString(
-      c.labelA + " -> " + c.labelB + "    " +
+  headline_->setText(QString::fromStdString(result.story.headline));
+  QString totals = QString::fromStdString(result.story.replaced);
+  if (!totals.isEmpty()) totals += QLatin1Char('\n');
+  totals += QString::fromStdString(
       totalLine("Self " + dev + " total", c.selfDeviceTotalA, c.selfDeviceTotalB) + "    " +
       totalLine("Self CPU total", c.selfCpuTotalA, c.selfCpuTotalB) + "    only in A: " +
       std::to_string(c.onlyInA()) + ", only in B: " + std::to_string(c.onlyInB()));
-  std::vector<ComparisonBar> bars = comparisonBars(c, 12);
+  std::vector<DeltaBar> bars = comparisonDeltas(c, 12);
   if (result.aVsC) {
     const OpComparison& ac = *result.aVsC;
     totals += QString::fromStdString(
-        "\n" + ac.labelA + " -> " + ac.labelB + "    " +
+        "\nC (" + ac.labelB + ") against A:    " +
         totalLine("Self " + dev + " total", ac.selfDeviceTotalA, ac.selfDeviceTotalB) + "    " +
         totalLine("Self CPU total", ac.selfCpuTotalA, ac.selfCpuTotalB) +
         "    only in C: " + std::to_string(ac.onlyInB()));
   }
   totals_->setText(totals);
-  // Lettered, as the table's columns are: a run compared with itself keeps its sides apart.
-  const QString labelA = "A: " + QString::fromStdString(c.labelA),
-                labelB = "B: " + QString::fromStdString(c.labelB);
-  const QString labelC =
-      result.aVsC ? "C: " + QString::fromStdString(result.aVsC->labelB) : QString();
+  const bool third = result.aVsC.has_value();
   model_->setComparison(std::move(result.comparison), std::move(result.aVsC));
-  // The bars are the comparison's first rows, as are the model's: a bar's third value is the same
-  // measure (device time, else CPU time) of its row in C.
-  for (std::size_t i = 0; i < bars.size() && i < model_->rows().size(); ++i) {
-    const CompareModel::Row& row = model_->rows()[i];
-    const bool device = row.ab.a.selfDevice != 0 || row.ab.b.selfDevice != 0;
-    bars[i].c = device ? row.c.selfDevice : row.c.selfCpu;
-  }
-  chart_->showComparison(bars, labelA, labelB, labelC);
-  // The comparison's own order, largest change first, and a header that says no column sorts it
-  // (an indicator on Name would claim an order the rows are not in).
+  // A bar's C values are those of the same operator's row (name, shapes, device side).
+  if (third)
+    for (DeltaBar& bar : bars)
+      for (const CompareModel::Row& row : model_->rows()) {
+        if (row.ab.name != bar.name || row.ab.inputShapes != bar.inputShapes ||
+            row.ab.onDevice != bar.onDevice)
+          continue;
+        bar.deviceC = row.c.selfDevice - row.ab.a.selfDevice;
+        bar.cpuC = row.c.selfCpu - row.ab.a.selfCpu;
+        break;
+      }
+  chart_->showComparison(bars, third);
+  // The model's own order (grouped, largest change first), and a header that says no column
+  // sorts it (an indicator on Name would claim an order the rows are not in).
   proxy_->sort(-1);
   table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
   table_->resizeColumnsToContents();
   table_->setColumnWidth(CompareModel::Name,
                          std::min(table_->columnWidth(CompareModel::Name), 260));
-  // Half the width each: the chart's operator names need their room.
-  bottom_->setSizes({width() / 2, width() / 2});
+  // The table's story columns need more room than the chart.
+  bottom_->setSizes({width() * 3 / 5, width() * 2 / 5});
   syncing_ = true;
+  const char* letters[3] = {"A", "B", "C"};
   for (int i = 0; i < 3; ++i) {
-    timelines_[i]->setVisible(sides[i].trace != nullptr);
-    if (sides[i].trace) timelines_[i]->setTrace(sides[i].trace, sides[i].layout);
+    panes_[i]->setVisible(sides[i].trace != nullptr);
+    if (!sides[i].trace) continue;
+    timelines_[i]->setTrace(sides[i].trace, sides[i].layout);
+    headers_[i]->setText(QStringLiteral("%1: %2    %3 from its first step")
+                             .arg(QLatin1String(letters[i]), QString::fromStdString(sides[i].label),
+                                  durationText(span_[i])));
   }
+  // One axis for all: the longest run sets the scale, so a faster run ends visibly earlier (its
+  // bounds widened to the shared span), and the label columns line up.
+  int labels = 0;
+  for (int i = 0; i < 3; ++i)
+    if (sides[i].trace) {
+      timelines_[i]->setExtraBounds({alignAt_[i], alignAt_[i] + sharedSpan()});
+      labels = std::max(labels, timelines_[i]->labelWidth());
+    }
+  for (TimelineView* timeline : timelines_) timeline->setMinimumLabelWidth(labels);
   syncing_ = false;
-  if (sides[0].trace) timelines_[0]->fitAll();
+  if (sides[0].trace) timelines_[0]->setVisibleRange({alignAt_[0], alignAt_[0] + sharedSpan()});
   emit ready();
+}
+
+TimeNs CompareView::sharedSpan() const {
+  return std::max({span_[0], span_[1], span_[2], TimeNs{1}});
 }
 
 void CompareView::followRange(int from) {

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Two or three runs side by side: their timelines (aligned on their first step's start and
-// zoom-locked), the totals, the per-operator comparison table (sortable; with a third run, its
-// deltas against the first) and the chart of the largest changes. Traces are read and compared
-// off the GUI thread.
+// Two or three runs compared: the story in words first (device and CPU time, kernels, host idle
+// A -> B; which operators one run replaced), then the runs' timelines one above the other on one
+// time axis (aligned on their first step's start, zoom and pan locked, the longer run setting the
+// scale, so the faster run is visibly shorter), the per-operator comparison table (grouped, the
+// deltas first; with a third run, its deltas against the first) and the chart of each operator's
+// change. Traces are read and compared off the GUI thread.
 #include <QFutureWatcher>
 #include <QLabel>
 #include <QSortFilterProxyModel>
@@ -14,6 +16,7 @@
 #include <optional>
 
 #include "analysis/compare.h"
+#include "analysis/compare_story.h"
 #include "chart_view.h"
 #include "compare_model.h"
 #include "timeline_view.h"
@@ -24,13 +27,15 @@ namespace sutra::widgets {
 // One side of a comparison, ready to show.
 struct CompareSide {
   std::shared_ptr<const Trace> trace;
-  std::shared_ptr<const LaneLayout> layout;
+  std::shared_ptr<const LaneLayout> layout;  // short lane labels: the run is named once, above
+  std::string label;   // the run: its folder's name for a run folder, else the file's name
   TimeNs alignAt = 0;  // the first step's start (the trace's start without steps)
 };
 
 struct ComparisonResult {
   CompareSide a, b;
   OpComparison comparison;
+  ComparisonStory story;             // A against B, in words
   std::optional<CompareSide> c;      // a third run, where one was given
   std::optional<OpComparison> aVsC;  // the first run against the third
   QString error;                     // set when a trace could not be read
@@ -59,6 +64,10 @@ class CompareView : public QWidget {
 
   const OpComparison& comparison() const { return model_->comparison(); }
   QString totalsText() const { return totals_->text(); }
+  QString headlineText() const { return headline_->text(); }
+  // The visible span of the timelines on the shared axis, and the header over each run's lanes.
+  TimeNs sharedSpan() const;
+  QString timelineHeader(int side) const { return headers_[side]->text(); }
   CompareModel* model() const { return model_; }
   QSortFilterProxyModel* sortedModel() const { return proxy_; }
   TimelineView* timelineA() const { return timelines_[0]; }
@@ -77,9 +86,13 @@ class CompareView : public QWidget {
   CompareModel* model_;
   QSortFilterProxyModel* proxy_;
   QTableView* table_;
+  QLabel* headline_;
   QLabel* totals_;
+  QLabel* headers_[3];
   TimelineView* timelines_[3];
+  QWidget* panes_[3];  // a run's header over its timeline
   TimeNs alignAt_[3] = {0, 0, 0};
+  TimeNs span_[3] = {0, 0, 0};  // from alignAt_ to the run's last event
   QSplitter* bottom_;
   ChartView* chart_;
   QStringList inputs_;

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "analysis/compare.h"
+#include "analysis/compare_story.h"
 #include "analysis_input.h"
 #include "command.h"
 
@@ -18,7 +19,8 @@ constexpr const char* kHelp =
     "Compares the operator tables of two Kineto traces: per-operator deltas of calls, self and\n"
     "total CPU and device time, the operators found on one side only, and the totals side by side\n"
     "(\"Self CUDA total: 2.355 ms -> 403.3 us (5.84x less)\"). Operators match by name (and input\n"
-    "shapes with --group-by-shape).\n\n"
+    "shapes with --group-by-shape). It begins with the story in words: device and CPU time,\n"
+    "kernels launched and host idle time A -> B, and the operators one run replaced.\n\n"
     "  --step N           compare step N of both sides (default: whole traces)\n"
     "  --step-a N         the step of A\n"
     "  --step-b M         the step of B\n"
@@ -27,8 +29,16 @@ constexpr const char* kHelp =
     "  --json             {\"device\",\"a\":{\"label\",\"window\",\"self_cpu_total_ns\",\n"
     "                     "
     "\"self_device_total_ns\"},\"b\":{...},\"rows\":[{\"name\",\"on_device\",\n"
-    "                     \"side\",\"a\":{...},\"b\":{...},\"delta\":{...}}]}\n"
+    "                     \"side\",\"a\":{...},\"b\":{...},\"delta\":{...}}],\n"
+    "                     \"story\":{\"headline\",\"replaced\",\"a\":{\"window_ns\",\"kernels\",\n"
+    "                     \"device_ops\",\"host_idle_ns\"},\"b\":{...}}}\n"
     "  --csv              the rows as CSV\n";
+
+// A run folder by its name (also written with a trailing slash), a file by its own.
+std::string runLabel(const std::string& path) {
+  const std::filesystem::path p(path);
+  return (p.has_filename() ? p : p.parent_path()).filename().string();
+}
 
 struct Side {
   std::string path;
@@ -86,7 +96,7 @@ int runCompare(int argc, char** argv) {
                      std::string& label) -> Result<OpTable> {
     auto window = resolveWindow(*in.trace, in.steps, {.step = side.step});
     if (!window.ok()) return window.error();
-    label = std::filesystem::path(side.path).filename().string() +
+    label = runLabel(side.path) +
             (side.step ? " " + describeWindow(in.steps, {.step = side.step}) : " (whole trace)");
     return buildOpTable(*in.trace, *in.launches, {*window, byShape});
   };
@@ -97,12 +107,30 @@ int runCompare(int argc, char** argv) {
   if (!tableB.ok()) return fail("compare", tableB.error().message);
 
   const OpComparison c = compareOpTables(*tableA, *tableB, labelA, labelB);
-  if (args->flag("--json"))
-    std::cout << jsonText(comparisonJson(c, limit.value_or(0)), 2) << "\n";
-  else if (args->flag("--csv"))
+  const AnalysisInput& inB = second ? *second : *first;
+  const ComparisonStory story =
+      tellComparison(c, *first->trace, *inB.trace, a.step ? 1 : first->steps.size(),
+                     b.step ? 1 : inB.steps.size());
+  if (args->flag("--json")) {
+    nlohmann::json out = comparisonJson(c, limit.value_or(0));
+    auto totals = [](const RunTotals& t) {
+      return nlohmann::json{{"window_ns", t.window},
+                            {"kernels", t.kernels},
+                            {"device_ops", t.deviceOps},
+                            {"host_idle_ns", t.hostIdle}};
+    };
+    out["story"] = {{"headline", story.headline},
+                    {"replaced", story.replaced},
+                    {"a", totals(story.a)},
+                    {"b", totals(story.b)}};
+    std::cout << jsonText(out, 2) << "\n";
+  } else if (args->flag("--csv")) {
     std::cout << comparisonCsv(c, limit.value_or(0));
-  else
-    std::cout << comparisonText(c, limit.value_or(50));
+  } else {
+    std::cout << story.headline << "\n";
+    if (!story.replaced.empty()) std::cout << story.replaced << "\n";
+    std::cout << "\n" << comparisonText(c, limit.value_or(50));
+  }
   return kExitOk;
 }
 

@@ -81,13 +81,12 @@ std::vector<NamedTime> topOperatorsByDeviceTime(const OpTable& table, std::size_
   return out;
 }
 
-std::vector<ComparisonBar> comparisonBars(const OpComparison& comparison, std::size_t count) {
-  std::vector<ComparisonBar> out;
+std::vector<DeltaBar> comparisonDeltas(const OpComparison& comparison, std::size_t count) {
+  std::vector<DeltaBar> out;
   for (const OpDelta& d : comparison.rows) {
     if (out.size() == count) break;
-    const bool device = d.a.selfDevice != 0 || d.b.selfDevice != 0;
-    out.push_back(
-        {d.name, device ? d.a.selfDevice : d.a.selfCpu, device ? d.b.selfDevice : d.b.selfCpu});
+    if (d.selfDeviceDelta() == 0 && d.selfCpuDelta() == 0) continue;
+    out.push_back({d.name, d.inputShapes, d.onDevice, d.selfDeviceDelta(), d.selfCpuDelta()});
   }
   return out;
 }

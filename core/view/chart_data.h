@@ -49,14 +49,19 @@ struct NamedTime {
 // The device rows of `table` with the largest device total, largest first (ties by name).
 std::vector<NamedTime> topOperatorsByDeviceTime(const OpTable& table, std::size_t count);
 
-struct ComparisonBar {
+// One operator's change, B minus A: self device time and self CPU time (the bars of all
+// operators add up to the change of the totals). With a third run, C minus A too.
+struct DeltaBar {
   std::string name;
-  TimeNs a = 0, b = 0;  // self device time, or self CPU time for host rows without device time
-  TimeNs c = 0;         // the same for a third run, where one is compared
+  std::string inputShapes;
+  bool onDevice = false;
+  TimeNs device = 0, cpu = 0;    // B - A
+  TimeNs deviceC = 0, cpuC = 0;  // C - A, where a third run is compared
 };
 
-// The first `count` rows of the comparison (it is sorted by the size of the change).
-std::vector<ComparisonBar> comparisonBars(const OpComparison& comparison, std::size_t count);
+// The first `count` operators that changed, in the comparison's order (largest change first);
+// those whose self times did not change are left out.
+std::vector<DeltaBar> comparisonDeltas(const OpComparison& comparison, std::size_t count);
 
 struct StepTiming {
   std::int64_t number = 0;

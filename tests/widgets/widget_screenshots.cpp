@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// sutra-widget-screenshots OUTDIR BASE TEST [THEME]: renders the compare view of BASE and TEST and
-// the simulation view of BASE (with a what-if: copies 4x slower) to OUTDIR/screenshot-compare.png
-// and OUTDIR/screenshot-simulation.png, in THEME (light, dark or system; default system). Run by
+// sutra-widget-screenshots OUTDIR A B [THEME [SIMULATED]]: renders the compare view of A and B
+// (trace files or run folders) and the simulation view of SIMULATED (a trace file; default A) with
+// a what-if (copies 4x slower) to OUTDIR/screenshot-compare.png and
+// OUTDIR/screenshot-simulation.png, in THEME (light, dark or system; default system). Run by
 // scripts/screenshot-compare.sh under Xvfb.
 #include <QApplication>
 #include <QTimer>
@@ -18,9 +19,10 @@ using namespace sutra::widgets;
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
   const auto theme =
-      argc == 5 ? parseThemeChoice(QString::fromLocal8Bit(argv[4])) : ThemeChoice::System;
-  if ((argc != 4 && argc != 5) || !theme) {
-    std::fprintf(stderr, "usage: sutra-widget-screenshots OUTDIR BASE TEST [light|dark|system]\n");
+      argc >= 5 ? parseThemeChoice(QString::fromLocal8Bit(argv[4])) : ThemeChoice::System;
+  if (argc < 4 || argc > 6 || !theme) {
+    std::fprintf(stderr,
+                 "usage: sutra-widget-screenshots OUTDIR A B [light|dark|system [SIMULATED]]\n");
     return 2;
   }
   applyTheme(*theme);
@@ -59,7 +61,7 @@ int main(int argc, char** argv) {
       done();
     });
   });
-  auto trace = readKinetoTrace(argv[2]);
+  auto trace = readKinetoTrace(argc == 6 ? argv[5] : argv[2]);
   if (!trace) {
     std::fprintf(stderr, "%s\n", trace.error().message.c_str());
     return 2;

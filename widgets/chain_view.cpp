@@ -12,12 +12,15 @@
 namespace sutra::widgets {
 namespace {
 
-constexpr int kMargin = 12;
-constexpr int kIndent = 26;
-constexpr int kBoxWidth = 360;
-constexpr int kBoxHeight = 38;
-constexpr int kRowPitch = 50;
-constexpr int kGapColumn = 270;
+// Boxes fill the width the view is given (at least kMinBoxWidth), and each connector's gap is
+// written in the strip above the box it enters: the whole chain fits a dock a third of the window
+// wide, with nothing to scroll sideways for.
+constexpr int kMargin = 8;
+constexpr int kIndent = 12;
+constexpr int kMinBoxWidth = 170;
+constexpr int kBoxHeight = 36;
+constexpr int kGapStrip = 16;
+constexpr int kRowPitch = kBoxHeight + kGapStrip;
 
 std::size_t hopColour(HopKind kind) {
   ChainColour colour = ChainColour::ResumedOp;
@@ -70,6 +73,7 @@ void ChainView::setChain(std::shared_ptr<const Trace> trace, DependencyChain cha
       depth_[i] = depth_[static_cast<std::size_t>(previous)] + 1;
   }
   hovered_ = -1;
+  setMinimumSize(sizeHint());  // a scroll area around it scrolls only below this
   updateGeometry();
   resize(sizeHint().expandedTo(parentWidget() ? parentWidget()->size() : QSize()));
   update();
@@ -79,8 +83,9 @@ void ChainView::clear() { setChain(nullptr, {}); }
 
 QRect ChainView::hopRect(int index) const {
   if (index < 0 || index >= static_cast<int>(chain_.hops.size())) return {};
-  return {kMargin + depth_[static_cast<std::size_t>(index)] * kIndent, kMargin + index * kRowPitch,
-          kBoxWidth, kBoxHeight};
+  const int left = kMargin + depth_[static_cast<std::size_t>(index)] * kIndent;
+  return {left, kMargin + kGapStrip + index * kRowPitch,
+          std::max(kMinBoxWidth, width() - kMargin - left), kBoxHeight};
 }
 
 int ChainView::hopAt(const QPoint& pos) const {
@@ -93,7 +98,8 @@ QSize ChainView::sizeHint() const {
   const int deepest = depth_.empty() ? 0 : *std::max_element(depth_.begin(), depth_.end());
   const int rows =
       std::max<int>(1, static_cast<int>(chain_.hops.size()) + (chain_.omittedLaunches > 0 ? 1 : 0));
-  return {2 * kMargin + deepest * kIndent + kBoxWidth + kGapColumn, 2 * kMargin + rows * kRowPitch};
+  return {2 * kMargin + deepest * kIndent + kMinBoxWidth,
+          2 * kMargin + kGapStrip + rows * kRowPitch};
 }
 
 void ChainView::paintEvent(QPaintEvent*) {
@@ -120,14 +126,14 @@ void ChainView::paintEvent(QPaintEvent*) {
   if (chain_.omittedLaunches > 0) {
     p.setFont(small);
     p.setPen(theme.chainNoteText);
-    const int y = kMargin + static_cast<int>(chain_.hops.size()) * kRowPitch;
+    const int y = kMargin + kGapStrip + static_cast<int>(chain_.hops.size()) * kRowPitch;
     p.drawText(QRect(kMargin, y, width() - 2 * kMargin, 20), Qt::AlignLeft,
                tr("... and %1 more launches under this op").arg(chain_.omittedLaunches));
   }
 }
 
 // Hop `index`'s connector: down from the previous hop, then right into this one, and the gap
-// between them in the column right of the boxes.
+// between them in the strip above this hop's box.
 void ChainView::paintConnector(QPainter& p, const Theme& theme, int index,
                                const QFont& small) const {
   const ChainHop& hop = chain_.hops[static_cast<std::size_t>(index)];
@@ -150,8 +156,10 @@ void ChainView::paintConnector(QPainter& p, const Theme& theme, int index,
   p.setPen(hop.gap < 0 ? theme.chainNegativeGap : theme.chainGapText);
   const QString gap = QStringLiteral("%1: %2").arg(
       QString::fromUtf8(gapKindName(hop.gapKind)).replace('_', ' '), durationText(hop.gap));
-  p.drawText(QRect(to.right() + 12, to.top(), kGapColumn - 16, kBoxHeight),
-             Qt::AlignVCenter | Qt::AlignLeft, gap);
+  const QRect strip(to.left() + 4, to.top() - kGapStrip, width() - to.left() - 4 - kMargin,
+                    kGapStrip);
+  p.drawText(strip, Qt::AlignVCenter | Qt::AlignLeft,
+             QFontMetrics(small).elidedText(gap, Qt::ElideRight, strip.width()));
 }
 
 // Hop `index`'s box: its kind and times on top, its name below, in its kind's colours.

@@ -3,8 +3,10 @@
 
 #include <QEvent>
 #include <QUrl>
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "link/linked_trace.h"
 #include "text/format.h"
 #include "theme.h"
 
@@ -34,6 +36,75 @@ QString row(const QString& key, const QString& value) {
 }
 
 }  // namespace
+
+namespace {
+
+// "Tensor(float) [2, 3]" for each value of an ET node's inputs or outputs.
+QStringList etValues(const EtArgs& args) {
+  QStringList out;
+  for (std::size_t i = 0; i < args.types.size(); ++i) {
+    QString text = QString::fromStdString(args.types[i]);
+    if (i < args.shapes.size() && !args.shapes[i].empty()) {
+      QStringList dims;
+      for (std::int64_t d : args.shapes[i]) dims << QString::number(d);
+      text += QStringLiteral(" [%1]").arg(dims.join(QStringLiteral(", ")));
+    }
+    out << text;
+  }
+  return out;
+}
+
+// The ET nodes whose outputs this node reads (the last writer of each input tensor before it):
+// its data dependencies, as the Chakra converter derives them.
+std::vector<const EtNode*> dataDependencies(const EtTrace& et, const EtNode& node) {
+  std::vector<const EtNode*> producers;
+  for (const EtTensor& input : node.inputs.tensors) {
+    const EtNode* last = nullptr;
+    for (const EtNode& other : et.nodes) {
+      if (other.id >= node.id) continue;
+      for (const EtTensor& output : other.outputs.tensors)
+        if (output.tensorId == input.tensorId && output.storageId == input.storageId &&
+            (!last || other.id > last->id))
+          last = &other;
+    }
+    if (last && std::find(producers.begin(), producers.end(), last) == producers.end())
+      producers.push_back(last);
+  }
+  return producers;
+}
+
+}  // namespace
+
+QString etNodeHtml(const RankData& rank, EventId event) {
+  if (!rank.run || !rank.run->linked) return {};
+  const LinkedTrace& linked = *rank.run->linked;
+  for (const LinkedOp& op : linked.ops) {
+    if (!op.isCpu() || op.kinetoEvent != event) continue;
+    const EtNode* node = linked.etNode(op);
+    if (!node) return {};
+    QString html = QStringLiteral("<h4 style='margin:6px 0 2px 0'>%1</h4><table>")
+                       .arg(QObject::tr("execution trace node"));
+    html += row(QObject::tr("ET node"), QStringLiteral("%1 (%2)").arg(node->id).arg(
+                                            QString::fromStdString(node->name).toHtmlEscaped()));
+    if (!node->opSchema.empty())
+      html += row(QObject::tr("schema"), QString::fromStdString(node->opSchema).toHtmlEscaped());
+    const QStringList inputs = etValues(node->inputs), outputs = etValues(node->outputs);
+    for (int i = 0; i < inputs.size(); ++i)
+      html += row(i == 0 ? QObject::tr("inputs") : QString(), inputs[i].toHtmlEscaped());
+    for (int i = 0; i < outputs.size(); ++i)
+      html += row(i == 0 ? QObject::tr("outputs") : QString(), outputs[i].toHtmlEscaped());
+    if (linked.et) {
+      const auto producers = dataDependencies(*linked.et, *node);
+      for (std::size_t i = 0; i < producers.size() && i < 12; ++i)
+        html += row(i == 0 ? QObject::tr("data deps") : QString(),
+                    QStringLiteral("%1 (%2)")
+                        .arg(producers[i]->id)
+                        .arg(QString::fromStdString(producers[i]->name).toHtmlEscaped()));
+    }
+    return html + QStringLiteral("</table>");
+  }
+  return {};
+}
 
 QString eventDetailsHtml(const RankData& rank, EventId event, std::optional<TimeNs> origin) {
   const Trace& trace = *rank.trace;
@@ -79,6 +150,7 @@ QString eventDetailsHtml(const RankData& rank, EventId event, std::optional<Time
     }
   }
   html += QStringLiteral("</table>");
+  html += etNodeHtml(rank, event);
   const QString args = prettyArgs(trace, event);
   if (!args.isEmpty())
     html += QStringLiteral("<h4 style='margin:6px 0 2px 0'>%1</h4><pre style='margin:0'>%2</pre>")

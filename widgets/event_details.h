@@ -15,6 +15,9 @@ namespace sutra::widgets {
 // the trace's first event when not given.
 QString eventDetailsHtml(const RankData& rank, EventId event,
                          std::optional<TimeNs> origin = std::nullopt);
+// Where the rank's ET is linked and `event` is a CPU op matched to an ET node: that node (id,
+// schema, inputs and outputs with their types and shapes, its data dependencies) as HTML; else "".
+QString etNodeHtml(const RankData& rank, EventId event);
 // The event's args as indented JSON text ("" when it has none; as written when not valid JSON).
 QString prettyArgs(const Trace& trace, EventId event);
 

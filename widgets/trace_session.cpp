@@ -12,6 +12,7 @@ namespace sutra::widgets {
 struct TraceSession::Job {
   CancelToken cancel;
   QStringList paths;
+  LaneGrouping grouping = LaneGrouping::Layers;  // the session's, when the load started
   bool replaced = false;  // ranks_ and the rest hold this job's run (GUI thread only)
   // What discovery found, held back until the run replaces the loaded one (GUI thread only).
   QStringList notes;
@@ -57,6 +58,7 @@ void TraceSession::open(const QStringList& paths) {
   loading_ = true;
   job_ = std::make_shared<Job>();
   job_->paths = paths;
+  job_->grouping = grouping_;
   emit started(paths);
   auto job = job_;
   future_ = QtConcurrent::run([this, job] { run(job); });
@@ -119,7 +121,7 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
     data->trace = rank->trace;
     if (stage == RunStage::Read)  // laid out here, off the GUI thread
       data->layout = std::make_shared<const LaneLayout>(
-          LaneLayout::build(*data->trace, data->label.toStdString()));
+          LaneLayout::build(*data->trace, data->label.toStdString(), job->grouping));
     data->launches = rank->launches;
     data->syncs = rank->syncs;
     data->linkProblems = rank->linkProblems;

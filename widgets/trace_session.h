@@ -61,6 +61,9 @@ class TraceSession : public QObject {
   void open(const QStringList& paths);
   void cancel();
   bool isLoading() const { return loading_; }
+  // How the next open() lays out each rank's lanes: layer sections (the default) or processes.
+  void setLaneGrouping(LaneGrouping grouping) { grouping_ = grouping; }
+  LaneGrouping laneGrouping() const { return grouping_; }
   // The paths of the run that ranks() holds (not those of a load that has not replaced it yet).
   QStringList paths() const { return paths_; }
 
@@ -115,6 +118,7 @@ class TraceSession : public QObject {
   QFuture<void> future_;
   QFuture<void> tableFuture_;
   bool loading_ = false;
+  LaneGrouping grouping_ = LaneGrouping::Layers;
 };
 
 }  // namespace sutra::widgets

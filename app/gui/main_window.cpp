@@ -242,7 +242,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   resize(1500, 950);
   QSettings settings;
   restoreGeometry(settings.value("window/geometry").toByteArray());
-  restoreState(settings.value("window/state").toByteArray());
+  if (!restoreState(settings.value("window/state").toByteArray())) {
+    // First run: the dependency chain gets two thirds of the column beside the timeline, so a
+    // whole chain (op, launch, kernel, sync, resumed op) shows without scrolling.
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+          auto* details = findChild<QDockWidget*>(QStringLiteral("DetailsDock"));
+          if (details && chainDock_)
+            resizeDocks({details, chainDock_}, {height() / 3, height() * 2 / 3}, Qt::Vertical);
+        },
+        Qt::QueuedConnection);
+  }
   updateTitle();
 }
 
@@ -296,6 +307,22 @@ void MainWindow::buildMenus() {
       applyAlignment();
       showRankSummary();
     });
+  // Lanes in layer sections (framework, runtime, hardware: Neuron Explorer's order) or per process;
+  // remembered. A change lays the loaded run out again (it is read again).
+  QAction* layers = viewMenu_->addAction(tr("Group Lanes by &Layer"));
+  layers->setObjectName(QStringLiteral("GroupLanesByLayerAction"));
+  layers->setCheckable(true);
+  layers->setChecked(QSettings().value(QStringLiteral("timeline/groupByLayer"), true).toBool());
+  layers->setToolTip(
+      tr("On: every thread's framework lanes, then every runtime lane, then each device's "
+         "streams. Off: one group per process and device."));
+  session_->setLaneGrouping(layers->isChecked() ? view::LaneGrouping::Layers
+                                                : view::LaneGrouping::Processes);
+  connect(layers, &QAction::toggled, this, [this](bool on) {
+    QSettings().setValue(QStringLiteral("timeline/groupByLayer"), on);
+    session_->setLaneGrouping(on ? view::LaneGrouping::Layers : view::LaneGrouping::Processes);
+    if (!session_->paths().isEmpty() && !session_->isLoading()) session_->open(session_->paths());
+  });
   enableWithTrace(viewMenu_->addAction(tr("Fold All Ranks"), QKeySequence(tr("Ctrl+Shift+[")), this,
                                        [this] { timeline_->setAllPartsCollapsed(true); }),
                   session_);
@@ -400,7 +427,7 @@ void MainWindow::buildDocks() {
   chain_ = new widgets::ChainView(this);
   auto* chainScroll = new QScrollArea(this);
   chainScroll->setWidget(chain_);
-  chainScroll->setWidgetResizable(false);
+  chainScroll->setWidgetResizable(true);  // the boxes take the dock's width
   chainScroll->setBackgroundRole(QPalette::Base);
   chainDock_ = dock(tr("Dependency chain"), "ChainDock", chainScroll, Qt::RightDockWidgetArea);
 
@@ -589,6 +616,9 @@ void MainWindow::showRankSummary() {
                      .arg(data->layout->tracks().size())
                      .arg(widgets::durationText(trace.endNs - trace.startNs))
                      .arg(trace.flows.size());
+  // Which execution trace the rank is paired with, how and how well (after the link stage).
+  if (data->run && !data->etPath.isEmpty() && data->launches)
+    text += QStringLiteral("; ") + QString::fromStdString(describeEtLink(*data->run));
   if (allRanks_)
     text = tr("All %1 ranks on one time axis, %2. Tables follow the selection: %3")
                .arg(timeline_->partCount())

@@ -278,6 +278,22 @@ class RunOpener {
 
 }  // namespace
 
+std::string describeEtLink(const RankRun& rank) {
+  if (rank.etPath.empty()) return "no execution trace";
+  const std::string file = std::filesystem::path(rank.etPath).filename().string();
+  if (!rank.linked) {
+    if (rank.linkNote.empty()) return "ET " + file + " not linked yet";
+    return "ET " + file + " not linked (" + rank.linkNote + "); the Kineto trace alone";
+  }
+  const LinkReport& r = rank.linked->report;
+  const std::string how = r.matching == "rf_id"       ? "by record function id"
+                          : r.matching == "alignment" ? "by alignment"
+                                                      : "from the Kineto trace alone";
+  return "linked with " + file + " " + how + ": " + std::to_string(r.matchedEtOps) + " of " +
+         std::to_string(r.etOps) + " ET ops matched, " + std::to_string(r.linkedDeviceOps) +
+         " of " + std::to_string(r.deviceOps) + " device ops given their op";
+}
+
 Result<Run> openRun(const std::vector<std::string>& paths, const RunOptions& options,
                     const RunCallbacks& callbacks, const CancelToken& cancel) {
   return RunOpener(options, callbacks, cancel).open(paths);

@@ -72,6 +72,12 @@ struct RankRun {
   const std::string& path() const { return kinetoPath.empty() ? chakraPath : kinetoPath; }
 };
 
+// How the rank's execution trace is paired with its Kineto trace, in words for a status line:
+// "linked with rank0.et.json.gz by alignment: 928 of 928 ET ops matched, 261 of 261 device ops
+// given their op", "ET rank0.et.json.gz not linked: <why>; the Kineto trace alone", or "no
+// execution trace" where discovery paired none.
+std::string describeEtLink(const RankRun& rank);
+
 struct Run {
   std::vector<std::string> paths;                     // as given
   std::vector<std::string> notes;                     // discovery's: unpaired files and why

@@ -76,10 +76,28 @@ bool isDeviceSyncLane(const Trace& trace, const Lane& lane) {
   return true;
 }
 
-std::string processPart(const Lane& lane, bool deviceSync) {
-  if (lane.kind == LaneKind::DeviceStream) return "device " + std::to_string(lane.device);
-  if (deviceSync) return "device " + lane.pid;
+std::string processPart(const Trace& trace, const Lane& lane, bool deviceSync) {
+  if (lane.kind == LaneKind::DeviceStream) return deviceLabel(trace, lane.device);
+  if (deviceSync)
+    return lane.pidNumber >= 0 ? deviceLabel(trace, lane.pidNumber) : "device " + lane.pid;
   return "pid " + lane.pid;
+}
+
+// A thread's own name: Kineto writes "thread 24248 (python)" for the thread it calls python, which
+// would read "thread 24248 (thread 24248 (python))" after the thread's number.
+std::string readableThreadName(const Lane& lane) {
+  const std::string& name = lane.threadName;
+  const std::string wrapped = "thread " + lane.tid + " (";
+  if (name.size() > wrapped.size() && name.compare(0, wrapped.size(), wrapped) == 0 &&
+      name.back() == ')')
+    return name.substr(wrapped.size(), name.size() - wrapped.size() - 1);
+  if (name == "thread " + lane.tid) return {};
+  return name;
+}
+
+// The device a lane's work ran on: its stream's device, or a device sync lane's pid.
+std::int64_t deviceOf(const Lane& lane) {
+  return lane.kind == LaneKind::DeviceStream ? lane.device : lane.pidNumber;
 }
 
 std::string threadPart(const Lane& lane, bool deviceSync) {
@@ -90,6 +108,15 @@ std::string threadPart(const Lane& lane, bool deviceSync) {
 }
 
 }  // namespace
+
+std::string deviceLabel(const Trace& trace, std::int64_t device) {
+  const std::string& backend = trace.meta.deviceBackend;
+  std::string label = (backend.empty() || backend == "CUDA" ? std::string("GPU") : backend) + " " +
+                      std::to_string(device);
+  for (const DeviceInfo& info : trace.meta.devices)
+    if (info.id == device && !info.name.empty()) return label + ": " + info.name;
+  return label;
+}
 
 std::uint32_t LaneLayout::trackOf(LaneId lane, Band band) const {
   for (std::uint32_t i = 0; i < tracks_.size(); ++i)
@@ -200,9 +227,10 @@ struct LaneLayout::Builder {
     const Lane& first = trace.lanes[lanes.front()];
     LayoutGroup group;
     group.device = device;
-    const std::string firstProcess = processPart(first, deviceSync[lanes.front()]);
+    const std::string firstProcess = processPart(trace, first, deviceSync[lanes.front()]);
     group.label = prefix + firstProcess;
-    if (!first.processName.empty() && first.processName != firstProcess)
+    // A device is named by its properties: Kineto gives its pid the host's process name.
+    if (!device && !first.processName.empty() && first.processName != firstProcess)
       group.label += " (" + first.processName + ")";
     const auto groupIndex = static_cast<std::uint32_t>(layout.groups_.size());
     if (!device) hostGroupOfPid.emplace(first.pid, groupIndex);
@@ -221,7 +249,7 @@ struct LaneLayout::Builder {
     track.threadName = lane.threadName;
     track.shortLabel =
         threadPart(lane, deviceSync[laneId]) + " / " + std::string(bandName(track.band));
-    track.label = prefix + processPart(lane, deviceSync[laneId]) + " / " + track.shortLabel;
+    track.label = prefix + processPart(trace, lane, deviceSync[laneId]) + " / " + track.shortLabel;
     track.firstRow = static_cast<std::uint32_t>(layout.rows_.size());
     track.rowCount = rowsNeeded[laneId][band];
     track.eventCount = counts[laneId][band];
@@ -237,8 +265,72 @@ struct LaneLayout::Builder {
     return trackIndex;
   }
 
-  // Counters go with their process; a process with counters only gets a group of its own.
-  void addCounters() {
+  // The layer sections: every host lane's framework tracks, then every runtime track, then a
+  // section per device with its streams and sync lanes, then what is left (spans); each in the
+  // processes' order. Tracks are labelled by their thread (or stream), the section says the band.
+  void addLayerGroups(const std::map<GroupKey, std::vector<LaneId>>& grouped) {
+    std::vector<LaneId> host;
+    std::map<std::int64_t, std::vector<LaneId>> devices;
+    for (const auto& [key, lanes] : grouped)
+      for (LaneId laneId : lanes) {
+        if (key.device)
+          devices[deviceOf(trace.lanes[laneId])].push_back(laneId);
+        else
+          host.push_back(laneId);
+      }
+    auto section = [&](const std::string& name, bool device, const std::vector<LaneId>& lanes,
+                       std::initializer_list<Band> bands) {
+      LayoutGroup group;
+      group.device = device;
+      group.label = prefix + name;
+      const auto groupIndex = static_cast<std::uint32_t>(layout.groups_.size());
+      for (Band band : bands)
+        for (LaneId laneId : lanes)
+          if (rowsNeeded[laneId][static_cast<std::size_t>(band)] > 0)
+            group.tracks.push_back(addTrack(laneId, static_cast<std::size_t>(band), groupIndex));
+      if (group.tracks.empty()) return;
+      for (std::uint32_t t : group.tracks) {
+        LayoutTrack& track = layout.tracks_[t];
+        const Lane& lane = trace.lanes[track.lane];
+        track.shortLabel = device ? threadPart(lane, deviceSync[track.lane])
+                                  : "pid " + lane.pid + " / " + threadPart(lane, false);
+        if (const std::string name = readableThreadName(lane); !device && !name.empty())
+          track.shortLabel += " (" + name + ")";
+        if (band(track) != Band::Framework && band(track) != Band::Runtime && !device)
+          track.shortLabel += " / " + std::string(bandName(track.band));
+        track.label = group.label + " / " + track.shortLabel;
+      }
+      layout.groups_.push_back(std::move(group));
+    };
+    section("framework", false, host, {Band::Framework});
+    section("runtime", false, host, {Band::Runtime});
+    for (const auto& [id, lanes] : devices)
+      section(deviceLabel(trace, id), true, lanes,
+              {Band::Hardware, Band::Framework, Band::Runtime, Band::Other});
+    section("other", false, host, {Band::Hardware, Band::Other});
+  }
+  static Band band(const LayoutTrack& track) { return track.band; }
+
+  // Counters go with their process (Processes), or in a section of their own (Layers); a process
+  // with counters only gets a group of its own.
+  void addCounters(bool ownSection) {
+    if (ownSection && !trace.counters.empty()) {
+      // One section: every process's counters map to it.
+      const auto index = static_cast<std::uint32_t>(layout.groups_.size());
+      bool any = false;
+      for (const CounterSeries& series : trace.counters)
+        if (!series.samples.empty()) {
+          hostGroupOfPid[series.pid] = index;
+          any = true;
+        }
+      if (any) layout.groups_.push_back({prefix + "counters", false, {}, {}});
+    } else if (ownSection) {
+      return;
+    }
+    addCountersToGroups();
+  }
+
+  void addCountersToGroups() {
     for (std::size_t c = 0; c < trace.counters.size(); ++c) {
       const CounterSeries& series = trace.counters[c];
       if (series.samples.empty()) continue;
@@ -274,11 +366,18 @@ struct LaneLayout::Builder {
   }
 };
 
-LaneLayout LaneLayout::build(const Trace& trace, const std::string& rankLabel) {
+LaneLayout LaneLayout::build(const Trace& trace, const std::string& rankLabel,
+                             LaneGrouping grouping) {
   Builder builder(trace, rankLabel);
+  builder.layout.grouping_ = grouping;
   builder.nestInBands();
-  for (const auto& [key, lanes] : builder.groupLanes()) builder.addGroup(key.device, lanes);
-  builder.addCounters();
+  const auto grouped = builder.groupLanes();
+  if (grouping == LaneGrouping::Layers) {
+    builder.addLayerGroups(grouped);
+  } else {
+    for (const auto& [key, lanes] : grouped) builder.addGroup(key.device, lanes);
+  }
+  builder.addCounters(grouping == LaneGrouping::Layers);
   builder.fillRows();
   return std::move(builder.layout);
 }

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// How a Trace's lanes are laid out as rows of the timeline: groups per process (host) or device,
-// and inside them one track per thread and band, as Neuron Explorer shows them:
+// How a Trace's lanes are laid out as rows of the timeline, in one of two groupings:
+// - Layers (the window's default), as Neuron Explorer's system view reads top to bottom: a
+//   framework section (every host thread's framework track), a runtime section (every host
+//   thread's runtime track), a hardware section per device ("GPU 0: NVIDIA H100", its streams),
+//   then anything else (Kineto's spans) and the counters;
+// - Processes: a group per process (host) or device, and inside it one track per thread and band.
+// The bands, as Neuron Explorer shows them:
 //   framework  (Python frames, annotations, aten ops: nested)       per host thread
 //   runtime    (cuda/mtia/privateuse1 runtime, driver, sync calls)   per host thread
 //   hardware   (kernels, memcpy, memset, device annotations)         per device stream
@@ -39,8 +44,10 @@ struct LayoutRow {
 };
 
 struct LayoutTrack {
-  std::string label;       // "rank0 / pid 1234 / thread 5678 / framework"
-  std::string shortLabel;  // the label without its group: "thread 5678 / framework"
+  std::string label;  // "rank0 / pid 1234 / thread 5678 / framework"
+  // The label without its group. Processes: "thread 5678 / framework"; Layers: "pid 1234 /
+  // thread 5678 (MainThread)" in the host sections, "stream 7" under a device.
+  std::string shortLabel;
   std::string threadName;  // from the trace's metadata, may be empty
   LaneId lane = 0;
   Band band = Band::Framework;
@@ -50,8 +57,17 @@ struct LayoutTrack {
   std::uint64_t eventCount = 0;
 };
 
+enum class LaneGrouping : std::uint8_t { Layers, Processes };
+
+// "GPU 0: NVIDIA H100" (CUDA and ROCm), "MTIA 1", "NEURON 0: ...": the device as its trace names
+// it.
+std::string deviceLabel(const Trace& trace, std::int64_t device);
+
 struct LayoutGroup {
-  std::string label;  // "rank0 / pid 1234 (python3)" or "rank0 / device 0"
+  // Processes: "rank0 / pid 1234 (python3)" or "rank0 / GPU 0: NVIDIA H100"; Layers: "rank0 /
+  // framework", "rank0 / runtime", "rank0 / GPU 0: NVIDIA H100", "rank0 / other", "rank0 /
+  // counters"
+  std::string label;
   bool device = false;
   std::vector<std::uint32_t> tracks;
   std::vector<std::uint32_t> counters;  // drawn as small graphs under the tracks
@@ -68,7 +84,9 @@ struct LayoutCounter {
 class LaneLayout {
  public:
   // rankLabel prefixes every label ("rank0"); empty to leave it out.
-  static LaneLayout build(const Trace& trace, const std::string& rankLabel);
+  static LaneLayout build(const Trace& trace, const std::string& rankLabel,
+                          LaneGrouping grouping = LaneGrouping::Processes);
+  LaneGrouping grouping() const { return grouping_; }
 
   const std::vector<LayoutGroup>& groups() const { return groups_; }
   const std::vector<LayoutTrack>& tracks() const { return tracks_; }
@@ -89,6 +107,7 @@ class LaneLayout {
   std::vector<LayoutRow> rows_;
   std::vector<LayoutCounter> counters_;
   std::vector<std::uint32_t> rowOfEvent_;
+  LaneGrouping grouping_ = LaneGrouping::Processes;
 };
 
 }  // namespace sutra::view

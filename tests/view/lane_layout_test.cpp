@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "model/trace_builder.h"
@@ -47,7 +48,7 @@ TEST(LaneLayout, SplitsHostThreadsIntoFrameworkAndRuntimeBandsAndStreamsIntoHard
   ASSERT_EQ(layout.groups().size(), 2u);
   EXPECT_EQ(layout.groups()[0].label, "rank0 / pid 1234 (python3)");
   EXPECT_FALSE(layout.groups()[0].device);
-  EXPECT_EQ(layout.groups()[1].label, "rank0 / device 0");
+  EXPECT_EQ(layout.groups()[1].label, "rank0 / GPU 0");
   EXPECT_TRUE(layout.groups()[1].device);
   ASSERT_EQ(layout.tracks().size(), 3u);
   const auto& framework = layout.tracks()[0];
@@ -61,7 +62,7 @@ TEST(LaneLayout, SplitsHostThreadsIntoFrameworkAndRuntimeBandsAndStreamsIntoHard
   EXPECT_EQ(runtime.label, "rank0 / pid 1234 / thread 5678 / runtime");
   EXPECT_EQ(runtime.rowCount, 2u);  // launch > driver call; the sync is back at depth 0
   EXPECT_EQ(runtime.eventCount, 3u);
-  EXPECT_EQ(hardware.label, "rank0 / device 0 / stream 7 / hardware");
+  EXPECT_EQ(hardware.label, "rank0 / GPU 0 / stream 7 / hardware");
   EXPECT_EQ(hardware.rowCount, 1u);
   EXPECT_EQ(hardware.eventCount, 2u);
   EXPECT_EQ(layout.rows().size(), 5u);
@@ -102,13 +103,13 @@ TEST(LaneLayout, DeviceWideSyncsSitWithTheirDeviceNotOnAFakeThread) {
   const LaneLayout layout = LaneLayout::build(trace, "rank0");
   ASSERT_EQ(layout.groups().size(), 2u);
   EXPECT_EQ(layout.groups()[0].label, "rank0 / pid 1234");
-  EXPECT_EQ(layout.groups()[1].label, "rank0 / device 0");
+  EXPECT_EQ(layout.groups()[1].label, "rank0 / GPU 0");
   ASSERT_EQ(layout.groups()[1].tracks.size(), 2u);
   const LayoutTrack& streamTrack = layout.tracks()[layout.groups()[1].tracks[0]];
   const LayoutTrack& syncTrack = layout.tracks()[layout.groups()[1].tracks[1]];
-  EXPECT_EQ(streamTrack.label, "rank0 / device 0 / stream 7 / hardware");
+  EXPECT_EQ(streamTrack.label, "rank0 / GPU 0 / stream 7 / hardware");
   EXPECT_EQ(streamTrack.eventCount, 2u);  // the stream's own sync stays with its work
-  EXPECT_EQ(syncTrack.label, "rank0 / device 0 / context sync / hardware");
+  EXPECT_EQ(syncTrack.label, "rank0 / GPU 0 / context sync / hardware");
   EXPECT_EQ(syncTrack.band, Band::Hardware);
   EXPECT_EQ(syncTrack.eventCount, 1u);
   EXPECT_EQ(syncTrack.lane, context);
@@ -116,6 +117,66 @@ TEST(LaneLayout, DeviceWideSyncsSitWithTheirDeviceNotOnAFakeThread) {
     EXPECT_EQ(track.label.find("thread -1"), std::string::npos);
   EXPECT_EQ(layout.eventCount(), trace.events.size());
   for (EventId i = 0; i < trace.events.size(); ++i) EXPECT_NE(layout.rowOf(i), kNoRow);
+}
+
+// Layer sections, as Neuron Explorer's system view reads: every thread's framework track, then
+// every runtime track, then each device by its name with its streams; spans and annotations never
+// between host and device; counters last.
+TEST(LaneLayout, LayersGroupEveryThreadsBandsIntoSectionsAndNameTheDevice) {
+  TraceBuilder b("mem");
+  const LaneId main = b.lane("1234", "5678");
+  const LaneId backward = b.lane("1234", "5679");
+  const LaneId stream = b.lane("0", "7");
+  const LaneId spans = b.lane("Spans", "PyTorch Profiler");
+  b.setProcessName("1234", "python3");
+  b.setThreadName("1234", "5678", "MainThread");
+  b.setThreadName("1234", "5679", "thread 5679 (pt_autograd_0)");  // as Kineto names threads
+  b.addEvent(makeEvent(b, main, "aten::linear", 0, 100, "cpu_op"));
+  b.addEvent(makeEvent(b, main, "cudaLaunchKernel", 20, 30, "cuda_runtime"));
+  b.addEvent(makeEvent(b, backward, "autograd::engine", 110, 50, "cpu_op"));
+  b.addEvent(makeEvent(b, backward, "cudaLaunchKernel", 120, 10, "cuda_runtime"));
+  b.addEvent(makeEvent(b, stream, "gemm", 55, 40, "kernel"));
+  b.addEvent(makeEvent(b, spans, "PyTorch Profiler (0)", 0, 200, "Trace"));
+  b.trace().meta.devices.push_back({0, "NVIDIA H100 80GB HBM3", 0, 132, ""});
+  const Trace trace = b.finish();
+  const LaneLayout layout = LaneLayout::build(trace, "rank0", LaneGrouping::Layers);
+  EXPECT_EQ(layout.grouping(), LaneGrouping::Layers);
+  std::vector<std::string> groups;
+  for (const LayoutGroup& g : layout.groups()) groups.push_back(g.label);
+  EXPECT_EQ(groups,
+            (std::vector<std::string>{"rank0 / framework", "rank0 / runtime",
+                                      "rank0 / GPU 0: NVIDIA H100 80GB HBM3", "rank0 / other"}));
+  auto labels = [&](std::size_t group) {
+    std::vector<std::string> out;
+    for (std::uint32_t t : layout.groups()[group].tracks)
+      out.push_back(layout.tracks()[t].shortLabel);
+    return out;
+  };
+  EXPECT_EQ(labels(0), (std::vector<std::string>{"pid 1234 / thread 5678 (MainThread)",
+                                                 "pid 1234 / thread 5679 (pt_autograd_0)"}));
+  EXPECT_EQ(labels(1), labels(0));
+  EXPECT_EQ(labels(2), (std::vector<std::string>{"stream 7"}));
+  EXPECT_TRUE(layout.groups()[2].device);
+  EXPECT_EQ(labels(3), (std::vector<std::string>{"pid Spans / thread PyTorch Profiler / other"}));
+  EXPECT_EQ(layout.tracks()[layout.groups()[1].tracks[0]].band, Band::Runtime);
+  EXPECT_EQ(layout.tracks()[layout.groups()[2].tracks[0]].label,
+            "rank0 / GPU 0: NVIDIA H100 80GB HBM3 / stream 7");
+  // Every event still has its one row, in the same tracks as grouped by process.
+  const LaneLayout byProcess = LaneLayout::build(trace, "rank0", LaneGrouping::Processes);
+  EXPECT_EQ(layout.tracks().size(), byProcess.tracks().size());
+  EXPECT_EQ(layout.rows().size(), byProcess.rows().size());
+  for (EventId i = 0; i < trace.events.size(); ++i) {
+    ASSERT_NE(layout.rowOf(i), kNoRow);
+    const LayoutTrack& a = layout.tracks()[layout.rows()[layout.rowOf(i)].track];
+    const LayoutTrack& p = byProcess.tracks()[byProcess.rows()[byProcess.rowOf(i)].track];
+    EXPECT_EQ(a.lane, p.lane);
+    EXPECT_EQ(a.band, p.band);
+  }
+  // By process, the device keeps its name and not the host's process name.
+  const auto device = std::find_if(byProcess.groups().begin(), byProcess.groups().end(),
+                                   [](const LayoutGroup& g) { return g.device; });
+  ASSERT_NE(device, byProcess.groups().end());
+  EXPECT_EQ(device->label, "rank0 / GPU 0: NVIDIA H100 80GB HBM3");
 }
 
 TEST(LaneLayout, LeavesTheRankOutWhenUnknown) {

@@ -31,6 +31,7 @@ TEST(TraceSession, OpensARealTraceAndFillsTheLanesWithTheirEvents) {
   TraceSession session;
   QSignalSpy ready(&session, &TraceSession::rankReady);
   QSignalSpy linked(&session, &TraceSession::linksReady);
+  session.setLaneGrouping(LaneGrouping::Processes);  // labels that name each lane's process
   session.open({QString::fromStdString(test::sharedTrace("param/linear_kineto.json.gz"))});
   ASSERT_EQ(waitForEnd(session), "finished");
   EXPECT_EQ(ready.count(), 1);
@@ -50,7 +51,7 @@ TEST(TraceSession, OpensARealTraceAndFillsTheLanesWithTheirEvents) {
       {"rank0 / pid 24248 / thread 24248 / runtime", 6107},
       {"rank0 / pid 24248 / thread 24270 / framework", 24722},
       {"rank0 / pid 24248 / thread 24270 / runtime", 8408},
-      {"rank0 / device 0 / stream 7 / hardware", 1640 + 8716},
+      {"rank0 / GPU 0: NVIDIA GeForce RTX 2080 Ti / stream 7 / hardware", 1640 + 8716},
       {"rank0 / pid Spans / thread PyTorch Profiler / other", 1},
   };
   EXPECT_EQ(counts, expected);

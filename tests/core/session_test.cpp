@@ -190,3 +190,30 @@ TEST(Session, TheCliShowsCoresFailureMessageAsItIs) {
 
 }  // namespace
 }  // namespace sutra
+
+namespace sutra {
+namespace {
+
+// The status line's words for how each rank's ET is paired. The sample's ET and Kineto trace were
+// written together (tools/samplegen): every ET op has its record function id in the Kineto trace.
+// Counted from the files: python3 -c "import gzip,json; d=json.load(gzip.open('resources/samples/
+//   transformer_two_streams/rank0.et.json.gz')); print(sum(1 for n in d['nodes'] if not
+//   n['name'].startswith('[pytorch|profiler')))" gives 351.
+TEST(Session, DescribesHowEachRanksEtIsLinked) {
+  auto run = openRun({sample("transformer_two_streams")}, RunOptions::upTo(RunStage::Link));
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  ASSERT_EQ(run->ranks.size(), 1u);
+  EXPECT_EQ(describeEtLink(*run->ranks[0]),
+            "linked with rank0.et.json.gz by record function id: 351 of 351 ET ops matched, "
+            "123 of 123 device ops given their op");
+  RankRun alone;
+  EXPECT_EQ(describeEtLink(alone), "no execution trace");
+  RankRun failed;
+  failed.etPath = "/runs/a/rank0.et.json.gz";
+  failed.linkNote = "an ET of another run";
+  EXPECT_EQ(describeEtLink(failed),
+            "ET rank0.et.json.gz not linked (an ET of another run); the Kineto trace alone");
+}
+
+}  // namespace
+}  // namespace sutra

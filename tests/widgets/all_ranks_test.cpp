@@ -89,9 +89,9 @@ TEST(AllRanks, IsTheDefaultAndListsEveryRanksGroupsInRankOrder) {
         << timeline.part(p).label.toStdString();
     const int header = timeline.partHeaderTop(p);
     EXPECT_GT(header, previousBottom) << "rank " << p;
-    // One host process and one device per rank, each group labelled with its rank, under its
-    // header.
-    ASSERT_EQ(layout.groups().size(), 2u);
+    // Each rank's layer sections (framework, runtime, its device), each labelled with its rank,
+    // under its header.
+    ASSERT_EQ(layout.groups().size(), 3u);
     for (std::uint32_t g = 0; g < layout.groups().size(); ++g) {
       EXPECT_TRUE(QString::fromStdString(layout.groups()[g].label)
                       .startsWith(QStringLiteral("rank%1 / ").arg(p)));

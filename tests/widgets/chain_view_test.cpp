@@ -47,6 +47,11 @@ TEST(ChainView, DrawsTheAnalysesChainAndSelectsAClickedHop) {
   QTest::mouseClick(&view, Qt::LeftButton, {}, view.hopRect(3).center());
   ASSERT_EQ(spy.count(), 1);
   EXPECT_EQ(spy.front().front().value<sutra::EventId>(), launches.runtimeCallOf(kernel));
+  // Each box reaches the view's right margin: the chain uses the width it is given, and a dock a
+  // third of a window wide (here 320 px) shows every hop without scrolling sideways.
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(view.hopRect(i).right(), view.width() - 9) << i;
+  EXPECT_LE(view.sizeHint().width(), 320);
+  EXPECT_LE(view.sizeHint().height(), 400);
   QImage image(view.size(), QImage::Format_ARGB32_Premultiplied);
   view.render(&image);  // paints every hop and gap without tripping over them
   view.clear();

@@ -74,3 +74,34 @@ TEST(ChartView, FollowsThePalette) {
 
 }  // namespace
 }  // namespace sutra::widgets
+
+namespace sutra::widgets {
+namespace {
+
+// Twelve streams on one plot read as none: the chart keeps the six busiest (in the trace's order),
+// says so in its title, and its legend sits under the plot, not over the lines.
+TEST(ChartView, UtilisationOfManyStreamsShowsTheBusiestWithTheLegendUnderThePlot) {
+  test::qtApp();
+  UtilisationSeries series;
+  series.bucketNs = 1000;
+  for (int s = 0; s < 12; ++s) {
+    StreamUtilisation stream;
+    stream.label = "stream " + std::to_string(s);
+    stream.busy.assign(10, s % 2 == 0 ? 0.1 * s / 12.0 : 0.9);  // the odd streams are busiest
+    series.streams.push_back(stream);
+  }
+  ChartView chart;
+  chart.resize(800, 500);
+  chart.showUtilisation(series);
+  ASSERT_EQ(chart.seriesCount(), 6);
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(chart.seriesName(i), QString("stream %1").arg(2 * i + 1));
+  EXPECT_EQ(chart.title(), "Device utilisation: the 6 busiest of 12 streams");
+  chart.plot()->replot();
+  const QRect plotArea = chart.plot()->axisRect()->rect();
+  const QRect legend = chart.plot()->legend->outerRect();
+  EXPECT_TRUE(chart.plot()->legend->visible());
+  EXPECT_GE(legend.top(), plotArea.bottom()) << "the legend overlaps the plot";
+}
+
+}  // namespace
+}  // namespace sutra::widgets

@@ -7,6 +7,7 @@
 
 #include <QAction>
 #include <QFileInfo>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
@@ -18,6 +19,7 @@
 #include <QTest>
 #include <algorithm>
 
+#include "event_details.h"
 #include "op_table_model.h"
 #include "op_table_view.h"
 #include "qt_app.h"
@@ -295,6 +297,62 @@ TEST(MainWindow, ARangeDraggedOnTheRulerIsTheOperatorTablesWindow) {
   EXPECT_EQ(timeline.selectedTimeRange(), (widgets::TimeRange{0, 0}));
   EXPECT_EQ(ops->currentWindow().start, whole.start);
   EXPECT_EQ(ops->currentWindow().end, whole.end);
+}
+
+}  // namespace
+}  // namespace sutra::gui
+
+namespace sutra::gui {
+namespace {
+
+// The timeline opens in layer sections (framework, runtime, each device by name); View > Group
+// Lanes by Layer off lays the run out per process again. The status bar says how the ET is linked,
+// and a linked op's details show its ET node.
+TEST(MainWindow, LayerSectionsByDefaultAndTheEtPairingShows) {
+  test::qtApp();
+  QSettings().remove("timeline/groupByLayer");
+  MainWindow window;
+  window.resize(1400, 900);
+  auto* layers = window.findChild<QAction*>("GroupLanesByLayerAction");
+  ASSERT_NE(layers, nullptr);
+  EXPECT_TRUE(layers->isChecked());
+  QSignalSpy loaded(&window, &MainWindow::loadFinished);
+  window.openPaths({sample("transformer_two_streams")});
+  ASSERT_TRUE(waitFor(loaded));
+  auto groups = [&] {
+    std::vector<std::string> out;
+    for (const auto& g : window.timeline().layout()->groups()) out.push_back(g.label);
+    return out;
+  };
+  EXPECT_EQ(groups(),
+            (std::vector<std::string>{"rank0 / framework", "rank0 / runtime",
+                                      "rank0 / GPU 0: NVIDIA H100 80GB HBM3", "rank0 / other"}));
+  const auto* status = window.findChild<QLabel*>("StatusText");
+  ASSERT_NE(status, nullptr);
+  EXPECT_TRUE(status->text().contains(
+      "linked with rank0.et.json.gz by record function id: 351 of 351 ET ops matched"))
+      << status->text().toStdString();
+  // The details of aten::linear show the ET node it was matched to.
+  const auto data = window.session().ranks().front();
+  const Trace& trace = *data->trace;
+  EventId linear = kNoEvent;
+  for (EventId i = 0; i < trace.events.size() && linear == kNoEvent; ++i)
+    if (trace.name(trace.events[i]) == "aten::linear") linear = i;
+  ASSERT_NE(linear, kNoEvent);
+  const QString html = widgets::etNodeHtml(*data, linear);
+  EXPECT_TRUE(html.contains("execution trace node"));
+  EXPECT_TRUE(html.contains("aten::linear(Tensor input, Tensor weight"));
+  EXPECT_TRUE(html.contains("Tensor(c10::BFloat16) [2048, 1024]")) << html.toStdString();
+
+  QSignalSpy reloaded(&window, &MainWindow::loadFinished);
+  layers->setChecked(false);
+  ASSERT_TRUE(waitFor(reloaded));
+  const auto byProcess = groups();
+  EXPECT_NE(std::find(byProcess.begin(), byProcess.end(), "rank0 / pid 20481 (python3)"),
+            byProcess.end());
+  EXPECT_EQ(std::find(byProcess.begin(), byProcess.end(), "rank0 / framework"), byProcess.end());
+  EXPECT_EQ(window.session().laneGrouping(), view::LaneGrouping::Processes);
+  QSettings().remove("timeline/groupByLayer");
 }
 
 }  // namespace

@@ -105,6 +105,20 @@ std::size_t ChakraExportSummary::problemCount() const {
   return n;
 }
 
+namespace {
+
+// "linked with rank0.et.json.gz by alignment", or "from the Kineto trace alone (no ET)".
+std::string linkWords(const RankExportResult& r) {
+  if (r.etPath.empty() || r.matching == "kineto_only")
+    return "from the Kineto trace alone" + std::string(r.etPath.empty() ? " (no ET)" : "");
+  const std::string how = r.matching == "rf_id"       ? "by record function id"
+                          : r.matching == "alignment" ? "by alignment"
+                                                      : "by " + r.matching;
+  return "linked with " + r.etPath + " " + how;
+}
+
+}  // namespace
+
 std::string ChakraExportSummary::text() const {
   std::string out = std::to_string(written()) + " of " + std::to_string(ranks.size()) +
                     " rank(s) written" + (canceled ? " (cancelled)" : "") + "\n";
@@ -113,8 +127,7 @@ std::string ChakraExportSummary::text() const {
       out += "rank " + std::to_string(r.rank) + ": not written: " + r.error + "\n";
     else
       out += "rank " + std::to_string(r.rank) + ": " + r.path + " (" + std::to_string(r.nodes) +
-             " nodes, " + std::to_string(r.edges) + " dependencies, linked by " + r.matching +
-             (r.etPath.empty() ? "" : " with " + r.etPath) + ")\n";
+             " nodes, " + std::to_string(r.edges) + " dependencies, " + linkWords(r) + ")\n";
     for (const auto& p : r.problems) out += "  " + p + "\n";
   }
   if (!astraSimConfigs.empty())

@@ -184,7 +184,9 @@ TEST(TraceExport, ChakraLinksTheEtAndReportsEachStage) {
   const RankExportResult& rank = summary.ranks[0];
   EXPECT_NE(rank.matching, "kineto_only");  // the ET was linked, not the Kineto trace alone
   EXPECT_EQ(rank.etPath, input.etPath);
-  EXPECT_NE(summary.text().find("with " + input.etPath), std::string::npos);
+  EXPECT_NE(summary.text().find("linked with " + input.etPath + " by "), std::string::npos)
+      << summary.text();  // in words: "by alignment", never "kineto_only"
+  EXPECT_EQ(summary.text().find("kineto_only"), std::string::npos);
   const std::vector<std::pair<int, ExportStage>> stages{{0, ExportStage::ReadingEt},
                                                         {0, ExportStage::Linking},
                                                         {0, ExportStage::Converting},

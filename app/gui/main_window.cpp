@@ -644,8 +644,11 @@ void MainWindow::showChain(EventId event) {
     chain_->clear();
     return;
   }
+  // With the rank's ET linked, the chain also lists the op's data dependencies (ET producers and
+  // consumers of its tensors), as `sutra-cli chain --et` does.
+  const LinkedTrace* linked = data->run ? data->run->linked.get() : nullptr;
   chain_->setChain(data->trace,
-                   dependencyChain(*data->trace, *data->launches, *data->syncs, event));
+                   dependencyChain(*data->trace, *data->launches, *data->syncs, event, linked));
 }
 
 void MainWindow::showCollective(EventId event) {

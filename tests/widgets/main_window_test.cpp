@@ -19,6 +19,7 @@
 #include <QTest>
 #include <algorithm>
 
+#include "chain_view.h"
 #include "event_details.h"
 #include "op_table_model.h"
 #include "op_table_view.h"
@@ -343,6 +344,15 @@ TEST(MainWindow, LayerSectionsByDefaultAndTheEtPairingShows) {
   EXPECT_TRUE(html.contains("execution trace node"));
   EXPECT_TRUE(html.contains("aten::linear(Tensor input, Tensor weight"));
   EXPECT_TRUE(html.contains("Tensor(c10::BFloat16) [2048, 1024]")) << html.toStdString();
+  // Its dependency chain lists the ET's data dependencies too (producers of its inputs, consumers
+  // of its output).
+  window.timeline().selectEvent(linear, true);
+  auto* chain = window.findChild<widgets::ChainView*>();
+  ASSERT_NE(chain, nullptr);
+  const auto& hops = chain->chain().hops;
+  EXPECT_TRUE(std::any_of(hops.begin(), hops.end(), [](const ChainHop& h) {
+    return h.kind == HopKind::DataProducer || h.kind == HopKind::DataConsumer;
+  }));
 
   QSignalSpy reloaded(&window, &MainWindow::loadFinished);
   layers->setChecked(false);

@@ -5,38 +5,24 @@
 
 #include <gtest/gtest.h>
 
-#include "analysis/steps.h"
-#include "link/launch_index.h"
-#include "model/trace_builder.h"
+#include "analysis_fixture.h"
 #include "session/run.h"
 
 namespace sutra {
 namespace {
-
-Event event(TraceBuilder& b, LaneId lane, const char* name, TimeNs start, TimeNs dur,
-            const char* cat) {
-  Event e;
-  e.name = b.trace().names.intern(name);
-  e.category = static_cast<std::uint16_t>(b.trace().categories.intern(cat));
-  e.klass = classifyCategory(cat);
-  e.lane = lane;
-  e.start = start;
-  e.dur = dur;
-  return e;
-}
 
 // Host ops at [0, 10) and [5, 20) and [40, 50) on two threads, an annotation over everything (no
 // work of its own), two kernels and a memcpy: busy 20 + 10 of the window [0, 100): idle 70.
 TEST(CompareStory, RunTotalsCountKernelsDeviceOpsAndHostIdle) {
   TraceBuilder b("t");
   const LaneId main = b.lane("1", "1"), other = b.lane("1", "2"), stream = b.lane("0", "7");
-  b.addEvent(event(b, main, "ProfilerStep#1", 0, 100, "user_annotation"));
-  b.addEvent(event(b, main, "aten::mm", 0, 10, "cpu_op"));
-  b.addEvent(event(b, other, "aten::add", 5, 15, "cpu_op"));
-  b.addEvent(event(b, main, "aten::mul", 40, 10, "cpu_op"));
-  b.addEvent(event(b, stream, "gemm", 12, 30, "kernel"));
-  b.addEvent(event(b, stream, "add", 45, 5, "kernel"));
-  b.addEvent(event(b, stream, "copy", 60, 5, "gpu_memcpy"));
+  test::addFixtureEvent(b, main, "ProfilerStep#1", 0, 100, "user_annotation");
+  test::addFixtureEvent(b, main, "aten::mm", 0, 10, "cpu_op");
+  test::addFixtureEvent(b, other, "aten::add", 5, 15, "cpu_op");
+  test::addFixtureEvent(b, main, "aten::mul", 40, 10, "cpu_op");
+  test::addFixtureEvent(b, stream, "gemm", 12, 30, "kernel");
+  test::addFixtureEvent(b, stream, "add", 45, 5, "kernel");
+  test::addFixtureEvent(b, stream, "copy", 60, 5, "gpu_memcpy");
   const Trace trace = b.finish();
   const RunTotals t = runTotals(trace, {0, 100}, 35, 40);
   EXPECT_EQ(t.window, 100);

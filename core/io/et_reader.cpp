@@ -8,10 +8,14 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "io/batch_pipeline.h"
 #include "io/byte_source.h"
+#include "io/et_plus_fields.h"
 #include "io/json_numbers.h"
 #include "io/json_stream.h"
 #include "io/readers.h"
@@ -100,12 +104,85 @@ std::string_view idFaultText(IdFault f) {
 
 struct EtBatch {
   std::vector<EtNode> nodes;
+  std::vector<EtPlusFields> plus;  // beside nodes, when the ET+ fields are read
   ProblemLog problems;
+  std::size_t bytes = 0;  // of the batch's JSON
 };
+
+// An ET+ field of a node (a top-level member) as readLinkedEt read them before with a SAX pass over
+// each node's JSON, kept exactly: integers (as int64, or uint64 cast to it) are microseconds times
+// 1000 (wrapping as it did), other numbers go through their decimal text, "sync_dep" takes the
+// integers of its array up to a nested array, and a repeated member overrides (sync_dep appends).
+void readPlusField(std::string_view key, const AttrValue& value, EtPlusFields& f) {
+  if (f.unreadable) return;
+  auto time = [&](TimeNs ns) {
+    if (key == "ts")
+      f.ts = ns;
+    else if (key == "inclusive_dur")
+      f.inclusiveDur = ns;
+    else if (key == "exclusive_dur")
+      f.exclusiveDur = ns;
+    else if (key == "blocked_dur")  // Sutra's own field: chakra_trace_link writes none
+      f.blockedDur = ns;
+  };
+  auto integer = [&](std::int64_t v) {
+    time(static_cast<std::int64_t>(static_cast<std::uint64_t>(v) * 1000u));
+    if (key == "stream")
+      f.stream = v;
+    else if (key == "inter_thread_dep")
+      f.interThreadDep = v;
+  };
+  if (value.isString) {
+    if (key == "cat")
+      f.cat = std::string(value.text);
+    else if (key == "pg_name")
+      f.pgName = value.text;
+    return;
+  }
+  const std::string_view t = trimJsonToken(value.text);
+  if (t.empty()) {  // an array or an object
+    if (key != "sync_dep" || !value.raw.starts_with("[")) return;
+    const char* p = value.raw.data() + 1;
+    const char* end = value.raw.data() + value.raw.size() - 1;  // at the ']'
+    while (p < end) {  // "[1, 2, [3], {...}]": the integers until a nested array
+      while (p < end && (*p == ' ' || *p == ',' || *p == '\n' || *p == '\r' || *p == '\t')) ++p;
+      if (p >= end || *p == '[') break;
+      const char* q = p;
+      if (*p == '{' || *p == '"') return;  // sync_dep as Sutra and chakra write it has neither
+      while (q < end && *q != ',' && *q != ' ' && *q != '\n' && *q != '\r' && *q != '\t') ++q;
+      std::int64_t v = 0;
+      std::uint64_t u = 0;
+      if (std::from_chars(p, q, v).ptr == q)
+        f.syncDeps.push_back(v);
+      else if (std::from_chars(p, q, u).ptr == q)
+        f.syncDeps.push_back(static_cast<std::int64_t>(u));
+      p = q;
+    }
+    return;
+  }
+  if (t == "true" || t == "false") {
+    if (key == "user_annotation") f.annotation = t == "true";
+    return;
+  }
+  if (t == "null") return;
+  std::int64_t v = 0;
+  std::uint64_t u = 0;
+  const char* e = t.data() + t.size();
+  if (std::from_chars(t.data(), e, v).ptr == e) return integer(v);
+  if (t.front() != '-' && std::from_chars(t.data(), e, u).ptr == e)
+    return integer(static_cast<std::int64_t>(u));
+  if (const std::string copy(t); !std::isfinite(std::strtod(copy.c_str(), nullptr))) {
+    f.unreadable = true;
+    return;
+  }
+  if (auto ns = microsTextToNanos(t)) time(*ns);
+  if (key == "stream" || key == "inter_thread_dep")
+    if (auto n = integerText(t)) integer(*n);
+}
 
 class NodeParser {
  public:
-  explicit NodeParser(const std::string& path) : path_(path) {}
+  NodeParser(const std::string& path, bool plus) : path_(path), plus_(plus) {}
   Result<EtBatch> parse(const JsonBatch& batch);
 
  private:
@@ -113,15 +190,18 @@ class NodeParser {
   void fillArgs(EtArgs& args, std::string_view values, std::string_view shapes,
                 std::string_view types, std::string_view strides, EtBatch& out,
                 std::int64_t nodeId);
+  bool fillFromElements(EtArgs& args, const dom::element* types, const dom::element* shapes,
+                        const dom::element* values);
   void collectTensors(dom::element value, std::string_view type, std::vector<EtTensor>& out);
 
   const std::string& path_;
+  const bool plus_;
   od::parser parser_;
   dom::parser dom_;
 };
 
-void setAttr(EtNode& node, std::string_view name, const AttrValue& value,
-             std::string_view rawAttr) {
+// Sets the attribute Sutra knows by `name`; false for any other (the caller keeps it raw).
+bool setAttr(EtNode& node, std::string_view name, const AttrValue& value) {
   auto comm = [&]() -> EtComm& {
     if (!node.comm) node.comm.emplace();
     return *node.comm;
@@ -166,8 +246,9 @@ void setAttr(EtNode& node, std::string_view name, const AttrValue& value,
     comm().globalRankStart = asInt(value, 0);
   else if (name == "global_rank_stride")
     comm().globalRankStride = asInt(value, 1);
-  else if (!rawAttr.empty())
-    node.extraAttrsJson.emplace_back(rawAttr);
+  else
+    return false;
+  return true;
 }
 
 // A tensor value: [tensor_id, storage_id, offset, numel, itemsize, device].
@@ -208,31 +289,25 @@ void NodeParser::collectTensors(dom::element value, std::string_view type,
   }
 }
 
-void NodeParser::fillArgs(EtArgs& args, std::string_view values, std::string_view shapes,
-                          std::string_view types, std::string_view strides, EtBatch& out,
-                          std::int64_t nodeId) {
-  args.valuesJson.assign(values.empty() ? "[]" : values);
-  args.shapesJson.assign(shapes.empty() ? "[]" : shapes);
-  args.stridesJson.assign(strides);
-  auto unreadable = [&] {
-    out.problems.add(Severity::Warning, "ET node with unreadable inputs or outputs",
-                     "node " + std::to_string(nodeId));
-  };
-  if (!types.empty()) {
-    dom::element t;
-    if (dom_.parse(types.data(), types.size()).get(t) || !t.is_array()) return unreadable();
-    dom::array tItems = t.get_array().value_unsafe();
+// types, shapes and values of one side, each given as a parsed element or absent (nullptr):
+// false where one is there but no array (the caller warns; what was read before stays).
+bool NodeParser::fillFromElements(EtArgs& args, const dom::element* types,
+                                  const dom::element* shapes, const dom::element* values) {
+  if (types) {
+    if (!types->is_array()) return false;
+    dom::array tItems = types->get_array().value_unsafe();
+    args.types.reserve(tItems.size());
     for (dom::element type : tItems) {
       std::string_view s;
       args.types.emplace_back(type.get_string().get(s) ? std::string_view() : s);
     }
   }
-  {
-    dom::element s;
-    if (dom_.parse(args.shapesJson).get(s) || !s.is_array()) return unreadable();
-    dom::array sItems = s.get_array().value_unsafe();
+  if (shapes) {
+    if (!shapes->is_array()) return false;
+    dom::array sItems = shapes->get_array().value_unsafe();
+    args.shapes.reserve(sItems.size());
     for (dom::element shape : sItems) {
-      std::vector<std::int64_t> dims;
+      std::vector<std::int64_t>& dims = args.shapes.emplace_back();
       if (shape.is_array()) {
         dom::array shapeItems = shape.get_array().value_unsafe();
         for (dom::element d : shapeItems) {
@@ -243,23 +318,52 @@ void NodeParser::fillArgs(EtArgs& args, std::string_view values, std::string_vie
           dims.push_back(d.get_int64().value_unsafe());
         }
       }
-      args.shapes.push_back(std::move(dims));
     }
   }
-  dom::element v;
-  if (dom_.parse(args.valuesJson).get(v) || !v.is_array()) return unreadable();
-  std::size_t k = 0;
-  dom::array vItems = v.get_array().value_unsafe();
-  for (dom::element value : vItems) {
-    collectTensors(value,
-                   k < args.types.size() ? std::string_view(args.types[k]) : std::string_view(),
-                   args.tensors);
-    ++k;
+  if (values) {
+    if (!values->is_array()) return false;
+    std::size_t k = 0;
+    dom::array vItems = values->get_array().value_unsafe();
+    for (dom::element value : vItems) {
+      collectTensors(value,
+                     k < args.types.size() ? std::string_view(args.types[k]) : std::string_view(),
+                     args.tensors);
+      ++k;
+    }
   }
+  return true;
+}
+
+// The flat layout (1.0.1): values, shapes and types are separate members of the node, as raw text.
+void NodeParser::fillArgs(EtArgs& args, std::string_view values, std::string_view shapes,
+                          std::string_view types, std::string_view strides, EtBatch& out,
+                          std::int64_t nodeId) {
+  args.valuesJson.assign(values.empty() ? "[]" : values);
+  args.shapesJson.assign(shapes.empty() ? "[]" : shapes);
+  args.stridesJson.assign(strides);
+  auto unreadable = [&] {
+    out.problems.add(Severity::Warning, "ET node with unreadable inputs or outputs",
+                     "node " + std::to_string(nodeId));
+  };
+  // One text at a time: the parser holds one document.
+  dom::element e;
+  if (!types.empty() && (dom_.parse(types.data(), types.size()).get(e) ||
+                         !fillFromElements(args, &e, nullptr, nullptr)))
+    return unreadable();
+  if (dom_.parse(args.shapesJson).get(e) || !fillFromElements(args, nullptr, &e, nullptr))
+    return unreadable();
+  if (dom_.parse(args.valuesJson).get(e) || !fillFromElements(args, nullptr, nullptr, &e))
+    return unreadable();
 }
 
 Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& out) {
-  EtNode node;
+  // Parsed in place: an EtNode is large, and moving each into the batch cost a tenth of the read.
+  EtNode& node = out.nodes.emplace_back();
+  EtPlusFields* plus = plus_ ? &out.plus.emplace_back() : nullptr;
+  auto skip = [&] {
+    out.nodes.pop_back();
+    if (plus_) out.plus.pop_back();
+  };
   std::string_view raw;
   auto malformed = [&](simdjson::error_code err) {
     return makeError(path_, "malformed ET node near byte " + std::to_string(where) + ": " +
@@ -296,16 +400,23 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
       const bool in = k == "inputs";
       if (value.raw.starts_with("{")) {
         // {values, shapes, types[, strides]}: a small object, read as a DOM (a second On Demand
-        // document on the same parser would end the node's iteration).
+        // document on the same parser would end the node's iteration), once: its members' text
+        // is kept minified and their items read from the same DOM.
         dom::element e;
         if (auto err = dom_.parse(value.raw.data(), value.raw.size()).get(e)) return malformed(err);
-        auto member = [&](const char* name) -> std::string {
-          dom::element m;
-          return e.at_key(name).get(m) ? std::string() : simdjson::minify(m);
-        };
-        const std::string values = member("values"), shapes = member("shapes"),
-                          types = member("types"), strides = member("strides");
-        fillArgs(in ? node.inputs : node.outputs, values, shapes, types, strides, out, node.id);
+        EtArgs& args = in ? node.inputs : node.outputs;
+        dom::element values, shapes, types, strides;
+        const bool hasValues = !e.at_key("values").get(values),
+                   hasShapes = !e.at_key("shapes").get(shapes),
+                   hasTypes = !e.at_key("types").get(types),
+                   hasStrides = !e.at_key("strides").get(strides);
+        args.valuesJson = hasValues ? simdjson::minify(values) : "[]";
+        args.shapesJson = hasShapes ? simdjson::minify(shapes) : "[]";
+        if (hasStrides) args.stridesJson = simdjson::minify(strides);
+        if (!fillFromElements(args, hasTypes ? &types : nullptr, hasShapes ? &shapes : nullptr,
+                              hasValues ? &values : nullptr))
+          out.problems.add(Severity::Warning, "ET node with unreadable inputs or outputs",
+                           "node " + std::to_string(node.id));
       } else {
         (in ? inValues : outValues) = value.raw;
       }
@@ -332,19 +443,21 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
         if (attr.at_key("name").get_string().get(name)) continue;
         dom::element v;
         AttrValue av;
-        std::string rawValue, rawAttr = simdjson::minify(attr);
+        std::string rawValue;
         if (!attr.at_key("value").get(v)) {
-          rawValue = simdjson::minify(v);
-          av.raw = rawValue;
-          if (v.is_string())
+          if (v.is_string()) {  // its text is all a known attribute reads
             av.isString = true, av.text = v.get_string().value_unsafe();
-          else if (!v.is_array() && !v.is_object())
-            av.text = rawValue;
+          } else {
+            rawValue = simdjson::minify(v);
+            av.raw = rawValue;
+            if (!v.is_array() && !v.is_object()) av.text = rawValue;
+          }
         }
-        setAttr(node, name, av, rawAttr);
+        if (!setAttr(node, name, av)) node.extraAttrsJson.push_back(simdjson::minify(attr));
       }
     } else {
-      setAttr(node, k, value, {});  // flat layout: rf_id, tid, op_schema ... are node members
+      if (plus) readPlusField(k, value, *plus);
+      setAttr(node, k, value);  // flat layout: rf_id, tid, op_schema ... are node members
     }
   }
   if (!inValues.empty())
@@ -353,12 +466,14 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
     fillArgs(node.outputs, outValues, outShapes, outTypes, outStrides, out, node.id);
   if (!hasId) {
     out.problems.add(Severity::Warning, "ET node without an id, skipped", node.name);
+    skip();
     return Ok{};
   }
   if (idFault != IdFault::None) {
     out.problems.add(Severity::Warning,
                      "ET node id that is " + std::string(idFaultText(idFault)) + ", node skipped",
                      "id " + std::string(badId) + " (" + node.name + ")");
+    skip();
     return Ok{};
   }
   if (parentFault != IdFault::None)
@@ -367,12 +482,14 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
         "ET node parent id that is " + std::string(idFaultText(parentFault)) + ", taken as none",
         "node " + std::to_string(node.id) + " (" + node.name + "): parent " +
             std::string(badParent));
-  out.nodes.push_back(std::move(node));
   return Ok{};
 }
 
 Result<EtBatch> NodeParser::parse(const JsonBatch& batch) {
   EtBatch out;
+  out.nodes.reserve(batch.size / 512 + 16);  // real ETs hold 500-1,000 bytes a node
+  if (plus_) out.plus.reserve(batch.size / 512 + 16);
+  out.bytes = batch.size;
   auto fail = [&](simdjson::error_code code) -> Error {
     return makeError(path_, "malformed JSON near byte " + std::to_string(batch.fileOffset) +
                                 " in nodes: " + simdjson::error_message(code));
@@ -393,19 +510,42 @@ Result<EtBatch> NodeParser::parse(const JsonBatch& batch) {
   return out;
 }
 
-void mergeBatch(EtTrace& trace, EtBatch&& batch) {
-  trace.problems.merge(batch.problems);
-  for (auto& node : batch.nodes) {
-    if (auto it = trace.indexById.find(node.id); it != trace.indexById.end()) {
-      trace.problems.add(Severity::Warning, "ET node id used twice (the later node is kept)",
-                         "id " + std::to_string(node.id));
-      trace.nodes[it->second] = std::move(node);
-      continue;
+// Merges the batches in file order into trace.nodes, reserved ahead from the first batch's bytes
+// per node where the file's size is its content's: growing it node by node moved every node about
+// once more and touched its memory twice (with the page faults, a third of the read).
+class EtMerger {
+ public:
+  EtMerger(EtTrace& trace, std::vector<EtPlusFields>* plus, std::uint64_t contentBytes)
+      : trace_(trace), plus_(plus), contentBytes_(contentBytes) {}
+
+  void add(EtBatch&& batch) {
+    trace_.problems.merge(batch.problems);
+    if (trace_.nodes.empty() && !batch.nodes.empty() && contentBytes_ > 0) {
+      const double perNode = static_cast<double>(batch.bytes) / batch.nodes.size();
+      const auto expected = static_cast<std::size_t>(1.25 * contentBytes_ / perNode) + 16;
+      trace_.nodes.reserve(expected);  // untouched pages of an overestimate cost no memory
+      if (plus_) plus_->reserve(expected);
     }
-    trace.indexById.emplace(node.id, static_cast<std::uint32_t>(trace.nodes.size()));
-    trace.nodes.push_back(std::move(node));
+    for (std::size_t i = 0; i < batch.nodes.size(); ++i) {
+      EtNode& node = batch.nodes[i];
+      const auto index = static_cast<std::uint32_t>(trace_.nodes.size());
+      if (auto [it, fresh] = trace_.indexById.try_emplace(node.id, index); !fresh) {
+        trace_.problems.add(Severity::Warning, "ET node id used twice (the later node is kept)",
+                            "id " + std::to_string(node.id));
+        trace_.nodes[it->second] = std::move(node);
+        if (plus_) (*plus_)[it->second] = std::move(batch.plus[i]);
+        continue;
+      }
+      trace_.nodes.push_back(std::move(node));
+      if (plus_) plus_->push_back(std::move(batch.plus[i]));
+    }
   }
-}
+
+ private:
+  EtTrace& trace_;
+  std::vector<EtPlusFields>* plus_;
+  std::uint64_t contentBytes_;  // 0 where unknown (gzip)
+};
 
 // The parent links of the whole file: parents absent from it, nodes that are their own parent
 // (only the process root may be: torch writes it so), and cycles of parents.
@@ -468,7 +608,10 @@ void checkParents(EtTrace& trace) {
 
 }  // namespace
 
-Result<EtTrace> readPytorchEt(const std::string& path, const ProgressFn& progress) {
+namespace {
+
+Result<EtTrace> readEt(const std::string& path, const ProgressFn& progress,
+                       std::vector<EtPlusFields>* plus) {
   auto opened = ByteSource::open(path);
   if (!opened) return opened.error();
   ByteSource& source = **opened;
@@ -479,10 +622,11 @@ Result<EtTrace> readPytorchEt(const std::string& path, const ProgressFn& progres
   const unsigned workers = parseWorkerCount();
   std::vector<NodeParser> parsers;
   for (unsigned w = 0; w < BatchPipeline<EtBatch>::parserCount(workers); ++w)
-    parsers.emplace_back(path);
+    parsers.emplace_back(path, plus != nullptr);
+  EtMerger merger(trace, plus, source.compressed() ? 0 : source.fileSize());
   BatchPipeline<EtBatch> pipeline(
       workers, [&](unsigned w, const JsonBatch& batch) { return parsers[w].parse(batch); },
-      [&](EtBatch&& batch) { mergeBatch(trace, std::move(batch)); });
+      [&](EtBatch&& batch) { merger.add(std::move(batch)); });
   JsonStreamHandlers handlers;
   handlers.onBatch = [&](const JsonBatch& batch) { return pipeline.submit(batch); };
   handlers.onMember = [&](std::string_view key, std::string_view raw) {
@@ -541,6 +685,19 @@ Result<EtTrace> readPytorchEt(const std::string& path, const ProgressFn& progres
     trace.problems.add(Severity::Warning, "ET schema version Sutra does not know; read by shape",
                        trace.schema);
   return trace;
+}
+
+}  // namespace
+
+Result<EtTrace> readPytorchEt(const std::string& path, const ProgressFn& progress) {
+  return readEt(path, progress, nullptr);
+}
+
+Result<EtTrace> readPytorchEtWithPlusFields(const std::string& path,
+                                            std::vector<EtPlusFields>& plus,
+                                            const ProgressFn& progress) {
+  plus.clear();
+  return readEt(path, progress, &plus);
 }
 
 }  // namespace sutra

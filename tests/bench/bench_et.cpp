@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+// sutra-bench-et: the ET and ET+ readers beside Python's json.load of the same file, in one run.
+// Make the inputs with tests/bench/scale_et.py (real ETs of ../shared scaled to 100 MB or 1 GB;
+// an ET+ is a linked pair's output, `sutra-cli link`, scaled the same way), uncompressed in /tmp.
+// Each round runs `python3 json.load` on the file and then Sutra's reader, one after the other
+// (this machine's speed drifts within minutes), and the ratio is taken round by round. Peak RSS:
+// Sutra's from getrusage of this process before Python's first run is spawned (Python runs in a
+// child, whose peak it reports itself).
+//   sutra-bench-et FILE [--plus] [--rounds N] [--no-python]
+//     --plus  read FILE as an ET+ (readLinkedEt: convert --linked's reader), else as an ET
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <string>
+
+#include "io/readers.h"
+#include "link/et_plus_reader.h"
+
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double cpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
+         1e-6 * (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+}
+
+long peakRssKiB() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;
+}
+
+// Python's json.load of `path`: seconds, and its peak RSS in KiB; negative seconds if it failed.
+std::pair<double, long> pythonJsonLoad(const std::string& path) {
+  const std::string command =
+      "python3 -c 'import json,sys,time,resource; t=time.perf_counter(); "
+      "json.load(open(sys.argv[1],\"rb\")); "
+      "print(time.perf_counter()-t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)' '" +
+      path + "'";
+  double seconds = -1;
+  long rss = 0;
+  if (FILE* pipe = popen(command.c_str(), "r")) {
+    if (std::fscanf(pipe, "%lf %ld", &seconds, &rss) != 2) seconds = -1;
+    pclose(pipe);
+  }
+  return {seconds, rss};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string path;
+  bool plus = false, python = true;
+  int rounds = 3;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--plus") == 0)
+      plus = true;
+    else if (std::strcmp(argv[i], "--no-python") == 0)
+      python = false;
+    else if (std::strcmp(argv[i], "--rounds") == 0 && i + 1 < argc)
+      rounds = std::max(1, std::atoi(argv[++i]));
+    else
+      path = argv[i];
+  }
+  if (path.empty()) {
+    std::fprintf(stderr, "usage: sutra-bench-et FILE [--plus] [--rounds N] [--no-python]\n");
+    return 2;
+  }
+  std::error_code ec;
+  const double mb = static_cast<double>(std::filesystem::file_size(path, ec)) / 1e6;
+  if (ec) return std::fprintf(stderr, "%s: %s\n", path.c_str(), ec.message().c_str()), 2;
+
+  std::printf("file: %s (%.1f MB), reader: %s\n", path.c_str(), mb,
+              plus ? "ET+ (readLinkedEt)" : "ET (readPytorchEt)");
+  double bestSutra = 1e30, bestPython = 1e30, bestRatio = 0;
+  long sutraRss = 0, pythonRss = 0;
+  for (int r = 0; r < rounds; ++r) {
+    double py = -1;
+    if (python && r > 0) {  // Python after Sutra's first read, so that RSS is Sutra's alone
+      auto [s, rss] = pythonJsonLoad(path);
+      py = s, pythonRss = std::max(pythonRss, rss);
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    const double cpu0 = cpuSeconds();
+    std::size_t nodes = 0;
+    if (plus) {
+      auto linked = sutra::readLinkedEt(path);
+      if (!linked) return std::fprintf(stderr, "%s\n", linked.error().message.c_str()), 2;
+      nodes = linked->ops.size();
+    } else {
+      auto et = sutra::readPytorchEt(path);
+      if (!et) return std::fprintf(stderr, "%s\n", et.error().message.c_str()), 2;
+      nodes = et->nodes.size();
+    }
+    const double s = secondsSince(t0), cpu = cpuSeconds() - cpu0;
+    if (r == 0) sutraRss = peakRssKiB();
+    bestSutra = std::min(bestSutra, s);
+    if (py > 0) {
+      bestPython = std::min(bestPython, py);
+      bestRatio = std::max(bestRatio, py / s);
+      std::printf(
+          "round %d: json.load %.2f s (%.1f MB/s), Sutra %.2f s (%.1f MB/s, %.2f s CPU, %zu %s): "
+          "%.1fx\n",
+          r, py, mb / py, s, mb / s, cpu, nodes, plus ? "ops" : "nodes", py / s);
+    } else {
+      std::printf("round %d: Sutra %.2f s (%.1f MB/s, %.2f s CPU, %zu %s)\n", r, s, mb / s, cpu,
+                  nodes, plus ? "ops" : "nodes");
+    }
+  }
+  std::printf("best: Sutra %.2f s (%.1f MB/s)", bestSutra, mb / bestSutra);
+  if (bestPython < 1e30)
+    std::printf(", json.load %.2f s (%.1f MB/s); ratio of best times %.1fx, best round %.1fx",
+                bestPython, mb / bestPython, bestPython / bestSutra, bestRatio);
+  std::printf("\npeak RSS: Sutra %.0f MiB (%.2f of the file)", sutraRss / 1024.0,
+              sutraRss / 1024.0 * 1.048576 / mb);
+  if (pythonRss) std::printf(", json.load %.0f MiB", pythonRss / 1024.0);
+  std::printf("\n");
+  return 0;
+}

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <unordered_map>
 
 #include "io/batch_pipeline.h"
 #include "io/byte_source.h"
@@ -109,39 +110,138 @@ struct EtBatch {
   std::size_t bytes = 0;  // of the batch's JSON
 };
 
+// The member and attribute names the reader knows, looked up once per key (a chain of string
+// compares per key was a tenth of the flat layout's read).
+enum class Field : std::uint8_t {
+  Other,
+  // node members
+  Id,
+  Name,
+  Parent,
+  Inputs,
+  Outputs,
+  InputShapes,
+  InputTypes,
+  InputStrides,
+  OutputShapes,
+  OutputTypes,
+  OutputStrides,
+  Attrs,
+  // attributes (node members in the flat layout)
+  RfId,
+  FwParent,
+  SeqId,
+  Scope,
+  Tid,
+  FwTid,
+  OpSchema,
+  KernelBackend,
+  KernelFile,
+  CollectiveName,
+  Dtype,
+  InMsgNelems,
+  OutMsgNelems,
+  InSplitSize,
+  OutSplitSize,
+  PgName,
+  PgDesc,
+  PgSize,
+  GlobalRankStart,
+  GlobalRankStride,
+  // ET+ members
+  Ts,
+  InclusiveDur,
+  ExclusiveDur,
+  BlockedDur,
+  InterThreadDep,
+  SyncDep,
+  Cat,
+  Stream,
+  UserAnnotation
+};
+
+Field fieldOf(std::string_view key) {
+  static const std::unordered_map<std::string_view, Field> fields = {
+      {"id", Field::Id},
+      {"name", Field::Name},
+      {"parent", Field::Parent},
+      {"ctrl_deps", Field::Parent},
+      {"inputs", Field::Inputs},
+      {"outputs", Field::Outputs},
+      {"input_shapes", Field::InputShapes},
+      {"input_types", Field::InputTypes},
+      {"input_strides", Field::InputStrides},
+      {"output_shapes", Field::OutputShapes},
+      {"output_types", Field::OutputTypes},
+      {"output_strides", Field::OutputStrides},
+      {"attrs", Field::Attrs},
+      {"rf_id", Field::RfId},
+      {"fw_parent", Field::FwParent},
+      {"seq_id", Field::SeqId},
+      {"scope", Field::Scope},
+      {"tid", Field::Tid},
+      {"fw_tid", Field::FwTid},
+      {"op_schema", Field::OpSchema},
+      {"kernel_backend", Field::KernelBackend},
+      {"kernel_file", Field::KernelFile},
+      {"collective_name", Field::CollectiveName},
+      {"dtype", Field::Dtype},
+      {"in_msg_nelems", Field::InMsgNelems},
+      {"out_msg_nelems", Field::OutMsgNelems},
+      {"in_split_size", Field::InSplitSize},
+      {"out_split_size", Field::OutSplitSize},
+      {"pg_name", Field::PgName},
+      {"pg_desc", Field::PgDesc},
+      {"pg_size", Field::PgSize},
+      {"global_rank_start", Field::GlobalRankStart},
+      {"global_rank_stride", Field::GlobalRankStride},
+      {"ts", Field::Ts},
+      {"inclusive_dur", Field::InclusiveDur},
+      {"exclusive_dur", Field::ExclusiveDur},
+      {"blocked_dur", Field::BlockedDur},
+      {"inter_thread_dep", Field::InterThreadDep},
+      {"sync_dep", Field::SyncDep},
+      {"cat", Field::Cat},
+      {"stream", Field::Stream},
+      {"user_annotation", Field::UserAnnotation},
+  };
+  const auto it = fields.find(key);
+  return it == fields.end() ? Field::Other : it->second;
+}
+
 // An ET+ field of a node (a top-level member) as readLinkedEt read them before with a SAX pass over
 // each node's JSON, kept exactly: integers (as int64, or uint64 cast to it) are microseconds times
 // 1000 (wrapping as it did), other numbers go through their decimal text, "sync_dep" takes the
 // integers of its array up to a nested array, and a repeated member overrides (sync_dep appends).
-void readPlusField(std::string_view key, const AttrValue& value, EtPlusFields& f) {
+void readPlusField(Field key, const AttrValue& value, EtPlusFields& f) {
   if (f.unreadable) return;
   auto time = [&](TimeNs ns) {
-    if (key == "ts")
+    if (key == Field::Ts)
       f.ts = ns;
-    else if (key == "inclusive_dur")
+    else if (key == Field::InclusiveDur)
       f.inclusiveDur = ns;
-    else if (key == "exclusive_dur")
+    else if (key == Field::ExclusiveDur)
       f.exclusiveDur = ns;
-    else if (key == "blocked_dur")  // Sutra's own field: chakra_trace_link writes none
+    else if (key == Field::BlockedDur)  // Sutra's own field: chakra_trace_link writes none
       f.blockedDur = ns;
   };
   auto integer = [&](std::int64_t v) {
     time(static_cast<std::int64_t>(static_cast<std::uint64_t>(v) * 1000u));
-    if (key == "stream")
+    if (key == Field::Stream)
       f.stream = v;
-    else if (key == "inter_thread_dep")
+    else if (key == Field::InterThreadDep)
       f.interThreadDep = v;
   };
   if (value.isString) {
-    if (key == "cat")
+    if (key == Field::Cat)
       f.cat = std::string(value.text);
-    else if (key == "pg_name")
+    else if (key == Field::PgName)
       f.pgName = value.text;
     return;
   }
   const std::string_view t = trimJsonToken(value.text);
   if (t.empty()) {  // an array or an object
-    if (key != "sync_dep" || !value.raw.starts_with("[")) return;
+    if (key != Field::SyncDep || !value.raw.starts_with("[")) return;
     const char* p = value.raw.data() + 1;
     const char* end = value.raw.data() + value.raw.size() - 1;  // at the ']'
     while (p < end) {  // "[1, 2, [3], {...}]": the integers until a nested array
@@ -161,7 +261,7 @@ void readPlusField(std::string_view key, const AttrValue& value, EtPlusFields& f
     return;
   }
   if (t == "true" || t == "false") {
-    if (key == "user_annotation") f.annotation = t == "true";
+    if (key == Field::UserAnnotation) f.annotation = t == "true";
     return;
   }
   if (t == "null") return;
@@ -176,7 +276,7 @@ void readPlusField(std::string_view key, const AttrValue& value, EtPlusFields& f
     return;
   }
   if (auto ns = microsTextToNanos(t)) time(*ns);
-  if (key == "stream" || key == "inter_thread_dep")
+  if (key == Field::Stream || key == Field::InterThreadDep)
     if (auto n = integerText(t)) integer(*n);
 }
 
@@ -201,53 +301,75 @@ class NodeParser {
 };
 
 // Sets the attribute Sutra knows by `name`; false for any other (the caller keeps it raw).
-bool setAttr(EtNode& node, std::string_view name, const AttrValue& value) {
+bool setAttr(EtNode& node, Field name, const AttrValue& value) {
   auto comm = [&]() -> EtComm& {
     if (!node.comm) node.comm.emplace();
     return *node.comm;
   };
-  if (name == "rf_id")
-    node.rfId = asInt(value, -1);
-  else if (name == "fw_parent")
-    node.fwParent = asInt(value, 0);
-  else if (name == "seq_id")
-    node.seqId = asInt(value, -1);
-  else if (name == "scope")
-    node.scope = asInt(value, 0);
-  else if (name == "tid")
-    node.tid = asInt(value, 0);
-  else if (name == "fw_tid")
-    node.fwTid = asInt(value, 0);
-  else if (name == "op_schema")
-    node.opSchema = asString(value);
-  else if (name == "kernel_backend")
-    node.kernelBackend = asString(value);
-  else if (name == "kernel_file")
-    node.kernelFile = asString(value);
-  else if (name == "collective_name")
-    comm().collectiveName = asString(value);
-  else if (name == "dtype")
-    comm().dtype = asString(value);
-  else if (name == "in_msg_nelems")
-    comm().inMsgNelems = asInt(value, 0);
-  else if (name == "out_msg_nelems")
-    comm().outMsgNelems = asInt(value, 0);
-  else if (name == "in_split_size")
-    comm().inSplitSize = asString(value);
-  else if (name == "out_split_size")
-    comm().outSplitSize = asString(value);
-  else if (name == "pg_name")
-    comm().pgName = asString(value);
-  else if (name == "pg_desc")
-    comm().pgDesc = asString(value);
-  else if (name == "pg_size")
-    comm().pgSize = asInt(value, 0);
-  else if (name == "global_rank_start")
-    comm().globalRankStart = asInt(value, 0);
-  else if (name == "global_rank_stride")
-    comm().globalRankStride = asInt(value, 1);
-  else
-    return false;
+  switch (name) {
+    case Field::RfId:
+      node.rfId = asInt(value, -1);
+      break;
+    case Field::FwParent:
+      node.fwParent = asInt(value, 0);
+      break;
+    case Field::SeqId:
+      node.seqId = asInt(value, -1);
+      break;
+    case Field::Scope:
+      node.scope = asInt(value, 0);
+      break;
+    case Field::Tid:
+      node.tid = asInt(value, 0);
+      break;
+    case Field::FwTid:
+      node.fwTid = asInt(value, 0);
+      break;
+    case Field::OpSchema:
+      node.opSchema = asString(value);
+      break;
+    case Field::KernelBackend:
+      node.kernelBackend = asString(value);
+      break;
+    case Field::KernelFile:
+      node.kernelFile = asString(value);
+      break;
+    case Field::CollectiveName:
+      comm().collectiveName = asString(value);
+      break;
+    case Field::Dtype:
+      comm().dtype = asString(value);
+      break;
+    case Field::InMsgNelems:
+      comm().inMsgNelems = asInt(value, 0);
+      break;
+    case Field::OutMsgNelems:
+      comm().outMsgNelems = asInt(value, 0);
+      break;
+    case Field::InSplitSize:
+      comm().inSplitSize = asString(value);
+      break;
+    case Field::OutSplitSize:
+      comm().outSplitSize = asString(value);
+      break;
+    case Field::PgName:
+      comm().pgName = asString(value);
+      break;
+    case Field::PgDesc:
+      comm().pgDesc = asString(value);
+      break;
+    case Field::PgSize:
+      comm().pgSize = asInt(value, 0);
+      break;
+    case Field::GlobalRankStart:
+      comm().globalRankStart = asInt(value, 0);
+      break;
+    case Field::GlobalRankStride:
+      comm().globalRankStride = asInt(value, 1);
+      break;
+    default:
+      return false;
+  }
   return true;
 }
 
@@ -381,23 +503,23 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
   for (auto field : object) {
     std::string_view key;
     if (auto err = field.unescaped_key().get(key)) return malformed(err);
-    const std::string k(key);  // the view dies when the value is read
+    const Field k = fieldOf(key);  // before the value is read: that ends the key's view
     AttrValue value;
     if (!readValue(field.value(), value)) return malformed(simdjson::INCORRECT_TYPE);
-    if (k == "id") {
+    if (k == Field::Id) {
       idFault = readId(value, node.id);
       badId = value.raw;
       hasId = true;
-    } else if (k == "name")
+    } else if (k == Field::Name)
       node.name = asString(value);
-    else if (k == "parent" || k == "ctrl_deps") {
+    else if (k == Field::Parent) {
       if (const IdFault f = readId(value, node.parent); f != IdFault::None) {
         node.parent = -1;
         parentFault = f;
         badParent = value.raw;
       }
-    } else if (k == "inputs" || k == "outputs") {
-      const bool in = k == "inputs";
+    } else if (k == Field::Inputs || k == Field::Outputs) {
+      const bool in = k == Field::Inputs;
       if (value.raw.starts_with("{")) {
         // {values, shapes, types[, strides]}: a small object, read as a DOM (a second On Demand
         // document on the same parser would end the node's iteration), once: its members' text
@@ -420,19 +542,19 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
       } else {
         (in ? inValues : outValues) = value.raw;
       }
-    } else if (k == "input_shapes")
+    } else if (k == Field::InputShapes)
       inShapes = value.raw;
-    else if (k == "input_types")
+    else if (k == Field::InputTypes)
       inTypes = value.raw;
-    else if (k == "input_strides")
+    else if (k == Field::InputStrides)
       inStrides = value.raw;
-    else if (k == "output_shapes")
+    else if (k == Field::OutputShapes)
       outShapes = value.raw;
-    else if (k == "output_types")
+    else if (k == Field::OutputTypes)
       outTypes = value.raw;
-    else if (k == "output_strides")
+    else if (k == Field::OutputStrides)
       outStrides = value.raw;
-    else if (k == "attrs") {
+    else if (k == Field::Attrs) {
       dom::element attrs;
       if (auto err = dom_.parse(value.raw.data(), value.raw.size()).get(attrs))
         return malformed(err);
@@ -453,7 +575,8 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
             if (!v.is_array() && !v.is_object()) av.text = rawValue;
           }
         }
-        if (!setAttr(node, name, av)) node.extraAttrsJson.push_back(simdjson::minify(attr));
+        if (!setAttr(node, fieldOf(name), av))
+          node.extraAttrsJson.push_back(simdjson::minify(attr));
       }
     } else {
       if (plus) readPlusField(k, value, *plus);

@@ -15,19 +15,12 @@ Result<LinkedTrace> readLinkedEt(const std::string& path) {
 
   LinkedTrace linked;
   linked.problems.merge(all.problems);
-  auto et = std::make_shared<EtTrace>();
-  et->path = all.path;
-  et->schema = all.schema;
-  et->pid = all.pid;
-  et->time = all.time;
-  et->startTs = all.startTs;
-  et->finishTs = all.finishTs;
-  et->distributedInfoJson = all.distributedInfoJson;
-  et->problems = all.problems;
-
   std::size_t unreadable = 0;
   linked.ops.reserve(all.nodes.size());
-  et->nodes.reserve(all.nodes.size());
+  // The CPU nodes stay in `all`, moved down over the device nodes in place (moving them to a
+  // fresh vector cost a move and a page fault per node), and its id index is rebuilt for them.
+  std::size_t cpuNodes = 0;
+  all.indexById.clear();
   for (std::size_t i = 0; i < all.nodes.size(); ++i) {
     EtNode& node = all.nodes[i];
     EtPlusFields& f = plusFields[i];
@@ -52,18 +45,21 @@ Result<LinkedTrace> readLinkedEt(const std::string& path) {
       ++linked.report.deviceOps;
       ++linked.report.linkedDeviceOps;
     } else {
-      op.etIndex = static_cast<std::int32_t>(et->nodes.size());
-      et->indexById.emplace(node.id, static_cast<std::uint32_t>(et->nodes.size()));
+      op.etIndex = static_cast<std::int32_t>(cpuNodes);
+      all.indexById.emplace(node.id, static_cast<std::uint32_t>(cpuNodes));
       if (node.isOperator()) {
         ++linked.report.etOps;
         if (f.ts) ++linked.report.matchedEtOps;
       }
-      et->nodes.push_back(std::move(node));
+      if (cpuNodes != i) all.nodes[cpuNodes] = std::move(node);
+      ++cpuNodes;
     }
     linked.report.interThreadDeps += op.interThreadDeps.size();
     linked.report.syncDeps += op.syncDeps.size();
     linked.ops.push_back(std::move(op));
   }
+  all.nodes.erase(all.nodes.begin() + static_cast<std::ptrdiff_t>(cpuNodes), all.nodes.end());
+  auto et = std::make_shared<EtTrace>(std::move(all));
   if (unreadable)
     linked.problems.add(Severity::Warning, "ET+ node whose JSON could not be re-read", unreadable,
                         path);

@@ -38,20 +38,27 @@ long peakRssKiB() {
   return usage.ru_maxrss;
 }
 
-// Python's json.load of `path`: seconds, and its peak RSS in KiB; negative seconds if it failed.
-std::pair<double, long> pythonJsonLoad(const std::string& path) {
+struct PythonRun {
+  double seconds = -1;  // negative if it failed
+  double cpu = 0;       // user + system seconds of the load
+  long rssKiB = 0;      // the process's peak
+};
+
+// Python's json.load of `path`, timed inside Python (its start-up left out).
+PythonRun pythonJsonLoad(const std::string& path) {
   const std::string command =
-      "python3 -c 'import json,sys,time,resource; t=time.perf_counter(); "
+      "python3 -c 'import json,sys,time,resource; r=resource.getrusage; S=resource.RUSAGE_SELF; "
+      "c=lambda: r(S).ru_utime+r(S).ru_stime; t=time.perf_counter(); c0=c(); "
       "json.load(open(sys.argv[1],\"rb\")); "
-      "print(time.perf_counter()-t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)' '" +
+      "print(time.perf_counter()-t, c()-c0, r(S).ru_maxrss)' '" +
       path + "'";
-  double seconds = -1;
-  long rss = 0;
+  PythonRun run;
   if (FILE* pipe = popen(command.c_str(), "r")) {
-    if (std::fscanf(pipe, "%lf %ld", &seconds, &rss) != 2) seconds = -1;
+    if (std::fscanf(pipe, "%lf %lf %ld", &run.seconds, &run.cpu, &run.rssKiB) != 3)
+      run.seconds = -1;
     pclose(pipe);
   }
-  return {seconds, rss};
+  return run;
 }
 
 }  // namespace
@@ -83,10 +90,10 @@ int main(int argc, char** argv) {
   double bestSutra = 1e30, bestPython = 1e30, bestRatio = 0;
   long sutraRss = 0, pythonRss = 0;
   for (int r = 0; r < rounds; ++r) {
-    double py = -1;
+    double py = -1, pyCpu = 0;
     if (python && r > 0) {  // Python after Sutra's first read, so that RSS is Sutra's alone
-      auto [s, rss] = pythonJsonLoad(path);
-      py = s, pythonRss = std::max(pythonRss, rss);
+      const PythonRun run = pythonJsonLoad(path);
+      py = run.seconds, pyCpu = run.cpu, pythonRss = std::max(pythonRss, run.rssKiB);
     }
     auto t0 = std::chrono::steady_clock::now();
     const double cpu0 = cpuSeconds();
@@ -107,9 +114,10 @@ int main(int argc, char** argv) {
       bestPython = std::min(bestPython, py);
       bestRatio = std::max(bestRatio, py / s);
       std::printf(
-          "round %d: json.load %.2f s (%.1f MB/s), Sutra %.2f s (%.1f MB/s, %.2f s CPU, %zu %s): "
-          "%.1fx\n",
-          r, py, mb / py, s, mb / s, cpu, nodes, plus ? "ops" : "nodes", py / s);
+          "round %d: json.load %.2f s (%.1f MB/s, %.2f s CPU), Sutra %.2f s (%.1f MB/s, %.2f s "
+          "CPU, %zu %s): %.1fx wall, %.1fx CPU\n",
+          r, py, mb / py, pyCpu, s, mb / s, cpu, nodes, plus ? "ops" : "nodes", py / s,
+          pyCpu / cpu);
     } else {
       std::printf("round %d: Sutra %.2f s (%.1f MB/s, %.2f s CPU, %zu %s)\n", r, s, mb / s, cpu,
                   nodes, plus ? "ops" : "nodes");

@@ -3,12 +3,13 @@
 // Make the inputs with tests/bench/scale_et.py (real ETs of ../shared scaled to 100 MB or 1 GB;
 // an ET+ is a linked pair's output, `sutra-cli link`, scaled the same way), uncompressed in /tmp.
 // Each round runs `python3 json.load` on the file and then Sutra's reader, one after the other
-// (this machine's speed drifts within minutes), and the ratio is taken round by round. Peak RSS:
-// Sutra's from getrusage of this process before Python's first run is spawned (Python runs in a
-// child, whose peak it reports itself).
+// (this machine's speed drifts within minutes), each in a fresh process, and the ratio is taken
+// round by round, of wall and of CPU time (user + system). Peak RSS: each process's own.
 //   sutra-bench-et FILE [--plus] [--rounds N] [--no-python]
 //     --plus  read FILE as an ET+ (readLinkedEt: convert --linked's reader), else as an ET
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -61,6 +62,46 @@ PythonRun pythonJsonLoad(const std::string& path) {
   return run;
 }
 
+struct SutraRun {
+  double seconds = -1;  // negative if it failed (the child printed why)
+  double cpu = 0;
+  std::size_t nodes = 0;
+  long rssKiB = 0;
+};
+
+// One read in a child process, as Python's is: a fresh process, whose memory the kernel hands over
+// page by page (a second read in the same process reuses the first one's freed pages, and takes
+// about half the CPU time).
+SutraRun sutraRead(const std::string& path, bool plus) {
+  int fds[2];
+  SutraRun run;
+  if (pipe(fds) != 0) return run;
+  const pid_t child = fork();
+  if (child == 0) {
+    close(fds[0]);
+    auto t0 = std::chrono::steady_clock::now();
+    const double cpu0 = cpuSeconds();
+    std::size_t nodes = 0;
+    if (plus) {
+      auto linked = sutra::readLinkedEt(path);
+      if (!linked) std::fprintf(stderr, "%s\n", linked.error().message.c_str()), _exit(2);
+      nodes = linked->ops.size();
+    } else {
+      auto et = sutra::readPytorchEt(path);
+      if (!et) std::fprintf(stderr, "%s\n", et.error().message.c_str()), _exit(2);
+      nodes = et->nodes.size();
+    }
+    SutraRun done{secondsSince(t0), cpuSeconds() - cpu0, nodes, peakRssKiB()};
+    if (write(fds[1], &done, sizeof done) != sizeof done) _exit(3);
+    _exit(0);  // the model is not freed: Python's figure leaves its teardown out too
+  }
+  close(fds[1]);
+  if (child < 0 || read(fds[0], &run, sizeof run) != sizeof run) run.seconds = -1;
+  close(fds[0]);
+  if (child > 0) waitpid(child, nullptr, 0);
+  return run;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -91,24 +132,15 @@ int main(int argc, char** argv) {
   long sutraRss = 0, pythonRss = 0;
   for (int r = 0; r < rounds; ++r) {
     double py = -1, pyCpu = 0;
-    if (python && r > 0) {  // Python after Sutra's first read, so that RSS is Sutra's alone
+    if (python && r > 0) {  // the first round is Sutra's alone, the file's first read
       const PythonRun run = pythonJsonLoad(path);
       py = run.seconds, pyCpu = run.cpu, pythonRss = std::max(pythonRss, run.rssKiB);
     }
-    auto t0 = std::chrono::steady_clock::now();
-    const double cpu0 = cpuSeconds();
-    std::size_t nodes = 0;
-    if (plus) {
-      auto linked = sutra::readLinkedEt(path);
-      if (!linked) return std::fprintf(stderr, "%s\n", linked.error().message.c_str()), 2;
-      nodes = linked->ops.size();
-    } else {
-      auto et = sutra::readPytorchEt(path);
-      if (!et) return std::fprintf(stderr, "%s\n", et.error().message.c_str()), 2;
-      nodes = et->nodes.size();
-    }
-    const double s = secondsSince(t0), cpu = cpuSeconds() - cpu0;
-    if (r == 0) sutraRss = peakRssKiB();
+    const SutraRun run = sutraRead(path, plus);
+    if (run.seconds < 0) return 2;
+    const double s = run.seconds, cpu = run.cpu;
+    const std::size_t nodes = run.nodes;
+    sutraRss = std::max(sutraRss, run.rssKiB);
     bestSutra = std::min(bestSutra, s);
     if (py > 0) {
       bestPython = std::min(bestPython, py);

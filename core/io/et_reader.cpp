@@ -8,10 +8,15 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <unordered_map>
 
 #include "io/batch_pipeline.h"
 #include "io/byte_source.h"
+#include "io/et_plus_fields.h"
 #include "io/json_numbers.h"
 #include "io/json_stream.h"
 #include "io/readers.h"
@@ -100,12 +105,184 @@ std::string_view idFaultText(IdFault f) {
 
 struct EtBatch {
   std::vector<EtNode> nodes;
+  std::vector<EtPlusFields> plus;  // beside nodes, when the ET+ fields are read
   ProblemLog problems;
+  std::size_t bytes = 0;  // of the batch's JSON
 };
+
+// The member and attribute names the reader knows, looked up once per key (a chain of string
+// compares per key was a tenth of the flat layout's read).
+enum class Field : std::uint8_t {
+  Other,
+  // node members
+  Id,
+  Name,
+  Parent,
+  Inputs,
+  Outputs,
+  InputShapes,
+  InputTypes,
+  InputStrides,
+  OutputShapes,
+  OutputTypes,
+  OutputStrides,
+  Attrs,
+  // attributes (node members in the flat layout)
+  RfId,
+  FwParent,
+  SeqId,
+  Scope,
+  Tid,
+  FwTid,
+  OpSchema,
+  KernelBackend,
+  KernelFile,
+  CollectiveName,
+  Dtype,
+  InMsgNelems,
+  OutMsgNelems,
+  InSplitSize,
+  OutSplitSize,
+  PgName,
+  PgDesc,
+  PgSize,
+  GlobalRankStart,
+  GlobalRankStride,
+  // ET+ members
+  Ts,
+  InclusiveDur,
+  ExclusiveDur,
+  BlockedDur,
+  InterThreadDep,
+  SyncDep,
+  Cat,
+  Stream,
+  UserAnnotation
+};
+
+Field fieldOf(std::string_view key) {
+  static const std::unordered_map<std::string_view, Field> fields = {
+      {"id", Field::Id},
+      {"name", Field::Name},
+      {"parent", Field::Parent},
+      {"ctrl_deps", Field::Parent},
+      {"inputs", Field::Inputs},
+      {"outputs", Field::Outputs},
+      {"input_shapes", Field::InputShapes},
+      {"input_types", Field::InputTypes},
+      {"input_strides", Field::InputStrides},
+      {"output_shapes", Field::OutputShapes},
+      {"output_types", Field::OutputTypes},
+      {"output_strides", Field::OutputStrides},
+      {"attrs", Field::Attrs},
+      {"rf_id", Field::RfId},
+      {"fw_parent", Field::FwParent},
+      {"seq_id", Field::SeqId},
+      {"scope", Field::Scope},
+      {"tid", Field::Tid},
+      {"fw_tid", Field::FwTid},
+      {"op_schema", Field::OpSchema},
+      {"kernel_backend", Field::KernelBackend},
+      {"kernel_file", Field::KernelFile},
+      {"collective_name", Field::CollectiveName},
+      {"dtype", Field::Dtype},
+      {"in_msg_nelems", Field::InMsgNelems},
+      {"out_msg_nelems", Field::OutMsgNelems},
+      {"in_split_size", Field::InSplitSize},
+      {"out_split_size", Field::OutSplitSize},
+      {"pg_name", Field::PgName},
+      {"pg_desc", Field::PgDesc},
+      {"pg_size", Field::PgSize},
+      {"global_rank_start", Field::GlobalRankStart},
+      {"global_rank_stride", Field::GlobalRankStride},
+      {"ts", Field::Ts},
+      {"inclusive_dur", Field::InclusiveDur},
+      {"exclusive_dur", Field::ExclusiveDur},
+      {"blocked_dur", Field::BlockedDur},
+      {"inter_thread_dep", Field::InterThreadDep},
+      {"sync_dep", Field::SyncDep},
+      {"cat", Field::Cat},
+      {"stream", Field::Stream},
+      {"user_annotation", Field::UserAnnotation},
+  };
+  const auto it = fields.find(key);
+  return it == fields.end() ? Field::Other : it->second;
+}
+
+// An ET+ field of a node (a top-level member) as readLinkedEt read them before with a SAX pass over
+// each node's JSON, kept exactly: integers (as int64, or uint64 cast to it) are microseconds times
+// 1000 (wrapping as it did), other numbers go through their decimal text, "sync_dep" takes the
+// integers of its array up to a nested array, and a repeated member overrides (sync_dep appends).
+void readPlusField(Field key, const AttrValue& value, EtPlusFields& f) {
+  if (f.unreadable) return;
+  auto time = [&](TimeNs ns) {
+    if (key == Field::Ts)
+      f.ts = ns;
+    else if (key == Field::InclusiveDur)
+      f.inclusiveDur = ns;
+    else if (key == Field::ExclusiveDur)
+      f.exclusiveDur = ns;
+    else if (key == Field::BlockedDur)  // Sutra's own field: chakra_trace_link writes none
+      f.blockedDur = ns;
+  };
+  auto integer = [&](std::int64_t v) {
+    time(static_cast<std::int64_t>(static_cast<std::uint64_t>(v) * 1000u));
+    if (key == Field::Stream)
+      f.stream = v;
+    else if (key == Field::InterThreadDep)
+      f.interThreadDep = v;
+  };
+  if (value.isString) {
+    if (key == Field::Cat)
+      f.cat = std::string(value.text);
+    else if (key == Field::PgName)
+      f.pgName = value.text;
+    return;
+  }
+  const std::string_view t = trimJsonToken(value.text);
+  if (t.empty()) {  // an array or an object
+    if (key != Field::SyncDep || !value.raw.starts_with("[")) return;
+    const char* p = value.raw.data() + 1;
+    const char* end = value.raw.data() + value.raw.size() - 1;  // at the ']'
+    while (p < end) {  // "[1, 2, [3], {...}]": the integers until a nested array
+      while (p < end && (*p == ' ' || *p == ',' || *p == '\n' || *p == '\r' || *p == '\t')) ++p;
+      if (p >= end || *p == '[') break;
+      const char* q = p;
+      if (*p == '{' || *p == '"') return;  // sync_dep as Sutra and chakra write it has neither
+      while (q < end && *q != ',' && *q != ' ' && *q != '\n' && *q != '\r' && *q != '\t') ++q;
+      std::int64_t v = 0;
+      std::uint64_t u = 0;
+      if (std::from_chars(p, q, v).ptr == q)
+        f.syncDeps.push_back(v);
+      else if (std::from_chars(p, q, u).ptr == q)
+        f.syncDeps.push_back(static_cast<std::int64_t>(u));
+      p = q;
+    }
+    return;
+  }
+  if (t == "true" || t == "false") {
+    if (key == Field::UserAnnotation) f.annotation = t == "true";
+    return;
+  }
+  if (t == "null") return;
+  std::int64_t v = 0;
+  std::uint64_t u = 0;
+  const char* e = t.data() + t.size();
+  if (std::from_chars(t.data(), e, v).ptr == e) return integer(v);
+  if (t.front() != '-' && std::from_chars(t.data(), e, u).ptr == e)
+    return integer(static_cast<std::int64_t>(u));
+  if (const std::string copy(t); !std::isfinite(std::strtod(copy.c_str(), nullptr))) {
+    f.unreadable = true;
+    return;
+  }
+  if (auto ns = microsTextToNanos(t)) time(*ns);
+  if (key == Field::Stream || key == Field::InterThreadDep)
+    if (auto n = integerText(t)) integer(*n);
+}
 
 class NodeParser {
  public:
-  explicit NodeParser(const std::string& path) : path_(path) {}
+  NodeParser(const std::string& path, bool plus) : path_(path), plus_(plus) {}
   Result<EtBatch> parse(const JsonBatch& batch);
 
  private:
@@ -113,61 +290,87 @@ class NodeParser {
   void fillArgs(EtArgs& args, std::string_view values, std::string_view shapes,
                 std::string_view types, std::string_view strides, EtBatch& out,
                 std::int64_t nodeId);
+  bool fillFromElements(EtArgs& args, const dom::element* types, const dom::element* shapes,
+                        const dom::element* values);
   void collectTensors(dom::element value, std::string_view type, std::vector<EtTensor>& out);
 
   const std::string& path_;
+  const bool plus_;
   od::parser parser_;
   dom::parser dom_;
 };
 
-void setAttr(EtNode& node, std::string_view name, const AttrValue& value,
-             std::string_view rawAttr) {
+// Sets the attribute Sutra knows by `name`; false for any other (the caller keeps it raw).
+bool setAttr(EtNode& node, Field name, const AttrValue& value) {
   auto comm = [&]() -> EtComm& {
     if (!node.comm) node.comm.emplace();
     return *node.comm;
   };
-  if (name == "rf_id")
-    node.rfId = asInt(value, -1);
-  else if (name == "fw_parent")
-    node.fwParent = asInt(value, 0);
-  else if (name == "seq_id")
-    node.seqId = asInt(value, -1);
-  else if (name == "scope")
-    node.scope = asInt(value, 0);
-  else if (name == "tid")
-    node.tid = asInt(value, 0);
-  else if (name == "fw_tid")
-    node.fwTid = asInt(value, 0);
-  else if (name == "op_schema")
-    node.opSchema = asString(value);
-  else if (name == "kernel_backend")
-    node.kernelBackend = asString(value);
-  else if (name == "kernel_file")
-    node.kernelFile = asString(value);
-  else if (name == "collective_name")
-    comm().collectiveName = asString(value);
-  else if (name == "dtype")
-    comm().dtype = asString(value);
-  else if (name == "in_msg_nelems")
-    comm().inMsgNelems = asInt(value, 0);
-  else if (name == "out_msg_nelems")
-    comm().outMsgNelems = asInt(value, 0);
-  else if (name == "in_split_size")
-    comm().inSplitSize = asString(value);
-  else if (name == "out_split_size")
-    comm().outSplitSize = asString(value);
-  else if (name == "pg_name")
-    comm().pgName = asString(value);
-  else if (name == "pg_desc")
-    comm().pgDesc = asString(value);
-  else if (name == "pg_size")
-    comm().pgSize = asInt(value, 0);
-  else if (name == "global_rank_start")
-    comm().globalRankStart = asInt(value, 0);
-  else if (name == "global_rank_stride")
-    comm().globalRankStride = asInt(value, 1);
-  else if (!rawAttr.empty())
-    node.extraAttrsJson.emplace_back(rawAttr);
+  switch (name) {
+    case Field::RfId:
+      node.rfId = asInt(value, -1);
+      break;
+    case Field::FwParent:
+      node.fwParent = asInt(value, 0);
+      break;
+    case Field::SeqId:
+      node.seqId = asInt(value, -1);
+      break;
+    case Field::Scope:
+      node.scope = asInt(value, 0);
+      break;
+    case Field::Tid:
+      node.tid = asInt(value, 0);
+      break;
+    case Field::FwTid:
+      node.fwTid = asInt(value, 0);
+      break;
+    case Field::OpSchema:
+      node.opSchema = asString(value);
+      break;
+    case Field::KernelBackend:
+      node.kernelBackend = asString(value);
+      break;
+    case Field::KernelFile:
+      node.kernelFile = asString(value);
+      break;
+    case Field::CollectiveName:
+      comm().collectiveName = asString(value);
+      break;
+    case Field::Dtype:
+      comm().dtype = asString(value);
+      break;
+    case Field::InMsgNelems:
+      comm().inMsgNelems = asInt(value, 0);
+      break;
+    case Field::OutMsgNelems:
+      comm().outMsgNelems = asInt(value, 0);
+      break;
+    case Field::InSplitSize:
+      comm().inSplitSize = asString(value);
+      break;
+    case Field::OutSplitSize:
+      comm().outSplitSize = asString(value);
+      break;
+    case Field::PgName:
+      comm().pgName = asString(value);
+      break;
+    case Field::PgDesc:
+      comm().pgDesc = asString(value);
+      break;
+    case Field::PgSize:
+      comm().pgSize = asInt(value, 0);
+      break;
+    case Field::GlobalRankStart:
+      comm().globalRankStart = asInt(value, 0);
+      break;
+    case Field::GlobalRankStride:
+      comm().globalRankStride = asInt(value, 1);
+      break;
+    default:
+      return false;
+  }
+  return true;
 }
 
 // A tensor value: [tensor_id, storage_id, offset, numel, itemsize, device].
@@ -208,31 +411,25 @@ void NodeParser::collectTensors(dom::element value, std::string_view type,
   }
 }
 
-void NodeParser::fillArgs(EtArgs& args, std::string_view values, std::string_view shapes,
-                          std::string_view types, std::string_view strides, EtBatch& out,
-                          std::int64_t nodeId) {
-  args.valuesJson.assign(values.empty() ? "[]" : values);
-  args.shapesJson.assign(shapes.empty() ? "[]" : shapes);
-  args.stridesJson.assign(strides);
-  auto unreadable = [&] {
-    out.problems.add(Severity::Warning, "ET node with unreadable inputs or outputs",
-                     "node " + std::to_string(nodeId));
-  };
-  if (!types.empty()) {
-    dom::element t;
-    if (dom_.parse(types.data(), types.size()).get(t) || !t.is_array()) return unreadable();
-    dom::array tItems = t.get_array().value_unsafe();
+// types, shapes and values of one side, each given as a parsed element or absent (nullptr):
+// false where one is there but no array (the caller warns; what was read before stays).
+bool NodeParser::fillFromElements(EtArgs& args, const dom::element* types,
+                                  const dom::element* shapes, const dom::element* values) {
+  if (types) {
+    if (!types->is_array()) return false;
+    dom::array tItems = types->get_array().value_unsafe();
+    args.types.reserve(tItems.size());
     for (dom::element type : tItems) {
       std::string_view s;
       args.types.emplace_back(type.get_string().get(s) ? std::string_view() : s);
     }
   }
-  {
-    dom::element s;
-    if (dom_.parse(args.shapesJson).get(s) || !s.is_array()) return unreadable();
-    dom::array sItems = s.get_array().value_unsafe();
+  if (shapes) {
+    if (!shapes->is_array()) return false;
+    dom::array sItems = shapes->get_array().value_unsafe();
+    args.shapes.reserve(sItems.size());
     for (dom::element shape : sItems) {
-      std::vector<std::int64_t> dims;
+      std::vector<std::int64_t>& dims = args.shapes.emplace_back();
       if (shape.is_array()) {
         dom::array shapeItems = shape.get_array().value_unsafe();
         for (dom::element d : shapeItems) {
@@ -243,23 +440,52 @@ void NodeParser::fillArgs(EtArgs& args, std::string_view values, std::string_vie
           dims.push_back(d.get_int64().value_unsafe());
         }
       }
-      args.shapes.push_back(std::move(dims));
     }
   }
-  dom::element v;
-  if (dom_.parse(args.valuesJson).get(v) || !v.is_array()) return unreadable();
-  std::size_t k = 0;
-  dom::array vItems = v.get_array().value_unsafe();
-  for (dom::element value : vItems) {
-    collectTensors(value,
-                   k < args.types.size() ? std::string_view(args.types[k]) : std::string_view(),
-                   args.tensors);
-    ++k;
+  if (values) {
+    if (!values->is_array()) return false;
+    std::size_t k = 0;
+    dom::array vItems = values->get_array().value_unsafe();
+    for (dom::element value : vItems) {
+      collectTensors(value,
+                     k < args.types.size() ? std::string_view(args.types[k]) : std::string_view(),
+                     args.tensors);
+      ++k;
+    }
   }
+  return true;
+}
+
+// The flat layout (1.0.1): values, shapes and types are separate members of the node, as raw text.
+void NodeParser::fillArgs(EtArgs& args, std::string_view values, std::string_view shapes,
+                          std::string_view types, std::string_view strides, EtBatch& out,
+                          std::int64_t nodeId) {
+  args.valuesJson.assign(values.empty() ? "[]" : values);
+  args.shapesJson.assign(shapes.empty() ? "[]" : shapes);
+  args.stridesJson.assign(strides);
+  auto unreadable = [&] {
+    out.problems.add(Severity::Warning, "ET node with unreadable inputs or outputs",
+                     "node " + std::to_string(nodeId));
+  };
+  // One text at a time: the parser holds one document.
+  dom::element e;
+  if (!types.empty() && (dom_.parse(types.data(), types.size()).get(e) ||
+                         !fillFromElements(args, &e, nullptr, nullptr)))
+    return unreadable();
+  if (dom_.parse(args.shapesJson).get(e) || !fillFromElements(args, nullptr, &e, nullptr))
+    return unreadable();
+  if (dom_.parse(args.valuesJson).get(e) || !fillFromElements(args, nullptr, nullptr, &e))
+    return unreadable();
 }
 
 Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& out) {
-  EtNode node;
+  // Parsed in place: an EtNode is large, and moving each into the batch cost a tenth of the read.
+  EtNode& node = out.nodes.emplace_back();
+  EtPlusFields* plus = plus_ ? &out.plus.emplace_back() : nullptr;
+  auto skip = [&] {
+    out.nodes.pop_back();
+    if (plus_) out.plus.pop_back();
+  };
   std::string_view raw;
   auto malformed = [&](simdjson::error_code err) {
     return makeError(path_, "malformed ET node near byte " + std::to_string(where) + ": " +
@@ -277,51 +503,58 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
   for (auto field : object) {
     std::string_view key;
     if (auto err = field.unescaped_key().get(key)) return malformed(err);
-    const std::string k(key);  // the view dies when the value is read
+    const Field k = fieldOf(key);  // before the value is read: that ends the key's view
     AttrValue value;
     if (!readValue(field.value(), value)) return malformed(simdjson::INCORRECT_TYPE);
-    if (k == "id") {
+    if (k == Field::Id) {
       idFault = readId(value, node.id);
       badId = value.raw;
       hasId = true;
-    } else if (k == "name")
+    } else if (k == Field::Name)
       node.name = asString(value);
-    else if (k == "parent" || k == "ctrl_deps") {
+    else if (k == Field::Parent) {
       if (const IdFault f = readId(value, node.parent); f != IdFault::None) {
         node.parent = -1;
         parentFault = f;
         badParent = value.raw;
       }
-    } else if (k == "inputs" || k == "outputs") {
-      const bool in = k == "inputs";
+    } else if (k == Field::Inputs || k == Field::Outputs) {
+      const bool in = k == Field::Inputs;
       if (value.raw.starts_with("{")) {
         // {values, shapes, types[, strides]}: a small object, read as a DOM (a second On Demand
-        // document on the same parser would end the node's iteration).
+        // document on the same parser would end the node's iteration), once: its members' text
+        // is kept minified and their items read from the same DOM.
         dom::element e;
         if (auto err = dom_.parse(value.raw.data(), value.raw.size()).get(e)) return malformed(err);
-        auto member = [&](const char* name) -> std::string {
-          dom::element m;
-          return e.at_key(name).get(m) ? std::string() : simdjson::minify(m);
-        };
-        const std::string values = member("values"), shapes = member("shapes"),
-                          types = member("types"), strides = member("strides");
-        fillArgs(in ? node.inputs : node.outputs, values, shapes, types, strides, out, node.id);
+        EtArgs& args = in ? node.inputs : node.outputs;
+        dom::element values, shapes, types, strides;
+        const bool hasValues = !e.at_key("values").get(values),
+                   hasShapes = !e.at_key("shapes").get(shapes),
+                   hasTypes = !e.at_key("types").get(types),
+                   hasStrides = !e.at_key("strides").get(strides);
+        args.valuesJson = hasValues ? simdjson::minify(values) : "[]";
+        args.shapesJson = hasShapes ? simdjson::minify(shapes) : "[]";
+        if (hasStrides) args.stridesJson = simdjson::minify(strides);
+        if (!fillFromElements(args, hasTypes ? &types : nullptr, hasShapes ? &shapes : nullptr,
+                              hasValues ? &values : nullptr))
+          out.problems.add(Severity::Warning, "ET node with unreadable inputs or outputs",
+                           "node " + std::to_string(node.id));
       } else {
         (in ? inValues : outValues) = value.raw;
       }
-    } else if (k == "input_shapes")
+    } else if (k == Field::InputShapes)
       inShapes = value.raw;
-    else if (k == "input_types")
+    else if (k == Field::InputTypes)
       inTypes = value.raw;
-    else if (k == "input_strides")
+    else if (k == Field::InputStrides)
       inStrides = value.raw;
-    else if (k == "output_shapes")
+    else if (k == Field::OutputShapes)
       outShapes = value.raw;
-    else if (k == "output_types")
+    else if (k == Field::OutputTypes)
       outTypes = value.raw;
-    else if (k == "output_strides")
+    else if (k == Field::OutputStrides)
       outStrides = value.raw;
-    else if (k == "attrs") {
+    else if (k == Field::Attrs) {
       dom::element attrs;
       if (auto err = dom_.parse(value.raw.data(), value.raw.size()).get(attrs))
         return malformed(err);
@@ -332,19 +565,22 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
         if (attr.at_key("name").get_string().get(name)) continue;
         dom::element v;
         AttrValue av;
-        std::string rawValue, rawAttr = simdjson::minify(attr);
+        std::string rawValue;
         if (!attr.at_key("value").get(v)) {
-          rawValue = simdjson::minify(v);
-          av.raw = rawValue;
-          if (v.is_string())
+          if (v.is_string()) {  // its text is all a known attribute reads
             av.isString = true, av.text = v.get_string().value_unsafe();
-          else if (!v.is_array() && !v.is_object())
-            av.text = rawValue;
+          } else {
+            rawValue = simdjson::minify(v);
+            av.raw = rawValue;
+            if (!v.is_array() && !v.is_object()) av.text = rawValue;
+          }
         }
-        setAttr(node, name, av, rawAttr);
+        if (!setAttr(node, fieldOf(name), av))
+          node.extraAttrsJson.push_back(simdjson::minify(attr));
       }
     } else {
-      setAttr(node, k, value, {});  // flat layout: rf_id, tid, op_schema ... are node members
+      if (plus) readPlusField(k, value, *plus);
+      setAttr(node, k, value);  // flat layout: rf_id, tid, op_schema ... are node members
     }
   }
   if (!inValues.empty())
@@ -353,12 +589,14 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
     fillArgs(node.outputs, outValues, outShapes, outTypes, outStrides, out, node.id);
   if (!hasId) {
     out.problems.add(Severity::Warning, "ET node without an id, skipped", node.name);
+    skip();
     return Ok{};
   }
   if (idFault != IdFault::None) {
     out.problems.add(Severity::Warning,
                      "ET node id that is " + std::string(idFaultText(idFault)) + ", node skipped",
                      "id " + std::string(badId) + " (" + node.name + ")");
+    skip();
     return Ok{};
   }
   if (parentFault != IdFault::None)
@@ -367,12 +605,14 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
         "ET node parent id that is " + std::string(idFaultText(parentFault)) + ", taken as none",
         "node " + std::to_string(node.id) + " (" + node.name + "): parent " +
             std::string(badParent));
-  out.nodes.push_back(std::move(node));
   return Ok{};
 }
 
 Result<EtBatch> NodeParser::parse(const JsonBatch& batch) {
   EtBatch out;
+  out.nodes.reserve(batch.size / 512 + 16);  // real ETs hold 500-1,000 bytes a node
+  if (plus_) out.plus.reserve(batch.size / 512 + 16);
+  out.bytes = batch.size;
   auto fail = [&](simdjson::error_code code) -> Error {
     return makeError(path_, "malformed JSON near byte " + std::to_string(batch.fileOffset) +
                                 " in nodes: " + simdjson::error_message(code));
@@ -393,19 +633,42 @@ Result<EtBatch> NodeParser::parse(const JsonBatch& batch) {
   return out;
 }
 
-void mergeBatch(EtTrace& trace, EtBatch&& batch) {
-  trace.problems.merge(batch.problems);
-  for (auto& node : batch.nodes) {
-    if (auto it = trace.indexById.find(node.id); it != trace.indexById.end()) {
-      trace.problems.add(Severity::Warning, "ET node id used twice (the later node is kept)",
-                         "id " + std::to_string(node.id));
-      trace.nodes[it->second] = std::move(node);
-      continue;
+// Merges the batches in file order into trace.nodes, reserved ahead from the first batch's bytes
+// per node where the file's size is its content's: growing it node by node moved every node about
+// once more and touched its memory twice (with the page faults, a third of the read).
+class EtMerger {
+ public:
+  EtMerger(EtTrace& trace, std::vector<EtPlusFields>* plus, std::uint64_t contentBytes)
+      : trace_(trace), plus_(plus), contentBytes_(contentBytes) {}
+
+  void add(EtBatch&& batch) {
+    trace_.problems.merge(batch.problems);
+    if (trace_.nodes.empty() && !batch.nodes.empty() && contentBytes_ > 0) {
+      const double perNode = static_cast<double>(batch.bytes) / batch.nodes.size();
+      const auto expected = static_cast<std::size_t>(1.25 * contentBytes_ / perNode) + 16;
+      trace_.nodes.reserve(expected);  // untouched pages of an overestimate cost no memory
+      if (plus_) plus_->reserve(expected);
     }
-    trace.indexById.emplace(node.id, static_cast<std::uint32_t>(trace.nodes.size()));
-    trace.nodes.push_back(std::move(node));
+    for (std::size_t i = 0; i < batch.nodes.size(); ++i) {
+      EtNode& node = batch.nodes[i];
+      const auto index = static_cast<std::uint32_t>(trace_.nodes.size());
+      if (auto [it, fresh] = trace_.indexById.try_emplace(node.id, index); !fresh) {
+        trace_.problems.add(Severity::Warning, "ET node id used twice (the later node is kept)",
+                            "id " + std::to_string(node.id));
+        trace_.nodes[it->second] = std::move(node);
+        if (plus_) (*plus_)[it->second] = std::move(batch.plus[i]);
+        continue;
+      }
+      trace_.nodes.push_back(std::move(node));
+      if (plus_) plus_->push_back(std::move(batch.plus[i]));
+    }
   }
-}
+
+ private:
+  EtTrace& trace_;
+  std::vector<EtPlusFields>* plus_;
+  std::uint64_t contentBytes_;  // 0 where unknown (gzip)
+};
 
 // The parent links of the whole file: parents absent from it, nodes that are their own parent
 // (only the process root may be: torch writes it so), and cycles of parents.
@@ -468,7 +731,10 @@ void checkParents(EtTrace& trace) {
 
 }  // namespace
 
-Result<EtTrace> readPytorchEt(const std::string& path, const ProgressFn& progress) {
+namespace {
+
+Result<EtTrace> readEt(const std::string& path, const ProgressFn& progress,
+                       std::vector<EtPlusFields>* plus) {
   auto opened = ByteSource::open(path);
   if (!opened) return opened.error();
   ByteSource& source = **opened;
@@ -479,10 +745,11 @@ Result<EtTrace> readPytorchEt(const std::string& path, const ProgressFn& progres
   const unsigned workers = parseWorkerCount();
   std::vector<NodeParser> parsers;
   for (unsigned w = 0; w < BatchPipeline<EtBatch>::parserCount(workers); ++w)
-    parsers.emplace_back(path);
+    parsers.emplace_back(path, plus != nullptr);
+  EtMerger merger(trace, plus, source.compressed() ? 0 : source.fileSize());
   BatchPipeline<EtBatch> pipeline(
       workers, [&](unsigned w, const JsonBatch& batch) { return parsers[w].parse(batch); },
-      [&](EtBatch&& batch) { mergeBatch(trace, std::move(batch)); });
+      [&](EtBatch&& batch) { merger.add(std::move(batch)); });
   JsonStreamHandlers handlers;
   handlers.onBatch = [&](const JsonBatch& batch) { return pipeline.submit(batch); };
   handlers.onMember = [&](std::string_view key, std::string_view raw) {
@@ -541,6 +808,19 @@ Result<EtTrace> readPytorchEt(const std::string& path, const ProgressFn& progres
     trace.problems.add(Severity::Warning, "ET schema version Sutra does not know; read by shape",
                        trace.schema);
   return trace;
+}
+
+}  // namespace
+
+Result<EtTrace> readPytorchEt(const std::string& path, const ProgressFn& progress) {
+  return readEt(path, progress, nullptr);
+}
+
+Result<EtTrace> readPytorchEtWithPlusFields(const std::string& path,
+                                            std::vector<EtPlusFields>& plus,
+                                            const ProgressFn& progress) {
+  plus.clear();
+  return readEt(path, progress, &plus);
 }
 
 }  // namespace sutra

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -73,23 +74,32 @@ std::optional<std::string> readWhole(const std::string& path) {
   return std::move(s).str();
 }
 
-// The cached summary of `stamp` in `dir`, if one is there and still matches the file.
-std::optional<RankSummary> cachedSummary(const std::string& dir, const FileStamp& stamp) {
-  if (dir.empty()) return std::nullopt;
-  const auto text = readWhole((fs::path(dir) / (hexHash(stamp.path) + ".json")).string());
-  if (!text) return std::nullopt;
-  auto summaries = rankSummariesFromJson(*text, dir);
-  if (!summaries || summaries->size() != 1) return std::nullopt;
-  RankSummary& s = summaries->front();
-  if (s.path != stamp.path || s.fileBytes != stamp.bytes || s.fileMtimeNs != stamp.mtimeNs)
-    return std::nullopt;
-  return std::move(s);
+// A cache file: the summaries of the traces of one folder, each with the path, size and
+// modification time it was made from. One file per folder, written once per load, so caching
+// costs one write (and one sync) however many ranks there are.
+using CacheEntries = std::map<std::string, RankSummary>;  // by absolute trace path
+
+CacheEntries readCache(const std::string& file) {
+  CacheEntries out;
+  if (file.empty()) return out;
+  const auto text = readWhole(file);
+  if (!text) return out;
+  auto summaries = rankSummariesFromJson(*text, file);
+  if (!summaries) return out;  // a damaged cache is rebuilt, not reported
+  for (auto& s : *summaries) out[s.path] = std::move(s);
+  return out;
 }
 
-Status writeCache(const std::string& dir, const RankSummary& summary) {
-  if (dir.empty()) return Error{"no cache folder (neither XDG_CACHE_HOME nor HOME is set)"};
-  return writeFileAtomically((fs::path(dir) / (hexHash(summary.path) + ".json")).string(),
-                             rankSummariesToJson(std::span<const RankSummary>(&summary, 1)));
+Status writeCache(const std::string& file, const CacheEntries& entries) {
+  if (file.empty()) return Error{"no cache folder (neither XDG_CACHE_HOME nor HOME is set)"};
+  std::vector<RankSummary> all;
+  all.reserve(entries.size());
+  for (const auto& [path, s] : entries) all.push_back(s);
+  return writeFileAtomically(file, rankSummariesToJson(all));
+}
+
+bool matches(const RankSummary& s, const FileStamp& stamp) {
+  return s.path == stamp.path && s.fileBytes == stamp.bytes && s.fileMtimeNs == stamp.mtimeNs;
 }
 
 // One rank to summarise: its trace and where its summary is cached.
@@ -129,8 +139,8 @@ bool isSummaryFile(const std::string& path) {
 
 }  // namespace
 
-std::string rankCacheDirBeside(const std::string& tracePath) {
-  return (fs::path(tracePath).parent_path() / ".sutra-cache" / "ranks").string();
+std::string rankCacheFileBeside(const std::string& tracePath) {
+  return (fs::path(tracePath).parent_path() / ".sutra-cache" / "rank-summaries.json").string();
 }
 
 Result<LoadedRankSummaries> loadRankSummaries(const std::vector<std::string>& paths,
@@ -186,20 +196,42 @@ Result<LoadedRankSummaries> loadRankSummaries(const std::vector<std::string>& pa
     if (callbacks.progress) callbacks.progress(++done, total, what);
   };
 
-  // The cache first: what it holds needs no reading.
+  // The cache first: what it holds needs no reading. Each trace's folder has one cache file
+  // (beside it, else in the user's cache folder; or in options.cacheDir).
+  auto cacheFiles = [&](const RankJob& job) {
+    const std::string folder = fs::path(job.stamp.path).parent_path().string();
+    const std::string name = hexHash(folder) + ".json";
+    std::vector<std::string> files;
+    if (!options.cacheDir.empty()) {
+      files.push_back((fs::path(options.cacheDir) / name).string());
+    } else {
+      files.push_back(rankCacheFileBeside(job.stamp.path));
+      const std::string user = userCacheDir();
+      if (!user.empty()) files.push_back((fs::path(user) / name).string());
+    }
+    return files;
+  };
+  std::map<std::string, CacheEntries> caches;  // by cache file, read once each
+  auto cacheOf = [&](const std::string& file) -> CacheEntries& {
+    auto it = caches.find(file);
+    if (it == caches.end()) it = caches.emplace(file, readCache(file)).first;
+    return it->second;
+  };
   std::vector<std::optional<RankSummary>> results(jobs.size());
   std::vector<std::size_t> toRead;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
-    if (options.useCache) {
-      const std::string beside = rankCacheDirBeside(jobs[i].stamp.path);
-      results[i] = options.cacheDir.empty() ? cachedSummary(beside, jobs[i].stamp)
-                                            : cachedSummary(options.cacheDir, jobs[i].stamp);
-      if (!results[i] && options.cacheDir.empty())
-        results[i] = cachedSummary(userCacheDir(), jobs[i].stamp);
-    }
+    if (options.useCache)
+      for (const auto& file : cacheFiles(jobs[i])) {
+        const auto& entries = cacheOf(file);
+        auto hit = entries.find(jobs[i].stamp.path);
+        if (hit != entries.end() && matches(hit->second, jobs[i].stamp)) {
+          results[i] = hit->second;
+          results[i]->rank = jobs[i].rank;
+          break;
+        }
+      }
     if (results[i]) {
       ++out.counts.ranksFromCache;
-      std::lock_guard lock(mutex);
       report("rank " + std::to_string(jobs[i].rank) + " from the cache");
     } else {
       toRead.push_back(i);
@@ -231,17 +263,6 @@ Result<LoadedRankSummaries> loadRankSummaries(const std::vector<std::string>& pa
           stop.cancel();
           return;
         }
-        if (options.useCache) {
-          Status written = Error{""};
-          if (!options.cacheDir.empty()) {
-            written = writeCache(options.cacheDir, *summary);
-          } else {
-            written = writeCache(rankCacheDirBeside(job.stamp.path), *summary);
-            if (!written) written = writeCache(userCacheDir(), *summary);
-          }
-          if (!written && cacheNote.empty())
-            cacheNote = "summaries not cached: " + written.error().message;
-        }
         results[toRead[k]] = std::move(summary).value();
         ++out.counts.ranksRead;
         report("rank " + std::to_string(job.rank) + " read");
@@ -249,6 +270,24 @@ Result<LoadedRankSummaries> loadRankSummaries(const std::vector<std::string>& pa
       parallel);
   if (cancel.canceled()) return Error{kCanceled};
   if (failure) return *failure;
+  if (options.useCache && !toRead.empty()) {
+    // What was read joins each folder's cache file, written once; beside the traces where that
+    // folder is writable, else in the user's cache folder.
+    std::map<std::string, std::vector<std::size_t>> byFolder;
+    for (auto i : toRead)
+      byFolder[fs::path(jobs[i].stamp.path).parent_path().string()].push_back(i);
+    for (const auto& [folder, read] : byFolder) {
+      Status written = Error{"no cache folder"};
+      for (const auto& file : cacheFiles(jobs[read.front()])) {
+        CacheEntries& entries = cacheOf(file);
+        for (auto i : read) entries[jobs[i].stamp.path] = *results[i];
+        written = writeCache(file, entries);
+        if (written) break;
+      }
+      if (!written && cacheNote.empty())
+        cacheNote = "summaries not cached: " + written.error().message;
+    }
+  }
   if (!cacheNote.empty()) out.counts.notes.push_back(cacheNote);
   for (auto& r : results) out.summaries.push_back(std::move(*r));
   std::stable_sort(out.summaries.begin(), out.summaries.end(),

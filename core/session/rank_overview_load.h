@@ -4,9 +4,9 @@
 // rank's trace is read, summarised (analysis/rank_summary.h) and dropped before the next is
 // read, a few ranks at a time over the cores as memory allows, so a folder larger than memory
 // opens as a whole. Summaries are cached, keyed by the trace's path, size and modification time
-// (beside the traces in .sutra-cache/ranks/ where that folder is writable, else in the user's
-// cache folder), so a second open reads no trace. Saved summaries (sutra-cli ranks --save) given
-// among the paths are merged with the ranks read.
+// (one file per folder of traces: .sutra-cache/rank-summaries.json beside them where that folder
+// is writable, else in the user's cache folder), so a second open reads no trace. Saved summaries
+// (sutra-cli ranks --save) given among the paths are merged with the ranks read.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -21,7 +21,7 @@ namespace sutra {
 
 struct RankOverviewOptions {
   bool useCache = true;
-  // Where summaries are cached; empty: beside each trace, else the user's cache folder
+  // Where summaries are cached; empty: beside the traces, else the user's cache folder
   // ($XDG_CACHE_HOME/sutra/ranks, else ~/.cache/sutra/ranks).
   std::string cacheDir;
   // Ranks read at once; 0: one per core, fewer where memoryBudgetBytes would not hold them.
@@ -68,7 +68,8 @@ Result<LoadedRankOverview> loadRankOverview(const std::vector<std::string>& path
                                             const RankOverviewCallbacks& callbacks = {},
                                             const CancelToken& cancel = {});
 
-// The folder beside a trace where its summary is cached: <its folder>/.sutra-cache/ranks.
-std::string rankCacheDirBeside(const std::string& tracePath);
+// The file beside a trace where the summaries of its folder's traces are cached:
+// <its folder>/.sutra-cache/rank-summaries.json.
+std::string rankCacheFileBeside(const std::string& tracePath);
 
 }  // namespace sutra

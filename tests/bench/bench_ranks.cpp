@@ -31,6 +31,7 @@ struct Measure {
 Measure measure(const std::string& dir, const sutra::RankOverviewOptions& options,
                 std::size_t expectRanks) {
   const auto t0 = std::chrono::steady_clock::now();
+  std::fflush(stdout);  // or the child prints what the parent has buffered again
   const pid_t pid = fork();
   if (pid == 0) {
     auto loaded = sutra::loadRankOverview({dir}, options);

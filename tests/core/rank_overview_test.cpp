@@ -164,7 +164,7 @@ TEST_F(RankOverviewTest, ASecondOpenReadsNoTraceAndAChangedFileIsReadAgain) {
   const std::string job = (dir_ / "job").string();
   // The default cache: beside the traces, which discovery then passes over.
   ASSERT_TRUE(loadRankOverview({job}).ok());
-  EXPECT_TRUE(fs::is_directory(dir_ / "job" / ".sutra-cache" / "ranks"));
+  EXPECT_TRUE(fs::is_regular_file(dir_ / "job" / ".sutra-cache" / "rank-summaries.json"));
   auto found = discoverTraces({job});
   ASSERT_TRUE(found.ok());
   ASSERT_EQ(found->files.size(), 12u);

@@ -38,6 +38,7 @@
 #include "event_details.h"
 #include "op_table_view.h"
 #include "problems_model.h"
+#include "rank_overview_action.h"
 #include "run_naming.h"
 #include "sample_notice.h"
 #include "text/alignment_text.h"
@@ -126,7 +127,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     if (!allRanks_)
       rankNote_ = tr("%1 ranks: showing rank 0 alone (the all-ranks view opens by itself for up to "
                      "%2 ranks; "
-                     "choose All ranks in the rank selector)")
+                     "choose All ranks in the rank selector, or File > Rank Overview)")
                       .arg(count)
                       .arg(kMaxDefaultAllRanks);
     const QSignalBlocker block(rankBox_);
@@ -272,6 +273,15 @@ void MainWindow::buildMenus() {
     if (!files.isEmpty()) openPaths(files);
   });
   openFiles->setShortcut(QKeySequence::Open);
+  QAction* overview = file->addAction(tr("Rank &Overview..."), this, [this] {
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Rank Overview of a Folder"));
+    if (!dir.isEmpty())
+      showRankOverview(this, {dir}, [this](const QStringList& p) { openPaths(p); });
+  });
+  overview->setObjectName(QStringLiteral("RankOverviewAction"));
+  overview->setToolTip(
+      tr("Every rank of a job, each read once and summarised with bounded memory: "
+         "step breakdown, waits at collectives, stragglers"));
   recentMenu_ = file->addMenu(tr("Open &Recent"));
   rebuildRecentMenu();
   file->addSeparator();

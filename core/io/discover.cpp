@@ -587,6 +587,8 @@ void walkDirectory(const fs::path& dir, std::vector<std::string>& out,
     std::error_code fe;
     const auto linkStatus = entry.symlink_status(fe);
     if (fs::is_directory(linkStatus)) {
+      // Sutra's own cache beside a run (rank summaries) holds no trace.
+      if (entry.path().filename() == ".sutra-cache") continue;
       if (depth < 64) walkDirectory(entry.path(), out, skipped, depth + 1);
       continue;
     }

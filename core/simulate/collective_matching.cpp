@@ -117,7 +117,16 @@ CollectiveMatching matchCollectives(std::span<const RankComms> ranks) {
 std::vector<TimeNs> estimateClockOffsets(std::span<const SimGraph* const> graphs,
                                          const CollectiveMatching& matching,
                                          const std::vector<bool>& measured) {
-  const std::size_t n = graphs.size();
+  return estimateClockOffsets(graphs.size(), matching, measured,
+                              [&](std::uint32_t rank, std::uint32_t node) {
+                                const SimNode& n = graphs[rank]->nodes[node];
+                                return n.measured + n.span;
+                              });
+}
+
+std::vector<TimeNs> estimateClockOffsets(
+    std::size_t n, const CollectiveMatching& matching, const std::vector<bool>& measured,
+    const std::function<TimeNs(std::uint32_t rank, std::uint32_t node)>& endOf) {
   std::vector<TimeNs> offsets(n, 0);
   // Differences of measured ends, per pair of ranks (b's end minus a's, a < b).
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<TimeNs>> deltas;
@@ -128,9 +137,7 @@ std::vector<TimeNs> estimateClockOffsets(std::span<const SimGraph* const> graphs
         auto a = c.members[i], b = c.members[j];
         if (a.rank == b.rank || !measured[a.rank] || !measured[b.rank]) continue;
         if (a.rank > b.rank) std::swap(a, b);
-        const SimNode& na = graphs[a.rank]->nodes[a.node];
-        const SimNode& nb = graphs[b.rank]->nodes[b.node];
-        deltas[{a.rank, b.rank}].push_back((nb.measured + nb.span) - (na.measured + na.span));
+        deltas[{a.rank, b.rank}].push_back(endOf(b.rank, b.node) - endOf(a.rank, a.node));
       }
   }
   std::vector<std::vector<std::pair<std::uint32_t, TimeNs>>> links(
@@ -160,11 +167,10 @@ std::vector<TimeNs> estimateClockOffsets(std::span<const SimGraph* const> graphs
   return offsets;
 }
 
-std::vector<RankCommOp> kinetoCommOps(const Trace& trace, const LaunchIndex& launches,
-                                      const SimGraph& graph) {
+std::vector<KinetoCommKernel> kinetoCommKernels(const Trace& trace, const LaunchIndex& launches) {
   struct Issued {
     TimeNs at;
-    RankCommOp op;
+    KinetoCommKernel kernel;
   };
   std::vector<Issued> issued;
   for (const auto& l : launches.launches()) {
@@ -172,10 +178,7 @@ std::vector<RankCommOp> kinetoCommOps(const Trace& trace, const LaunchIndex& lau
     if (kernel >= trace.events.size() ||
         !chakra::isCommKernelName(trace.name(trace.events[kernel])))
       continue;
-    const auto node = kernel < graph.nodeOfDeviceOp.size() ? graph.nodeOfDeviceOp[kernel] : kNoNode;
-    if (node == kNoNode) continue;
     RankCommOp op;
-    op.node = node;
     // The op that issued it: the nearest enclosing host op that names its collective.
     for (EventId e = l.runtimeCall; e != kNoEvent; e = trace.events[e].parent) {
       const std::string_view text = trace.argsJson(trace.events[e]);
@@ -196,13 +199,26 @@ std::vector<RankCommOp> kinetoCommOps(const Trace& trace, const LaunchIndex& lau
     }
     const TimeNs at =
         l.runtimeCall != kNoEvent ? trace.events[l.runtimeCall].start : trace.events[kernel].start;
-    issued.push_back({at, std::move(op)});
+    issued.push_back({at, {kernel, std::move(op)}});
   }
   std::stable_sort(issued.begin(), issued.end(),
                    [](const Issued& a, const Issued& b) { return a.at < b.at; });
-  std::vector<RankCommOp> out;
+  std::vector<KinetoCommKernel> out;
   out.reserve(issued.size());
-  for (auto& i : issued) out.push_back(std::move(i.op));
+  for (auto& i : issued) out.push_back(std::move(i.kernel));
+  return out;
+}
+
+std::vector<RankCommOp> kinetoCommOps(const Trace& trace, const LaunchIndex& launches,
+                                      const SimGraph& graph) {
+  std::vector<RankCommOp> out;
+  for (auto& k : kinetoCommKernels(trace, launches)) {
+    const auto node =
+        k.kernel < graph.nodeOfDeviceOp.size() ? graph.nodeOfDeviceOp[k.kernel] : kNoNode;
+    if (node == kNoNode) continue;
+    k.op.node = node;
+    out.push_back(std::move(k.op));
+  }
   return out;
 }
 

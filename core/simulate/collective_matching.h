@@ -14,6 +14,7 @@
 // present. Chakra: COMM_COLL_NODE keyed by its pg_name attribute and comm_type, COMM_SEND_NODE
 // and COMM_RECV_NODE by comm_dst / comm_src and comm_tag.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -64,6 +65,21 @@ CollectiveMatching matchCollectives(std::span<const RankComms> ranks);
 std::vector<TimeNs> estimateClockOffsets(std::span<const SimGraph* const> graphs,
                                          const CollectiveMatching& matching,
                                          const std::vector<bool>& measured);
+
+// The same, for any record of the collectives' ends: `endOf(rank, node)` is the measured end of
+// that member (node as the matching's members name it) on its rank's clock.
+std::vector<TimeNs> estimateClockOffsets(
+    std::size_t rankCount, const CollectiveMatching& matching, const std::vector<bool>& measured,
+    const std::function<TimeNs(std::uint32_t rank, std::uint32_t node)>& endOf);
+
+// A communication kernel of a Kineto trace and its key (op.node unset), from the op that launched
+// it; in the order the rank issued them (by launch time). Needs no simulation graph, so a rank's
+// summary can match collectives with the trace dropped.
+struct KinetoCommKernel {
+  EventId kernel = kNoEvent;
+  RankCommOp op;
+};
+std::vector<KinetoCommKernel> kinetoCommKernels(const Trace& trace, const LaunchIndex& launches);
 
 // The communication kernels of a Kineto trace, with their keys from the ops that launched them.
 std::vector<RankCommOp> kinetoCommOps(const Trace& trace, const LaunchIndex& launches,

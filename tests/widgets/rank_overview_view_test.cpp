@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+// The rank overview view on an overview built from hand-made summaries (numbers known), and File
+// > Rank Overview's loading on a generated folder: progress, the window, a click that opens a rank.
+#include "rank_overview_view.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QComboBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+#include <filesystem>
+
+#include "analysis/rank_overview.h"
+#include "problems_model.h"
+#include "qt_app.h"
+#include "rank_folder_generator.h"
+#include "rank_overview_action.h"
+
+namespace sutra {
+namespace {
+
+// Four ranks of three steps; rank 2 computes 50 % longer and arrives last at both collectives.
+std::shared_ptr<const RankOverview> fourRanks() {
+  std::vector<RankSummary> ranks;
+  for (int r = 0; r < 4; ++r) {
+    RankSummary s;
+    s.rank = r;
+    s.path = "/job/rank" + std::to_string(r) + ".json";
+    const TimeNs compute = r == 2 ? 1500 : 1000 + r;
+    for (int k = 0; k < 3; ++k)
+      s.steps.push_back({k, k * 10'000, 3000 + k, compute, 500, 3000 + k - compute - 500});
+    s.commKeys.push_back({"0", "allreduce"});
+    for (int c = 0; c < 2; ++c)
+      s.comms.push_back({0, c, c, c * 10'000 + (r == 2 ? 2000 : 1000 + r), c * 10'000 + 2500});
+    ranks.push_back(std::move(s));
+  }
+  return std::make_shared<const RankOverview>(buildRankOverview(std::move(ranks)));
+}
+
+TEST(RankOverviewView, ModelPassesTheTesterAndSortsLargestFirst) {
+  test::qtApp();
+  widgets::RankOverviewView view;
+  view.setOverview(fourRanks());
+  QAbstractItemModelTester tester(view.table()->model(),
+                                  QAbstractItemModelTester::FailureReportingMode::Fatal);
+  auto* model = view.table()->model();
+  ASSERT_EQ(model->rowCount(), 4);
+  EXPECT_EQ(model->data(model->index(2, widgets::RankOverviewModel::Compute), widgets::kSortRole)
+                .toLongLong(),
+            1500);
+  EXPECT_EQ(model->data(model->index(2, widgets::RankOverviewModel::Last), widgets::kSortRole)
+                .toLongLong(),
+            2);
+  // What a click on Compute does (the indicator moves there, ascending): largest first, rank 2 on
+  // top.
+  view.table()->horizontalHeader()->setSortIndicator(widgets::RankOverviewModel::Compute,
+                                                     Qt::AscendingOrder);
+  EXPECT_EQ(view.table()->horizontalHeader()->sortIndicatorOrder(), Qt::DescendingOrder);
+  EXPECT_EQ(model->data(model->index(0, widgets::RankOverviewModel::Rank)).toInt(), 2);
+  EXPECT_TRUE(view.summary()->text().contains("Straggler: rank 2: arrived last at 2 of 2"))
+      << view.summary()->text().toStdString();
+}
+
+TEST(RankOverviewView, HeatMapShowsEachMetricAndAClickOpensTheRank) {
+  test::qtApp();
+  widgets::RankOverviewView view;
+  view.resize(800, 600);
+  view.setOverview(fourRanks());
+  view.show();
+  QApplication::processEvents();
+  auto* map = view.heatMap();
+  ASSERT_EQ(map->columns(), 3);
+  EXPECT_EQ(map->value(1, 2), TimeNs{3002});  // rank 1, step 2: its duration
+  view.metricBox()->setCurrentIndex(1);
+  EXPECT_EQ(map->metric(), widgets::RankHeatMap::Metric::Compute);
+  EXPECT_EQ(map->value(2, 0), TimeNs{1500});
+  view.metricBox()->setCurrentIndex(4);
+  ASSERT_EQ(map->columns(), 2);  // ranks x collectives: the waits
+  EXPECT_EQ(map->value(2, 0), TimeNs{0});
+  EXPECT_EQ(map->value(0, 0), TimeNs{1000});  // rank 0 arrived at 1000, rank 2 at 2000
+  EXPECT_FALSE(map->grab().isNull());
+
+  QSignalSpy opened(&view, &widgets::RankOverviewView::openRanksRequested);
+  const int rowHeight = map->height() / 4;
+  QTest::mouseClick(map, Qt::LeftButton, {},
+                    QPoint(map->width() / 2, rowHeight * 3 + rowHeight / 2));
+  ASSERT_EQ(opened.count(), 1);
+  EXPECT_EQ(opened.at(0).at(0).value<QList<int>>(), QList<int>{3});
+
+  // Several ranks chosen in the table open together.
+  view.table()->selectRow(0);
+  view.table()->selectionModel()->select(view.table()->model()->index(2, 0),
+                                         QItemSelectionModel::Select | QItemSelectionModel::Rows);
+  EXPECT_EQ(view.selectedRanks(), (QList<int>{0, 2}));
+}
+
+TEST(RankOverviewAction, ReadsAFolderAndOpensTheClickedRank) {
+  test::qtApp();
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("sutra_rank_overview_gui_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  gen::RankFolderSpec spec;
+  spec.ranks = 20;
+  spec.steps = 2;
+  spec.bucketsPerStep = 2;
+  spec.kernelsPerBucket = 3;
+  spec.slowRank = 17;
+  auto run = gen::generateRankFolder(dir.string(), spec);
+  ASSERT_TRUE(run.ok());
+  qputenv("XDG_CACHE_HOME", QByteArray::fromStdString((dir / "user-cache").string()));
+
+  QWidget parent;
+  QStringList openedPaths;
+  gui::showRankOverview(&parent, {QString::fromStdString(dir.string())},
+                        [&](const QStringList& paths) { openedPaths = paths; });
+  widgets::RankOverviewView* view = nullptr;
+  for (int i = 0; i < 400 && !view; ++i) {
+    QTest::qWait(25);
+    for (QWidget* w : QApplication::topLevelWidgets())
+      if (auto* v = w->findChild<widgets::RankOverviewView*>("RankOverviewView")) view = v;
+  }
+  ASSERT_NE(view, nullptr);
+  EXPECT_EQ(view->table()->model()->rowCount(), 20);
+  EXPECT_TRUE(view->summary()->text().contains("Straggler: rank 17"))
+      << view->summary()->text().toStdString();
+  emit view->heatMap()->rankClicked(17);
+  EXPECT_EQ(openedPaths, QStringList{QString::fromStdString(run->files[17])});
+  for (QWidget* w : QApplication::topLevelWidgets())
+    if (w->findChild<widgets::RankOverviewView*>("RankOverviewView")) w->close();
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace sutra

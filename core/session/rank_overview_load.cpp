@@ -148,18 +148,22 @@ Result<LoadedRankSummaries> loadRankSummaries(const std::vector<std::string>& pa
                                               const RankOverviewCallbacks& callbacks,
                                               const CancelToken& cancel) {
   LoadedRankSummaries out;
+  auto addSummaryFile = [&](const std::string& path) -> Status {
+    auto text = readWhole(path);
+    if (!text) return Error{path + ": cannot be read"};
+    auto saved = rankSummariesFromJson(*text, path);
+    if (!saved) return saved.error();
+    out.counts.ranksFromFiles += saved->size();
+    for (auto& s : *saved) out.summaries.push_back(std::move(s));
+    return Ok{};
+  };
   std::vector<std::string> tracePaths;
   for (const auto& p : paths) {
     if (!isSummaryFile(p)) {
       tracePaths.push_back(p);
       continue;
     }
-    auto text = readWhole(p);
-    if (!text) return Error{p + ": cannot be read"};
-    auto saved = rankSummariesFromJson(*text, p);
-    if (!saved) return saved.error();
-    out.counts.ranksFromFiles += saved->size();
-    for (auto& s : *saved) out.summaries.push_back(std::move(s));
+    if (auto added = addSummaryFile(p); !added) return added.error();
   }
 
   std::vector<RankJob> jobs;
@@ -169,6 +173,11 @@ Result<LoadedRankSummaries> loadRankSummaries(const std::vector<std::string>& pa
     // Discovery's notes on unpaired execution traces do not concern an overview; what could
     // not be read does.
     out.counts.notes = found->unreadable;
+    // Saved summaries in a folder given (a node's --save output copied beside the others') are
+    // no traces to discovery: they join here.
+    for (const auto& f : found->files)
+      if (f.kind == FileKind::Unknown && isSummaryFile(f.path))
+        if (auto added = addSummaryFile(f.path); !added) return added.error();
     for (const auto& g : found->ranks) {
       if (!g.kineto) {
         out.counts.notes.push_back("rank " + std::to_string(g.rank) +

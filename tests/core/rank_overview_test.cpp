@@ -216,6 +216,14 @@ TEST_F(RankOverviewTest, SummariesSavedInChunksMergeIntoTheSameOverview) {
   expectMatches(merged->overview, truth);
   ASSERT_EQ(merged->overview.stragglers.size(), 1u);
   EXPECT_EQ(merged->overview.ranks[merged->overview.stragglers.front().rank].rank, 5);
+
+  // The same from a folder that holds the saved files (what File > Rank Overview picks).
+  fs::create_directories(dir_ / "summaries");
+  for (const auto& f : saved) fs::rename(f, dir_ / "summaries" / fs::path(f).filename());
+  auto fromFolder = loadRankOverview({(dir_ / "summaries").string()}, cacheIn("cache"));
+  ASSERT_TRUE(fromFolder.ok()) << fromFolder.error().message;
+  EXPECT_EQ(fromFolder->counts.ranksFromFiles, 12u);
+  expectMatches(fromFolder->overview, truth);
 }
 
 TEST_F(RankOverviewTest, ARankGivenTwiceIsKeptOnceAndNoted) {

@@ -36,6 +36,7 @@
 #include "analysis_menus.h"
 #include "chain_view.h"
 #include "event_details.h"
+#include "io/discover.h"
 #include "op_table_view.h"
 #include "problems_model.h"
 #include "rank_overview_action.h"
@@ -58,6 +59,17 @@ constexpr int kAllRanksItem = -1;
 // Past this many ranks the window opens on rank 0 alone: every rank's lanes stacked would be a
 // very long page to scroll, and reading them all first takes a while.
 constexpr int kMaxDefaultAllRanks = 16;
+
+// How many ranks with a Kineto trace `paths` hold, as discovery finds them (0 where it fails: the
+// open then says why).
+int kinetoRankCount(const QStringList& paths) {
+  std::vector<std::string> files;
+  for (const QString& p : paths) files.push_back(p.toStdString());
+  auto found = discoverTraces(files);
+  if (!found) return 0;
+  return static_cast<int>(std::count_if(found->ranks.begin(), found->ranks.end(),
+                                        [](const RankGroup& r) { return r.kineto.has_value(); }));
+}
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
@@ -463,6 +475,12 @@ void MainWindow::buildDocks() {
 
 void MainWindow::openPaths(const QStringList& paths) {
   if (paths.isEmpty()) return;
+  // A job of more ranks than the all-ranks view shows opens as a whole first: its rank overview,
+  // read one rank at a time in bounded memory, from which the user opens the ranks to look at.
+  if (kinetoRankCount(paths) > kMaxDefaultAllRanks) {
+    showRankOverview(this, paths, [this](const QStringList& picked) { session_->open(picked); });
+    return;
+  }
   session_->open(paths);
 }
 

@@ -17,10 +17,12 @@
 #include <filesystem>
 
 #include "analysis/rank_overview.h"
+#include "main_window.h"
 #include "problems_model.h"
 #include "qt_app.h"
 #include "rank_folder_generator.h"
 #include "rank_overview_action.h"
+#include "trace_session.h"
 
 namespace sutra {
 namespace {
@@ -132,6 +134,49 @@ TEST(RankOverviewAction, ReadsAFolderAndOpensTheClickedRank) {
       << view->summary()->text().toStdString();
   emit view->heatMap()->rankClicked(17);
   EXPECT_EQ(openedPaths, QStringList{QString::fromStdString(run->files[17])});
+  for (QWidget* w : QApplication::topLevelWidgets())
+    if (w->findChild<widgets::RankOverviewView*>("RankOverviewView")) w->close();
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace sutra
+
+namespace sutra {
+namespace {
+
+// Opening a folder of more ranks than the all-ranks view shows (here 20 > 16) in the window reads
+// no rank into the timeline: the rank overview comes up, and a rank clicked there opens alone.
+TEST(RankOverviewAction, TheWindowOpensABigJobAsItsOverview) {
+  test::qtApp();
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("sutra_rank_overview_window_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  gen::RankFolderSpec spec;
+  spec.ranks = 20;
+  spec.steps = 2;
+  spec.bucketsPerStep = 2;
+  spec.kernelsPerBucket = 3;
+  auto run = gen::generateRankFolder(dir.string(), spec);
+  ASSERT_TRUE(run.ok());
+  qputenv("XDG_CACHE_HOME", QByteArray::fromStdString((dir / "user-cache").string()));
+  gui::MainWindow window;
+  window.openPaths({QString::fromStdString(dir.string())});
+  EXPECT_FALSE(window.session().isLoading());  // no rank is being read into the timeline
+  widgets::RankOverviewView* view = nullptr;
+  for (int i = 0; i < 400 && !view; ++i) {
+    QTest::qWait(25);
+    for (QWidget* w : QApplication::topLevelWidgets())
+      if (auto* v = w->findChild<widgets::RankOverviewView*>("RankOverviewView")) view = v;
+  }
+  ASSERT_NE(view, nullptr);
+  EXPECT_EQ(view->table()->model()->rowCount(), 20);
+  QSignalSpy loaded(&window, &gui::MainWindow::loadFinished);
+  emit view->heatMap()->rankClicked(3);
+  for (int i = 0; i < 400 && loaded.isEmpty(); ++i) loaded.wait(25);
+  ASSERT_FALSE(loaded.isEmpty());
+  EXPECT_EQ(window.session().paths(), QStringList{QString::fromStdString(run->files[3])});
   for (QWidget* w : QApplication::topLevelWidgets())
     if (w->findChild<widgets::RankOverviewView*>("RankOverviewView")) w->close();
   fs::remove_all(dir);

@@ -27,7 +27,7 @@ Result<LinkedTrace> readLinkedEt(const std::string& path) {
     unreadable += f.unreadable;
     LinkedOp op;
     op.id = node.id;
-    op.name = node.name;
+    op.name = f.cat ? std::move(node.name) : node.name;  // a device node is dropped below
     op.parent = node.parent;
     op.ts = f.ts.value_or(0);
     op.inclusiveDur = f.inclusiveDur.value_or(0);
@@ -39,9 +39,9 @@ Result<LinkedTrace> readLinkedEt(const std::string& path) {
     op.annotation = f.annotation;
     if (f.cat) {
       op.kind = LinkedOpKind::DeviceOp;
-      op.category = *f.cat;
+      op.category = std::move(*f.cat);
       op.stream = f.stream.value_or(-1);
-      op.pgName = f.pgName;
+      op.pgName = std::move(f.pgName);
       ++linked.report.deviceOps;
       ++linked.report.linkedDeviceOps;
     } else {

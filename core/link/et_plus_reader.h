@@ -4,8 +4,8 @@
 // `convert --linked`, the simulator and the GUI take a linked file like a freshly linked pair.
 // Built on the ET reader, which reads the ET+ fields (ts, inclusive_dur, exclusive_dur,
 // inter_thread_dep, sync_dep, cat, stream, pg_name) in the same pass as the rest of each node
-// (io/et_plus_fields.h), times exactly (microseconds with three decimals -> integer ns). Nodes with a `cat` are
-// the device ops; the rest stay in `et` (device nodes removed) and become the CPU ops.
+// (io/et_plus_fields.h), times exactly (microseconds with three decimals -> integer ns). Nodes with
+// a `cat` are the device ops; the rest stay in `et` (device nodes removed) and become the CPU ops.
 // The result has no Kineto trace (kineto == nullptr) and report.matching = "et_plus".
 #include <string>
 

@@ -195,17 +195,28 @@ void RankHeatMap::paintEvent(QPaintEvent*) {
         lo = std::min(lo, *v);
         hi = std::max(hi, *v);
       }
+  // Differences under a twentieth of the largest value stay pale: a job whose steps are all within
+  // 1 % of each other must not look like a rainbow.
+  const TimeNs span = std::max<TimeNs>({hi - lo, hi / 20, 1});
+  const QColor low = palette().base().color();
+  const QColor high(214, 39, 40);  // one hue from the window's background to red: the highest
+  auto shade = [&](double t) {
+    const double from = 0.08;  // even the lowest value is tinted, apart from the background
+    const double k = from + (1.0 - from) * t;
+    return QColor::fromRgbF(low.redF() + (high.redF() - low.redF()) * k,
+                            low.greenF() + (high.greenF() - low.greenF()) * k,
+                            low.blueF() + (high.blueF() - low.blueF()) * k);
+  };
   const double rowH = static_cast<double>(height()) / rows;
   const double colW = static_cast<double>(width() - kLeftMargin) / cols;
   for (int r = 0; r < rows; ++r) {
     for (int c = 0; c < cols; ++c) {
       const auto v = value(r, c);
       if (!v) continue;
-      // Cool (blue) for the lowest value to warm (red) for the highest.
-      const double t = hi > lo ? static_cast<double>(*v - lo) / static_cast<double>(hi - lo) : 0.0;
+      const double t = static_cast<double>(*v - lo) / static_cast<double>(span);
       p.fillRect(QRectF(kLeftMargin + c * colW, r * rowH, std::max(1.0, colW - 0.5),
                         std::max(1.0, rowH - (rowH > 4 ? 0.5 : 0.0))),
-                 QColor::fromHsvF(0.66 * (1.0 - t), 0.75, 0.95));
+                 shade(std::clamp(t, 0.0, 1.0)));
     }
     // Rank numbers where there is room for them.
     const int every = std::max(1, static_cast<int>(std::ceil(12.0 / std::max(rowH, 0.01))));
@@ -241,6 +252,9 @@ RankOverviewView::RankOverviewView(QWidget* parent)
   connect(metricBox_, &QComboBox::currentIndexChanged, this, [this](int i) {
     heatMap_->setMetric(static_cast<RankHeatMap::Metric>(metricBox_->itemData(i).toInt()));
   });
+  // Compute first: ranks that wait for each other have the same step time, and the slow one shows
+  // in what it computed.
+  metricBox_->setCurrentIndex(1);
   connect(heatMap_, &RankHeatMap::rankClicked, this, [this](int index) {
     if (overview_) emit openRanksRequested({overview_->ranks[std::size_t(index)].rank});
   });

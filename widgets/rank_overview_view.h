@@ -36,7 +36,8 @@ class RankOverviewModel : public QAbstractTableModel {
 };
 
 // Ranks down, steps (or collectives) across; each cell coloured from the lowest value of the
-// metric (cool) to the highest (warm). Rows shrink to fit hundreds of ranks.
+// metric (pale, the window's background) to the highest (red), in one hue that reads in the light
+// and the dark theme. Rows shrink to fit hundreds of ranks.
 class RankHeatMap : public QWidget {
   Q_OBJECT
  public:

@@ -78,6 +78,9 @@ TEST(RankOverviewView, HeatMapShowsEachMetricAndAClickOpensTheRank) {
   QApplication::processEvents();
   auto* map = view.heatMap();
   ASSERT_EQ(map->columns(), 3);
+  EXPECT_EQ(map->metric(), widgets::RankHeatMap::Metric::Compute);  // where a straggler shows
+  view.metricBox()->setCurrentIndex(0);
+  EXPECT_EQ(map->metric(), widgets::RankHeatMap::Metric::StepTime);
   EXPECT_EQ(map->value(1, 2), TimeNs{3002});  // rank 1, step 2: its duration
   view.metricBox()->setCurrentIndex(1);
   EXPECT_EQ(map->metric(), widgets::RankHeatMap::Metric::Compute);

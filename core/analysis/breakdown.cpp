@@ -168,8 +168,10 @@ class HostClassifier {
   std::unordered_map<StringId, bool> dataloaderNames_;
 };
 
+// The host thread with the most top-level framework time; UINT32_MAX where there is none (a
+// trace of device streams only).
 LaneId busiestHostLane(const Trace& trace) {
-  LaneId best = 0;
+  LaneId best = UINT32_MAX;
   TimeNs bestTime = -1;
   for (LaneId l = 0; l < trace.lanes.size(); ++l) {
     if (trace.lanes[l].kind != LaneKind::HostThread) continue;

@@ -23,6 +23,7 @@
 #include "analysis/memory.h"
 #include "astra_sim_action.h"
 #include "breakdown_view.h"
+#include "call_tree_view.h"
 #include "chakra/convert_files.h"
 #include "charts_view.h"
 #include "compare_view.h"
@@ -386,6 +387,34 @@ void installViewActions(QMainWindow* window, QMenu* analysis, widgets::TraceSess
                        [timeline](EventId event) { timeline->selectEvent(event, true); });
     }
     showAnalysisWindow(window, view, QObject::tr("Flame graph of %1").arg(rank->label));
+  });
+  enableWithTrace(analysis->actions().back(), session);
+
+  analysis->addAction(QObject::tr("Call &Tree"), window, [window, session, currentRank] {
+    const auto rank = analysedRank(window, session, currentRank, QObject::tr("Call Tree"));
+    if (!rank) return;
+    QPointer<widgets::TimelineView> timeline = window->findChild<widgets::TimelineView*>();
+    auto* view = new widgets::CallTreeView;
+    view->setObjectName("CallTreeView");
+    // The selected range of the timeline, else the whole trace; it follows a new selection.
+    auto show = [view, rank, timeline, currentRank] {
+      TimeWindow range = wholeTraceWindow(*rank->trace);
+      if (timeline && timeline->selectedTimeRange().span() > 0) {
+        const TimeNs offset = rankOffset(timeline, currentRank);
+        range = {timeline->selectedTimeRange().start - offset,
+                 timeline->selectedTimeRange().end - offset};
+      }
+      view->setCallTrees(rank->trace, buildCallTree(*rank->trace, *rank->launches, {range, false}),
+                         buildCallTree(*rank->trace, *rank->launches, {range, true}));
+    };
+    show();
+    if (timeline) {
+      QObject::connect(timeline, &widgets::TimelineView::timeRangeSelected, view,
+                       [show](TimeNs, TimeNs) { show(); });
+      QObject::connect(view, &widgets::CallTreeView::eventSelected, timeline,
+                       [timeline](EventId event) { timeline->selectEvent(event, true); });
+    }
+    showAnalysisWindow(window, view, QObject::tr("Call tree of %1").arg(rank->label));
   });
   enableWithTrace(analysis->actions().back(), session);
 

@@ -56,7 +56,7 @@ TEST(AnalysisMenus, MainWindowHasCompareExportSimulationAndCharts) {
   ASSERT_NE(analysis, nullptr);
   EXPECT_EQ(actionTexts(analysis),
             (QStringList{"Simulate", "Simulate with ASTRA-sim...", "Charts", "Step Breakdown",
-                         "Flame Graph", "Critical Path", "Memory"}));
+                         "Flame Graph", "Call Tree", "Critical Path", "Memory"}));
   // In the menu bar between View and Help.
   QStringList bar;
   for (const QAction* a : window.menuBar()->actions()) bar << a->text().remove('&');

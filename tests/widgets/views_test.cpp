@@ -10,9 +10,11 @@
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTest>
+#include <QTreeWidget>
 
 #include "../core/analysis_fixture.h"
 #include "breakdown_view.h"
+#include "call_tree_view.h"
 #include "critical_path_view.h"
 #include "flame_graph_view.h"
 #include "io/readers.h"
@@ -91,6 +93,36 @@ TEST(FlameGraphView, LaysOutBoxesByTotalTimeSelectsZoomsAndSearches) {
   // in it) and aten::addmm match.
   view.findChild<QLineEdit*>("FlameGraphSearch")->setText("ATEN::ADD");
   EXPECT_EQ(view.matchCount(), 3);
+}
+
+// twoStepFixture's trees (tests/core/views_analysis_test.cpp has them by hand): top-down,
+// ProfilerStep#3 first by total CPU; bottom-up, cudaLaunchKernel's 750 ns of device time with its
+// three callers below; a double-click asks for the row's first call.
+TEST(CallTreeView, ShowsTopDownAndBottomUpAndSelectsARowsCall) {
+  test::qtApp();
+  auto trace = std::make_shared<const Trace>(test::twoStepFixture());
+  const LaunchIndex launches = LaunchIndex::build(*trace);
+  const TimeWindow whole = wholeTraceWindow(*trace);
+  CallTreeView view;
+  view.setCallTrees(trace, buildCallTree(*trace, launches, {whole, false}),
+                    buildCallTree(*trace, launches, {whole, true}));
+  QTreeWidget* tree = view.tree();
+  ASSERT_EQ(tree->topLevelItemCount(), 2);
+  EXPECT_EQ(tree->topLevelItem(0)->text(0), "ProfilerStep#3");
+  EXPECT_EQ(tree->topLevelItem(0)->text(3), "1.000 us");
+  EXPECT_EQ(tree->topLevelItem(0)->text(5), "350 ns");
+  view.setBottomUp(true);
+  tree->sortByColumn(5, Qt::DescendingOrder);
+  QTreeWidgetItem* launch = tree->topLevelItem(0);
+  EXPECT_EQ(launch->text(0), "cudaLaunchKernel");
+  EXPECT_EQ(launch->text(1), "3");
+  EXPECT_EQ(launch->text(4), "750 ns");
+  ASSERT_EQ(launch->childCount(), 3);
+  EXPECT_EQ(launch->child(0)->text(0), "aten::mul");  // 400 ns, sorted largest first
+  QSignalSpy spy(&view, &CallTreeView::eventSelected);
+  emit tree->itemDoubleClicked(launch->child(0), 0);
+  ASSERT_EQ(spy.count(), 1);
+  EXPECT_EQ(trace->name(trace->events[spy.at(0).at(0).value<EventId>()]), "cudaLaunchKernel");
 }
 
 TEST(CriticalPathView, ListsThePathsPartsAndStepsAlongThem) {

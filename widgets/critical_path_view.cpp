@@ -114,6 +114,18 @@ std::vector<EventId> CriticalPathView::pathEvents() const {
   return out;
 }
 
+std::vector<std::pair<EventId, EventId>> CriticalPathView::pathEdges() const {
+  std::vector<std::pair<EventId, EventId>> out;
+  // Only the hops to or from device work (launch to kernel, kernel to kernel, kernel to the sync
+  // that waited on it): those between a thread's own nested ops would bury the timeline in arrows.
+  auto onDevice = [&](EventId e) { return isDeviceOp(trace_->events[e].klass); };
+  for (const CriticalSegment& s : path_.segments)
+    if (s.from != kNoEvent && s.to != kNoEvent && s.from != s.to &&
+        (onDevice(s.from) || onDevice(s.to)))
+      out.emplace_back(s.from, s.to);
+  return out;
+}
+
 void CriticalPathView::setCurrentSegment(int index) {
   if (index < 0 || std::size_t(index) >= rows_.size()) return;
   current_ = index;

@@ -28,6 +28,8 @@ class CriticalPathView : public QWidget {
   const CriticalPath& path() const { return path_; }
   // Its events in path order, each once (what the timeline outlines).
   std::vector<EventId> pathEvents() const;
+  // Its hops to or from a device op (from, to), in path order: the arrows the timeline draws.
+  std::vector<std::pair<EventId, EventId>> pathEdges() const;
   int currentSegment() const { return current_; }  // -1: none
   void setCurrentSegment(int index);
   void next();

@@ -429,7 +429,8 @@ void installViewActions(QMainWindow* window, QMenu* analysis, widgets::TraceSess
       labels << QObject::tr("%1 (%2)").arg(step.number).arg(QString::fromStdString(step.name));
     const int first = stepInView(timeline, rank->steps, rankOffset(timeline, currentRank));
     view->setSteps(labels, first);
-    // The path's events stand out on the timeline (the rest fades) while the view is open.
+    // The path's events stand out on the timeline (the rest fades) and its hops between rows are
+    // drawn as arrows, while the view is open.
     auto show = [view, rank, timeline](int index) {
       if (index < 0 || std::size_t(index) >= rank->steps.size()) return;
       const Step& step = rank->steps[std::size_t(index)];
@@ -437,15 +438,20 @@ void installViewActions(QMainWindow* window, QMenu* analysis, widgets::TraceSess
           criticalPath(*rank->trace, *rank->launches, *rank->syncs, stepWindow(step));
       path.label = describeWindow(rank->steps, WindowSpec{.step = step.number});
       view->setPath(rank->trace, std::move(path));
-      if (timeline) timeline->setHighlighted(view->pathEvents());
+      if (timeline) {
+        timeline->setHighlighted(view->pathEvents());
+        timeline->setPathEdges(view->pathEdges());
+      }
     };
     show(first);
     QObject::connect(view, &widgets::CriticalPathView::stepChosen, view, show);
     if (timeline) {
       QObject::connect(view, &widgets::CriticalPathView::segmentActivated, timeline,
                        [timeline](EventId event) { timeline->selectEvent(event, true); });
-      QObject::connect(view, &QObject::destroyed, timeline,
-                       [timeline] { timeline->setHighlighted({}); });
+      QObject::connect(view, &QObject::destroyed, timeline, [timeline] {
+        timeline->setHighlighted({});
+        timeline->setPathEdges({});
+      });
     }
     showAnalysisWindow(window, view, QObject::tr("Critical path of %1").arg(rank->label));
   });

@@ -116,11 +116,14 @@ TEST(AnalysisMenus, ViewsOpenOnTheLoadedTraceLinkedToTheTimeline) {
   ASSERT_NE(path, nullptr);
   ASSERT_FALSE(path->pathEvents().empty());
   EXPECT_EQ(timeline->highlighted(), path->pathEvents());
+  ASSERT_FALSE(path->pathEdges().empty());
+  EXPECT_EQ(timeline->pathEdges(), path->pathEdges());
   path->next();
   EXPECT_NE(timeline->selectedEvent(), kNoEvent);
   EXPECT_EQ(timeline->selectedEvent(), path->path().segments.front().event);
   delete path;  // closing the view clears the outline
   EXPECT_TRUE(timeline->highlighted().empty());
+  EXPECT_TRUE(timeline->pathEdges().empty());
 
   actionNamed(analysis, "Step Breakdown")->trigger();
   auto* breakdown = window.findChild<widgets::BreakdownView*>();

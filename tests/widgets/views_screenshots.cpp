@@ -77,6 +77,7 @@ int main(int argc, char** argv) {
   list->setSteps({QString("%1 (%2)").arg(step->number).arg(QString::fromStdString(step->name))}, 0);
   list->setPath(trace, cp);
   timeline->setHighlighted(list->pathEvents());
+  timeline->setPathEdges(list->pathEdges());
   path.show();
   timeline->setVisibleRange({step->start, step->deviceEnd});
   list->next();

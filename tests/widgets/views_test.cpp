@@ -151,6 +151,14 @@ TEST(CriticalPathView, ListsThePathsPartsAndStepsAlongThem) {
   EXPECT_EQ(view.currentSegment(), 1);
   view.previous();
   EXPECT_EQ(view.currentSegment(), 0);
+  // The arrows the timeline draws: only hops to or from device work, the copy's launch first.
+  const auto edges = view.pathEdges();
+  ASSERT_FALSE(edges.empty());
+  for (const auto& [from, to] : edges)
+    EXPECT_TRUE(isDeviceOp(trace->events[from].klass) || isDeviceOp(trace->events[to].klass));
+  EXPECT_EQ(edges.front(),
+            std::make_pair(test::eventNamed(*trace, "cudaMemcpyAsync"),
+                           test::eventNamed(*trace, "Memcpy DtoH (Device -> Pageable)")));
   // Every event on the path, once: what the timeline outlines.
   const auto events = view.pathEvents();
   EXPECT_TRUE(std::find(events.begin(), events.end(),

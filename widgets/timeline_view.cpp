@@ -126,6 +126,7 @@ void TimelineView::setParts(std::vector<TimelinePart> parts) {
   fading_ = false;
   matches_.clear();
   linked_.clear();
+  pathEdges_.clear();
   currentMatch_ = -1;
   std::uint32_t rowBase = 0;
   for (auto& part : parts) {
@@ -522,6 +523,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     paintOutlines(f, g);
     paintSelection(f);
     paintLinkedEvents(f);
+    paintPathEdges(f);
     p.restore();
   }
   paintTimeRangeShade(f);
@@ -712,6 +714,37 @@ void TimelineView::paintLinkedEvents(const Frame& f) const {
   f.p.setPen(QPen(f.theme.flow, 1.5, Qt::DashLine));
   f.p.drawPolyline(starts);
   f.p.setRenderHint(QPainter::Antialiasing, false);
+}
+
+// A critical path's hops between rows (launch to kernel, kernel to the sync that waited on it).
+void TimelineView::paintPathEdges(const Frame& f) const {
+  if (pathEdges_.empty() || parts_.empty()) return;
+  const PartState& state = parts_[static_cast<std::size_t>(currentPart_)];
+  const Trace& trace = *state.part.trace;
+  const LaneLayout& layout = *state.part.layout;
+  auto anchor = [&](EventId id, bool atEnd) -> std::optional<std::pair<std::uint32_t, QPointF>> {
+    if (id >= trace.events.size()) return std::nullopt;
+    const std::uint32_t row = layout.rowOf(id);
+    if (row == kNoRow) return std::nullopt;
+    const int top = rowTop(currentPart_, row);
+    if (top < 0) return std::nullopt;
+    const Event& e = trace.events[id];
+    const TimeNs t = (atEnd ? e.end() : e.start) + state.part.offset;
+    const double x = std::clamp(timeToX(t, range_, f.areaWidth), -1e5, 1e5);
+    return std::pair{row, QPointF(labelWidth_ + x, top + kRowHeight / 2.0)};
+  };
+  f.p.setRenderHint(QPainter::Antialiasing, true);
+  for (const auto& [from, to] : pathEdges_) {
+    const auto a = anchor(from, true);
+    const auto b = anchor(to, false);
+    if (a && b && a->first != b->first) paintFlowArrow(f, a->second, b->second);
+  }
+  f.p.setRenderHint(QPainter::Antialiasing, false);
+}
+
+void TimelineView::setPathEdges(std::vector<std::pair<EventId, EventId>> edges) {
+  pathEdges_ = std::move(edges);
+  update();
 }
 
 // The time range selected on the ruler, from x0 to x1 of the event area (clamped to just outside

@@ -108,6 +108,11 @@ class TimelineView : public QWidget {
   void setLinkedEvents(std::vector<TimelineEvent> events);
   const std::vector<TimelineEvent>& linkedEvents() const { return linked_; }
 
+  // A critical path's hops on the current part (critical_path_view.h): an arrow from the end of
+  // each `first` to the start of its `second` where they lie on different rows. Empty clears.
+  void setPathEdges(std::vector<std::pair<EventId, EventId>> edges);
+  const std::vector<std::pair<EventId, EventId>>& pathEdges() const { return pathEdges_; }
+
   // Search by name in every part: a case-insensitive substring, or a regular expression.
   // Highlights every match and returns their number, or -1 for an invalid expression.
   int search(const QString& pattern, bool regex);
@@ -221,6 +226,7 @@ class TimelineView : public QWidget {
   void paintSelection(const Frame& f) const;
   static void paintFlowArrow(const Frame& f, QPointF a, QPointF b);
   void paintLinkedEvents(const Frame& f) const;
+  void paintPathEdges(const Frame& f) const;
   void paintTimeRangeShade(const Frame& f) const;
   void paintRuler(const Frame& f) const;
   void paintCorner(const Frame& f) const;
@@ -265,6 +271,7 @@ class TimelineView : public QWidget {
   bool fading_ = false;                 // something is highlighted: the rest is faded
   std::vector<TimelineEvent> matches_;  // search matches by start time on the shared axis
   std::vector<TimelineEvent> linked_;   // in part order
+  std::vector<std::pair<EventId, EventId>> pathEdges_;  // setPathEdges, on the current part
   int currentMatch_ = -1;
 
   mutable std::unique_ptr<Geometry> geometry_;

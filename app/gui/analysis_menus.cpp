@@ -17,15 +17,25 @@
 #include <QtConcurrent>
 #include <atomic>
 
+#include "analysis/breakdown.h"
+#include "analysis/call_tree.h"
+#include "analysis/critical_path.h"
+#include "analysis/memory.h"
 #include "astra_sim_action.h"
+#include "breakdown_view.h"
+#include "call_tree_view.h"
 #include "chakra/convert_files.h"
 #include "charts_view.h"
 #include "compare_view.h"
+#include "critical_path_view.h"
+#include "flame_graph_view.h"
 #include "io/kineto_writer.h"
+#include "memory_view.h"
 #include "run_naming.h"
 #include "session/rank_exports.h"
 #include "simulation_view.h"
 #include "table_export.h"
+#include "timeline_view.h"
 #include "trace_actions.h"
 #include "trace_session.h"
 
@@ -288,6 +298,181 @@ QWidget* openCompareWindow(QWidget* parent, const QStringList& paths) {
                             QObject::tr("Compare %1").arg(names.join(QStringLiteral(", "))));
 }
 
+namespace {
+
+// The views of issue 19 (step breakdown, flame graph, critical path), linked to the timeline.
+// The rank must have finished its analysis stage (steps, launches, syncs).
+std::shared_ptr<const widgets::RankData> analysedRank(QMainWindow* window,
+                                                      widgets::TraceSession* session,
+                                                      const std::function<int()>& currentRank,
+                                                      const QString& title) {
+  auto rank = currentRankData(session, currentRank);
+  if (!rank) return nullptr;
+  if (rank->steps.empty() || !rank->launches || !rank->syncs) {
+    QMessageBox::information(window, title,
+                             QObject::tr("The traces are still loading; try again when done."));
+    return nullptr;
+  }
+  return rank;
+}
+
+// The timeline's offset of the rank (non-zero in the all-ranks view): trace time = view time - it.
+TimeNs rankOffset(widgets::TimelineView* timeline, const std::function<int()>& currentRank) {
+  const int index = currentRank ? std::max(0, currentRank()) : 0;
+  return timeline && timeline->partCount() > index ? timeline->part(index).offset : 0;
+}
+
+// The step whose span holds the middle of the timeline's visible range, else the first.
+int stepInView(widgets::TimelineView* timeline, const std::vector<Step>& steps, TimeNs offset) {
+  if (!timeline) return 0;
+  const sutra::view::TimeRange range = timeline->visibleRange();
+  const TimeNs middle = range.start + range.span() / 2 - offset;
+  for (std::size_t i = 0; i < steps.size(); ++i)
+    if (middle >= steps[i].start && middle < steps[i].deviceEnd) return int(i);
+  return 0;
+}
+
+void installViewActions(QMainWindow* window, QMenu* analysis, widgets::TraceSession* session,
+                        std::function<int()> currentRank) {
+  analysis->addSeparator();
+  analysis->addAction(QObject::tr("Step &Breakdown"), window, [window, session, currentRank] {
+    const auto rank = analysedRank(window, session, currentRank, QObject::tr("Step Breakdown"));
+    if (!rank) return;
+    Breakdown breakdown = buildBreakdown(*rank->trace, rank->steps);
+    QString host;
+    if (!breakdown.steps.empty() && breakdown.steps.front().host.lane < rank->trace->lanes.size()) {
+      const Lane& lane = rank->trace->lanes[breakdown.steps.front().host.lane];
+      host = QString::fromStdString(lane.pid + "/" + lane.tid);
+    }
+    auto* view = new widgets::BreakdownView;
+    view->setObjectName("BreakdownView");
+    view->setBreakdown(std::move(breakdown), host);
+    QPointer<widgets::TimelineView> timeline = window->findChild<widgets::TimelineView*>();
+    const std::vector<Step> steps = rank->steps;
+    QObject::connect(
+        view, &widgets::BreakdownView::stepActivated, view,
+        [timeline, steps, currentRank](std::int64_t number) {
+          const Step* step = findStep(steps, number);
+          if (!timeline || !step) return;
+          const TimeNs offset = rankOffset(timeline, currentRank);
+          const sutra::view::TimeRange range{step->start + offset, step->deviceEnd + offset};
+          timeline->setSelectedTimeRange(range);
+          timeline->setVisibleRange(range);
+        });
+    showAnalysisWindow(window, view, QObject::tr("Step breakdown of %1").arg(rank->label));
+  });
+  enableWithTrace(analysis->actions().back(), session);
+
+  analysis->addAction(QObject::tr("&Flame Graph"), window, [window, session, currentRank] {
+    const auto rank = analysedRank(window, session, currentRank, QObject::tr("Flame Graph"));
+    if (!rank) return;
+    QPointer<widgets::TimelineView> timeline = window->findChild<widgets::TimelineView*>();
+    auto* view = new widgets::FlameGraphView;
+    view->setObjectName("FlameGraphView");
+    // The selected range of the timeline, else the whole trace; it follows a new selection.
+    auto show = [view, rank, timeline, currentRank] {
+      TimeWindow range = wholeTraceWindow(*rank->trace);
+      if (timeline && timeline->selectedTimeRange().span() > 0) {
+        const TimeNs offset = rankOffset(timeline, currentRank);
+        range = {timeline->selectedTimeRange().start - offset,
+                 timeline->selectedTimeRange().end - offset};
+      }
+      view->setCallTree(rank->trace, buildCallTree(*rank->trace, *rank->launches, {range, false}));
+    };
+    show();
+    if (timeline) {
+      QObject::connect(timeline, &widgets::TimelineView::timeRangeSelected, view,
+                       [show](TimeNs, TimeNs) { show(); });
+      QObject::connect(view, &widgets::FlameGraphView::eventSelected, timeline,
+                       [timeline](EventId event) { timeline->selectEvent(event, true); });
+    }
+    showAnalysisWindow(window, view, QObject::tr("Flame graph of %1").arg(rank->label));
+  });
+  enableWithTrace(analysis->actions().back(), session);
+
+  analysis->addAction(QObject::tr("Call &Tree"), window, [window, session, currentRank] {
+    const auto rank = analysedRank(window, session, currentRank, QObject::tr("Call Tree"));
+    if (!rank) return;
+    QPointer<widgets::TimelineView> timeline = window->findChild<widgets::TimelineView*>();
+    auto* view = new widgets::CallTreeView;
+    view->setObjectName("CallTreeView");
+    // The selected range of the timeline, else the whole trace; it follows a new selection.
+    auto show = [view, rank, timeline, currentRank] {
+      TimeWindow range = wholeTraceWindow(*rank->trace);
+      if (timeline && timeline->selectedTimeRange().span() > 0) {
+        const TimeNs offset = rankOffset(timeline, currentRank);
+        range = {timeline->selectedTimeRange().start - offset,
+                 timeline->selectedTimeRange().end - offset};
+      }
+      view->setCallTrees(rank->trace, buildCallTree(*rank->trace, *rank->launches, {range, false}),
+                         buildCallTree(*rank->trace, *rank->launches, {range, true}));
+    };
+    show();
+    if (timeline) {
+      QObject::connect(timeline, &widgets::TimelineView::timeRangeSelected, view,
+                       [show](TimeNs, TimeNs) { show(); });
+      QObject::connect(view, &widgets::CallTreeView::eventSelected, timeline,
+                       [timeline](EventId event) { timeline->selectEvent(event, true); });
+    }
+    showAnalysisWindow(window, view, QObject::tr("Call tree of %1").arg(rank->label));
+  });
+  enableWithTrace(analysis->actions().back(), session);
+
+  analysis->addAction(QObject::tr("Critical &Path"), window, [window, session, currentRank] {
+    const auto rank = analysedRank(window, session, currentRank, QObject::tr("Critical Path"));
+    if (!rank) return;
+    QPointer<widgets::TimelineView> timeline = window->findChild<widgets::TimelineView*>();
+    auto* view = new widgets::CriticalPathView;
+    view->setObjectName("CriticalPathView");
+    QStringList labels;
+    for (const Step& step : rank->steps)
+      labels << QObject::tr("%1 (%2)").arg(step.number).arg(QString::fromStdString(step.name));
+    const int first = stepInView(timeline, rank->steps, rankOffset(timeline, currentRank));
+    view->setSteps(labels, first);
+    // The path's events stand out on the timeline (the rest fades) and its hops between rows are
+    // drawn as arrows, while the view is open.
+    auto show = [view, rank, timeline](int index) {
+      if (index < 0 || std::size_t(index) >= rank->steps.size()) return;
+      const Step& step = rank->steps[std::size_t(index)];
+      CriticalPath path =
+          criticalPath(*rank->trace, *rank->launches, *rank->syncs, stepWindow(step));
+      path.label = describeWindow(rank->steps, WindowSpec{.step = step.number});
+      view->setPath(rank->trace, std::move(path));
+      if (timeline) {
+        timeline->setHighlighted(view->pathEvents());
+        timeline->setPathEdges(view->pathEdges());
+      }
+    };
+    show(first);
+    QObject::connect(view, &widgets::CriticalPathView::stepChosen, view, show);
+    if (timeline) {
+      QObject::connect(view, &widgets::CriticalPathView::segmentActivated, timeline,
+                       [timeline](EventId event) { timeline->selectEvent(event, true); });
+      QObject::connect(view, &QObject::destroyed, timeline, [timeline] {
+        timeline->setHighlighted({});
+        timeline->setPathEdges({});
+      });
+    }
+    showAnalysisWindow(window, view, QObject::tr("Critical path of %1").arg(rank->label));
+  });
+  enableWithTrace(analysis->actions().back(), session);
+
+  analysis->addAction(QObject::tr("&Memory"), window, [window, session, currentRank] {
+    const auto rank = currentRankData(session, currentRank);
+    if (!rank) return;
+    auto* view = new widgets::MemoryView;
+    view->setObjectName("MemoryView");
+    view->setReport(rank->trace, buildMemoryReport(*rank->trace));
+    if (auto* timeline = window->findChild<widgets::TimelineView*>())
+      QObject::connect(view, &widgets::MemoryView::eventSelected, timeline,
+                       [timeline](EventId event) { timeline->selectEvent(event, true); });
+    showAnalysisWindow(window, view, QObject::tr("Memory of %1").arg(rank->label));
+  });
+  enableWithTrace(analysis->actions().back(), session);
+}
+
+}  // namespace
+
 void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
                           std::function<int()> currentRank) {
   QMenu* file = findMenu(window, QObject::tr("File"));
@@ -464,6 +649,7 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
     showAnalysisWindow(window, charts, QObject::tr("Charts of %1").arg(rank->label));
   });
   enableWithTrace(analysis->actions().back(), session);
+  installViewActions(window, analysis, session, currentRank);
 }
 
 }  // namespace sutra::gui

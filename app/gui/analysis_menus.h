@@ -3,7 +3,8 @@
 // The analysis menus of the main window: File > Compare..., File > Export > (Chakra traces,
 // simulated timeline, table as CSV, chart as PNG/SVG/PDF), Analysis > Simulate, Analysis > Simulate
 // with ASTRA-sim... (astra_sim_action.h), Analysis > Charts. Installed by one call, so the window's
-// own code stays about exploring one trace.
+// own code stays about exploring one trace. Analysis > Step Breakdown, Flame Graph, Critical Path
+// and Memory open the views of issue 19, linked to the window's timeline.
 #include <QString>
 #include <QStringList>
 #include <atomic>

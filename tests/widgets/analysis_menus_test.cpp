@@ -5,15 +5,21 @@
 
 #include <gtest/gtest.h>
 
+#include <QAction>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 
+#include "breakdown_view.h"
 #include "compare_view.h"
+#include "critical_path_view.h"
+#include "flame_graph_view.h"
 #include "main_window.h"
 #include "qt_app.h"
 #include "test_support.h"
+#include "timeline_view.h"
+#include "trace_session.h"
 
 namespace sutra::gui {
 namespace {
@@ -49,7 +55,8 @@ TEST(AnalysisMenus, MainWindowHasCompareExportSimulationAndCharts) {
   QMenu* analysis = menuNamed(&window, "Analysis");
   ASSERT_NE(analysis, nullptr);
   EXPECT_EQ(actionTexts(analysis),
-            (QStringList{"Simulate", "Simulate with ASTRA-sim...", "Charts"}));
+            (QStringList{"Simulate", "Simulate with ASTRA-sim...", "Charts", "Step Breakdown",
+                         "Flame Graph", "Call Tree", "Critical Path", "Memory"}));
   // In the menu bar between View and Help.
   QStringList bar;
   for (const QAction* a : window.menuBar()->actions()) bar << a->text().remove('&');
@@ -75,6 +82,58 @@ TEST(AnalysisMenus, OpensACompareWindow) {
   ASSERT_TRUE(ready.wait(60'000));
   EXPECT_EQ(view->comparison().selfDeviceTotalA, 1'694'000);
   EXPECT_TRUE(window->windowTitle().contains("base.json.gz"));
+}
+
+QAction* actionNamed(QMenu* menu, const QString& text) {
+  for (QAction* a : menu->actions())
+    if (a->text().remove('&') == text) return a;
+  return nullptr;
+}
+
+// The views of issue 19 open from the Analysis menu on the loaded rank and talk to the timeline:
+// the critical path's events stand out there and Next selects them one by one; the breakdown has
+// a row per step.
+TEST(AnalysisMenus, ViewsOpenOnTheLoadedTraceLinkedToTheTimeline) {
+  test::qtApp();
+  MainWindow window;
+  window.resize(1400, 900);
+  QSignalSpy loaded(&window, &MainWindow::loadFinished);
+  window.openPaths({QString::fromStdString(test::fixture("../../resources/samples/matmul_1024"))});
+  for (int i = 0; i < 600 && loaded.isEmpty(); ++i) loaded.wait(100);
+  ASSERT_FALSE(loaded.isEmpty());
+  auto* timeline = window.findChild<widgets::TimelineView*>();
+  ASSERT_NE(timeline, nullptr);
+  auto* session = window.findChild<widgets::TraceSession*>();
+  ASSERT_NE(session, nullptr);
+  ASSERT_FALSE(session->ranks().empty());
+  const auto& steps = session->ranks().front()->steps;
+  ASSERT_FALSE(steps.empty());
+  QMenu* analysis = menuNamed(&window, "Analysis");
+  ASSERT_NE(analysis, nullptr);
+
+  actionNamed(analysis, "Critical Path")->trigger();
+  auto* path = window.findChild<widgets::CriticalPathView*>();
+  ASSERT_NE(path, nullptr);
+  ASSERT_FALSE(path->pathEvents().empty());
+  EXPECT_EQ(timeline->highlighted(), path->pathEvents());
+  ASSERT_FALSE(path->pathEdges().empty());
+  EXPECT_EQ(timeline->pathEdges(), path->pathEdges());
+  path->next();
+  EXPECT_NE(timeline->selectedEvent(), kNoEvent);
+  EXPECT_EQ(timeline->selectedEvent(), path->path().segments.front().event);
+  delete path;  // closing the view clears the outline
+  EXPECT_TRUE(timeline->highlighted().empty());
+  EXPECT_TRUE(timeline->pathEdges().empty());
+
+  actionNamed(analysis, "Step Breakdown")->trigger();
+  auto* breakdown = window.findChild<widgets::BreakdownView*>();
+  ASSERT_NE(breakdown, nullptr);
+  EXPECT_EQ(breakdown->breakdown().steps.size(), steps.size());
+
+  actionNamed(analysis, "Flame Graph")->trigger();
+  auto* flame = window.findChild<widgets::FlameGraphView*>();
+  ASSERT_NE(flame, nullptr);
+  ASSERT_FALSE(flame->callTree().threads.empty());
 }
 
 }  // namespace

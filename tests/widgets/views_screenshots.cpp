@@ -71,7 +71,8 @@ int main(int argc, char** argv) {
   path.addWidget(timeline);
   path.addWidget(list);
   path.setSizes({620, 380});
-  timeline->setTrace(trace, std::make_shared<const LaneLayout>(LaneLayout::build(*trace, "rank0")));
+  timeline->setTrace(trace, std::make_shared<const LaneLayout>(
+                                LaneLayout::build(*trace, "rank0", LaneGrouping::Layers)));
   CriticalPath cp = criticalPath(*trace, launches, syncs, stepWindow(*step));
   cp.label = describeWindow(steps, WindowSpec{.step = step->number});
   list->setSteps({QString("%1 (%2)").arg(step->number).arg(QString::fromStdString(step->name))}, 0);

@@ -322,6 +322,15 @@ TimeNs rankOffset(widgets::TimelineView* timeline, const std::function<int()>& c
   return timeline && timeline->partCount() > index ? timeline->part(index).offset : 0;
 }
 
+// The range selected on the timeline's ruler in the rank's own times, else its whole trace: what
+// the flame graph and the call tree show.
+TimeWindow selectedWindow(const Trace& trace, widgets::TimelineView* timeline,
+                          const std::function<int()>& currentRank) {
+  if (!timeline || timeline->selectedTimeRange().span() <= 0) return wholeTraceWindow(trace);
+  const TimeNs offset = rankOffset(timeline, currentRank);
+  return {timeline->selectedTimeRange().start - offset, timeline->selectedTimeRange().end - offset};
+}
+
 // The step whose span holds the middle of the timeline's visible range, else the first.
 int stepInView(widgets::TimelineView* timeline, const std::vector<Step>& steps, TimeNs offset) {
   if (!timeline) return 0;
@@ -371,12 +380,7 @@ void installViewActions(QMainWindow* window, QMenu* analysis, widgets::TraceSess
     view->setObjectName("FlameGraphView");
     // The selected range of the timeline, else the whole trace; it follows a new selection.
     auto show = [view, rank, timeline, currentRank] {
-      TimeWindow range = wholeTraceWindow(*rank->trace);
-      if (timeline && timeline->selectedTimeRange().span() > 0) {
-        const TimeNs offset = rankOffset(timeline, currentRank);
-        range = {timeline->selectedTimeRange().start - offset,
-                 timeline->selectedTimeRange().end - offset};
-      }
+      const TimeWindow range = selectedWindow(*rank->trace, timeline, currentRank);
       view->setCallTree(rank->trace, buildCallTree(*rank->trace, *rank->launches, {range, false}));
     };
     show();
@@ -398,12 +402,7 @@ void installViewActions(QMainWindow* window, QMenu* analysis, widgets::TraceSess
     view->setObjectName("CallTreeView");
     // The selected range of the timeline, else the whole trace; it follows a new selection.
     auto show = [view, rank, timeline, currentRank] {
-      TimeWindow range = wholeTraceWindow(*rank->trace);
-      if (timeline && timeline->selectedTimeRange().span() > 0) {
-        const TimeNs offset = rankOffset(timeline, currentRank);
-        range = {timeline->selectedTimeRange().start - offset,
-                 timeline->selectedTimeRange().end - offset};
-      }
+      const TimeWindow range = selectedWindow(*rank->trace, timeline, currentRank);
       view->setCallTrees(rank->trace, buildCallTree(*rank->trace, *rank->launches, {range, false}),
                          buildCallTree(*rank->trace, *rank->launches, {range, true}));
     };

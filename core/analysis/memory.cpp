@@ -202,4 +202,26 @@ std::string memoryText(const Trace& trace, const MemoryReport& report, std::size
   return out;
 }
 
+void addMemoryCounters(Trace& trace) {
+  const StringId memory = trace.names.find("[memory]");
+  if (memory == StringTable::kMissing) return;  // the common case costs one lookup
+  std::string hostPid;
+  for (const Instant& i : trace.instants)
+    if (i.name == memory && i.lane < trace.lanes.size()) {
+      hostPid = trace.lanes[i.lane].pid;
+      break;
+    }
+  const MemoryReport report = buildMemoryReport(trace);
+  for (const MemoryDevice& device : report.devices) {
+    if (device.points.empty()) continue;
+    CounterSeries series;
+    series.name =
+        "memory allocated (" + device.typeName + " " + std::to_string(device.deviceId) + ")";
+    series.pid = device.deviceType == 0 ? hostPid : std::to_string(device.deviceId);
+    for (const MemoryPoint& point : device.points)
+      series.samples.emplace_back(point.time, static_cast<double>(point.allocated));
+    trace.counters.push_back(std::move(series));
+  }
+}
+
 }  // namespace sutra

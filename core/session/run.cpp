@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "analysis/memory.h"
 #include "chakra/et_file.h"
 #include "io/discover.h"
 #include "io/readers.h"
@@ -205,6 +206,7 @@ class RunOpener {
     auto trace = readKinetoTrace(next->kinetoPath, onBytes);
     if (cancel_.canceled()) return Error{kCanceled};
     if (!trace) return trace.error();
+    addMemoryCounters(*trace);  // profile_memory=True traces: each device's curve as a counter
     next->trace = std::make_shared<const Trace>(std::move(trace).value());
     if (r < rankFromTrace_.size() && rankFromTrace_[r])
       next->rank = next->trace->meta.rank.value_or(next->rank);

@@ -153,6 +153,9 @@ struct LaneLayout::Builder {
   std::vector<std::array<std::uint64_t, kBands>> counts;
   std::vector<std::array<std::uint32_t, kBands>> trackFirstRow;
   std::map<std::string, std::uint32_t> hostGroupOfPid;
+  // A device's group by the pid of its lanes (Kineto puts a GPU's streams on pid <device>): its
+  // counters (the memory curve) are drawn under its streams.
+  std::map<std::string, std::uint32_t> deviceGroupOfPid;
 
   Builder(const Trace& t, const std::string& rankLabel)
       : trace(t),
@@ -234,6 +237,8 @@ struct LaneLayout::Builder {
       group.label += " (" + first.processName + ")";
     const auto groupIndex = static_cast<std::uint32_t>(layout.groups_.size());
     if (!device) hostGroupOfPid.emplace(first.pid, groupIndex);
+    if (device)
+      for (LaneId laneId : lanes) deviceGroupOfPid.emplace(trace.lanes[laneId].pid, groupIndex);
     for (LaneId laneId : lanes)
       for (std::size_t b = 0; b < kBands; ++b)
         if (rowsNeeded[laneId][b] > 0) group.tracks.push_back(addTrack(laneId, b, groupIndex));
@@ -289,6 +294,8 @@ struct LaneLayout::Builder {
           if (rowsNeeded[laneId][static_cast<std::size_t>(band)] > 0)
             group.tracks.push_back(addTrack(laneId, static_cast<std::size_t>(band), groupIndex));
       if (group.tracks.empty()) return;
+      if (device)
+        for (LaneId laneId : lanes) deviceGroupOfPid.emplace(trace.lanes[laneId].pid, groupIndex);
       for (std::uint32_t t : group.tracks) {
         LayoutTrack& track = layout.tracks_[t];
         const Lane& lane = trace.lanes[track.lane];
@@ -314,18 +321,21 @@ struct LaneLayout::Builder {
   // Counters go with their process (Processes), or in a section of their own (Layers); a process
   // with counters only gets a group of its own.
   void addCounters(bool ownSection) {
-    if (ownSection && !trace.counters.empty()) {
-      // One section: every process's counters map to it.
+    // A counter on a device's pid (its memory curve) goes under the device's streams.
+    for (const auto& [pid, group] : deviceGroupOfPid)
+      if (ownSection || hostGroupOfPid.find(pid) == hostGroupOfPid.end())
+        hostGroupOfPid[pid] = group;
+    if (ownSection) {
+      // One section for the other counters: every process's map to it.
       const auto index = static_cast<std::uint32_t>(layout.groups_.size());
       bool any = false;
       for (const CounterSeries& series : trace.counters)
-        if (!series.samples.empty()) {
+        if (!series.samples.empty() &&
+            deviceGroupOfPid.find(series.pid) == deviceGroupOfPid.end()) {
           hostGroupOfPid[series.pid] = index;
           any = true;
         }
       if (any) layout.groups_.push_back({prefix + "counters", false, {}, {}});
-    } else if (ownSection) {
-      return;
     }
     addCountersToGroups();
   }

@@ -4,8 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <random>
 
+#include "analysis/memory.h"
+#include "io/kineto_reader.h"
 #include "model/trace_builder.h"
 #include "synthetic_trace.h"
 
@@ -220,6 +224,58 @@ TEST(LaneLayout, EveryEventOfASyntheticTraceHasExactlyOneRow) {
   ASSERT_EQ(layout.tracks().size(), 8u);
   EXPECT_EQ(layout.tracks()[0].rowCount, 3u);
   EXPECT_EQ(layout.tracks()[1].band, Band::Runtime);
+}
+
+}  // namespace
+}  // namespace sutra::view
+
+namespace sutra::view {
+namespace {
+
+// A profile_memory=True trace: each device's allocation curve becomes a counter (core's
+// addMemoryCounters, as the run API reads a trace) and the layout draws the GPU's under its
+// streams, in both groupings. The fixture's "Total Allocated" of CUDA 0: 4096, 12288, 13312, 9216,
+// 11264 bytes at 11, 31, 35, 40, 61 us; here a kernel on pid 0 gives the GPU its lanes.
+TEST(LaneLayout, MemoryCurvesAreCounterLanesUnderTheirDevice) {
+  std::ifstream in(std::string(SUTRA_SOURCE_DIR) + "/tests/data/kineto/memory_events.json");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t events = text.find("\"traceEvents\"");
+  ASSERT_NE(events, std::string::npos);
+  text.insert(
+      text.find('[', events) + 1,
+      R"({"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 32, "dur": 5},)");
+  const std::string path = testing::TempDir() + "/memory_with_gpu.json";
+  std::ofstream(path) << text;
+  auto read = readKinetoTrace(path);
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  Trace trace = std::move(read).value();
+  const std::size_t before = trace.counters.size();
+  addMemoryCounters(trace);
+  ASSERT_EQ(trace.counters.size(), before + 2);  // CPU and CUDA 0
+  const CounterSeries* gpu = nullptr;
+  for (const CounterSeries& c : trace.counters)
+    if (c.name == "memory allocated (CUDA 0)") gpu = &c;
+  ASSERT_NE(gpu, nullptr);
+  EXPECT_EQ(gpu->pid, "0");
+  const std::vector<std::pair<TimeNs, double>> expected{
+      {11'000, 4096}, {31'000, 12288}, {35'000, 13312}, {40'000, 9216}, {61'000, 11264}};
+  EXPECT_EQ(gpu->samples, expected);
+  for (LaneGrouping grouping : {LaneGrouping::Layers, LaneGrouping::Processes}) {
+    const LaneLayout layout = LaneLayout::build(trace, "rank0", grouping);
+    bool found = false;
+    for (const LayoutGroup& group : layout.groups())
+      for (std::uint32_t c : group.counters)
+        if (layout.counters()[c].label == gpu->name) {
+          found = true;
+          EXPECT_TRUE(group.device) << group.label;
+          EXPECT_EQ(group.label, "rank0 / GPU 0: Fixture GPU");  // its deviceProperties
+        }
+    EXPECT_TRUE(found) << static_cast<int>(grouping);
+  }
+  // A trace without [memory] events gets no counter.
+  Trace plain = smallTrace();
+  addMemoryCounters(plain);
+  EXPECT_TRUE(plain.counters.empty());
 }
 
 }  // namespace

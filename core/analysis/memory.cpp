@@ -215,8 +215,9 @@ void addMemoryCounters(Trace& trace) {
   for (const MemoryDevice& device : report.devices) {
     if (device.points.empty()) continue;
     CounterSeries series;
-    series.name =
-        "memory allocated (" + device.typeName + " " + std::to_string(device.deviceId) + ")";
+    series.name = "memory allocated (" + device.typeName +
+                  (device.deviceId >= 0 ? " " + std::to_string(device.deviceId) : std::string()) +
+                  ")";
     series.pid = device.deviceType == 0 ? hostPid : std::to_string(device.deviceId);
     for (const MemoryPoint& point : device.points)
       series.samples.emplace_back(point.time, static_cast<double>(point.allocated));

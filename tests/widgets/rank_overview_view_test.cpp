@@ -105,21 +105,27 @@ TEST(RankOverviewView, HeatMapShowsEachMetricAndAClickOpensTheRank) {
   EXPECT_EQ(view.selectedRanks(), (QList<int>{0, 2}));
 }
 
-TEST(RankOverviewAction, ReadsAFolderAndOpensTheClickedRank) {
-  test::qtApp();
-  namespace fs = std::filesystem;
-  const fs::path dir =
-      fs::temp_directory_path() / ("sutra_rank_overview_gui_" + std::to_string(getpid()));
-  fs::remove_all(dir);
+// A generated job of 20 ranks (rank `slow` the straggler, -1 none) in the fresh folder `dir`, with
+// the user's cache folder inside it.
+Result<gen::GeneratedRun> generatedJob(const std::filesystem::path& dir, int slow) {
+  std::filesystem::remove_all(dir);
   gen::RankFolderSpec spec;
   spec.ranks = 20;
   spec.steps = 2;
   spec.bucketsPerStep = 2;
   spec.kernelsPerBucket = 3;
-  spec.slowRank = 17;
-  auto run = gen::generateRankFolder(dir.string(), spec);
-  ASSERT_TRUE(run.ok());
+  if (slow >= 0) spec.slowRank = slow;
   qputenv("XDG_CACHE_HOME", QByteArray::fromStdString((dir / "user-cache").string()));
+  return gen::generateRankFolder(dir.string(), spec);
+}
+
+TEST(RankOverviewAction, ReadsAFolderAndOpensTheClickedRank) {
+  test::qtApp();
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("sutra_rank_overview_gui_" + std::to_string(getpid()));
+  auto run = generatedJob(dir, 17);
+  ASSERT_TRUE(run.ok());
 
   QWidget parent;
   QStringList openedPaths;
@@ -155,15 +161,8 @@ TEST(RankOverviewAction, TheWindowOpensABigJobAsItsOverview) {
   namespace fs = std::filesystem;
   const fs::path dir =
       fs::temp_directory_path() / ("sutra_rank_overview_window_" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  gen::RankFolderSpec spec;
-  spec.ranks = 20;
-  spec.steps = 2;
-  spec.bucketsPerStep = 2;
-  spec.kernelsPerBucket = 3;
-  auto run = gen::generateRankFolder(dir.string(), spec);
+  auto run = generatedJob(dir, -1);
   ASSERT_TRUE(run.ok());
-  qputenv("XDG_CACHE_HOME", QByteArray::fromStdString((dir / "user-cache").string()));
   gui::MainWindow window;
   window.openPaths({QString::fromStdString(dir.string())});
   EXPECT_FALSE(window.session().isLoading());  // no rank is being read into the timeline

@@ -8,6 +8,7 @@
 #include "chakra/astra_sim_config.h"
 #include "io/readers.h"
 #include "link/et_plus_reader.h"
+#include "link/link_words.h"
 
 namespace sutra::chakra {
 
@@ -111,10 +112,7 @@ namespace {
 std::string linkWords(const RankExportResult& r) {
   if (r.etPath.empty() || r.matching == "kineto_only")
     return "from the Kineto trace alone" + std::string(r.etPath.empty() ? " (no ET)" : "");
-  const std::string how = r.matching == "rf_id"       ? "by record function id"
-                          : r.matching == "alignment" ? "by alignment"
-                                                      : "by " + r.matching;
-  return "linked with " + r.etPath + " " + how;
+  return "linked with " + r.etPath + " " + linkMatchingWords(r.matching);
 }
 
 }  // namespace

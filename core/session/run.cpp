@@ -8,6 +8,7 @@
 #include "chakra/et_file.h"
 #include "io/discover.h"
 #include "io/readers.h"
+#include "link/link_words.h"
 #include "session/run_collectives.h"
 
 namespace sutra {
@@ -288,12 +289,10 @@ std::string describeEtLink(const RankRun& rank) {
     return "ET " + file + " not linked (" + rank.linkNote + "); the Kineto trace alone";
   }
   const LinkReport& r = rank.linked->report;
-  const std::string how = r.matching == "rf_id"       ? "by record function id"
-                          : r.matching == "alignment" ? "by alignment"
-                                                      : "from the Kineto trace alone";
-  return "linked with " + file + " " + how + ": " + std::to_string(r.matchedEtOps) + " of " +
-         std::to_string(r.etOps) + " ET ops matched, " + std::to_string(r.linkedDeviceOps) +
-         " of " + std::to_string(r.deviceOps) + " device ops given their op";
+  return "linked with " + file + " " + linkMatchingWords(r.matching) + ": " +
+         std::to_string(r.matchedEtOps) + " of " + std::to_string(r.etOps) + " ET ops matched, " +
+         std::to_string(r.linkedDeviceOps) + " of " + std::to_string(r.deviceOps) +
+         " device ops given their op";
 }
 
 Result<Run> openRun(const std::vector<std::string>& paths, const RunOptions& options,

@@ -39,11 +39,15 @@ QString row(const QString& key, const QString& value) {
 
 namespace {
 
+QString utf8(std::string_view text) {
+  return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
 // "Tensor(float) [2, 3]" for each value of an ET node's inputs or outputs.
 QStringList etValues(const EtArgs& args) {
   QStringList out;
   for (std::size_t i = 0; i < args.types.size(); ++i) {
-    QString text = QString::fromStdString(args.types[i]);
+    QString text = utf8(args.types[i]);
     if (i < args.shapes.size() && !args.shapes[i].empty()) {
       QStringList dims;
       for (std::int64_t d : args.shapes[i]) dims << QString::number(d);
@@ -84,10 +88,10 @@ QString etNodeHtml(const RankData& rank, EventId event) {
     if (!node) return {};
     QString html = QStringLiteral("<h4 style='margin:6px 0 2px 0'>%1</h4><table>")
                        .arg(QObject::tr("execution trace node"));
-    html += row(QObject::tr("ET node"), QStringLiteral("%1 (%2)").arg(node->id).arg(
-                                            QString::fromStdString(node->name).toHtmlEscaped()));
+    html += row(QObject::tr("ET node"),
+                QStringLiteral("%1 (%2)").arg(node->id).arg(utf8(node->name).toHtmlEscaped()));
     if (!node->opSchema.empty())
-      html += row(QObject::tr("schema"), QString::fromStdString(node->opSchema).toHtmlEscaped());
+      html += row(QObject::tr("schema"), utf8(node->opSchema).toHtmlEscaped());
     const QStringList inputs = etValues(node->inputs), outputs = etValues(node->outputs);
     for (int i = 0; i < inputs.size(); ++i)
       html += row(i == 0 ? QObject::tr("inputs") : QString(), inputs[i].toHtmlEscaped());
@@ -99,7 +103,7 @@ QString etNodeHtml(const RankData& rank, EventId event) {
         html += row(i == 0 ? QObject::tr("data deps") : QString(),
                     QStringLiteral("%1 (%2)")
                         .arg(producers[i]->id)
-                        .arg(QString::fromStdString(producers[i]->name).toHtmlEscaped()));
+                        .arg(utf8(producers[i]->name).toHtmlEscaped()));
     }
     return html + QStringLiteral("</table>");
   }

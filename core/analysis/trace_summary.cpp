@@ -25,19 +25,6 @@ std::string lower(std::string text) {
   return text;
 }
 
-// The "cat" string of an ET+ node, read from its raw JSON without parsing all of it.
-std::string categoryInRawNode(std::string_view raw) {
-  const auto key = raw.find("\"cat\"");
-  if (key == std::string_view::npos) return {};
-  auto pos = raw.find_first_not_of(" \t\r\n", key + 5);
-  if (pos == std::string_view::npos || raw[pos] != ':') return {};
-  pos = raw.find_first_not_of(" \t\r\n", pos + 1);
-  if (pos == std::string_view::npos || raw[pos] != '"') return {};
-  const auto end = raw.find('"', pos + 1);
-  if (end == std::string_view::npos) return {};
-  return std::string(raw.substr(pos + 1, end - pos - 1));
-}
-
 }  // namespace
 
 TraceSummary summarizeTrace(const Trace& trace) {
@@ -98,14 +85,14 @@ TraceSummary summarizeEt(const EtTrace& et) {
   for (const auto& n : et.nodes) {
     std::string category = n.isRoot() ? "process root" : n.isThreadRoot() ? "thread root" : "";
     if (category.empty()) {
-      category = categoryInRawNode(n.rawJson);
+      category = std::string(n.category);
       if (category.empty()) category = "operator";
       tids.insert(n.tid);
     }
     ++counts[category];
     for (const auto* side : {&n.inputs, &n.outputs})
       for (const auto& t : side->tensors)
-        if (!t.device.empty()) devices.insert(t.device);
+        if (!t.device.empty()) devices.emplace(t.device);
   }
   s.byCategory = sortedCounts(counts);
   s.lanes = tids.size();

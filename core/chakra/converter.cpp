@@ -104,7 +104,9 @@ std::optional<std::int64_t> intArgument(const EtNode& node, std::string_view par
   return std::nullopt;
 }
 
-std::string typesJson(const EtArgs& args) { return nlohmann::json(args.types).dump(); }
+std::string typesJson(const EtArgs& args) {
+  return nlohmann::json(std::vector<std::string>(args.types.begin(), args.types.end())).dump();
+}
 
 bool isProcessGroupInit(std::string_view name) {
   return name.find("process_group:init") != std::string_view::npos;
@@ -217,7 +219,7 @@ class Converter {
       if (op.isCpu()) {
         if (et && (et->isRoot() || et->isThreadRoot())) continue;
         if (isProcessGroupInit(op.name)) {
-          if (et) pgInits_.push_back(et->inputs.valuesJson);
+          if (et) pgInits_.emplace_back(et->inputs.valuesJson);
           if (!O_.metadataNodes) {
             problems().add(Severity::Info,
                            "process-group init kept in GlobalMetadata pg_config, not as a node "
@@ -399,12 +401,12 @@ class Converter {
       node.set_duration_micros(roundMicros(durationOf(static_cast<std::size_t>(plan.op))));
       if (et) {
         auto* in = node.mutable_inputs();
-        in->set_values(et->inputs.valuesJson);
-        in->set_shapes(et->inputs.shapesJson);
+        in->set_values(std::string(et->inputs.valuesJson));
+        in->set_shapes(std::string(et->inputs.shapesJson));
         in->set_types(typesJson(et->inputs));
         auto* o = node.mutable_outputs();
-        o->set_values(et->outputs.valuesJson);
-        o->set_shapes(et->outputs.shapesJson);
+        o->set_values(std::string(et->outputs.valuesJson));
+        o->set_shapes(std::string(et->outputs.shapesJson));
         o->set_types(typesJson(et->outputs));
       }
       if (op.isCpu()) {
@@ -421,13 +423,13 @@ class Converter {
         attrInt64(node, "tid", et ? et->tid : op.tid);
         if (et) {
           attrInt64(node, "fw_tid", et->fwTid);
-          attrString(node, "op_schema", et->opSchema);
+          attrString(node, "op_schema", std::string(et->opSchema));
         }
         // ASTRA-sim refuses is_cpu_op on comm nodes; a METADATA node is no comm node.
         attrBool(node, "is_cpu_op", true);
         if (plan.type == ChakraProtoMsg::METADATA_NODE && et) {
           // ASTRA-sim's METADATA parser reads the process group from inputs.values as JSON.
-          node.mutable_inputs()->set_values(et->inputs.valuesJson);
+          node.mutable_inputs()->set_values(std::string(et->inputs.valuesJson));
         }
         continue;
       }

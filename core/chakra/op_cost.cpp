@@ -8,7 +8,7 @@
 namespace sutra::chakra {
 namespace {
 
-using Shape = std::vector<std::int64_t>;
+using Shape = EtShape;
 
 std::int64_t numel(const Shape& s) {
   std::int64_t n = 1;

@@ -6,12 +6,14 @@
 // chunks parsed on worker threads (batch_pipeline.h) with simdjson: On Demand for the node, the
 // DOM for the small values/shapes arrays whose tensors and shapes Sutra extracts.
 #include <simdjson.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <unordered_map>
 
 #include "io/batch_pipeline.h"
@@ -64,8 +66,8 @@ bool readValue(od::value v, AttrValue& out) {
 std::int64_t asInt(const AttrValue& v, std::int64_t fallback) {
   return integerText(v.text).value_or(fallback);
 }
-std::string asString(const AttrValue& v) {
-  return std::string(v.isString || !v.text.empty() ? v.text : v.raw);
+std::string_view asText(const AttrValue& v) {
+  return v.isString || !v.text.empty() ? v.text : v.raw;
 }
 
 // What an id field holds where it is no id (a non-negative integer that fits in 63 bits).
@@ -104,6 +106,7 @@ std::string_view idFaultText(IdFault f) {
 }
 
 struct EtBatch {
+  std::shared_ptr<EtStorage> storage = std::make_shared<EtStorage>();  // the nodes' views' target
   std::vector<EtNode> nodes;
   std::vector<EtPlusFields> plus;  // beside nodes, when the ET+ fields are read
   ProblemLog problems;
@@ -291,21 +294,30 @@ class NodeParser {
                 std::string_view types, std::string_view strides, EtBatch& out,
                 std::int64_t nodeId);
   bool fillFromElements(EtArgs& args, const dom::element* types, const dom::element* shapes,
-                        const dom::element* values);
-  void collectTensors(dom::element value, std::string_view type, std::vector<EtTensor>& out);
+                        const dom::element* values, EtStorage& storage);
+  void collectTensors(dom::element value, std::string_view type, EtStorage& storage);
 
   const std::string& path_;
   const bool plus_;
   od::parser parser_;
   dom::parser dom_;
+  // Lists are gathered here, then copied into the batch's storage at their exact size.
+  std::vector<std::string_view> types_, extraAttrs_;
+  std::vector<EtShape> shapes_;
+  std::vector<std::int64_t> dims_;
+  std::vector<EtTensor> tensors_;
+  std::string minified_;
 };
 
-// Sets the attribute Sutra knows by `name`; false for any other (the caller keeps it raw).
-bool setAttr(EtNode& node, Field name, const AttrValue& value) {
+// Sets the attribute Sutra knows by `name` (texts kept in `storage`, communication attributes in
+// `comm`); false for any other (the caller keeps it raw).
+bool setAttr(EtNode& node, std::optional<EtComm>& commAttrs, EtStorage& storage, Field name,
+             const AttrValue& value) {
   auto comm = [&]() -> EtComm& {
-    if (!node.comm) node.comm.emplace();
-    return *node.comm;
+    if (!commAttrs) commAttrs.emplace();
+    return *commAttrs;
   };
+  auto asString = [&](const AttrValue& v) { return storage.intern(asText(v)); };
   switch (name) {
     case Field::RfId:
       node.rfId = asInt(value, -1);
@@ -374,7 +386,7 @@ bool setAttr(EtNode& node, Field name, const AttrValue& value) {
 }
 
 // A tensor value: [tensor_id, storage_id, offset, numel, itemsize, device].
-bool readTensor(dom::element v, EtTensor& t) {
+bool readTensor(dom::element v, EtTensor& t, EtStorage& storage) {
   dom::array a;
   if (v.get_array().get(a) || a.size() < 6) return false;
   std::int64_t fields[5];
@@ -390,68 +402,72 @@ bool readTensor(dom::element v, EtTensor& t) {
   }
   std::string_view device;
   if (a.at(5).get_string().get(device)) return false;
-  t = EtTensor{fields[0], fields[1], fields[2], fields[3], fields[4], std::string(device)};
+  t = EtTensor{fields[0], fields[1], fields[2], fields[3], fields[4], storage.intern(device)};
   return true;
 }
 
-void NodeParser::collectTensors(dom::element value, std::string_view type,
-                                std::vector<EtTensor>& out) {
+void NodeParser::collectTensors(dom::element value, std::string_view type, EtStorage& storage) {
   EtTensor t;
-  if (type.starts_with("Tensor(") && readTensor(value, t)) {
-    out.push_back(std::move(t));
+  if (type.starts_with("Tensor(") && readTensor(value, t, storage)) {
+    tensors_.push_back(t);
   } else if (type.find("Tensor") != std::string_view::npos && value.is_array()) {
     // GenericList[Tensor(float),...], TensorList: lists of tensors, possibly nested.
     dom::array valueItems = value.get_array().value_unsafe();
     for (dom::element item : valueItems) {
-      if (readTensor(item, t))
-        out.push_back(t);
+      if (readTensor(item, t, storage))
+        tensors_.push_back(t);
       else if (item.is_array())
-        collectTensors(item, type, out);
+        collectTensors(item, type, storage);
     }
   }
 }
 
 // types, shapes and values of one side, each given as a parsed element or absent (nullptr):
 // false where one is there but no array (the caller warns; what was read before stays).
+// Each list is added to what the side holds already (a repeated member adds to it) and kept.
 bool NodeParser::fillFromElements(EtArgs& args, const dom::element* types,
-                                  const dom::element* shapes, const dom::element* values) {
+                                  const dom::element* shapes, const dom::element* values,
+                                  EtStorage& storage) {
   if (types) {
     if (!types->is_array()) return false;
     dom::array tItems = types->get_array().value_unsafe();
-    args.types.reserve(tItems.size());
+    types_.assign(args.types.begin(), args.types.end());
     for (dom::element type : tItems) {
       std::string_view s;
-      args.types.emplace_back(type.get_string().get(s) ? std::string_view() : s);
+      types_.push_back(type.get_string().get(s) ? std::string_view() : storage.intern(s));
     }
+    args.types = storage.copy(std::span<const std::string_view>(types_));
   }
   if (shapes) {
     if (!shapes->is_array()) return false;
     dom::array sItems = shapes->get_array().value_unsafe();
-    args.shapes.reserve(sItems.size());
+    shapes_.assign(args.shapes.begin(), args.shapes.end());
     for (dom::element shape : sItems) {
-      std::vector<std::int64_t>& dims = args.shapes.emplace_back();
+      dims_.clear();
       if (shape.is_array()) {
         dom::array shapeItems = shape.get_array().value_unsafe();
         for (dom::element d : shapeItems) {
           if (!d.is_int64()) {  // a list of shapes (TensorList): no single shape
-            dims.clear();
+            dims_.clear();
             break;
           }
-          dims.push_back(d.get_int64().value_unsafe());
+          dims_.push_back(d.get_int64().value_unsafe());
         }
       }
+      shapes_.push_back(storage.copy(std::span<const std::int64_t>(dims_)));
     }
+    args.shapes = storage.copy(std::span<const EtShape>(shapes_));
   }
   if (values) {
     if (!values->is_array()) return false;
     std::size_t k = 0;
+    tensors_.assign(args.tensors.begin(), args.tensors.end());
     dom::array vItems = values->get_array().value_unsafe();
     for (dom::element value : vItems) {
-      collectTensors(value,
-                     k < args.types.size() ? std::string_view(args.types[k]) : std::string_view(),
-                     args.tensors);
+      collectTensors(value, k < args.types.size() ? args.types[k] : std::string_view(), storage);
       ++k;
     }
+    args.tensors = storage.copy(std::span<const EtTensor>(tensors_));
   }
   return true;
 }
@@ -460,9 +476,10 @@ bool NodeParser::fillFromElements(EtArgs& args, const dom::element* types,
 void NodeParser::fillArgs(EtArgs& args, std::string_view values, std::string_view shapes,
                           std::string_view types, std::string_view strides, EtBatch& out,
                           std::int64_t nodeId) {
-  args.valuesJson.assign(values.empty() ? "[]" : values);
-  args.shapesJson.assign(shapes.empty() ? "[]" : shapes);
-  args.stridesJson.assign(strides);
+  EtStorage& storage = *out.storage;
+  args.valuesJson = values.empty() ? std::string_view("[]") : storage.copy(values);
+  args.shapesJson = shapes.empty() ? std::string_view("[]") : storage.copy(shapes);
+  args.stridesJson = storage.copy(strides);
   auto unreadable = [&] {
     out.problems.add(Severity::Warning, "ET node with unreadable inputs or outputs",
                      "node " + std::to_string(nodeId));
@@ -470,11 +487,13 @@ void NodeParser::fillArgs(EtArgs& args, std::string_view values, std::string_vie
   // One text at a time: the parser holds one document.
   dom::element e;
   if (!types.empty() && (dom_.parse(types.data(), types.size()).get(e) ||
-                         !fillFromElements(args, &e, nullptr, nullptr)))
+                         !fillFromElements(args, &e, nullptr, nullptr, storage)))
     return unreadable();
-  if (dom_.parse(args.shapesJson).get(e) || !fillFromElements(args, nullptr, &e, nullptr))
+  if (dom_.parse(args.shapesJson.data(), args.shapesJson.size()).get(e) ||
+      !fillFromElements(args, nullptr, &e, nullptr, storage))
     return unreadable();
-  if (dom_.parse(args.valuesJson).get(e) || !fillFromElements(args, nullptr, nullptr, &e))
+  if (dom_.parse(args.valuesJson.data(), args.valuesJson.size()).get(e) ||
+      !fillFromElements(args, nullptr, nullptr, &e, storage))
     return unreadable();
 }
 
@@ -486,14 +505,13 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
     out.nodes.pop_back();
     if (plus_) out.plus.pop_back();
   };
-  std::string_view raw;
+  EtStorage& storage = *out.storage;
+  std::optional<EtComm> comm;
+  extraAttrs_.clear();
   auto malformed = [&](simdjson::error_code err) {
     return makeError(path_, "malformed ET node near byte " + std::to_string(where) + ": " +
                                 simdjson::error_message(err));
   };
-  if (auto err = object.raw_json().get(raw)) return malformed(err);
-  node.rawJson.assign(raw);
-  if (auto err = object.reset().error()) return malformed(err);
   bool hasId = false;
   IdFault idFault = IdFault::None, parentFault = IdFault::None;
   std::string_view badId, badParent;
@@ -511,7 +529,7 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
       badId = value.raw;
       hasId = true;
     } else if (k == Field::Name)
-      node.name = asString(value);
+      node.name = storage.intern(asText(value));
     else if (k == Field::Parent) {
       if (const IdFault f = readId(value, node.parent); f != IdFault::None) {
         node.parent = -1;
@@ -532,11 +550,15 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
                    hasShapes = !e.at_key("shapes").get(shapes),
                    hasTypes = !e.at_key("types").get(types),
                    hasStrides = !e.at_key("strides").get(strides);
-        args.valuesJson = hasValues ? simdjson::minify(values) : "[]";
-        args.shapesJson = hasShapes ? simdjson::minify(shapes) : "[]";
-        if (hasStrides) args.stridesJson = simdjson::minify(strides);
+        auto minified = [&](const dom::element& element) {
+          minified_ = simdjson::minify(element);
+          return storage.copy(minified_);
+        };
+        args.valuesJson = hasValues ? minified(values) : std::string_view("[]");
+        args.shapesJson = hasShapes ? minified(shapes) : std::string_view("[]");
+        if (hasStrides) args.stridesJson = minified(strides);
         if (!fillFromElements(args, hasTypes ? &types : nullptr, hasShapes ? &shapes : nullptr,
-                              hasValues ? &values : nullptr))
+                              hasValues ? &values : nullptr, storage))
           out.problems.add(Severity::Warning, "ET node with unreadable inputs or outputs",
                            "node " + std::to_string(node.id));
       } else {
@@ -575,27 +597,32 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
             if (!v.is_array() && !v.is_object()) av.text = rawValue;
           }
         }
-        if (!setAttr(node, fieldOf(name), av))
-          node.extraAttrsJson.push_back(simdjson::minify(attr));
+        if (!setAttr(node, comm, storage, fieldOf(name), av)) {
+          minified_ = simdjson::minify(attr);
+          extraAttrs_.push_back(storage.copy(minified_));
+        }
       }
     } else {
       if (plus) readPlusField(k, value, *plus);
-      setAttr(node, k, value);  // flat layout: rf_id, tid, op_schema ... are node members
+      if (k == Field::Cat && value.isString) node.category = storage.intern(value.text);
+      setAttr(node, comm, storage, k, value);  // flat layout: rf_id, tid ... are node members
     }
   }
+  if (comm) node.comm = storage.make(*comm);
+  node.extraAttrsJson = storage.copy(std::span<const std::string_view>(extraAttrs_));
   if (!inValues.empty())
     fillArgs(node.inputs, inValues, inShapes, inTypes, inStrides, out, node.id);
   if (!outValues.empty())
     fillArgs(node.outputs, outValues, outShapes, outTypes, outStrides, out, node.id);
   if (!hasId) {
-    out.problems.add(Severity::Warning, "ET node without an id, skipped", node.name);
+    out.problems.add(Severity::Warning, "ET node without an id, skipped", std::string(node.name));
     skip();
     return Ok{};
   }
   if (idFault != IdFault::None) {
     out.problems.add(Severity::Warning,
                      "ET node id that is " + std::string(idFaultText(idFault)) + ", node skipped",
-                     "id " + std::string(badId) + " (" + node.name + ")");
+                     "id " + std::string(badId) + " (" + std::string(node.name) + ")");
     skip();
     return Ok{};
   }
@@ -603,7 +630,7 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
     out.problems.add(
         Severity::Warning,
         "ET node parent id that is " + std::string(idFaultText(parentFault)) + ", taken as none",
-        "node " + std::to_string(node.id) + " (" + node.name + "): parent " +
+        "node " + std::to_string(node.id) + " (" + std::string(node.name) + "): parent " +
             std::string(badParent));
   return Ok{};
 }
@@ -643,6 +670,7 @@ class EtMerger {
 
   void add(EtBatch&& batch) {
     trace_.problems.merge(batch.problems);
+    trace_.storage.push_back(std::move(batch.storage));
     if (trace_.nodes.empty() && !batch.nodes.empty() && contentBytes_ > 0) {
       const double perNode = static_cast<double>(batch.bytes) / batch.nodes.size();
       const auto expected = static_cast<std::size_t>(1.25 * contentBytes_ / perNode) + 16;
@@ -685,14 +713,14 @@ void checkParents(EtTrace& trace) {
     if (n.parent < 0) continue;
     if (n.parent == n.id) {
       if (!isRoot(n) && selfParent++ == 0)
-        selfExample = "node " + std::to_string(n.id) + " (" + n.name + ")";
+        selfExample = "node " + std::to_string(n.id) + " (" + std::string(n.name) + ")";
       continue;
     }
     auto it = trace.indexById.find(n.parent);
     if (it == trace.indexById.end()) {
       if (missing++ == 0)
-        missingExample = "node " + std::to_string(n.id) + " (" + n.name + "): parent " +
-                         std::to_string(n.parent);
+        missingExample = "node " + std::to_string(n.id) + " (" + std::string(n.name) +
+                         "): parent " + std::to_string(n.parent);
       continue;
     }
     parentIndex[i] = it->second;
@@ -733,6 +761,14 @@ void checkParents(EtTrace& trace) {
 
 namespace {
 
+// A file's size and modification time, to tell whether it changed since it was read.
+std::optional<std::pair<std::uint64_t, std::int64_t>> fileIdentity(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+  return std::pair{static_cast<std::uint64_t>(st.st_size),
+                   static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+}
+
 Result<EtTrace> readEt(const std::string& path, const ProgressFn& progress,
                        std::vector<EtPlusFields>* plus) {
   auto opened = ByteSource::open(path);
@@ -740,6 +776,7 @@ Result<EtTrace> readEt(const std::string& path, const ProgressFn& progress,
   ByteSource& source = **opened;
   EtTrace trace;
   trace.path = path;
+  if (const auto when = fileIdentity(path)) std::tie(trace.fileSize, trace.fileModifiedNs) = *when;
   std::vector<std::pair<std::string, std::string>> members;
 
   const unsigned workers = parseWorkerCount();
@@ -821,6 +858,55 @@ Result<EtTrace> readPytorchEtWithPlusFields(const std::string& path,
                                             const ProgressFn& progress) {
   plus.clear();
   return readEt(path, progress, &plus);
+}
+
+}  // namespace sutra
+
+namespace sutra {
+
+Status readEtNodeTexts(const EtTrace& et,
+                       const std::function<void(std::int64_t id, std::string_view json)>& node) {
+  const auto now = fileIdentity(et.path);
+  if (!now || now->first != et.fileSize || now->second != et.fileModifiedNs)
+    return makeError(et.path, now ? "changed since it was read: open it again"
+                                  : "is no longer there: it was read from this path");
+  auto opened = ByteSource::open(et.path);
+  if (!opened) return opened.error();
+  od::parser parser;
+  JsonStreamHandlers handlers;
+  handlers.onBatch = [&](const JsonBatch& batch) -> Status {
+    auto fail = [&](simdjson::error_code code) -> Error {
+      return makeError(et.path, "malformed JSON near byte " + std::to_string(batch.fileOffset) +
+                                    " in nodes: " + simdjson::error_message(code));
+    };
+    od::document doc;
+    if (auto err = parser.iterate(batch.data, batch.size, batch.capacity).get(doc))
+      return fail(err);
+    od::array nodes;
+    if (auto err = doc.get_array().get(nodes)) return fail(err);
+    for (auto element : nodes) {
+      od::object object;
+      std::string_view raw;
+      if (element.get_object().get(object) || object.raw_json().get(raw)) continue;
+      if (auto err = object.reset().error()) return fail(err);
+      // The reader keeps the last "id" member of a node: so does this.
+      bool found = false;
+      std::int64_t id = 0;
+      for (auto field : object) {
+        std::string_view key;
+        if (auto err = field.unescaped_key().get(key)) return fail(err);
+        if (key != "id") continue;
+        AttrValue value;
+        if (!readValue(field.value(), value)) return fail(simdjson::INCORRECT_TYPE);
+        found = readId(value, id) == IdFault::None;
+      }
+      if (found) node(id, raw);
+    }
+    return Ok{};
+  };
+  auto summary = streamJsonArray(**opened, "nodes", handlers, 1 << 20);
+  if (!summary) return summary.error();
+  return Ok{};
 }
 
 }  // namespace sutra

@@ -22,5 +22,10 @@ Result<Trace> readKinetoTrace(const std::string& path, const ProgressFn& progres
 // handed over, elements across chunk ends).
 Result<Trace> readKinetoTraceInChunks(const std::string& path, std::size_t chunkBytes);
 Result<EtTrace> readPytorchEt(const std::string& path, const ProgressFn& progress = {});
+// Each node of the file `et` was read from, as its JSON text, with its id (a node the reader
+// skipped is left out; of two with one id, the later comes last). The model keeps no node's
+// text, so the ET+ writer reads it here again; an error where the file changed since.
+Status readEtNodeTexts(const EtTrace& et,
+                       const std::function<void(std::int64_t id, std::string_view json)>& node);
 
 }  // namespace sutra

@@ -10,7 +10,9 @@
 #include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <unordered_map>
 
+#include "io/readers.h"
 #include "util/atomic_file.h"
 
 namespace sutra {
@@ -99,7 +101,7 @@ ojson syntheticNode(const LinkedOp& op) {
 
 }  // namespace
 
-std::string etPlusJson(const LinkedTrace& linked) {
+Result<std::string> etPlusJson(const LinkedTrace& linked) {
   std::string out;
   out.reserve(1 << 20);
   ojson head;
@@ -126,6 +128,15 @@ std::string etPlusJson(const LinkedTrace& linked) {
   out += headText;
   out += headText.size() > 1 ? ",\"nodes\":[" : "\"nodes\":[";
 
+  // Each ET node's own JSON, read again from its file: fields Sutra does not model go out as read.
+  std::unordered_map<std::int64_t, std::string> nodeJson;
+  if (linked.et) {
+    nodeJson.reserve(linked.et->nodes.size());
+    auto read = readEtNodeTexts(*linked.et, [&](std::int64_t id, std::string_view json) {
+      nodeJson.insert_or_assign(id, std::string(json));
+    });
+    if (!read) return read.error();
+  }
   ojson lastCpu;  // the node the following device ops copy
   bool first = true;
   auto emit = [&](const ojson& j) {
@@ -136,7 +147,9 @@ std::string etPlusJson(const LinkedTrace& linked) {
   for (const auto& op : linked.ops) {
     if (op.isCpu()) {
       const EtNode* node = linked.etNode(op);
-      ojson j = node ? ojson::parse(node->rawJson, nullptr, false) : syntheticNode(op);
+      const auto text = node ? nodeJson.find(node->id) : nodeJson.end();
+      ojson j =
+          text != nodeJson.end() ? ojson::parse(text->second, nullptr, false) : syntheticNode(op);
       if (j.is_discarded() || !j.is_object()) j = syntheticNode(op);
       j["id"] = op.id;
       if (j.contains("parent")) j["parent"] = op.parent;
@@ -172,7 +185,9 @@ Status writeEtPlus(const LinkedTrace& linked, const std::string& path,
                    const std::vector<std::string>& protectedPaths) {
   AtomicFileOptions options;
   options.protectedPaths = protectedPaths;
-  return writeFileAtomically(path, etPlusJson(linked), options);
+  auto json = etPlusJson(linked);
+  if (!json) return json.error();
+  return writeFileAtomically(path, *json, options);
 }
 
 }  // namespace sutra

@@ -19,8 +19,9 @@
 
 namespace sutra {
 
-// The ET+ document as text.
-std::string etPlusJson(const LinkedTrace& linked);
+// The ET+ document as text. The ET's nodes are read again from its file (the model keeps no
+// node's text): an error where that file changed or went since it was read.
+Result<std::string> etPlusJson(const LinkedTrace& linked);
 // Writes etPlusJson(linked) to `path` atomically, never over one of `protectedPaths` (the inputs).
 Status writeEtPlus(const LinkedTrace& linked, const std::string& path,
                    const std::vector<std::string>& protectedPaths = {});

@@ -34,7 +34,7 @@ struct Window {
 };
 
 std::string nodeExample(const EtNode& n) {
-  return "ET node " + std::to_string(n.id) + " '" + n.name + "' on ET thread " +
+  return "ET node " + std::to_string(n.id) + " '" + std::string(n.name) + "' on ET thread " +
          std::to_string(n.tid);
 }
 

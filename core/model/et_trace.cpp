@@ -2,6 +2,7 @@
 #include "model/et_trace.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace sutra {
 namespace {
@@ -10,6 +11,45 @@ bool isProfilerNode(std::string_view name, std::string_view kind) {
   return name.starts_with("[pytorch|profiler|execution_") && name.ends_with(kind);
 }
 }  // namespace
+
+std::string_view EtStorage::intern(std::string_view text) {
+  if (text.empty()) return {};
+  if (auto it = interned_.find(text); it != interned_.end()) return *it;
+  const std::string_view kept = copy(text);
+  interned_.insert(kept);
+  return kept;
+}
+
+// Fixed-size blocks rather than std::pmr::monotonic_buffer_resource's doubling ones: a trace has
+// hundreds of arenas (one per batch read), and doubling left a quarter of each one empty.
+void* EtStorage::allocate(std::size_t bytes, std::size_t align) {
+  std::size_t pad = (align - reinterpret_cast<std::uintptr_t>(next_) % align) % align;
+  if (pad + bytes > left_) {
+    const std::size_t size = std::max(chunkBytes_, bytes + align);
+    blocks_.push_back(std::make_unique_for_overwrite<std::byte[]>(size));
+    next_ = blocks_.back().get();
+    left_ = size;
+    heap_ += size;
+    pad = (align - reinterpret_cast<std::uintptr_t>(next_) % align) % align;
+  }
+  std::byte* out = next_ + pad;
+  next_ = out + bytes;
+  left_ -= pad + bytes;
+  used_ += bytes;
+  return out;
+}
+
+std::string_view EtStorage::copy(std::string_view text) {
+  if (text.empty()) return {};
+  char* out = static_cast<char*>(allocate(text.size(), 1));
+  std::memcpy(out, text.data(), text.size());
+  return {out, text.size()};
+}
+
+EtStorage& EtTrace::ownStorage() {
+  if (storage.empty()) storage.push_back(std::make_shared<EtStorage>());
+  return *storage.back();
+}
 
 bool EtNode::isRoot() const { return isProfilerNode(name, "|process]"); }
 bool EtNode::isThreadRoot() const { return isProfilerNode(name, "|thread]"); }

@@ -3,16 +3,68 @@
 // The in-memory model of a PyTorch execution trace (ExecutionTraceObserver JSON), any schema:
 // the flat 1.0.1 layout and the attrs layout of 1.0.2-chakra.0.0.4 and later are read into the
 // same EtNode. Nodes carry no times; the linker adds them from the Kineto trace.
+// Compact (issue 21): strings are interned views and lists are spans into arenas the trace
+// owns, so a trace takes less memory than its file and reading it allocates little.
 #include <cstdint>
-#include <optional>
+#include <initializer_list>
+#include <memory>
+#include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "model/problems.h"
 
 namespace sutra {
+
+// The nodes' strings and lists live in arenas (EtStorage) that the trace owns and its copies
+// share: a node holds views into them, and repeated strings ("aten::add", "Tensor(float)",
+// "cuda:0") are stored once per arena. A node is a few hundred bytes whatever its arguments.
+class EtStorage {
+ public:
+  // `chunkBytes`: the size of each block taken from the heap (a larger item gets its own).
+  explicit EtStorage(std::size_t chunkBytes = 64 * 1024) : chunkBytes_(chunkBytes) {}
+  EtStorage(const EtStorage&) = delete;
+  EtStorage& operator=(const EtStorage&) = delete;
+
+  // A copy of text, one per distinct text of this arena (names, types, devices repeat).
+  std::string_view intern(std::string_view text);
+  // A copy of text (unique texts: a node's argument values).
+  std::string_view copy(std::string_view text);
+  template <class T>
+  std::span<const T> copy(std::span<const T> items) {
+    if (items.empty()) return {};
+    T* out = static_cast<T*>(allocate(items.size_bytes(), alignof(T)));
+    std::uninitialized_copy(items.begin(), items.end(), out);
+    return {out, items.size()};
+  }
+  template <class T>
+  std::span<const T> copy(std::initializer_list<T> items) {
+    return copy(std::span<const T>(items.begin(), items.size()));
+  }
+  template <class T>
+  const T* make(T value) {
+    return new (allocate(sizeof(T), alignof(T))) T(std::move(value));
+  }
+  // Bytes handed out, and bytes taken from the heap for them.
+  std::size_t usedBytes() const { return used_; }
+  std::size_t heapBytes() const { return heap_; }
+
+ private:
+  // Everything kept here is trivially destructible: blocks are freed without running destructors.
+  static_assert(std::is_trivially_destructible_v<std::span<const std::int64_t>>);
+  void* allocate(std::size_t bytes, std::size_t align);
+
+  std::size_t chunkBytes_;
+  std::vector<std::unique_ptr<std::byte[]>> blocks_;
+  std::byte* next_ = nullptr;
+  std::size_t left_ = 0;
+  std::size_t used_ = 0, heap_ = 0;
+  std::unordered_set<std::string_view> interned_;
+};
 
 // A tensor as the ET writes it: [tensor_id, storage_id, offset, numel, itemsize, device].
 struct EtTensor {
@@ -21,27 +73,30 @@ struct EtTensor {
   std::int64_t offset = 0;
   std::int64_t numel = 0;
   std::int64_t itemsize = 0;
-  std::string device;
+  std::string_view device;
 };
 
-// One side (inputs or outputs) of a node.
+using EtShape = std::span<const std::int64_t>;
+
+// One side (inputs or outputs) of a node; the views point into the trace's storage.
 struct EtArgs {
-  std::string valuesJson;   // the raw JSON array of values, re-emitted as is by the ET+ writer
-  std::string shapesJson;   // the raw JSON array of shapes
-  std::string stridesJson;  // 1.1.1+: raw JSON array of strides, else empty
-  std::vector<std::string> types;                 // "Tensor(float)", "Int", "GenericList[...]" ...
-  std::vector<std::vector<std::int64_t>> shapes;  // per value: the shape of a tensor, else empty
-  std::vector<EtTensor> tensors;                  // every tensor among the values, lists flattened
+  using Shapes = std::span<const EtShape>;
+  std::string_view valuesJson;   // the JSON array of values (minified where the ET nests it)
+  std::string_view shapesJson;   // the JSON array of shapes
+  std::string_view stridesJson;  // 1.1.1+: the JSON array of strides, else empty
+  std::span<const std::string_view> types;  // "Tensor(float)", "Int", "GenericList[...]" ...
+  Shapes shapes;                            // per value: the shape of a tensor, else empty
+  std::span<const EtTensor> tensors;        // every tensor among the values, lists flattened
 };
 
 // Communication attributes (1.1.0+, on record_param_comms and c10d ops).
 struct EtComm {
-  std::string collectiveName;  // "all_reduce", "broadcast", "send" ...
-  std::string dtype;
+  std::string_view collectiveName{};  // "all_reduce", "broadcast", "send" ...
+  std::string_view dtype{};
   std::int64_t inMsgNelems = 0;
   std::int64_t outMsgNelems = 0;
-  std::string inSplitSize, outSplitSize;
-  std::string pgName, pgDesc;
+  std::string_view inSplitSize{}, outSplitSize{};
+  std::string_view pgName{}, pgDesc{};
   std::int64_t pgSize = 0;
   std::int64_t globalRankStart = 0;
   std::int64_t globalRankStride = 1;
@@ -49,7 +104,6 @@ struct EtComm {
 
 struct EtNode {
   std::int64_t id = 0;
-  std::string name;
   std::int64_t parent = -1;  // "parent" (1.0.1) or "ctrl_deps" (1.0.2+)
   std::int64_t rfId = -1;
   std::int64_t fwParent = 0;
@@ -57,13 +111,14 @@ struct EtNode {
   std::int64_t scope = 0;
   std::int64_t tid = 0;  // the ET's thread number (1, 2, ...), not an OS thread id
   std::int64_t fwTid = 0;
-  std::string opSchema;
-  std::string kernelBackend, kernelFile;  // 1.0.4+ (Triton kernels)
+  std::string_view name;
+  std::string_view opSchema;
+  std::string_view kernelBackend, kernelFile;  // 1.0.4+ (Triton kernels)
+  std::string_view category;                   // an ET+ node's "cat" (device nodes), else empty
   EtArgs inputs, outputs;
-  std::optional<EtComm> comm;
-  // Attributes not named above, as raw JSON {"name","type","value"} objects (1.0.2+).
-  std::vector<std::string> extraAttrsJson;
-  std::string rawJson;  // the node exactly as read: the ET+ writer adds fields to it
+  const EtComm* comm = nullptr;  // in the storage; null where the node has none
+  // Attributes not named above, as minified JSON {"name","type","value"} objects (1.0.2+).
+  std::span<const std::string_view> extraAttrsJson;
 
   bool isRoot() const;        // "[pytorch|profiler|execution_(trace|graph)|process]"
   bool isThreadRoot() const;  // "[pytorch|profiler|execution_(trace|graph)|thread]"
@@ -81,6 +136,14 @@ struct EtTrace {
   std::vector<EtNode> nodes;        // in file order (children are written before their parents)
   std::unordered_map<std::int64_t, std::uint32_t> indexById;
   ProblemLog problems;
+  // What the nodes' views point into: shared by copies of the trace. Where the file was when it
+  // was read, so the ET+ writer can read each node's own JSON again (the model keeps none).
+  std::vector<std::shared_ptr<EtStorage>> storage;
+  std::uint64_t fileSize = 0;
+  std::int64_t fileModifiedNs = 0;
+
+  // The storage a trace built in code (not read) keeps its nodes' strings and lists in.
+  EtStorage& ownStorage();
 
   const EtNode* find(std::int64_t id) const {
     auto it = indexById.find(id);

@@ -77,7 +77,9 @@ int main(int argc, char** argv) {
     devices = linked->report.linkedDeviceOps;
     if (i == 0) {
       t0 = std::chrono::steady_clock::now();
-      bytes = sutra::etPlusJson(*linked).size();
+      auto json = sutra::etPlusJson(*linked);
+      if (!json) return std::fprintf(stderr, "%s\n", json.error().message.c_str()), 2;
+      bytes = json->size();
       std::printf("ET+ JSON: %zu bytes in %.1f ms\n", bytes, 1e3 * secondsSince(t0));
     }
   }

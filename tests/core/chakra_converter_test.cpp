@@ -20,6 +20,18 @@ struct Builder {
   std::shared_ptr<EtTrace> et = std::make_shared<EtTrace>();
   LinkedTrace linked;
 
+  // A text, list or communication record the ET's nodes can point at (the trace's storage).
+  std::string_view keep(std::string_view text) { return et->ownStorage().copy(text); }
+  EtArgs::Shapes shapes(std::initializer_list<std::initializer_list<std::int64_t>> dims) {
+    std::vector<EtShape> out;
+    for (auto d : dims) out.push_back(et->ownStorage().copy(d));
+    return et->ownStorage().copy(std::span<const EtShape>(out));
+  }
+  std::span<const EtTensor> tensors(std::initializer_list<EtTensor> items) {
+    return et->ownStorage().copy(items);
+  }
+  const EtComm* comm(EtComm c) { return et->ownStorage().make(c); }
+
   Builder() {
     et->nodes.reserve(64);  // the tests hold references to nodes while adding more
     et->path = "mem.json";
@@ -33,11 +45,11 @@ struct Builder {
               TimeNs ts, TimeNs dur, TimeNs exclusive = -1) {
     EtNode n;
     n.id = id + 1000;  // ET ids differ from ET+ ids
-    n.name = name;
+    n.name = keep(name);
     n.tid = tid;
     n.rfId = id;
     n.seqId = 7;
-    n.opSchema = name + "(Tensor self) -> Tensor";
+    n.opSchema = keep(name + "(Tensor self) -> Tensor");
     et->nodes.push_back(n);
     LinkedOp op;
     op.id = id;
@@ -213,19 +225,19 @@ TEST(ChakraConverter, CollectivesGetIntegerTypeAndSizeAndUnsupportedOnesBecomeCo
   Builder b;
   b.rank(3);
   auto& rpc = b.cpu(2, "record_param_comms", 1, 1, 1'000, 10'000);
-  rpc.comm = EtComm{};
-  rpc.comm->collectiveName = "all_reduce";
-  rpc.comm->dtype = "Float";
-  rpc.comm->inMsgNelems = rpc.comm->outMsgNelems = 1024;
+  rpc.comm = b.comm({.collectiveName = "all_reduce",
+                     .dtype = "Float",
+                     .inMsgNelems = 1024,
+                     .outMsgNelems = 1024});
   b.device(3, "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)", 2,
            20, 5'000, 50'000)
       .pgName = "0";
   auto& ag = b.cpu(4, "record_param_comms", 1, 1, 20'000, 10'000);
-  ag.comm = EtComm{};
-  ag.comm->collectiveName = "all_gather";
-  ag.comm->dtype = "BFloat16";
-  ag.comm->inMsgNelems = 256;
-  ag.comm->outMsgNelems = 1024;  // 4 ranks: the gathered buffer, 4 x what each rank puts in
+  // 4 ranks: the gathered buffer (out) is 4 x what each rank puts in.
+  ag.comm = b.comm({.collectiveName = "all_gather",
+                    .dtype = "BFloat16",
+                    .inMsgNelems = 256,
+                    .outMsgNelems = 1024});
   b.device(5, "ncclDevKernel_AllGather_RING_LL", 4, 20, 60'000, 10'000);
   b.cpu(6, "c10d::reduce_", 1, 1, 40'000, 1'000);
   b.device(7, "ncclDevKernel_Reduce_Sum_f32_RING_LL", 6, 20, 80'000, 10'000);
@@ -235,7 +247,7 @@ TEST(ChakraConverter, CollectivesGetIntegerTypeAndSizeAndUnsupportedOnesBecomeCo
       "dst, int tag) "
       "-> __torch__.torch.classes.c10d.Work";
   send.inputs.valuesJson = "[[[5,6,0,16,4,\"cuda:0\"]],\"pg\",1,9]";
-  send.inputs.tensors = {EtTensor{5, 6, 0, 16, 4, "cuda:0"}};
+  send.inputs.tensors = b.tensors({EtTensor{5, 6, 0, 16, 4, "cuda:0"}});
   b.device(9, "ncclDevKernel_SendRecv(ncclDevComm*, unsigned long, ncclWork*)", 8, 21, 90'000,
            1'000);
   b.cpu(10, "c10d::recv_", 1, 1, 60'000, 1'000);  // no schema: the peer is unknown
@@ -309,7 +321,8 @@ TEST(ChakraConverter, ProcessGroupInitGoesToMetadataUnlessAsked) {
   EXPECT_TRUE(data(byId(conv->trace, 3)).empty());  // nothing before it on the thread any more
   bool pgConfig = false;
   for (const auto& a : conv->trace.meta.attr())
-    if (a.name() == "pg_config") pgConfig = a.string_val() == "[" + init.inputs.valuesJson + "]";
+    if (a.name() == "pg_config")
+      pgConfig = a.string_val() == "[" + std::string(init.inputs.valuesJson) + "]";
   EXPECT_TRUE(pgConfig);
 
   ConvertOptions opts = structureOnly();
@@ -364,21 +377,22 @@ TEST(ChakraConverter, FlopsAndBytesGoToTheInnermostComputeOpOrItsKernels) {
   Builder b;
   // linear(x[8,16], W[32,16], bias[32]) -> addmm(bias, x, W^T) -> one GEMM kernel.
   auto& linear = b.cpu(2, "aten::linear", 1, 1, 1'000, 10'000);
-  linear.inputs.shapes = {{8, 16}, {32, 16}, {32}};
+  linear.inputs.shapes = b.shapes({{8, 16}, {32, 16}, {32}});
   auto& addmm = b.cpu(3, "aten::addmm", 2, 1, 2'000, 8'000);
-  addmm.inputs.shapes = {{32}, {8, 16}, {16, 32}};
-  addmm.inputs.tensors = {EtTensor{1, 1, 0, 32, 4, "cuda:0"}, EtTensor{2, 2, 0, 128, 4, "cuda:0"},
-                          EtTensor{3, 3, 0, 512, 4, "cuda:0"}};
-  addmm.outputs.shapes = {{8, 32}};
-  addmm.outputs.tensors = {EtTensor{4, 4, 0, 256, 4, "cuda:0"}};
+  addmm.inputs.shapes = b.shapes({{32}, {8, 16}, {16, 32}});
+  addmm.inputs.tensors =
+      b.tensors({EtTensor{1, 1, 0, 32, 4, "cuda:0"}, EtTensor{2, 2, 0, 128, 4, "cuda:0"},
+                 EtTensor{3, 3, 0, 512, 4, "cuda:0"}});
+  addmm.outputs.shapes = b.shapes({{8, 32}});
+  addmm.outputs.tensors = b.tensors({EtTensor{4, 4, 0, 256, 4, "cuda:0"}});
   b.device(4, "sgemm_kernel", 3, 7, 3'000, 5'000);
   // A CPU-only conv: out [1, 4, 6, 6], weight [4, 3, 3, 3] -> 2*144*27 = 7776 FLOPs.
   auto& conv2d = b.cpu(5, "aten::conv2d", 1, 1, 20'000, 1'000);
-  conv2d.inputs.shapes = {{1, 3, 8, 8}, {4, 3, 3, 3}, {}};
-  conv2d.outputs.shapes = {{1, 4, 6, 6}};
+  conv2d.inputs.shapes = b.shapes({{1, 3, 8, 8}, {4, 3, 3, 3}, {}});
+  conv2d.outputs.shapes = b.shapes({{1, 4, 6, 6}});
   auto& add = b.cpu(6, "aten::add_", 1, 1, 30'000, 1'000);
-  add.inputs.shapes = {{10, 10}, {10, 10}, {}};
-  add.outputs.shapes = {{10, 10}};
+  add.inputs.shapes = b.shapes({{10, 10}, {10, 10}, {}});
+  add.outputs.shapes = b.shapes({{10, 10}});
   b.done();
   auto conv = convertToChakra(b.linked);
   ASSERT_TRUE(conv.ok());

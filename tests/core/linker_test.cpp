@@ -29,7 +29,7 @@ std::shared_ptr<const EtTrace> makeEt(const std::vector<Node>& nodes) {
   for (const auto& n : nodes) {
     EtNode node;
     node.id = n.id;
-    node.name = n.name;
+    node.name = et->ownStorage().intern(n.name);
     node.parent = n.parent;
     node.tid = n.tid;
     node.rfId = n.rfId;

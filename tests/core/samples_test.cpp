@@ -136,7 +136,7 @@ TEST(Samples, ExecutionTracesLoadWithTheGeneratedCounts) {
       for (const auto& n : et->nodes) {
         operators += n.isOperator();
         threadRoots += n.isThreadRoot();
-        comm += n.comm.has_value();
+        comm += n.comm != nullptr;
         maxId = std::max(maxId, n.id);
         if (n.isOperator()) rfIds.insert(n.rfId);
       }

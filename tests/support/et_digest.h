@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // A 64-bit digest of everything the ET readers put in an EtTrace (every EtNode field, raw JSON
-// texts included, the id index and the problems) and in a LinkedTrace read from an ET+ file (every
-// LinkedOp field, the report and the ET it keeps). Two reads have the same digest exactly when
-// their models are the same field by field: the ET readers' speed work is checked with it.
+// texts of arguments and attributes included, the id index and the problems) and in a LinkedTrace
+// read from an ET+ file (every LinkedOp field, the report and the ET it keeps). Two reads have the
+// same digest exactly when their models are the same field by field: the ET readers' speed work is
+// checked with it.
 #include <algorithm>
 #include <vector>
 
@@ -68,7 +69,7 @@ inline void digestEt(Digest& d, const EtTrace& et) {
     d.text(n.kernelFile);
     digestArgs(d, n.inputs);
     digestArgs(d, n.outputs);
-    d.value(n.comm.has_value());
+    d.value(n.comm != nullptr);
     if (n.comm) {
       const EtComm& c = *n.comm;
       d.text(c.collectiveName);
@@ -85,7 +86,6 @@ inline void digestEt(Digest& d, const EtTrace& et) {
     }
     d.value(n.extraAttrsJson.size());
     for (const auto& a : n.extraAttrsJson) d.text(a);
-    d.text(n.rawJson);
   }
   std::vector<std::pair<std::int64_t, std::uint32_t>> index(et.indexById.begin(),
                                                             et.indexById.end());

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+// The compact ET model (issue 21): nodes hold views into storage their trace owns and its copies
+// share; no node keeps its JSON, which readEtNodeTexts reads again from the file for the ET+
+// writer, refusing a file that changed since it was read.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "io/readers.h"
+#include "link/et_plus_writer.h"
+#include "link/linked_trace.h"
+
+namespace sutra {
+namespace {
+
+// Two nodes named alike, a device node of an ET+ ("cat" at its top level) and a node whose
+// attribute value merely contains the text "cat"; node 4 is written twice (the later is kept).
+constexpr const char* kEt = R"JSON({"schema": "1.0.3-chakra.0.0.4", "pid": 7, "nodes": [
+{"id": 1, "name": "[pytorch|profiler|execution_trace|process]", "ctrl_deps": 1, "inputs": {"values": [], "shapes": [], "types": []}, "outputs": {"values": [], "shapes": [], "types": []}, "attrs": []},
+{"id": 2, "name": "aten::add", "ctrl_deps": 1, "inputs": {"values": [[5, 6, 0, 4, 4, "cuda:0"], 1], "shapes": [[2, 2], []], "types": ["Tensor(float)", "Int"]}, "outputs": {"values": [], "shapes": [], "types": []}, "attrs": [{"name": "note", "type": "string", "value": "\"cat\": \"kernel\""}]},
+{"id": 3, "name": "aten::add", "ctrl_deps": 1, "cat": "kernel", "inputs": {"values": [[5, 6, 0, 4, 4, "cuda:0"]], "shapes": [[2, 2]], "types": ["Tensor(float)"]}, "outputs": {"values": [], "shapes": [], "types": []}, "attrs": []},
+{"id": 4, "name": "first", "ctrl_deps": 1, "inputs": {"values": [], "shapes": [], "types": []}, "outputs": {"values": [], "shapes": [], "types": []}, "attrs": []},
+{"id": 4, "name": "second", "ctrl_deps": 1, "inputs": {"values": [], "shapes": [], "types": []}, "outputs": {"values": [], "shapes": [], "types": []}, "attrs": []}
+]})JSON";
+
+std::string writeEt(const std::string& name) {
+  const std::string path = testing::TempDir() + "/" + name;
+  std::ofstream(path) << kEt;
+  return path;
+}
+
+TEST(EtCompactModel, CategoryIsTheTopLevelCatOnly) {
+  auto et = readPytorchEt(writeEt("compact_category.json"));
+  ASSERT_TRUE(et.ok()) << et.error().message;
+  EXPECT_EQ(et->find(2)->category, "");  // "cat" inside an attribute's string is no category
+  EXPECT_EQ(et->find(3)->category, "kernel");
+  EXPECT_EQ(et->find(4)->name, "second");
+}
+
+TEST(EtCompactModel, RepeatedStringsAreStoredOnceAndCopiesShareTheStorage) {
+  EtTrace copy;
+  {
+    auto et = readPytorchEt(writeEt("compact_share.json"));
+    ASSERT_TRUE(et.ok()) << et.error().message;
+    const EtNode& a = *et->find(2);
+    const EtNode& b = *et->find(3);
+    EXPECT_EQ(a.name.data(), b.name.data());
+    EXPECT_EQ(a.inputs.types[0].data(), b.inputs.types[0].data());
+    EXPECT_EQ(a.inputs.tensors[0].device.data(), b.inputs.tensors[0].device.data());
+    copy = *et;
+  }  // the trace read is gone: the copy's views still point into the storage they share
+  const EtNode& n = *copy.find(2);
+  EXPECT_EQ(n.name, "aten::add");
+  ASSERT_EQ(n.inputs.types.size(), 2u);
+  EXPECT_EQ(n.inputs.types[1], "Int");
+  ASSERT_EQ(n.inputs.shapes.size(), 2u);
+  EXPECT_EQ(std::vector<std::int64_t>(n.inputs.shapes[0].begin(), n.inputs.shapes[0].end()),
+            (std::vector<std::int64_t>{2, 2}));
+  EXPECT_TRUE(n.inputs.shapes[1].empty());
+  EXPECT_EQ(n.inputs.valuesJson, R"([[5,6,0,4,4,"cuda:0"],1])");
+  ASSERT_EQ(n.inputs.tensors.size(), 1u);
+  EXPECT_EQ(n.inputs.tensors[0].device, "cuda:0");
+  EXPECT_EQ(n.inputs.tensors[0].numel, 4);
+}
+
+TEST(EtCompactModel, NodeTextsAreReadAgainFromTheFile) {
+  const std::string path = writeEt("compact_texts.json");
+  auto et = readPytorchEt(path);
+  ASSERT_TRUE(et.ok()) << et.error().message;
+  std::map<std::int64_t, std::string> texts;
+  auto read = readEtNodeTexts(*et, [&](std::int64_t id, std::string_view json) {
+    texts.insert_or_assign(id, std::string(json));
+  });
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  ASSERT_EQ(texts.size(), 4u);
+  EXPECT_TRUE(texts[3].starts_with(R"({"id": 3, "name": "aten::add", "ctrl_deps": 1, "cat")"));
+  EXPECT_TRUE(texts[3].ends_with(R"("attrs": []})"));
+  EXPECT_NE(texts[4].find("\"second\""), std::string::npos);  // the later of the two
+}
+
+TEST(EtCompactModel, AFileChangedOrGoneSinceItWasReadIsRefusedNamingIt) {
+  const std::string path = writeEt("compact_changed.json");
+  auto et = readPytorchEt(path);
+  ASSERT_TRUE(et.ok()) << et.error().message;
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::ofstream(path, std::ios::app) << "\n";
+  auto read = readEtNodeTexts(*et, [](std::int64_t, std::string_view) {});
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.error().message.find(path), std::string::npos);
+  EXPECT_NE(read.error().message.find("changed since it was read"), std::string::npos);
+
+  // The ET+ writer says so too, and writes nothing.
+  std::filesystem::remove(path);
+  LinkedTrace linked;
+  linked.et = std::make_shared<EtTrace>(std::move(*et));
+  const std::string out = testing::TempDir() + "/compact_changed_plus.json";
+  std::filesystem::remove(out);
+  auto written = writeEtPlus(linked, out);
+  ASSERT_FALSE(written.ok());
+  EXPECT_NE(written.error().message.find("no longer there"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+}  // namespace
+}  // namespace sutra

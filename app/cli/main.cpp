@@ -8,6 +8,7 @@
 
 #include "cli_args.h"
 #include "command.h"
+#include "util/huge_pages.h"
 
 namespace sutra::cli {
 std::vector<Command>& commands() {
@@ -36,6 +37,7 @@ void printUsage(FILE* out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  sutra::useHugePagesForMalloc(argv);
   if (argc < 2) {
     printUsage(stderr);
     return sutra::cli::kExitBadInput;

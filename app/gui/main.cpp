@@ -13,6 +13,7 @@
 #include "compare_view.h"
 #include "main_window.h"
 #include "theme_menu.h"
+#include "util/huge_pages.h"
 
 namespace {
 
@@ -29,6 +30,7 @@ void avoidDisplayForPrintingOptions(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  sutra::useHugePagesForMalloc(argv);
   avoidDisplayForPrintingOptions(argc, argv);
   QApplication app(argc, argv);
   QApplication::setApplicationName("Sutra");

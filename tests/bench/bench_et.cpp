@@ -19,6 +19,7 @@
 
 #include "io/readers.h"
 #include "link/et_plus_reader.h"
+#include "util/huge_pages.h"
 
 namespace {
 
@@ -67,7 +68,17 @@ struct SutraRun {
   double cpu = 0;
   std::size_t nodes = 0;
   long rssKiB = 0;
+  // Where the model's memory is: the nodes themselves, and the arenas their views point into.
+  std::size_t nodeBytes = 0, arenaHeapBytes = 0, arenaUsedBytes = 0;
 };
+
+void measureModel(const sutra::EtTrace& et, SutraRun& run) {
+  run.nodeBytes = et.nodes.size() * sizeof(sutra::EtNode);
+  for (const auto& storage : et.storage) {
+    run.arenaHeapBytes += storage->heapBytes();
+    run.arenaUsedBytes += storage->usedBytes();
+  }
+}
 
 // One read in a child process, as Python's is: a fresh process, whose memory the kernel hands over
 // page by page (a second read in the same process reuses the first one's freed pages, and takes
@@ -81,17 +92,21 @@ SutraRun sutraRead(const std::string& path, bool plus) {
     close(fds[0]);
     auto t0 = std::chrono::steady_clock::now();
     const double cpu0 = cpuSeconds();
-    std::size_t nodes = 0;
+    SutraRun done;
     if (plus) {
       auto linked = sutra::readLinkedEt(path);
       if (!linked) std::fprintf(stderr, "%s\n", linked.error().message.c_str()), _exit(2);
-      nodes = linked->ops.size();
+      done.nodes = linked->ops.size();
+      measureModel(*linked->et, done);
     } else {
       auto et = sutra::readPytorchEt(path);
       if (!et) std::fprintf(stderr, "%s\n", et.error().message.c_str()), _exit(2);
-      nodes = et->nodes.size();
+      done.nodes = et->nodes.size();
+      measureModel(*et, done);
     }
-    SutraRun done{secondsSince(t0), cpuSeconds() - cpu0, nodes, peakRssKiB()};
+    done.seconds = secondsSince(t0);
+    done.cpu = cpuSeconds() - cpu0;
+    done.rssKiB = peakRssKiB();
     if (write(fds[1], &done, sizeof done) != sizeof done) _exit(3);
     _exit(0);  // the model is not freed: Python's figure leaves its teardown out too
   }
@@ -105,6 +120,8 @@ SutraRun sutraRead(const std::string& path, bool plus) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // As sutra-cli and the window do; json.load's Python inherits it too, so both sides get them.
+  sutra::useHugePagesForMalloc(argv);
   std::string path;
   bool plus = false, python = true;
   int rounds = 3;
@@ -130,6 +147,7 @@ int main(int argc, char** argv) {
               plus ? "ET+ (readLinkedEt)" : "ET (readPytorchEt)");
   double bestSutra = 1e30, bestPython = 1e30, bestRatio = 0;
   long sutraRss = 0, pythonRss = 0;
+  SutraRun last;
   for (int r = 0; r < rounds; ++r) {
     double py = -1, pyCpu = 0;
     if (python && r > 0) {  // the first round is Sutra's alone, the file's first read
@@ -138,6 +156,7 @@ int main(int argc, char** argv) {
     }
     const SutraRun run = sutraRead(path, plus);
     if (run.seconds < 0) return 2;
+    last = run;
     const double s = run.seconds, cpu = run.cpu;
     const std::size_t nodes = run.nodes;
     sutraRss = std::max(sutraRss, run.rssKiB);
@@ -162,6 +181,8 @@ int main(int argc, char** argv) {
   std::printf("\npeak RSS: Sutra %.0f MiB (%.2f of the file)", sutraRss / 1024.0,
               sutraRss / 1024.0 * 1.048576 / mb);
   if (pythonRss) std::printf(", json.load %.0f MiB", pythonRss / 1024.0);
-  std::printf("\n");
+  std::printf("\nmodel: %zu nodes x %zu B = %.1f MB, arenas %.1f MB (%.1f MB used)\n", last.nodes,
+              sizeof(sutra::EtNode), last.nodeBytes / 1e6, last.arenaHeapBytes / 1e6,
+              last.arenaUsedBytes / 1e6);
   return 0;
 }

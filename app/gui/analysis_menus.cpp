@@ -21,6 +21,7 @@
 #include "analysis/call_tree.h"
 #include "analysis/critical_path.h"
 #include "analysis/memory.h"
+#include "analysis/rank_breakdown.h"
 #include "astra_sim_action.h"
 #include "breakdown_view.h"
 #include "call_tree_view.h"
@@ -316,6 +317,13 @@ std::shared_ptr<const widgets::RankData> analysedRank(QMainWindow* window,
   return rank;
 }
 
+// "pid/tid" of the thread whose steps the breakdown's host side covers.
+QString hostThreadOf(const Trace& trace, const Breakdown& breakdown) {
+  if (breakdown.steps.empty() || breakdown.steps.front().host.lane >= trace.lanes.size()) return {};
+  const Lane& lane = trace.lanes[breakdown.steps.front().host.lane];
+  return QString::fromStdString(lane.pid + "/" + lane.tid);
+}
+
 // The timeline's offset of the rank (non-zero in the all-ranks view): trace time = view time - it.
 TimeNs rankOffset(widgets::TimelineView* timeline, const std::function<int()>& currentRank) {
   const int index = currentRank ? std::max(0, currentRank()) : 0;
@@ -347,28 +355,48 @@ void installViewActions(QMainWindow* window, QMenu* analysis, widgets::TraceSess
   analysis->addAction(QObject::tr("Step &Breakdown"), window, [window, session, currentRank] {
     const auto rank = analysedRank(window, session, currentRank, QObject::tr("Step Breakdown"));
     if (!rank) return;
-    Breakdown breakdown = buildBreakdown(*rank->trace, rank->steps);
-    QString host;
-    if (!breakdown.steps.empty() && breakdown.steps.front().host.lane < rank->trace->lanes.size()) {
-      const Lane& lane = rank->trace->lanes[breakdown.steps.front().host.lane];
-      host = QString::fromStdString(lane.pid + "/" + lane.tid);
+    // Every rank of the all-ranks view where all have their steps, else the current one.
+    std::vector<std::shared_ptr<const widgets::RankData>> ranks;
+    for (const auto& r : session->ranks())
+      if (r->trace && !r->steps.empty()) ranks.push_back(r);
+    const bool several = ranks.size() > 1 && ranks.size() == session->ranks().size();
+    if (!several) ranks = {rank};
+    std::vector<RankBreakdown> breakdowns;
+    QStringList hosts, labels;
+    int current = 0;
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+      const widgets::RankData& r = *ranks[i];
+      breakdowns.push_back({r.rank, buildBreakdown(*r.trace, r.steps)});
+      hosts << hostThreadOf(*r.trace, breakdowns.back().breakdown);
+      labels << r.label;
+      if (ranks[i] == rank) current = int(i);
     }
     auto* view = new widgets::BreakdownView;
     view->setObjectName("BreakdownView");
-    view->setBreakdown(std::move(breakdown), host);
+    if (several)
+      view->setRanks(std::move(breakdowns), hosts, labels, current);
+    else
+      view->setBreakdown(std::move(breakdowns.front().breakdown), hosts.front());
     QPointer<widgets::TimelineView> timeline = window->findChild<widgets::TimelineView*>();
-    const std::vector<Step> steps = rank->steps;
     QObject::connect(
         view, &widgets::BreakdownView::stepActivated, view,
-        [timeline, steps, currentRank](std::int64_t number) {
-          const Step* step = findStep(steps, number);
-          if (!timeline || !step) return;
-          const TimeNs offset = rankOffset(timeline, currentRank);
+        [timeline, ranks, several, view, currentRank](std::int64_t number) {
+          // The rank shown: the view's choice among all ranks, else the current one (its index
+          // is also its part of the timeline).
+          const int index = several ? view->rankIndex() : 0;
+          if (!timeline || index < 0 || std::size_t(index) >= ranks.size()) return;
+          const Step* step = findStep(ranks[std::size_t(index)]->steps, number);
+          if (!step) return;
+          const TimeNs offset =
+              several ? (timeline->partCount() > index ? timeline->part(index).offset : 0)
+                      : rankOffset(timeline, currentRank);
           const sutra::view::TimeRange range{step->start + offset, step->deviceEnd + offset};
           timeline->setSelectedTimeRange(range);
           timeline->setVisibleRange(range);
         });
-    showAnalysisWindow(window, view, QObject::tr("Step breakdown of %1").arg(rank->label));
+    showAnalysisWindow(window, view,
+                       several ? QObject::tr("Step breakdown of %1 ranks").arg(ranks.size())
+                               : QObject::tr("Step breakdown of %1").arg(rank->label));
   });
   enableWithTrace(analysis->actions().back(), session);
 

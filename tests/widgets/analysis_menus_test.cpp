@@ -6,10 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QComboBox>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <filesystem>
 
 #include "breakdown_view.h"
 #include "compare_view.h"
@@ -17,6 +19,7 @@
 #include "flame_graph_view.h"
 #include "main_window.h"
 #include "qt_app.h"
+#include "rank_folder_generator.h"
 #include "test_support.h"
 #include "timeline_view.h"
 #include "trace_session.h"
@@ -134,6 +137,65 @@ TEST(AnalysisMenus, ViewsOpenOnTheLoadedTraceLinkedToTheTimeline) {
   auto* flame = window.findChild<widgets::FlameGraphView*>();
   ASSERT_NE(flame, nullptr);
   ASSERT_FALSE(flame->callTree().threads.empty());
+}
+
+// With several ranks open (the all-ranks view), Step Breakdown shows every rank's steps behind a
+// rank selector and a line naming the rank whose step is longest and by which part. A generated
+// job of 4 ranks whose rank 2 computes 30 % longer: its ranks end each step together, waiting for
+// rank 2 at the all-reduces, so rank 2 is named by its kernel time (the generator's own numbers).
+TEST(AnalysisMenus, StepBreakdownAcrossTheRanksOfTheAllRanksView) {
+  test::qtApp();
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  gen::RankFolderSpec spec;
+  spec.ranks = 4;
+  spec.steps = 3;
+  spec.bucketsPerStep = 2;
+  spec.kernelsPerBucket = 5;
+  spec.slowRank = 2;
+  auto generated = gen::generateRankFolder(dir.path().toStdString(), spec);
+  ASSERT_TRUE(generated.ok()) << generated.error().message;
+  MainWindow window;
+  window.resize(1400, 900);
+  QSignalSpy loaded(&window, &MainWindow::loadFinished);
+  window.openPaths({dir.path()});
+  for (int i = 0; i < 600 && loaded.isEmpty(); ++i) loaded.wait(100);
+  ASSERT_FALSE(loaded.isEmpty());
+  auto* session = window.findChild<widgets::TraceSession*>();
+  ASSERT_EQ(session->ranks().size(), 4u);
+  auto* timeline = window.findChild<widgets::TimelineView*>();
+  ASSERT_EQ(timeline->partCount(), 4);
+
+  actionNamed(menuNamed(&window, "Analysis"), "Step Breakdown")->trigger();
+  auto* view = window.findChild<widgets::BreakdownView*>();
+  ASSERT_NE(view, nullptr);
+  auto* ranks = view->findChild<QComboBox*>("BreakdownRank");
+  ASSERT_NE(ranks, nullptr);
+  EXPECT_EQ(ranks->count(), 4);
+  EXPECT_FALSE(ranks->isHidden());
+  EXPECT_TRUE(view->acrossRanksText().startsWith("rank 2 is longest in 3 of 3 steps; step "))
+      << view->acrossRanksText().toStdString();
+  EXPECT_TRUE(view->acrossRanksText().contains("rank 2 is longest by kernel: "))
+      << view->acrossRanksText().toStdString();
+  // Each rank's own steps, as generated.
+  for (int r = 0; r < 4; ++r) {
+    view->setRankIndex(r);
+    EXPECT_EQ(view->rankIndex(), r);
+    const auto& steps = view->breakdown().steps;
+    ASSERT_EQ(steps.size(), 3u);
+    for (std::size_t s = 0; s < 3; ++s) {
+      ASSERT_EQ(steps[s].devices.size(), 1u);
+      EXPECT_EQ(steps[s].devices[0].kernel, generated->steps[std::size_t(r)][s].compute);
+    }
+  }
+  // A step asked for selects it on the rank's own part of the timeline.
+  view->setRankIndex(2);
+  emit view->stepActivated(1);
+  const Step* step = findStep(session->ranks()[2]->steps, 1);
+  ASSERT_NE(step, nullptr);
+  const TimeNs offset = timeline->part(2).offset;
+  EXPECT_EQ(timeline->selectedTimeRange().start, step->start + offset);
+  EXPECT_EQ(timeline->selectedTimeRange().end, step->deviceEnd + offset);
 }
 
 }  // namespace

@@ -8,8 +8,10 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollArea>
+#include <QSignalBlocker>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "text/format.h"
 #include "theme.h"
@@ -50,12 +52,25 @@ std::vector<Part> partsOf(const StepBreakdown& s, int side) {
 BreakdownView::BreakdownView(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   auto* top = new QHBoxLayout;
+  rankLabel_ = new QLabel(tr("Rank:"));
+  top->addWidget(rankLabel_);
+  rank_ = new QComboBox;
+  rank_->setObjectName("BreakdownRank");
+  top->addWidget(rank_);
+  rankLabel_->hide();
+  rank_->hide();
   top->addWidget(new QLabel(tr("Show:")));
   side_ = new QComboBox;
   side_->setObjectName("BreakdownSide");
   top->addWidget(side_);
   top->addStretch(1);
   layout->addLayout(top);
+  across_ = new QLabel;
+  across_->setObjectName("BreakdownAcrossRanks");
+  across_->setWordWrap(true);
+  across_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  across_->hide();
+  layout->addWidget(across_);
   plot_ = new QCustomPlot;
   plot_->setMinimumHeight(260);
   plot_->setInteraction(QCP::iSelectPlottables);
@@ -79,6 +94,7 @@ BreakdownView::BreakdownView(QWidget* parent) : QWidget(parent) {
   table_->verticalHeader()->hide();
   layout->addWidget(table_, 2);
   connect(side_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
+  connect(rank_, &QComboBox::currentIndexChanged, this, [this](int index) { showRank(index); });
   connect(table_, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
     if (row >= 0 && std::size_t(row) < breakdown_.steps.size())
       emit stepActivated(breakdown_.steps[std::size_t(row)].step);
@@ -91,6 +107,20 @@ BreakdownView::BreakdownView(QWidget* parent) : QWidget(parent) {
 }
 
 void BreakdownView::setBreakdown(Breakdown breakdown, QString hostThread) {
+  ranks_.clear();
+  hostThreads_.clear();
+  {
+    const QSignalBlocker block(rank_);
+    rank_->clear();
+  }
+  rankLabel_->hide();
+  rank_->hide();
+  across_->clear();
+  across_->hide();
+  applyBreakdown(std::move(breakdown), std::move(hostThread));
+}
+
+void BreakdownView::applyBreakdown(Breakdown breakdown, QString hostThread) {
   breakdown_ = std::move(breakdown);
   hostThread_ = std::move(hostThread);
   const QSignalBlocker block(side_);
@@ -105,6 +135,42 @@ void BreakdownView::setBreakdown(Breakdown breakdown, QString hostThread) {
   side_->setCurrentIndex(side_->count() > 1 ? 1 : 0);
   rebuild();
 }
+
+void BreakdownView::setRanks(std::vector<RankBreakdown> ranks, QStringList hostThreads,
+                             QStringList labels, int current) {
+  ranks_ = std::move(ranks);
+  hostThreads_ = std::move(hostThreads);
+  const QSignalBlocker block(rank_);
+  rank_->clear();
+  for (std::size_t i = 0; i < ranks_.size(); ++i)
+    rank_->addItem(i < std::size_t(labels.size()) ? labels[qsizetype(i)]
+                                                  : tr("rank%1").arg(ranks_[i].rank));
+  const bool several = ranks_.size() > 1;
+  rankLabel_->setVisible(several);
+  rank_->setVisible(several);
+  const auto longest = longestRankSteps(ranks_);
+  QStringList lines;
+  for (const LongestRankStep& step : longest)
+    lines << QString::fromStdString(longestRankStepText(step));
+  across_->setText(QString::fromStdString(longestRanksHeadline(longest)));
+  across_->setToolTip(lines.join('\n'));
+  across_->setVisible(several && !longest.empty());
+  const int index = std::clamp(current, 0, std::max(0, int(ranks_.size()) - 1));
+  rank_->setCurrentIndex(index);
+  showRank(index);
+}
+
+void BreakdownView::showRank(int index) {
+  if (index < 0 || std::size_t(index) >= ranks_.size()) return;
+  const int side = side_->currentIndex();
+  applyBreakdown(ranks_[std::size_t(index)].breakdown,
+                 index < hostThreads_.size() ? hostThreads_[index] : QString());
+  if (side >= 0 && side < side_->count()) setSide(side);  // the same side on the next rank
+}
+
+int BreakdownView::rankIndex() const { return ranks_.empty() ? 0 : rank_->currentIndex(); }
+void BreakdownView::setRankIndex(int index) { rank_->setCurrentIndex(index); }
+QString BreakdownView::acrossRanksText() const { return across_->text(); }
 
 void BreakdownView::setSide(int side) { side_->setCurrentIndex(side); }
 int BreakdownView::side() const { return side_->currentIndex(); }

@@ -92,6 +92,7 @@ Theme makeLight() {
   t.searchOutline = rgb(0xd9481c);
   t.flow = rgb(0x253b80);
   t.counterLine = rgb(0x1f77b4);
+  t.counterMark = rgb(0xc0392b);
   t.rangeShade = QColor(0x3d, 0x7e, 0xd8, 0x30);
   t.rangeRuler = rgb(0x9cc0f0);
   t.rangeRulerText = rgb(0x103070);
@@ -140,6 +141,7 @@ Theme makeDark() {
   t.searchOutline = rgb(0xff9a52);
   t.flow = rgb(0x8fb6ff);
   t.counterLine = rgb(0x5aa9e6);
+  t.counterMark = rgb(0xff7a66);
   t.rangeShade = QColor(0x5a, 0x9b, 0xff, 0x38);
   t.rangeRuler = rgb(0x2c4a73);
   t.rangeRulerText = rgb(0xdbe7ff);

@@ -56,6 +56,7 @@ struct Theme {
   QColor searchOutline;  // outline of highlighted (searched) events
   QColor flow;           // arrows along the selection's flows
   QColor counterLine;    // counter graphs
+  QColor counterMark;    // a mark on a counter graph (the memory peak) and its label
   QColor rangeShade;     // the time range chosen on the ruler (translucent)
   QColor rangeRuler;
   QColor rangeRulerText;

@@ -620,7 +620,45 @@ void TimelineView::paintCounters(const Frame& f) const {
     }
     f.p.setPen(QPen(f.theme.counterLine, 1));
     f.p.drawLines(segments);
+    paintCounterMarks(f, state.part.trace->counters[counter.series].marks, local, top, h, yOf);
   }
+}
+
+// A counter's marks (the memory peak): a dashed line across the lane, a diamond at the value and
+// the short label beside it, on the side where it fits.
+void TimelineView::paintCounterMarks(const Frame& f, const std::vector<CounterMark>& marks,
+                                     const TimeRange& local, double top, double h,
+                                     const std::function<double(double)>& yOf) const {
+  if (marks.empty()) return;
+  QFont bold = font();
+  bold.setBold(true);
+  const QFontMetrics metrics(bold);
+  f.p.save();
+  f.p.setFont(bold);
+  f.p.setRenderHint(QPainter::Antialiasing, true);
+  for (const CounterMark& mark : marks) {
+    if (mark.time < local.start || mark.time > local.end) continue;
+    // On a pixel's centre, so the antialiased line stays one crisp pixel wide.
+    const double x = std::floor(labelWidth_ + timeToX(mark.time, local, f.areaWidth)) + 0.5;
+    const double y = std::clamp(yOf(mark.value), top + 4, top + h - 4);
+    f.p.setPen(QPen(f.theme.counterMark, 1, Qt::DashLine));
+    f.p.drawLine(QLineF(x, top, x, top + h));
+    f.p.setPen(Qt::NoPen);
+    f.p.setBrush(f.theme.counterMark);
+    f.p.drawPolygon(QPolygonF({{x, y - 4}, {x + 4, y}, {x, y + 4}, {x - 4, y}}));
+    const QString label = QString::fromStdString(mark.label);
+    const int w = metrics.horizontalAdvance(label) + 6;
+    const double right = labelWidth_ + f.areaWidth;
+    const double left = x + 7 + w <= right ? x + 7 : x - 7 - w;
+    const QRectF box(left, top + (h - metrics.height()) / 2, w, metrics.height());
+    QColor shade = f.theme.background;
+    shade.setAlpha(210);
+    f.p.setBrush(shade);
+    f.p.drawRect(box);
+    f.p.setPen(f.theme.counterMark);
+    f.p.drawText(box, Qt::AlignCenter, label);
+  }
+  f.p.restore();
 }
 
 // Highlighted events wide enough to be outlined.
@@ -964,7 +1002,30 @@ TimelineEvent TimelineView::hitAt(const QPoint& pos) const {
   return {hit.part, it == begin ? *begin : *(it - 1)};
 }
 
+TimelineView::MarkHit TimelineView::markAt(const QPoint& pos) const {
+  constexpr double kTolerancePx = 5;
+  if (parts_.empty() || pos.x() < labelWidth_ || pos.x() >= labelWidth_ + eventAreaWidth())
+    return {};
+  const int line = lineAt(pos.y());
+  if (line < 0 || lines_[static_cast<std::size_t>(line)].kind != Line::Counter) return {};
+  const Line& l = lines_[static_cast<std::size_t>(line)];
+  const TimelinePart& shown = parts_[l.part].part;
+  const auto& marks = shown.trace->counters[shown.layout->counters()[l.index].series].marks;
+  const TimeRange local{range_.start - shown.offset, range_.end - shown.offset};
+  const int i = counterMarkAt(marks, local, eventAreaWidth(), pos.x() - labelWidth_, kTolerancePx);
+  if (i < 0) return {};
+  return {static_cast<int>(l.part), &marks[static_cast<std::size_t>(i)]};
+}
+
 QString TimelineView::toolTipAt(const QPoint& pos) const {
+  if (const MarkHit m = markAt(pos); m.mark) {
+    const TimelinePart& shown = parts_[static_cast<std::size_t>(m.part)].part;
+    QStringList lines = QString::fromStdString(m.mark->detail).toHtmlEscaped().split('\n');
+    lines[0] = QStringLiteral("<b>%1</b>").arg(lines[0]);
+    lines.insert(1, tr("at +%1").arg(durationText(m.mark->time - (timeOrigin() - shown.offset))));
+    if (m.mark->event != kNoEvent) lines.append(tr("<i>click to select the op</i>"));
+    return lines.join(QStringLiteral("<br>"));
+  }
   const BoxHit hit = boxAt(pos);
   if (!hit.box) return {};
   const TimelineBox* box = hit.box;
@@ -1254,6 +1315,10 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
   if (line >= 0 && lines_[static_cast<std::size_t>(line)].kind == Line::GroupHeader) {
     const Line& header = lines_[static_cast<std::size_t>(line)];
     setGroupCollapsed(header.part, header.index, !isGroupCollapsed(header.part, header.index));
+    return;
+  }
+  if (const MarkHit m = markAt(pos); m.mark && m.mark->event != kNoEvent) {
+    selectEvent(m.part, m.mark->event, true);
     return;
   }
   if (pos.x() >= labelWidth_) {

@@ -16,6 +16,7 @@
 // merged run zooms into it.
 #include <QScrollBar>
 #include <QWidget>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -222,6 +223,9 @@ class TimelineView : public QWidget {
   static void paintBoxes(const Frame& f, const Geometry& g);
   void paintBoxLabels(const Frame& f, const Geometry& g) const;
   void paintCounters(const Frame& f) const;
+  void paintCounterMarks(const Frame& f, const std::vector<CounterMark>& marks,
+                         const TimeRange& local, double top, double h,
+                         const std::function<double(double)>& yOf) const;
   static void paintOutlines(const Frame& f, const Geometry& g);
   void paintSelection(const Frame& f) const;
   static void paintFlowArrow(const Frame& f, QPointF a, QPointF b);
@@ -248,6 +252,12 @@ class TimelineView : public QWidget {
     std::pair<TimeNs, TimeNs> runSpan() const;
   };
   BoxHit boxAt(const QPoint& pos) const;
+  // The counter mark under a widget point, with its part (mark null where there is none).
+  struct MarkHit {
+    int part = 0;
+    const CounterMark* mark = nullptr;
+  };
+  MarkHit markAt(const QPoint& pos) const;
   void computeSelectionFlows();
   void applyMatches(std::vector<TimelineEvent> matches);
   void applyHighlights(const std::vector<TimelineEvent>& events);

@@ -41,6 +41,31 @@ std::string bytesText(std::int64_t bytes) {
   return buf;
 }
 
+// The peak as a mark on the device's counter lane: its size, and in the tooltip the op that
+// reached it and the ops whose allocations were live then (the report's, not computed again).
+CounterMark peakMark(const Trace& trace, const MemoryDevice& device) {
+  constexpr std::size_t kOpsShown = 5;
+  CounterMark mark;
+  mark.time = device.peakNs;
+  mark.value = static_cast<double>(device.peakBytes);
+  mark.event = device.peakOp;
+  mark.label = "peak " + bytesText(device.peakBytes);
+  mark.detail = mark.label;
+  if (device.peakOp != kNoEvent)
+    mark.detail += " in " + std::string(trace.name(trace.events[device.peakOp]));
+  mark.detail += device.matchedByAddress ? "\nlive at the peak, by the op that allocated it:"
+                                         : "\nallocated up to the peak, by op:";
+  for (std::size_t i = 0; i < device.liveAtPeak.size() && i < kOpsShown; ++i) {
+    const MemoryOpShare& op = device.liveAtPeak[i];
+    mark.detail += "\n" + bytesText(op.bytes) + "  " + op.name + " (" +
+                   std::to_string(op.allocations) +
+                   (op.allocations == 1 ? " allocation)" : " allocations)");
+  }
+  if (device.liveAtPeak.size() > kOpsShown)
+    mark.detail += "\n" + std::to_string(device.liveAtPeak.size() - kOpsShown) + " more ops";
+  return mark;
+}
+
 }  // namespace
 
 std::string deviceTypeName(std::int64_t type) {
@@ -221,6 +246,7 @@ void addMemoryCounters(Trace& trace) {
     series.pid = device.deviceType == 0 ? hostPid : std::to_string(device.deviceId);
     for (const MemoryPoint& point : device.points)
       series.samples.emplace_back(point.time, static_cast<double>(point.allocated));
+    series.marks.push_back(peakMark(trace, device));
     trace.counters.push_back(std::move(series));
   }
 }

@@ -60,7 +60,8 @@ MemoryReport buildMemoryReport(const Trace& trace);
 // Each device's allocation curve as a counter series of `trace`, named "memory allocated (CUDA
 // 0)": on the device's pid for a device (Kineto puts a GPU's lanes on pid <id>) and on the
 // allocating process for host memory, so the timeline draws it as a counter lane under the
-// device's streams. Nothing for a trace without [memory] events.
+// device's streams, with its peak as the series' mark ("peak 13.00 KiB"; the tooltip lists the
+// ops live at the peak). Nothing for a trace without [memory] events.
 void addMemoryCounters(Trace& trace);
 
 // "CPU", "CUDA", ... for c10::DeviceType; the number as text for one it does not know.

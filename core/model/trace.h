@@ -82,10 +82,22 @@ struct Instant {
   char scope = 't';  // 'g' global, 'p' process, 't' thread
 };
 
+// A point of a counter series that whoever made the series singled out (the memory curve's peak):
+// the timeline marks it on the counter's lane with its label, shows the detail on hover and
+// selects the event on a click.
+struct CounterMark {
+  TimeNs time = 0;
+  double value = 0;
+  std::string label;         // short, drawn beside the mark: "peak 1.21 GiB"
+  std::string detail;        // lines for the tooltip
+  EventId event = kNoEvent;  // the op at the mark, kNoEvent where none
+};
+
 struct CounterSeries {
   std::string name;  // "<counter name>/<series key>" or the counter name where it has one series
   std::string pid;
   std::vector<std::pair<TimeNs, double>> samples;  // sorted by time
+  std::vector<CounterMark> marks;                  // by time; most series have none
 };
 
 // Raw JSON text of each event's args, in an arena of fixed-size blocks: a gigabyte of args grows

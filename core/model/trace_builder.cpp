@@ -59,7 +59,7 @@ void TraceBuilder::addCounterSample(std::string_view pid, std::string_view name,
   auto it = counterIds_.find(key);
   if (it == counterIds_.end()) {
     it = counterIds_.emplace(std::move(key), trace_.counters.size()).first;
-    trace_.counters.push_back(CounterSeries{std::string(name), std::string(pid), {}});
+    trace_.counters.push_back(CounterSeries{std::string(name), std::string(pid), {}, {}});
   }
   trace_.counters[it->second].samples.emplace_back(time, value);
 }

@@ -34,4 +34,20 @@ std::vector<CounterColumn> counterColumns(const std::vector<std::pair<TimeNs, do
   return out;
 }
 
+int counterMarkAt(const std::vector<CounterMark>& marks, const TimeRange& range, int widthPx,
+                  double x, double tolerancePx) {
+  if (widthPx <= 0 || range.span() <= 0) return -1;
+  int best = -1;
+  double bestDistance = tolerancePx;
+  for (std::size_t i = 0; i < marks.size(); ++i) {
+    if (marks[i].time < range.start || marks[i].time > range.end) continue;
+    const double distance = std::abs(timeToX(marks[i].time, range, widthPx) - x);
+    if (distance <= bestDistance) {
+      best = static_cast<int>(i);
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
 }  // namespace sutra::view

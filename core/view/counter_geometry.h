@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/time.h"
+#include "model/trace.h"
 #include "view/time_axis.h"
 #include "view/widgets_names.h"
 
@@ -27,5 +28,11 @@ struct CounterColumn {
 // of the window.
 std::vector<CounterColumn> counterColumns(const std::vector<std::pair<TimeNs, double>>& samples,
                                           const TimeRange& range, int widthPx);
+
+// The mark of `marks` (sorted by time) drawn nearest `x` (0 = the window's start) on
+// a window `range` drawn `widthPx` wide, if one is within `tolerancePx`; -1 where none is. A mark
+// outside the window is never hit.
+int counterMarkAt(const std::vector<CounterMark>& marks, const TimeRange& range, int widthPx,
+                  double x, double tolerancePx);
 
 }  // namespace sutra::view

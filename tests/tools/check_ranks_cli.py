@@ -4,6 +4,9 @@
 answer (--truth): one row per rank with the issue's fields, each mean computed here from the
 generator's steps; the slow rank named as the straggler; --save and the saved summaries merged
 from two "nodes"; a second run answered from the cache; bad input exits 2 naming the file.
+`sutra-cli breakdown` on a folder of 4 ranks: each rank's steps (kernel and exposed communication
+time from the generator's steps) and per step the rank that computes longest, named by its kernel
+time.
 
 Usage: check_ranks_cli.py SUTRA_CLI SUTRA_GEN_RANKS
 """
@@ -38,6 +41,43 @@ def check_rows(doc, truth):
             mean = sum(s[field] for s in steps) // n
             assert row[key] == mean, (row["rank"], key, row[key], mean)
         assert row["clock_offset_ns"] == -want["clock_skew_ns"], row
+
+
+def check_breakdown(cli, gen, tmp):
+    job = os.path.join(tmp, "breakdown_job")
+    truth_path = os.path.join(tmp, "breakdown_truth.json")
+    run([gen, job, "--ranks", "4", "--steps", "3", "--buckets", "2", "--kernels", "5",
+         "--slow-rank", "2", "--truth", truth_path])
+    truth = json.load(open(truth_path))
+    doc = json.loads(run([cli, "breakdown", job, "--json"]).stdout)
+    assert [r["rank"] for r in doc["ranks"]] == [0, 1, 2, 3], doc["ranks"]
+    for row, want in zip(doc["ranks"], truth["ranks"]):
+        assert os.path.basename(row["path"]) == f"rank{want['rank']}.pt.trace.json", row["path"]
+        assert len(row["steps"]) == len(want["steps"])
+        for got, step in zip(row["steps"], want["steps"]):
+            assert got["step"] == step["number"]
+            device = got["devices"][0]
+            assert device["kernel_ns"] == step["compute_ns"], (row["rank"], got, step)
+            assert device["communication_ns"] == step["exposed_comm_ns"], (row["rank"], got, step)
+    # Per step: the ranks end together, so the one named is the rank computing longest (the slow
+    # rank), against the one computing least, by kernel time.
+    assert len(doc["longest"]) == 3, doc["longest"]
+    for s, got in enumerate(doc["longest"]):
+        compute = [r["steps"][s]["compute_ns"] for r in truth["ranks"]]
+        most, least = compute.index(max(compute)), compute.index(min(compute))
+        assert most == 2
+        assert (got["longest_rank"], got["shortest_rank"]) == (most, least), got
+        assert got["even"] and got["part"] == "kernel", got
+        assert (got["part_longest_ns"], got["part_shortest_ns"]) == (compute[most], compute[least])
+    text = run([cli, "breakdown", job]).stdout
+    for r in range(4):
+        assert f"rank {r} (rank{r}.pt.trace.json):" in text, text
+    assert "Across the ranks:" in text and "rank 2 is longest by kernel" in text, text
+    one = json.loads(run([cli, "breakdown", job, "--step", "1", "--json"]).stdout)
+    assert [len(r["steps"]) for r in one["ranks"]] == [1, 1, 1, 1]
+    assert [x["step"] for x in one["longest"]] == [1]
+    p = run([cli, "breakdown", job, "--step", "9"], expect=2)
+    assert "rank0.pt.trace.json: no step 9" in p.stderr, p.stderr
 
 
 def main():
@@ -92,6 +132,8 @@ def main():
         table = [l.split() for l in text.splitlines() if len(l.split()) == 8 and l.split()[0].isdigit()]
         assert table[0][0] == "13", text
         assert "rank 13: arrived last at 6 of 6 collectives" in text, text
+
+        check_breakdown(cli, gen, tmp)
 
         # Bad input.
         bad = os.path.join(tmp, "bad.json")

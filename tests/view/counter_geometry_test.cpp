@@ -67,5 +67,23 @@ TEST(CounterLanes, SitInTheirProcessGroup) {
   EXPECT_TRUE(layout.groups()[1].tracks.empty());
 }
 
+// Window [0, 100) ns on 10 pixels: marks at 20, 23 and 150 ns are drawn at x 2 and 2.3; the one
+// at 150 ns is outside and never hit.
+TEST(CounterMarks, TheNearestMarkWithinTheToleranceIsHit) {
+  std::vector<CounterMark> marks(3);
+  marks[0].time = 20;
+  marks[1].time = 23;
+  marks[2].time = 150;
+  EXPECT_EQ(counterMarkAt(marks, {0, 100}, 10, 2.0, 1.0), 0);
+  EXPECT_EQ(counterMarkAt(marks, {0, 100}, 10, 2.3, 1.0), 1);
+  EXPECT_EQ(counterMarkAt(marks, {0, 100}, 10, 3.2, 1.0), 1);   // 0.9 px from 23 ns
+  EXPECT_EQ(counterMarkAt(marks, {0, 100}, 10, 3.4, 1.0), -1);  // 1.1 px from the nearest
+  EXPECT_EQ(counterMarkAt(marks, {0, 100}, 10, 10.0, 100.0), 1);
+  EXPECT_EQ(counterMarkAt(marks, {100, 200}, 10, 5.0, 0.5), 2);  // 150 ns: x 5 there
+  EXPECT_EQ(counterMarkAt({}, {0, 100}, 10, 2.0, 1.0), -1);
+  EXPECT_EQ(counterMarkAt(marks, {0, 0}, 10, 0.0, 1.0), -1);  // an empty window
+  EXPECT_EQ(counterMarkAt(marks, {0, 100}, 0, 2.0, 1.0), -1);
+}
+
 }  // namespace
 }  // namespace sutra::view

@@ -260,6 +260,19 @@ TEST(LaneLayout, MemoryCurvesAreCounterLanesUnderTheirDevice) {
   const std::vector<std::pair<TimeNs, double>> expected{
       {11'000, 4096}, {31'000, 12288}, {35'000, 13312}, {40'000, 9216}, {61'000, 11264}};
   EXPECT_EQ(gpu->samples, expected);
+  // Its peak, marked: 13312 B at 35 us in aten::mm, with aten::mm's 9216 B and aten::empty's
+  // 4096 B live then (tests/core/views_analysis_test.cpp has the report itself).
+  ASSERT_EQ(gpu->marks.size(), 1u);
+  EXPECT_EQ(gpu->marks[0].time, 35'000);
+  EXPECT_EQ(gpu->marks[0].value, 13312.0);
+  EXPECT_EQ(gpu->marks[0].label, "peak 13.00 KiB");
+  ASSERT_NE(gpu->marks[0].event, kNoEvent);
+  EXPECT_EQ(trace.name(trace.events[gpu->marks[0].event]), "aten::mm");
+  EXPECT_EQ(gpu->marks[0].detail,
+            "peak 13.00 KiB in aten::mm\n"
+            "live at the peak, by the op that allocated it:\n"
+            "9.00 KiB  aten::mm (2 allocations)\n"
+            "4.00 KiB  aten::empty (1 allocation)");
   for (LaneGrouping grouping : {LaneGrouping::Layers, LaneGrouping::Processes}) {
     const LaneLayout layout = LaneLayout::build(trace, "rank0", grouping);
     bool found = false;

@@ -6,20 +6,28 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QComboBox>
+#include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+#include <filesystem>
 
 #include "breakdown_view.h"
+#include "call_tree_view.h"
 #include "compare_view.h"
 #include "critical_path_view.h"
 #include "flame_graph_view.h"
 #include "main_window.h"
 #include "qt_app.h"
+#include "rank_folder_generator.h"
 #include "test_support.h"
 #include "timeline_view.h"
 #include "trace_session.h"
+#include "view_results.h"
 
 namespace sutra::gui {
 namespace {
@@ -93,6 +101,13 @@ QAction* actionNamed(QMenu* menu, const QString& text) {
 // The views of issue 19 open from the Analysis menu on the loaded rank and talk to the timeline:
 // the critical path's events stand out there and Next selects them one by one; the breakdown has
 // a row per step.
+// The views compute on a worker thread, showing a "computing..." note until their result comes.
+QLabel* computingNote(QWidget* view) { return view->findChild<QLabel*>("ComputingNote"); }
+bool waitComputed(QWidget* view) {
+  for (int i = 0; i < 600 && computingNote(view); ++i) QTest::qWait(10);
+  return computingNote(view) == nullptr;
+}
+
 TEST(AnalysisMenus, ViewsOpenOnTheLoadedTraceLinkedToTheTimeline) {
   test::qtApp();
   MainWindow window;
@@ -114,6 +129,7 @@ TEST(AnalysisMenus, ViewsOpenOnTheLoadedTraceLinkedToTheTimeline) {
   actionNamed(analysis, "Critical Path")->trigger();
   auto* path = window.findChild<widgets::CriticalPathView*>();
   ASSERT_NE(path, nullptr);
+  ASSERT_TRUE(waitComputed(path));
   ASSERT_FALSE(path->pathEvents().empty());
   EXPECT_EQ(timeline->highlighted(), path->pathEvents());
   ASSERT_FALSE(path->pathEdges().empty());
@@ -128,12 +144,127 @@ TEST(AnalysisMenus, ViewsOpenOnTheLoadedTraceLinkedToTheTimeline) {
   actionNamed(analysis, "Step Breakdown")->trigger();
   auto* breakdown = window.findChild<widgets::BreakdownView*>();
   ASSERT_NE(breakdown, nullptr);
+  ASSERT_TRUE(waitComputed(breakdown));
   EXPECT_EQ(breakdown->breakdown().steps.size(), steps.size());
 
   actionNamed(analysis, "Flame Graph")->trigger();
   auto* flame = window.findChild<widgets::FlameGraphView*>();
   ASSERT_NE(flame, nullptr);
+  ASSERT_TRUE(waitComputed(flame));
   ASSERT_FALSE(flame->callTree().threads.empty());
+}
+
+// With several ranks open (the all-ranks view), Step Breakdown shows every rank's steps behind a
+// rank selector and a line naming the rank whose step is longest and by which part. A generated
+// job of 4 ranks whose rank 2 computes 30 % longer: its ranks end each step together, waiting for
+// rank 2 at the all-reduces, so rank 2 is named by its kernel time (the generator's own numbers).
+TEST(AnalysisMenus, StepBreakdownAcrossTheRanksOfTheAllRanksView) {
+  test::qtApp();
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  gen::RankFolderSpec spec;
+  spec.ranks = 4;
+  spec.steps = 3;
+  spec.bucketsPerStep = 2;
+  spec.kernelsPerBucket = 5;
+  spec.slowRank = 2;
+  auto generated = gen::generateRankFolder(dir.path().toStdString(), spec);
+  ASSERT_TRUE(generated.ok()) << generated.error().message;
+  MainWindow window;
+  window.resize(1400, 900);
+  QSignalSpy loaded(&window, &MainWindow::loadFinished);
+  window.openPaths({dir.path()});
+  for (int i = 0; i < 600 && loaded.isEmpty(); ++i) loaded.wait(100);
+  ASSERT_FALSE(loaded.isEmpty());
+  auto* session = window.findChild<widgets::TraceSession*>();
+  ASSERT_EQ(session->ranks().size(), 4u);
+  auto* timeline = window.findChild<widgets::TimelineView*>();
+  ASSERT_EQ(timeline->partCount(), 4);
+
+  actionNamed(menuNamed(&window, "Analysis"), "Step Breakdown")->trigger();
+  auto* view = window.findChild<widgets::BreakdownView*>();
+  ASSERT_NE(view, nullptr);
+  ASSERT_TRUE(waitComputed(view));
+  auto* ranks = view->findChild<QComboBox*>("BreakdownRank");
+  ASSERT_NE(ranks, nullptr);
+  EXPECT_EQ(ranks->count(), 4);
+  EXPECT_FALSE(ranks->isHidden());
+  EXPECT_TRUE(view->acrossRanksText().startsWith("rank 2 is longest in 3 of 3 steps; step "))
+      << view->acrossRanksText().toStdString();
+  EXPECT_TRUE(view->acrossRanksText().contains("rank 2 is longest by kernel: "))
+      << view->acrossRanksText().toStdString();
+  // Each rank's own steps, as generated.
+  for (int r = 0; r < 4; ++r) {
+    view->setRankIndex(r);
+    EXPECT_EQ(view->rankIndex(), r);
+    const auto& steps = view->breakdown().steps;
+    ASSERT_EQ(steps.size(), 3u);
+    for (std::size_t s = 0; s < 3; ++s) {
+      ASSERT_EQ(steps[s].devices.size(), 1u);
+      EXPECT_EQ(steps[s].devices[0].kernel, generated->steps[std::size_t(r)][s].compute);
+    }
+  }
+  // A step asked for selects it on the rank's own part of the timeline.
+  view->setRankIndex(2);
+  emit view->stepActivated(1);
+  const Step* step = findStep(session->ranks()[2]->steps, 1);
+  ASSERT_NE(step, nullptr);
+  const TimeNs offset = timeline->part(2).offset;
+  EXPECT_EQ(timeline->selectedTimeRange().start, step->start + offset);
+  EXPECT_EQ(timeline->selectedTimeRange().end, step->deviceEnd + offset);
+}
+
+// Each view's window opens before its computation is done, saying "computing...", and fills in
+// when the result comes from the worker thread. A window closed while it computes loses nothing:
+// the result is kept, and the view opened again shows it at once.
+TEST(AnalysisMenus, ViewsOpenBeforeTheirResultAndKeepIt) {
+  test::qtApp();
+  MainWindow window;
+  window.resize(1400, 900);
+  QSignalSpy loaded(&window, &MainWindow::loadFinished);
+  window.openPaths({QString::fromStdString(test::fixture("../../resources/samples/matmul_1024"))});
+  for (int i = 0; i < 600 && loaded.isEmpty(); ++i) loaded.wait(100);
+  ASSERT_FALSE(loaded.isEmpty());
+  auto* session = window.findChild<widgets::TraceSession*>();
+  ASSERT_FALSE(session->ranks().empty());
+  const std::size_t steps = session->ranks().front()->steps.size();
+  ASSERT_GT(steps, 0u);
+  QMenu* analysis = menuNamed(&window, "Analysis");
+
+  // No event is processed between the trigger and these checks: the result cannot have come.
+  for (const char* name :
+       {"Step Breakdown", "Flame Graph", "Call Tree", "Critical Path", "Memory"}) {
+    actionNamed(analysis, name)->trigger();
+    QWidget* view = nullptr;
+    for (QWidget* w : window.findChildren<QWidget*>())
+      if (w->isWindow() && w != &window && w->isVisible() && computingNote(w)) view = w;
+    ASSERT_NE(view, nullptr) << name;
+    EXPECT_EQ(computingNote(view)->text(), "computing...");
+    EXPECT_TRUE(computingNote(view)->isVisible());
+    ASSERT_TRUE(waitComputed(view)) << name;
+    view->close();  // deleted on close
+  }
+  // Closed while it computes: the call tree of a new range (the first step), closed at once.
+  auto* results = dynamic_cast<ViewResults*>(window.findChild<QObject*>("ViewResults"));
+  ASSERT_NE(results, nullptr);
+  const std::size_t kept = results->keptCount();
+  auto* timeline = window.findChild<widgets::TimelineView*>();
+  const Step& first = session->ranks().front()->steps.front();
+  timeline->setSelectedTimeRange({first.start, first.deviceEnd});
+  actionNamed(analysis, "Call Tree")->trigger();
+  auto* tree = window.findChild<widgets::CallTreeView*>();
+  ASSERT_NE(tree, nullptr);
+  ASSERT_NE(computingNote(tree), nullptr);
+  tree->close();
+  for (int i = 0; i < 600 && results->keptCount() == kept; ++i) QTest::qWait(10);
+  EXPECT_EQ(results->keptCount(), kept + 1);
+  EXPECT_EQ(window.findChild<widgets::CallTreeView*>(), nullptr);  // it is gone
+  // Opened again: the kept result, at once, with no note.
+  actionNamed(analysis, "Call Tree")->trigger();
+  tree = window.findChild<widgets::CallTreeView*>();
+  ASSERT_NE(tree, nullptr);
+  EXPECT_EQ(computingNote(tree), nullptr);
+  EXPECT_GT(tree->tree()->topLevelItemCount(), 0);
 }
 
 }  // namespace

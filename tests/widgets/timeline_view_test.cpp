@@ -8,10 +8,14 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include "analysis/memory.h"
+#include "io/readers.h"
 #include "model/trace_builder.h"
 #include "qt_app.h"
 #include "synthetic_trace.h"
+#include "test_support.h"
 #include "text/format.h"
+#include "theme.h"
 
 namespace sutra::widgets {
 namespace {
@@ -265,6 +269,61 @@ TEST(CounterLanes, AreDrawnInTheirGroupAndFoldWithIt) {
   // Collapsing the group hides its counter.
   view.setGroupCollapsed(0, true);
   EXPECT_EQ(view.counterTop(0), -1);
+}
+
+// The memory curve's peak is marked on its counter lane (core's addMemoryCounters gives the
+// series its mark; tests/view/lane_layout_test.cpp checks the mark's numbers): drawn in the mark
+// colour where the peak is, its tooltip naming the size and the ops live at the peak, and a click
+// on it selects the op that reached it (tests/data/kineto/memory_events.json: 13312 B at 35 us in
+// aten::mm).
+TEST(CounterLanes, TheMemoryPeakIsMarkedWithItsOps) {
+  test::qtApp();
+  auto read = readKinetoTrace(test::fixture("kineto/memory_events.json"));
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  Trace owned = std::move(read).value();
+  addMemoryCounters(owned);
+  auto trace = std::make_shared<const Trace>(std::move(owned));
+  auto layout = std::make_shared<const LaneLayout>(LaneLayout::build(*trace, "rank0"));
+  std::uint32_t gpu = UINT32_MAX;
+  for (std::uint32_t c = 0; c < layout->counters().size(); ++c)
+    if (layout->counters()[c].label == "memory allocated (CUDA 0)") gpu = c;
+  ASSERT_NE(gpu, UINT32_MAX);
+  const CounterSeries& series = trace->counters[layout->counters()[gpu].series];
+  ASSERT_EQ(series.marks.size(), 1u);
+  TimelineView view;
+  view.resize(1000, 500);
+  view.setTrace(trace, layout);
+  const TimeRange window{trace->startNs, trace->endNs};
+  view.setVisibleRange(window);
+  const int top = view.counterTop(gpu);
+  ASSERT_GT(top, view.rulerHeight());
+  const int x = view.eventAreaLeft() +
+                static_cast<int>(std::floor(timeToX(35'000, window, view.eventAreaWidth())));
+  QImage image(view.size(), QImage::Format_RGB32);
+  view.render(&image);
+  const QColor mark = themeFor(view).counterMark;
+  int marked = 0, markedElsewhere = 0;
+  for (int y = top; y < top + 30; ++y)
+    for (int dx = -1; dx <= 1; ++dx) marked += image.pixelColor(x + dx, y) == mark;
+  for (int y = top; y < top + 30; ++y)
+    markedElsewhere += image.pixelColor(view.eventAreaLeft() + 2, y) == mark;
+  EXPECT_GE(marked, 10);  // the dashed line and the diamond
+  EXPECT_EQ(markedElsewhere, 0);
+
+  const QPoint onMark(x + 2, top + 15);
+  const QString tip = view.toolTipAt(onMark);
+  EXPECT_TRUE(tip.contains("peak 13.00 KiB in aten::mm")) << tip.toStdString();
+  EXPECT_TRUE(tip.contains("9.00 KiB  aten::mm (2 allocations)")) << tip.toStdString();
+  EXPECT_TRUE(tip.contains("4.00 KiB  aten::empty (1 allocation)")) << tip.toStdString();
+  EXPECT_FALSE(view.toolTipAt({view.eventAreaLeft() + 2, top + 15}).contains("peak"));
+
+  QSignalSpy selected(&view, &TimelineView::selectionChanged);
+  QTest::mouseClick(&view, Qt::LeftButton, {}, onMark);
+  ASSERT_EQ(selected.count(), 1);
+  const EventId op = selected.at(0).at(0).value<EventId>();
+  ASSERT_NE(op, kNoEvent);
+  EXPECT_EQ(trace->name(trace->events[op]), "aten::mm");
+  EXPECT_EQ(op, series.marks[0].event);
 }
 
 }  // namespace

@@ -36,6 +36,7 @@ class EtStorage {
   std::string_view copy(std::string_view text);
   template <class T>
   std::span<const T> copy(std::span<const T> items) {
+    static_assert(std::is_trivially_destructible_v<T>, "blocks are freed without destructors");
     if (items.empty()) return {};
     T* out = static_cast<T*>(allocate(items.size_bytes(), alignof(T)));
     std::uninitialized_copy(items.begin(), items.end(), out);
@@ -47,6 +48,7 @@ class EtStorage {
   }
   template <class T>
   const T* make(T value) {
+    static_assert(std::is_trivially_destructible_v<T>, "blocks are freed without destructors");
     return new (allocate(sizeof(T), alignof(T))) T(std::move(value));
   }
   // Bytes handed out, and bytes taken from the heap for them.
@@ -54,8 +56,6 @@ class EtStorage {
   std::size_t heapBytes() const { return heap_; }
 
  private:
-  // Everything kept here is trivially destructible: blocks are freed without running destructors.
-  static_assert(std::is_trivially_destructible_v<std::span<const std::int64_t>>);
   void* allocate(std::size_t bytes, std::size_t align);
 
   std::size_t chunkBytes_;

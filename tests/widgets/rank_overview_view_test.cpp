@@ -45,6 +45,17 @@ std::shared_ptr<const RankOverview> fourRanks() {
   return std::make_shared<const RankOverview>(buildRankOverview(std::move(ranks)));
 }
 
+// The rank overview's window, once it is up (it reads the ranks on a worker first); null after
+// 10 s.
+widgets::RankOverviewView* waitForOverviewWindow() {
+  for (int i = 0; i < 400; ++i) {
+    QTest::qWait(25);
+    for (QWidget* w : QApplication::topLevelWidgets())
+      if (auto* v = w->findChild<widgets::RankOverviewView*>("RankOverviewView")) return v;
+  }
+  return nullptr;
+}
+
 TEST(RankOverviewView, ModelPassesTheTesterAndSortsLargestFirst) {
   test::qtApp();
   widgets::RankOverviewView view;
@@ -131,12 +142,7 @@ TEST(RankOverviewAction, ReadsAFolderAndOpensTheClickedRank) {
   QStringList openedPaths;
   gui::showRankOverview(&parent, {QString::fromStdString(dir.string())},
                         [&](const QStringList& paths) { openedPaths = paths; });
-  widgets::RankOverviewView* view = nullptr;
-  for (int i = 0; i < 400 && !view; ++i) {
-    QTest::qWait(25);
-    for (QWidget* w : QApplication::topLevelWidgets())
-      if (auto* v = w->findChild<widgets::RankOverviewView*>("RankOverviewView")) view = v;
-  }
+  widgets::RankOverviewView* view = waitForOverviewWindow();
   ASSERT_NE(view, nullptr);
   EXPECT_EQ(view->table()->model()->rowCount(), 20);
   EXPECT_TRUE(view->summary()->text().contains("Straggler: rank 17"))
@@ -166,12 +172,7 @@ TEST(RankOverviewAction, TheWindowOpensABigJobAsItsOverview) {
   gui::MainWindow window;
   window.openPaths({QString::fromStdString(dir.string())});
   EXPECT_FALSE(window.session().isLoading());  // no rank is being read into the timeline
-  widgets::RankOverviewView* view = nullptr;
-  for (int i = 0; i < 400 && !view; ++i) {
-    QTest::qWait(25);
-    for (QWidget* w : QApplication::topLevelWidgets())
-      if (auto* v = w->findChild<widgets::RankOverviewView*>("RankOverviewView")) view = v;
-  }
+  widgets::RankOverviewView* view = waitForOverviewWindow();
   ASSERT_NE(view, nullptr);
   EXPECT_EQ(view->table()->model()->rowCount(), 20);
   QSignalSpy loaded(&window, &gui::MainWindow::loadFinished);

@@ -11,6 +11,7 @@ Result<AnalysisInput> loadAnalysisInput(const std::string& path, const AnalysisN
   RunOptions options = RunOptions::upTo(RunStage::Analyse);
   options.wholeTraceTable = needs.wholeTraceTable;
   options.syncDependencies = needs.syncs;
+  options.eventArgs = needs.eventArgs;
   const std::string& etPath = needs.etPath;
   Result<std::shared_ptr<const RankRun>> rank = Error{};
   if (etPath.empty()) {

@@ -31,6 +31,7 @@ struct AnalysisNeeds {
   std::string etPath;            // an ET to link with it (chain --et)
   bool wholeTraceTable = false;  // the whole trace's operator table (run->opTable)
   bool syncs = true;             // its sync dependencies (chain, critical-path)
+  bool eventArgs = true;         // the events' args text (input shapes, details)
 };
 
 // `path`: a Kineto trace, or a directory holding one.

@@ -83,7 +83,9 @@ int runCompare(int argc, char** argv) {
   }
   const bool byShape = args->flag("--group-by-shape");
 
-  const AnalysisNeeds tablesOnly{.etPath = {}, .wholeTraceTable = false, .syncs = false};
+  // Names and times only: the args text (most of a trace's memory) is read for shapes alone.
+  const AnalysisNeeds tablesOnly{
+      .etPath = {}, .wholeTraceTable = false, .syncs = false, .eventArgs = byShape};
   auto first = loadAnalysisInput(a.path, tablesOnly);
   if (!first.ok()) return fail("compare", first.error().message);
   std::optional<AnalysisInput> second;

@@ -157,7 +157,11 @@ class TableBuilder {
       nameRow = byName[e.name] = it->second;
     }
     if (!options_.groupByInputShapes) return nameRow;
-    std::string shapes = formatInputShapes(inputDimsValue(trace_.argsJson(e)));
+    // A trace read without its args has no shapes to group by: say so rather than group all as
+    // one shapeless row.
+    std::string shapes = trace_.eventArgsRead
+                             ? formatInputShapes(inputDimsValue(trace_.argsJson(e)))
+                             : std::string("(args not read)");
     std::string key = std::to_string(nameRow) + '\x1f' + shapes;
     auto it = rowByShape_.find(key);
     if (it != rowByShape_.end()) return it->second;

@@ -22,8 +22,9 @@ inline bool sameText(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-KinetoBatchBuilder::KinetoBatchBuilder(std::uint64_t fileOffset, std::size_t expectedEvents)
-    : fileOffset_(fileOffset) {
+KinetoBatchBuilder::KinetoBatchBuilder(std::uint64_t fileOffset, std::size_t expectedEvents,
+                                       bool eventArgs)
+    : fileOffset_(fileOffset), eventArgs_(eventArgs) {
   batch_.events.reserve(expectedEvents);
 }
 
@@ -96,7 +97,7 @@ void KinetoBatchBuilder::event(const RawEvent& raw) {
       e.externalId = raw.externalId;
       e.correlation = raw.correlation;
       e.recordFunctionId = raw.recordFunctionId;
-      if (!raw.argsRaw.empty()) e.args = b.args.add(raw.argsRaw);
+      if (eventArgs_ && !raw.argsRaw.empty()) e.args = b.args.add(raw.argsRaw);
       if (ph == 'X')
         b.events.push_back(e);
       else

@@ -48,8 +48,9 @@ struct KinetoBatch {
 // Builds one KinetoBatch from the events of one JSON batch, in file order.
 class KinetoBatchBuilder final : public RawEventSink {
  public:
-  // `fileOffset`: where the batch starts, for problems' examples; `expectedEvents`: a reserve.
-  KinetoBatchBuilder(std::uint64_t fileOffset, std::size_t expectedEvents);
+  // `fileOffset`: where the batch starts, for problems' examples; `expectedEvents`: a reserve;
+  // `eventArgs`: keep the complete events' args text (KinetoReadOptions::eventArgs).
+  KinetoBatchBuilder(std::uint64_t fileOffset, std::size_t expectedEvents, bool eventArgs = true);
   void event(const RawEvent& raw) override;
   ProblemLog& problems() { return batch_.problems; }
   KinetoBatch take() { return std::move(batch_); }
@@ -61,6 +62,7 @@ class KinetoBatchBuilder final : public RawEventSink {
 
   KinetoBatch batch_;
   std::uint64_t fileOffset_;
+  bool eventArgs_;
   std::unordered_map<std::string, std::uint32_t> laneIds_;
   // The lanes of the latest events, the latest first (views into the batch): events come in runs
   // per thread and alternate between a few (a launch and its kernel), so most find their lane

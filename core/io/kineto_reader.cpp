@@ -24,14 +24,17 @@ namespace {
 // Per worker: parses a batch into a KinetoBatch, with the fast scanner first where allowed.
 class BatchParser {
  public:
-  BatchParser(const std::string& path, bool fastScanner)
-      : path_(path), fastScanner_(fastScanner), simdjson_(path) {}
+  BatchParser(const std::string& path, const KinetoReadOptions& options)
+      : path_(path),
+        fastScanner_(options.fastScanner),
+        eventArgs_(options.eventArgs),
+        simdjson_(path) {}
 
   Result<KinetoBatch> parse(const JsonBatch& batch) {
     // A speculative batch's elements are not counted: about 190 bytes an event.
     const std::size_t expected = batch.speculative ? batch.size / 160 : batch.elements;
     if (fastScanner_) {
-      KinetoBatchBuilder builder(batch.fileOffset, expected);
+      KinetoBatchBuilder builder(batch.fileOffset, expected, eventArgs_);
       if (scanPlainKinetoEvents(batch, builder)) return builder.take();
     }
     // The fast scanner accepts exactly "[object, ...]": a speculative batch it refuses may be cut
@@ -40,7 +43,7 @@ class BatchParser {
       return makeError(path_, "a guessed batch boundary near byte " +
                                   std::to_string(batch.fileOffset) + " did not hold");
     // The batch has something the fast scanner leaves to simdjson: start it again from scratch.
-    KinetoBatchBuilder builder(batch.fileOffset, expected);
+    KinetoBatchBuilder builder(batch.fileOffset, expected, eventArgs_);
     if (auto s = simdjson_.parse(batch, builder, builder.problems()); !s) return s.error();
     return builder.take();
   }
@@ -48,6 +51,7 @@ class BatchParser {
  private:
   const std::string& path_;
   bool fastScanner_;
+  bool eventArgs_;
   SimdjsonEventParser simdjson_;
 };
 
@@ -73,7 +77,7 @@ LoadPass loadPass(const std::string& path, const ProgressFn& progress, bool gues
   const unsigned workers = parseWorkerCount();
   std::vector<BatchParser> parsers;
   for (unsigned w = 0; w < BatchPipeline<KinetoBatch>::parserCount(workers); ++w)
-    parsers.emplace_back(path, options.fastScanner);
+    parsers.emplace_back(path, options);
   BatchPipeline<KinetoBatch> pipeline(
       workers, [&](unsigned w, const JsonBatch& batch) { return parsers[w].parse(batch); },
       [&](KinetoBatch&& batch) { merger.merge(std::move(batch)); });
@@ -132,6 +136,7 @@ LoadPass loadPass(const std::string& path, const ProgressFn& progress, bool gues
     return pass;
   }
   pass.trace = merger.finish();
+  if (pass.trace) pass.trace->eventArgsRead = options.eventArgs;
   return pass;
 }
 

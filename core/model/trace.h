@@ -160,6 +160,9 @@ struct Trace {
   std::vector<Instant> instants;
   std::vector<CounterSeries> counters;
   ArgsStore args;
+  // False where the reader was told to keep no complete event's args (KinetoReadOptions::
+  // eventArgs): argsJson() is then empty for them, and what reads args must say so.
+  bool eventArgsRead = true;
   ProblemLog problems;
   TimeNs startNs = 0;  // earliest event start
   TimeNs endNs = 0;    // latest event end

@@ -7,6 +7,7 @@
 #include "analysis/memory.h"
 #include "chakra/et_file.h"
 #include "io/discover.h"
+#include "io/kineto_reader.h"
 #include "io/readers.h"
 #include "link/link_words.h"
 #include "session/run_collectives.h"
@@ -204,7 +205,11 @@ class RunOpener {
       if (percent != lastPercent) progress(lastPercent = percent, stage);
       return !cancel_.canceled();
     };
-    auto trace = readKinetoTrace(next->kinetoPath, onBytes);
+    KinetoReadOptions read;
+    // Linking an ET, sync dependencies and the simulation's collectives read the events' args.
+    read.eventArgs = options_.eventArgs || (options_.linkEt && !next->etPath.empty()) ||
+                     options_.syncDependencies || options_.until == RunStage::Simulate;
+    auto trace = readKinetoTrace(next->kinetoPath, read, onBytes);
     if (cancel_.canceled()) return Error{kCanceled};
     if (!trace) return trace.error();
     addMemoryCounters(*trace);  // profile_memory=True traces: each device's curve as a counter

@@ -54,6 +54,41 @@ TEST(KinetoParsePaths, FixturesBadInputsAndFuzzSeedsGiveTheSameModel) {
     }
 }
 
+// Read without the events' args (compare's tables need none), a file gives the same model but for
+// them, the same error, and no complete event keeps args; instants keep theirs (memory events).
+void expectSameModelWithoutEventArgs(const std::string& path) {
+  auto full = readKinetoTrace(path, KinetoReadOptions{});
+  KinetoReadOptions noArgs;
+  noArgs.eventArgs = false;
+  auto lean = readKinetoTrace(path, noArgs);
+  ASSERT_EQ(full.ok(), lean.ok()) << path;
+  if (!full) {
+    EXPECT_EQ(full.error().message, lean.error().message) << path;
+    return;
+  }
+  EXPECT_TRUE(full->eventArgsRead);
+  EXPECT_FALSE(lean->eventArgsRead);
+  EXPECT_EQ(test::traceDigest(*full, true, false), test::traceDigest(*lean, true, false)) << path;
+  for (const Event& e : lean->events) ASSERT_EQ(e.args, kNoArgs) << path;
+  std::size_t instantArgs = 0;
+  for (const Instant& i : full->instants) instantArgs += i.args != kNoArgs;
+  EXPECT_EQ(lean->args.size(), instantArgs) << path;
+}
+
+TEST(KinetoParsePaths, WithoutEventArgsTheSameModelButThem) {
+  std::vector<std::string> files = filesIn(test::fixture("kineto"));
+  for (const auto& dir :
+       {fs::path(test::fixture("bad")), fs::path(SUTRA_SOURCE_DIR) / "tests/fuzz/corpus/kineto"})
+    for (auto& f : filesIn(dir)) files.push_back(std::move(f));
+  std::size_t withArgs = 0;
+  for (const auto& file : files) {
+    expectSameModelWithoutEventArgs(file);
+    auto full = readKinetoTrace(file, KinetoReadOptions{});
+    if (full && full->args.size() > full->instants.size()) ++withArgs;
+  }
+  EXPECT_GE(withArgs, 12u);  // fixtures with args to leave out (15 today)
+}
+
 TEST(KinetoParsePaths, RealTracesGiveTheSameModel) {
   SUTRA_REQUIRE_SHARED_TRACES();
   const char* files[] = {
@@ -70,6 +105,7 @@ TEST(KinetoParsePaths, RealTracesGiveTheSameModel) {
     const std::string fast = outcome(path, true, 512 << 10);
     EXPECT_EQ(fast.rfind("error", 0), std::string::npos) << file << ": " << fast;
     EXPECT_EQ(fast, outcome(path, false, 512 << 10)) << file;
+    expectSameModelWithoutEventArgs(path);
   }
 }
 

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/op_table.h"
 #include "session/run.h"
 #include "session/run_collectives.h"
 #include "session/run_simulation.h"
@@ -76,6 +77,45 @@ TEST(Session, UntilStopsAfterTheStageAsked) {
   EXPECT_NE(run->ranks[0]->opTable, nullptr);
   EXPECT_EQ(run->ranks[0]->simulation, nullptr);
   EXPECT_FALSE(simulateRun(*run).ok());  // not prepared for it, and says so
+}
+
+// RunOptions::eventArgs off: the trace is read without its events' args where nothing built needs
+// them, and the operator table is the same; sync dependencies and simulation keep them.
+TEST(Session, EventArgsAreLeftOutOnlyWhereNoStageReadsThem) {
+  RunOptions lean = RunOptions::upTo(RunStage::Analyse);
+  lean.syncDependencies = false;
+  lean.linkEt = false;  // the sample's ET would be linked, and linking reads them
+  lean.eventArgs = false;
+  auto without = openRun({sample("matmul_1024")}, lean);
+  ASSERT_TRUE(without.ok()) << without.error().message;
+  RunOptions full = lean;
+  full.eventArgs = true;
+  auto with = openRun({sample("matmul_1024")}, full);
+  ASSERT_TRUE(with.ok()) << with.error().message;
+  const RankRun& a = *with->ranks[0];
+  const RankRun& b = *without->ranks[0];
+  EXPECT_TRUE(a.trace->eventArgsRead);
+  EXPECT_FALSE(b.trace->eventArgsRead);
+  EXPECT_GT(a.trace->args.size(), b.trace->args.size());
+  ASSERT_EQ(a.opTable->rows.size(), b.opTable->rows.size());
+  for (std::size_t i = 0; i < a.opTable->rows.size(); ++i) {
+    EXPECT_EQ(a.opTable->rows[i].name, b.opTable->rows[i].name);
+    EXPECT_EQ(a.opTable->rows[i].calls, b.opTable->rows[i].calls);
+    EXPECT_EQ(a.opTable->rows[i].selfCpu, b.opTable->rows[i].selfCpu);
+    EXPECT_EQ(a.opTable->rows[i].selfDevice, b.opTable->rows[i].selfDevice);
+  }
+  // Grouped by shapes without args, the rows say so instead of grouping every call as shapeless.
+  const OpTable byShape = buildOpTable(*b.trace, *b.launches, {wholeTraceWindow(*b.trace), true});
+  ASSERT_FALSE(byShape.rows.empty());
+  for (const OpRow& row : byShape.rows) EXPECT_EQ(row.inputShapes, "(args not read)");
+
+  for (RunStage until : {RunStage::Link, RunStage::Simulate}) {
+    RunOptions needed = RunOptions::upTo(until);
+    needed.eventArgs = false;  // sync dependencies (on by default) read them
+    auto run = openRun({sample("matmul_1024")}, needed);
+    ASSERT_TRUE(run.ok()) << run.error().message;
+    EXPECT_TRUE(run->ranks[0]->trace->eventArgsRead);
+  }
 }
 
 TEST(Session, CancelStopsBetweenStages) {
@@ -148,6 +188,15 @@ TEST(Session, AnEtInTheDirectoryIsLinkedAndFeedsTheGraph) {
   EXPECT_EQ(kinetoOnly->ranks[0]->linked, nullptr);
   EXPECT_GE(rank.simulation->graph.edges.size(),
             kinetoOnly->ranks[0]->simulation->graph.edges.size());
+  // Linking reads the events' args: a run that would leave them out keeps them for its ET.
+  RunOptions lean = RunOptions::upTo(RunStage::Link);
+  lean.syncDependencies = false;
+  lean.eventArgs = false;
+  auto linkedLean = openRun({test::sharedTrace("hta/execution_trace")}, lean);
+  ASSERT_TRUE(linkedLean.ok()) << linkedLean.error().message;
+  EXPECT_TRUE(linkedLean->ranks[0]->trace->eventArgsRead);
+  ASSERT_NE(linkedLean->ranks[0]->linked, nullptr);
+  EXPECT_EQ(linkedLean->ranks[0]->linked->report.matchedEtOps, rank.linked->report.matchedEtOps);
 }
 
 TEST(Session, ChakraGraphsOpenAsSimulationOnlyRanksWhereAsked) {

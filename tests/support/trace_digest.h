@@ -36,8 +36,11 @@ class Digest {
 
 // `withExamples` false leaves out the problems' examples, which name byte offsets of batches, and
 // their order (the same file read in other chunks gives other examples and may list the kinds in
-// another order, and the same model otherwise).
-inline std::uint64_t traceDigest(const Trace& t, bool withExamples = true) {
+// another order, and the same model otherwise). `withEventArgs` false leaves out the complete
+// events' args and the instants' args indices (a read without event args numbers them otherwise),
+// keeping the instants' args text.
+inline std::uint64_t traceDigest(const Trace& t, bool withExamples = true,
+                                 bool withEventArgs = true) {
   Digest d;
   const TraceMetadata& m = t.meta;
   d.text(m.schemaVersion);
@@ -88,6 +91,7 @@ inline std::uint64_t traceDigest(const Trace& t, bool withExamples = true) {
     d.value(e.category);
     d.value(e.depth);
     d.value(e.klass);
+    if (!withEventArgs) continue;
     d.value(e.args);
     d.text(t.argsJson(e));
   }
@@ -102,7 +106,7 @@ inline std::uint64_t traceDigest(const Trace& t, bool withExamples = true) {
     d.value(i.name);
     d.value(i.lane);
     d.value(i.scope);
-    d.value(i.args);
+    if (withEventArgs) d.value(i.args);
     d.text(i.args == kNoArgs ? std::string_view{} : t.args.get(i.args));
   }
   for (const CounterSeries& c : t.counters) {

@@ -96,6 +96,10 @@ class MappedArray {
         data_ ? ::mremap(data_, mappedBytes_, bytes, MREMAP_MAYMOVE)
               : ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
+    // Huge pages where the system gives them on request (transparent huge pages in madvise mode):
+    // a large lane's array is filled at random places, and 4 KB pages cost a fault each. Refused
+    // harmlessly elsewhere; a mapping under 2 MB gets none.
+    ::madvise(p, bytes, MADV_HUGEPAGE);
     data_ = static_cast<T*>(p);
     mappedBytes_ = bytes;
     capacity_ = bytes / sizeof(T);

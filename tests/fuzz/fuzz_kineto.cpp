@@ -4,7 +4,8 @@
 // input takes the paths of a large one (batches cut by guessing a boundary, buffers handed over),
 // and the two models must agree field by field (problem examples aside: they name batch offsets).
 // A third read parses every batch with simdjson alone, without the fast scanner: its model must be
-// the default read's exactly, examples included, and so must its error.
+// the default read's exactly, examples included, and so must its error. A fourth read keeps no
+// event's args (compare's): the same model but for them, or the same error.
 #include <cstdlib>
 
 #include "fuzz_input.h"
@@ -25,6 +26,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (whole.ok() != general.ok()) std::abort();
   if (whole.ok() ? sutra::test::traceDigest(*whole) != sutra::test::traceDigest(*general)
                  : whole.error().message != general.error().message)
+    std::abort();
+  sutra::KinetoReadOptions noEventArgs;
+  noEventArgs.eventArgs = false;
+  auto lean = sutra::readKinetoTrace(path, noEventArgs);
+  if (whole.ok() != lean.ok()) std::abort();
+  if (whole.ok() ? sutra::test::traceDigest(*whole, true, false) !=
+                       sutra::test::traceDigest(*lean, true, false)
+                 : whole.error().message != lean.error().message)
     std::abort();
   return 0;
 }

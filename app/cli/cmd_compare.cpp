@@ -98,8 +98,9 @@ int runCompare(int argc, char** argv) {
                      std::string& label) -> Result<OpTable> {
     auto window = resolveWindow(*in.trace, in.steps, {.step = side.step});
     if (!window.ok()) return window.error();
+    // A whole run is named by its folder alone: the story reads "B (fused) against A (naive)".
     label = runLabel(side.path) +
-            (side.step ? " " + describeWindow(in.steps, {.step = side.step}) : " (whole trace)");
+            (side.step ? " " + describeWindow(in.steps, {.step = side.step}) : std::string());
     return buildOpTable(*in.trace, *in.launches, {*window, byShape});
   };
   std::string labelA, labelB;

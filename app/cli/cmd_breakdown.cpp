@@ -121,7 +121,9 @@ int runBreakdown(int argc, char** argv) {
   }
   const std::string& path = args->positional()[0];
   if (holdsSeveralRanks(path)) return runRanksBreakdown(path, stepNumber, options, *args);
-  auto input = loadAnalysisInput(path, {.etPath = {}, .wholeTraceTable = false, .syncs = false});
+  // Categories, names and times: no args text.
+  auto input = loadAnalysisInput(
+      path, {.etPath = {}, .wholeTraceTable = false, .syncs = false, .eventArgs = false});
   if (!input.ok()) return fail("breakdown", input.error().message);
   const Trace& trace = *input->trace;
   std::vector<Step> steps = input->steps;

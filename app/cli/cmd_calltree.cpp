@@ -50,8 +50,10 @@ int runCallTree(int argc, char** argv) {
     if (*n < 1) return fail("calltree", "--depth: at least 1");
     depth = static_cast<std::size_t>(*n);
   }
-  auto input = loadAnalysisInput(args->positional()[0],
-                                 {.etPath = {}, .wholeTraceTable = false, .syncs = false});
+  // Names and times: no args text.
+  auto input = loadAnalysisInput(
+      args->positional()[0],
+      {.etPath = {}, .wholeTraceTable = false, .syncs = false, .eventArgs = false});
   if (!input.ok()) return fail("calltree", input.error().message);
   const Trace& trace = *input->trace;
   auto window = resolveWindow(trace, input->steps, *spec);

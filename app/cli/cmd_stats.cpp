@@ -73,8 +73,11 @@ int runStats(int argc, char** argv) {
   // The whole trace as torch counts it is the table the run API builds anyway: not built twice.
   const bool wholeTrace = !spec->step && !spec->start && !spec->end && !asked.groupByInputShapes &&
                           !asked.countRecursionOnce;
-  auto input = loadAnalysisInput(args->positional()[0],
-                                 {.etPath = {}, .wholeTraceTable = wholeTrace, .syncs = false});
+  // The args text (most of a trace's memory) is read only for the input shapes.
+  auto input = loadAnalysisInput(args->positional()[0], {.etPath = {},
+                                                         .wholeTraceTable = wholeTrace,
+                                                         .syncs = false,
+                                                         .eventArgs = asked.groupByInputShapes});
   if (!input.ok()) return fail(input.error().message);
   const Trace& trace = *input->trace;
   auto window = resolveWindow(trace, input->steps, *spec);

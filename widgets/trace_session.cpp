@@ -25,6 +25,34 @@ TraceSession::~TraceSession() {
   cancel();
   future_.waitForFinished();  // the workers post to this object: they must be gone first
   tableFuture_.waitForFinished();
+  layoutFuture_.waitForFinished();
+}
+
+void TraceSession::regroup(LaneGrouping grouping) {
+  grouping_ = grouping;
+  if (loading_ || ranks_.empty()) return;
+  const int generation = ++regroups_;
+  auto job = job_;
+  auto ranks = ranks_;
+  layoutFuture_.waitForFinished();
+  layoutFuture_ = QtConcurrent::run([this, job, ranks, grouping, generation] {
+    std::vector<std::shared_ptr<const RankData>> regrouped;
+    for (const auto& rank : ranks) {
+      if (!rank || !rank->trace) {
+        regrouped.push_back(rank);
+        continue;
+      }
+      auto data = std::make_shared<RankData>(*rank);
+      data->layout = std::make_shared<const LaneLayout>(
+          LaneLayout::build(*data->trace, data->label.toStdString(), grouping));
+      regrouped.push_back(std::move(data));
+    }
+    post(job, [this, regrouped, generation] {
+      if (generation != regroups_ || loading_) return;  // a later regroup or a new load
+      ranks_ = regrouped;
+      emit layoutsChanged();
+    });
+  });
 }
 
 void TraceSession::requestOpTable(int index, TimeWindow window, bool groupByShapes) {

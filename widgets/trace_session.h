@@ -63,6 +63,10 @@ class TraceSession : public QObject {
   bool isLoading() const { return loading_; }
   // How the next open() lays out each rank's lanes: layer sections (the default) or processes.
   void setLaneGrouping(LaneGrouping grouping) { grouping_ = grouping; }
+  // The same, and the loaded ranks laid out again with it on a worker, their traces and analyses
+  // kept (no reload); answers with layoutsChanged. A load in flight keeps the grouping it began
+  // with: the grouping applies from the next open().
+  void regroup(LaneGrouping grouping);
   LaneGrouping laneGrouping() const { return grouping_; }
   // The paths of the run that ranks() holds (not those of a load that has not replaced it yet).
   QStringList paths() const { return paths_; }
@@ -97,6 +101,8 @@ class TraceSession : public QObject {
   // Stage 4: collectives() holds the collectives matched across the ranks.
   void collectivesReady();
   void opTableReady(int index, std::shared_ptr<const sutra::OpTable> table);
+  // regroup(): every loaded rank has its new layout in ranks().
+  void layoutsChanged();
   void finished();
   void failed(const QString& message);  // the core Error's message, as is
   void canceled();
@@ -117,6 +123,8 @@ class TraceSession : public QObject {
   std::shared_ptr<Job> job_;
   QFuture<void> future_;
   QFuture<void> tableFuture_;
+  QFuture<void> layoutFuture_;
+  int regroups_ = 0;  // the latest regroup() applies; an earlier one's late result is dropped
   bool loading_ = false;
   LaneGrouping grouping_ = LaneGrouping::Layers;
 };

@@ -147,6 +147,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     rankBox_->setCurrentIndex(allRanks_ ? 0 : -1);
   });
   connect(session_, &widgets::TraceSession::rankReady, this, &MainWindow::onRankReady);
+  connect(session_, &widgets::TraceSession::layoutsChanged, this, &MainWindow::onLayoutsChanged);
   connect(session_, &widgets::TraceSession::collectivesReady, this, [this] {
     if (alignCollectivesAction_->isChecked()) {
       applyAlignment();
@@ -342,8 +343,8 @@ void MainWindow::buildMenus() {
                                                 : view::LaneGrouping::Processes);
   connect(layers, &QAction::toggled, this, [this](bool on) {
     QSettings().setValue(QStringLiteral("timeline/groupByLayer"), on);
-    session_->setLaneGrouping(on ? view::LaneGrouping::Layers : view::LaneGrouping::Processes);
-    if (!session_->paths().isEmpty() && !session_->isLoading()) session_->open(session_->paths());
+    // The loaded run is laid out again (layoutsChanged), not read again.
+    session_->regroup(on ? view::LaneGrouping::Layers : view::LaneGrouping::Processes);
   });
   enableWithTrace(viewMenu_->addAction(tr("Fold All Ranks"), QKeySequence(tr("Ctrl+Shift+[")), this,
                                        [this] { timeline_->setAllPartsCollapsed(true); }),
@@ -550,6 +551,36 @@ void MainWindow::onRankReady(int index) {
   if (!searchBox_->text().isEmpty()) timeline_->search(searchBox_->text(), regexBox_->isChecked());
   if (currentRank_ < 0) followRank(index);
   showRankSummary();
+}
+
+void MainWindow::onLayoutsChanged() {
+  const auto& ranks = session_->ranks();
+  if (ranks.empty() || timeline_->partCount() == 0) return;
+  // What the user was looking at stays: events keep their ids, only the lanes moved.
+  const auto shown = timeline_->visibleRange();
+  const int selectedPart = timeline_->selectedPart();
+  const EventId selected = timeline_->selectedEvent();
+  const int part = timeline_->currentPart();
+  const std::vector<EventId> highlighted = timeline_->highlighted();
+  const auto linked = timeline_->linkedEvents();
+  const auto edges = timeline_->pathEdges();
+  if (allRanks_) {
+    std::vector<widgets::TimelinePart> parts;
+    for (int i = 0; i < timeline_->partCount() && i < static_cast<int>(ranks.size()); ++i)
+      parts.push_back(partOf(i));
+    timeline_->setParts(std::move(parts));
+    applyAlignment();
+  } else if (currentRank_ >= 0 && currentRank_ < static_cast<int>(ranks.size())) {
+    const auto& data = ranks[static_cast<std::size_t>(currentRank_)];
+    timeline_->setTrace(data->trace, data->layout);
+  }
+  timeline_->setCurrentPart(part);
+  timeline_->setVisibleRange(shown);
+  timeline_->setHighlighted(highlighted);
+  timeline_->setLinkedEvents(linked);
+  timeline_->setPathEdges(edges);
+  if (selected != kNoEvent) timeline_->selectEvent(selectedPart, selected, false);
+  if (!searchBox_->text().isEmpty()) timeline_->search(searchBox_->text(), regexBox_->isChecked());
 }
 
 widgets::TimelinePart MainWindow::partOf(int index) const {

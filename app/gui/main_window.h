@@ -75,6 +75,8 @@ class MainWindow : public QMainWindow {
   void addRecent(const QStringList& paths);
   void rebuildRecentMenu();
   void onRankReady(int index);
+  // The ranks were laid out again (View > Group Lanes by Layer): the same view, new lanes.
+  void onLayoutsChanged();
   void showRankSummary();      // the current rank's counts in the status bar
   void followRank(int index);  // the tables, chain and details follow rank `index`
   widgets::TimelinePart partOf(int index) const;

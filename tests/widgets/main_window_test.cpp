@@ -354,9 +354,21 @@ TEST(MainWindow, LayerSectionsByDefaultAndTheEtPairingShows) {
     return h.kind == HopKind::DataProducer || h.kind == HopKind::DataConsumer;
   }));
 
-  QSignalSpy reloaded(&window, &MainWindow::loadFinished);
+  // Laid out again, not read again: the same trace, the window and the selection kept.
+  const auto traceBefore = window.session().ranks().front()->trace;
+  const view::TimeRange zoomed{window.timeline().visibleRange().start,
+                         window.timeline().visibleRange().start + 50'000};
+  window.timeline().setVisibleRange(zoomed);
+  QSignalSpy started(&window.session(), &widgets::TraceSession::started);
+  QSignalSpy relaid(&window.session(), &widgets::TraceSession::layoutsChanged);
   layers->setChecked(false);
-  ASSERT_TRUE(waitFor(reloaded));
+  ASSERT_TRUE(waitFor(relaid));
+  EXPECT_EQ(started.count(), 0);
+  EXPECT_EQ(window.session().ranks().front()->trace, traceBefore);
+  EXPECT_EQ(window.timeline().trace(), traceBefore.get());
+  EXPECT_EQ(window.timeline().visibleRange().start, zoomed.start);
+  EXPECT_EQ(window.timeline().visibleRange().end, zoomed.end);
+  EXPECT_EQ(window.timeline().selectedEvent(), linear);
   const auto byProcess = groups();
   EXPECT_NE(std::find(byProcess.begin(), byProcess.end(), "rank0 / pid 20481 (python3)"),
             byProcess.end());

@@ -119,8 +119,51 @@ void appendMessage(std::string& out, const google::protobuf::MessageLite& m) {
   m.SerializeWithCachedSizesToArray(reinterpret_cast<std::uint8_t*>(out.data() + at));
 }
 
+// The types as a JSON array of strings, written as nlohmann::json's dump() writes it (a JSON
+// value per op was a fifth of the converter's time): no spaces, '"' '\\' and control characters
+// escaped, short forms for \b \f \n \r \t, other UTF-8 as it is.
 std::string typesJson(const EtArgs& args) {
-  return nlohmann::json(std::vector<std::string>(args.types.begin(), args.types.end())).dump();
+  std::string out = "[";
+  for (std::size_t i = 0; i < args.types.size(); ++i) {
+    if (i) out += ',';
+    out += '"';
+    for (const char ch : args.types[i]) {
+      const auto c = static_cast<unsigned char>(ch);
+      switch (c) {
+        case '"':
+          out += "\\\"";
+          break;
+        case '\\':
+          out += "\\\\";
+          break;
+        case '\b':
+          out += "\\b";
+          break;
+        case '\f':
+          out += "\\f";
+          break;
+        case '\n':
+          out += "\\n";
+          break;
+        case '\r':
+          out += "\\r";
+          break;
+        case '\t':
+          out += "\\t";
+          break;
+        default:
+          if (c < 0x20) {
+            char esc[8];
+            std::snprintf(esc, sizeof esc, "\\u%04x", c);
+            out += esc;
+          } else {
+            out += ch;
+          }
+      }
+    }
+    out += '"';
+  }
+  return out + "]";
 }
 
 bool isProcessGroupInit(std::string_view name) {
@@ -136,6 +179,7 @@ class Converter {
   // the statistics. The problems are logged here, in the same order whichever output follows.
   Status plan() {
     if (auto st = checkMatch(); !st) return st.error();
+    indexParents();
     classify();
     if (nodeOps_.empty())
       return makeError(pathName(), "nothing to convert: the linked trace has no ops");
@@ -253,11 +297,15 @@ class Converter {
     auto it = L_.indexById.find(id);
     return it == L_.indexById.end() ? -1 : static_cast<std::int32_t>(it->second);
   }
-  // The op's parent, or -1 (the process root is its own parent).
-  std::int32_t parentOf(std::int32_t op) const {
-    const auto& o = L_.ops[static_cast<std::size_t>(op)];
-    if (o.parent < 0 || o.parent == o.id) return -1;
-    return opIndex(o.parent);
+  // The op's parent, or -1 (the process root is its own parent). Looked up once per op: the
+  // walks up the call stack (callers, collectives, costs) take millions of steps on a large trace.
+  std::int32_t parentOf(std::int32_t op) const { return parents_[static_cast<std::size_t>(op)]; }
+  void indexParents() {
+    parents_.resize(L_.ops.size());
+    for (std::size_t i = 0; i < L_.ops.size(); ++i) {
+      const auto& o = L_.ops[i];
+      parents_[i] = o.parent < 0 || o.parent == o.id ? -1 : opIndex(o.parent);
+    }
   }
   bool isAncestor(std::int32_t ancestor, std::int32_t op) const {
     int guard = 0;
@@ -406,6 +454,7 @@ class Converter {
   // stream's order. A host gap with no own time left keeps only its waits, given to that op.
   void planGaps() {
     gaps_ = measureGaps(L_);
+    gapBefore_.assign(nodeOps_.size(), kNoNode);
     out_.stats.blockedNs = gaps_.blockedNs;
     for (std::size_t g = 0; g < gaps_.host.size(); ++g) {
       const HostGap& gap = gaps_.host[g];
@@ -418,7 +467,7 @@ class Converter {
       Planned plan;
       plan.op = static_cast<std::int32_t>(gap.beforeOp);
       plan.hostGap = static_cast<std::int32_t>(g);
-      gapBefore_[before] = static_cast<std::int32_t>(nodeOps_.size());
+      gapBefore_[static_cast<std::size_t>(before)] = static_cast<std::int32_t>(nodeOps_.size());
       nodeOps_.push_back(plan);
       ++out_.stats.hostGapNodes;
     }
@@ -428,7 +477,7 @@ class Converter {
       Planned plan;
       plan.op = static_cast<std::int32_t>(gaps_.device[g].beforeOp);
       plan.deviceGap = static_cast<std::int32_t>(g);
-      gapBefore_[before] = static_cast<std::int32_t>(nodeOps_.size());
+      gapBefore_[static_cast<std::size_t>(before)] = static_cast<std::int32_t>(nodeOps_.size());
       nodeOps_.push_back(plan);
       ++out_.stats.deviceGapNodes;
     }
@@ -617,17 +666,19 @@ class Converter {
     for (std::size_t i = 0; i < n; ++i) {
       if (isGap(i)) continue;
       const LinkedOp& op = L_.ops[static_cast<std::size_t>(nodeOps_[i].op)];
-      auto gap = gapBefore_.find(static_cast<std::int32_t>(i));
+      const auto gap = gapBefore(static_cast<std::int32_t>(i));
       if (op.isCpu()) {
-        if (gap != gapBefore_.end()) threads[op.tid].push_back(gap->second);
-        threads[op.tid].push_back(static_cast<std::int32_t>(i));
+        auto& chain = threads[op.tid];
+        if (gap != kNoNode) chain.push_back(gap);
+        chain.push_back(static_cast<std::int32_t>(i));
       } else {
         streams[{op.device, op.stream}].push_back(static_cast<std::int32_t>(i));
       }
     }
+    threadPos_.assign(n, {0, -1});
     for (const auto& [tid, chain] : threads) {
       for (std::size_t k = 0; k < chain.size(); ++k) {
-        threadPos_[chain[k]] = {tid, k};
+        threadPos_[static_cast<std::size_t>(chain[k])] = {tid, static_cast<std::int64_t>(k)};
         if (k > 0) addDep(chain[k], chain[k - 1], EdgeKind::Serial);
       }
     }
@@ -640,8 +691,7 @@ class Converter {
         });
         std::vector<std::int32_t> withGaps;
         for (const auto node : chain) {
-          if (auto gap = gapBefore_.find(node); gap != gapBefore_.end())
-            withGaps.push_back(gap->second);
+          if (const auto gap = gapBefore(node); gap != kNoNode) withGaps.push_back(gap);
           withGaps.push_back(node);
         }
         for (std::size_t k = 1; k < withGaps.size(); ++k)
@@ -718,10 +768,10 @@ class Converter {
       return;
     }
     if (w.isCpu() && (waitedOp == waiterOp || isAncestor(waiterOp, waitedOp))) {
-      auto pos = threadPos_.find(node);
-      if (pos == threadPos_.end()) return;
-      const auto& chain = threads_[pos->second.first];
-      std::size_t k = pos->second.second + 1;
+      const auto& pos = threadPos_[static_cast<std::size_t>(node)];
+      if (pos.second < 0) return;
+      const auto& chain = threads_[pos.first];
+      auto k = static_cast<std::size_t>(pos.second) + 1;
       while (k < chain.size() &&
              isAncestor(waiterOp, nodeOps_[static_cast<std::size_t>(chain[k])].op))
         ++k;
@@ -902,11 +952,18 @@ class Converter {
   std::vector<Planned> nodeOps_;      // node index -> plan (op index, type ...)
   std::vector<std::vector<Dep>> ctrl_, data_;
   std::map<std::int64_t, std::vector<std::int32_t>> threads_;  // tid -> CPU nodes in id order
-  std::unordered_map<std::int32_t, std::pair<std::int64_t, std::size_t>> threadPos_;
+  // CPU node -> (tid, position in threads_), position -1 for the other nodes.
+  std::vector<std::pair<std::int64_t, std::int64_t>> threadPos_;
   std::vector<std::string> pgInits_;
   TimeNs base_ = 0;
   MeasuredGaps gaps_;
-  std::unordered_map<std::int32_t, std::int32_t> gapBefore_;  // node -> the gap node before it
+  std::vector<std::int32_t> gapBefore_;  // op node -> the gap node before it, or kNoNode
+  std::int32_t gapBefore(std::int32_t node) const {
+    return static_cast<std::size_t>(node) < gapBefore_.size()
+               ? gapBefore_[static_cast<std::size_t>(node)]
+               : kNoNode;
+  }
+  std::vector<std::int32_t> parents_;  // op index -> its parent's op index, or -1
   // Nodes whose host gap had no own time left: the other threads' ops they waited for.
   std::unordered_map<std::int32_t, std::vector<std::uint32_t>> extraWaits_;
   std::vector<std::uint64_t> ids_;  // node index -> node id

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <unordered_map>
@@ -235,8 +236,17 @@ class Converter {
     std::vector<std::size_t> offsets;
     if (!sorted) offsets.reserve(n + 1);
     Node node;
+    // Clear() deletes the inputs and outputs messages; they are kept for the next node with ET
+    // arguments instead (buildOpNode sets all three of their fields).
+    std::unique_ptr<ChakraProtoMsg::IOInfo> spareIn, spareOut;
     for (std::size_t i = 0; i < n; ++i) {
+      if (node.has_inputs()) spareIn.reset(node.release_inputs());
+      if (node.has_outputs()) spareOut.reset(node.release_outputs());
       node.Clear();
+      if (hasEtArgs(i)) {
+        if (spareIn) node.set_allocated_inputs(spareIn.release());
+        if (spareOut) node.set_allocated_outputs(spareOut.release());
+      }
       buildNode(i, node);
       if (eachNode) eachNode(node);
       if (sorted) {
@@ -543,6 +553,10 @@ class Converter {
     }
   }
 
+  // Whether node n carries its ET node's inputs and outputs.
+  bool hasEtArgs(std::size_t n) const {
+    return !isGap(n) && L_.etNode(L_.ops[static_cast<std::size_t>(nodeOps_[n].op)]) != nullptr;
+  }
   static bool isComm(ChakraProtoMsg::NodeType type) {
     return type == ChakraProtoMsg::COMM_COLL_NODE || type == ChakraProtoMsg::COMM_SEND_NODE ||
            type == ChakraProtoMsg::COMM_RECV_NODE;

@@ -32,24 +32,29 @@ bool isDeviceCompute(const ChakraProtoMsg::Node& node) {
 }  // namespace
 
 void AstraSimFitInput::addRank(const ChakraTrace& trace) {
-  std::vector<CollectiveSample>& collectives = rankCollectives.emplace_back();
-  for (const auto& node : trace.nodes) {
-    if (node.type() == ChakraProtoMsg::COMM_COLL_NODE) {
-      CollectiveSample sample;
-      sample.commType = static_cast<int>(attrInt(node, "comm_type", -1));
-      sample.bytes = static_cast<double>(attrInt(node, "comm_size", 0));
-      sample.durationNs = static_cast<double>(node.duration_micros()) * 1000.0;
-      collectives.push_back(sample);
-    } else if (node.type() == ChakraProtoMsg::COMP_NODE) {
-      ++computeNodes;
-      const std::int64_t ops = attrInt(node, "num_ops", -1);
-      // ASTRA-sim's roofline divides num_ops by tensor_size and rejects a node without either.
-      if (ops < 0 || attrInt(node, "tensor_size", 0) <= 0) continue;
-      ++computeNodesWithOps;
-      if (isDeviceCompute(node) && ops > 0 && node.duration_micros() > 0) {
-        computeOps += static_cast<double>(ops);
-        computeNs += static_cast<double>(node.duration_micros()) * 1000.0;
-      }
+  beginRank();
+  for (const auto& node : trace.nodes) addNode(node);
+}
+
+void AstraSimFitInput::beginRank() { rankCollectives.emplace_back(); }
+
+void AstraSimFitInput::addNode(const ChakraProtoMsg::Node& node) {
+  if (rankCollectives.empty()) beginRank();
+  if (node.type() == ChakraProtoMsg::COMM_COLL_NODE) {
+    CollectiveSample sample;
+    sample.commType = static_cast<int>(attrInt(node, "comm_type", -1));
+    sample.bytes = static_cast<double>(attrInt(node, "comm_size", 0));
+    sample.durationNs = static_cast<double>(node.duration_micros()) * 1000.0;
+    rankCollectives.back().push_back(sample);
+  } else if (node.type() == ChakraProtoMsg::COMP_NODE) {
+    ++computeNodes;
+    const std::int64_t ops = attrInt(node, "num_ops", -1);
+    // ASTRA-sim's roofline divides num_ops by tensor_size and rejects a node without either.
+    if (ops < 0 || attrInt(node, "tensor_size", 0) <= 0) return;
+    ++computeNodesWithOps;
+    if (isDeviceCompute(node) && ops > 0 && node.duration_micros() > 0) {
+      computeOps += static_cast<double>(ops);
+      computeNs += static_cast<double>(node.duration_micros()) * 1000.0;
     }
   }
 }

@@ -38,6 +38,10 @@ struct AstraSimFitInput {
   double computeNs = 0;                 // and their measured time
 
   void addRank(const ChakraTrace& trace);
+  // The same node by node (a conversion encoded as it is built): beginRank, then each node in
+  // file order.
+  void beginRank();
+  void addNode(const ChakraProtoMsg::Node& node);
   // The collectives the fit uses: the n-th collective of every rank (where the ranks agree on its
   // type and size) at the shortest of its ranks' durations. A collective ends for all its ranks
   // together, so the others' longer durations are waits for the last to arrive, which ASTRA-sim

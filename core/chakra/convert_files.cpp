@@ -9,11 +9,12 @@
 #include "io/readers.h"
 #include "link/et_plus_reader.h"
 #include "link/link_words.h"
+#include "util/atomic_file.h"
 
 namespace sutra::chakra {
 
-Result<PairConversion> convertTracePair(const std::string& etPath, const std::string& kinetoPath,
-                                        const LinkOptions& link, const ConvertOptions& convert) {
+Result<LinkedTrace> linkTracePair(const std::string& etPath, const std::string& kinetoPath,
+                                  const LinkOptions& link) {
   std::shared_ptr<const EtTrace> etTrace;
   if (!etPath.empty()) {
     auto et = readPytorchEt(etPath);
@@ -22,8 +23,13 @@ Result<PairConversion> convertTracePair(const std::string& etPath, const std::st
   }
   auto kineto = readKinetoTrace(kinetoPath);
   if (!kineto) return kineto.error();
-  auto linked = linkTraces(std::move(etTrace),
-                           std::make_shared<const Trace>(std::move(kineto.value())), link);
+  return linkTraces(std::move(etTrace), std::make_shared<const Trace>(std::move(kineto.value())),
+                    link);
+}
+
+Result<PairConversion> convertTracePair(const std::string& etPath, const std::string& kinetoPath,
+                                        const LinkOptions& link, const ConvertOptions& convert) {
+  auto linked = linkTracePair(etPath, kinetoPath, link);
   if (!linked) return linked.error();
   auto chakra = convertToChakra(*linked, convert);
   if (!chakra) return chakra.error();
@@ -66,6 +72,60 @@ Result<std::vector<std::string>> writeRankFiles(const ChakraTrace& trace, const 
     written.push_back(path);
   }
   return written;
+}
+
+Result<std::vector<std::string>> writeRankFiles(const EncodedChakra& encoded,
+                                                const std::string& prefix,
+                                                const std::vector<int>& ranks,
+                                                const ChakraWriteOptions& options) {
+  std::vector<std::string> written;
+  ChakraProtoMsg::GlobalMetadata meta = encoded.meta;
+  for (int rank : ranks) {
+    const std::string path = rankFileName(prefix, rank);
+    if (ranks.size() > 1)
+      for (auto& a : *meta.mutable_attr())
+        if (a.name() == "rank") a.set_int64_val(rank);
+    auto st = writeChakraFile(meta, encoded.nodes, path, options);
+    if (!st) return st.error();
+    written.push_back(path);
+  }
+  return written;
+}
+
+Result<EncodedChakra> encodeRankFiles(
+    const LinkedTrace& linked, const std::string& prefix, const std::vector<int>& ranks,
+    const ChakraWriteOptions& write, const ConvertOptions& convert,
+    const std::function<void(const ChakraProtoMsg::Node&)>& eachNode,
+    std::vector<std::string>& written) {
+  written.clear();
+  if (ranks.size() != 1) {
+    auto encoded = encodeToChakra(linked, convert, eachNode);
+    if (!encoded) return encoded.error();
+    auto paths = writeRankFiles(*encoded, prefix, ranks, write);
+    if (!paths) return paths.error();
+    written = std::move(paths.value());
+    return encoded;
+  }
+  const std::string path = rankFileName(prefix, ranks.front());
+  AtomicFileOptions fileOptions;
+  fileOptions.gzip = write.gzip;
+  fileOptions.protectedPaths = write.protectedPaths;
+  std::optional<AtomicFile> file;
+  // The file is created with the first bytes: a conversion refused before has written nothing.
+  auto sink = [&](std::string_view bytes) -> Status {
+    if (!file) {
+      auto created = AtomicFile::create(path, fileOptions);
+      if (!created) return created.error();
+      file.emplace(std::move(created.value()));
+    }
+    return file->write(bytes);
+  };
+  auto encoded = encodeToChakra(linked, convert, eachNode, sink);
+  if (!encoded) return encoded.error();
+  if (!file) return makeError(path, "nothing to write");
+  if (auto st = file->commit(); !st) return st.error();
+  written.push_back(path);
+  return encoded;
 }
 
 std::string chakraStemFor(const std::string& tracePath) {

@@ -20,6 +20,11 @@ struct PairConversion {
   ChakraConversion chakra;
 };
 
+// An ET and the Kineto trace recorded with it, read and linked (an empty etPath: the Kineto
+// trace alone).
+Result<LinkedTrace> linkTracePair(const std::string& etPath, const std::string& kinetoPath,
+                                  const LinkOptions& link = {});
+
 // An empty etPath converts the Kineto trace alone: its own CPU ops, launches and device ops.
 Result<PairConversion> convertTracePair(const std::string& etPath, const std::string& kinetoPath,
                                         const LinkOptions& link = {},
@@ -92,6 +97,21 @@ ChakraExportSummary exportChakraTraces(const std::vector<RankExportInput>& ranks
 // once per listed rank with its GlobalMetadata "rank" attribute set to that rank), refusing to
 // overwrite any path in options.protectedPaths. Returns the paths written.
 Result<std::vector<std::string>> writeRankFiles(const ChakraTrace& trace, const std::string& prefix,
+                                                const std::vector<int>& ranks,
+                                                const ChakraWriteOptions& options = {});
+// Converts and writes in one pass (encodeToChakra with a sink where there is one rank: the file
+// is written as it is encoded, never held in memory; replicated ranks are encoded once, then
+// written). The same files as convertToChakra and writeRankFiles; `written` gets their paths.
+// A conversion that fails writes nothing.
+Result<EncodedChakra> encodeRankFiles(
+    const LinkedTrace& linked, const std::string& prefix, const std::vector<int>& ranks,
+    const ChakraWriteOptions& write, const ConvertOptions& convert,
+    const std::function<void(const ChakraProtoMsg::Node&)>& eachNode,
+    std::vector<std::string>& written);
+
+// The same for an encoded conversion (encodeToChakra): the same files.
+Result<std::vector<std::string>> writeRankFiles(const EncodedChakra& encoded,
+                                                const std::string& prefix,
                                                 const std::vector<int>& ranks,
                                                 const ChakraWriteOptions& options = {});
 

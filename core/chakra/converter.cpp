@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <unordered_map>
@@ -104,8 +106,65 @@ std::optional<std::int64_t> intArgument(const EtNode& node, std::string_view par
   return std::nullopt;
 }
 
+// A message after its varint32 length, as an .et file holds it.
+void appendMessage(std::string& out, const google::protobuf::MessageLite& m) {
+  const std::size_t size = m.ByteSizeLong();
+  std::uint32_t v = static_cast<std::uint32_t>(size);
+  while (v >= 0x80) {
+    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
+    v >>= 7;
+  }
+  out.push_back(static_cast<char>(v));
+  const std::size_t at = out.size();
+  out.resize(at + size);
+  m.SerializeWithCachedSizesToArray(reinterpret_cast<std::uint8_t*>(out.data() + at));
+}
+
+// The types as a JSON array of strings, written as nlohmann::json's dump() writes it (a JSON
+// value per op was a fifth of the converter's time): no spaces, '"' '\\' and control characters
+// escaped, short forms for \b \f \n \r \t, other UTF-8 as it is.
 std::string typesJson(const EtArgs& args) {
-  return nlohmann::json(std::vector<std::string>(args.types.begin(), args.types.end())).dump();
+  std::string out = "[";
+  for (std::size_t i = 0; i < args.types.size(); ++i) {
+    if (i) out += ',';
+    out += '"';
+    for (const char ch : args.types[i]) {
+      const auto c = static_cast<unsigned char>(ch);
+      switch (c) {
+        case '"':
+          out += "\\\"";
+          break;
+        case '\\':
+          out += "\\\\";
+          break;
+        case '\b':
+          out += "\\b";
+          break;
+        case '\f':
+          out += "\\f";
+          break;
+        case '\n':
+          out += "\\n";
+          break;
+        case '\r':
+          out += "\\r";
+          break;
+        case '\t':
+          out += "\\t";
+          break;
+        default:
+          if (c < 0x20) {
+            char esc[8];
+            std::snprintf(esc, sizeof esc, "\\u%04x", c);
+            out += esc;
+          } else {
+            out += ch;
+          }
+      }
+    }
+    out += '"';
+  }
+  return out + "]";
 }
 
 bool isProcessGroupInit(std::string_view name) {
@@ -117,20 +176,103 @@ class Converter {
   Converter(const LinkedTrace& linked, const ConvertOptions& options)
       : L_(linked), O_(options), nodeOf_(linked.ops.size(), kNoNode) {}
 
-  Result<ChakraConversion> run() {
+  // Everything but the nodes' messages: which nodes, their ids, edges, costs, the metadata and
+  // the statistics. The problems are logged here, in the same order whichever output follows.
+  Status plan() {
     if (auto st = checkMatch(); !st) return st.error();
+    indexParents();
     classify();
     if (nodeOps_.empty())
       return makeError(pathName(), "nothing to convert: the linked trace has no ops");
     if (O_.measuredGaps) planGaps();
-    buildNodes();
+    prepareNodes();
     addEdges();
     breakCycles();
-    writeEdges();
+    countEdges();
     if (O_.estimateCosts) addCosts();
     writeMetadata();
-    for (const auto& n : out_.trace.nodes) ++out_.stats.nodesByType[n.type()];
+    for (const auto& plan : nodeOps_) ++out_.stats.nodesByType[plan.type];
+    return Ok{};
+  }
+
+  Result<ChakraConversion> run() {
+    if (auto st = plan(); !st) return st.error();
+    auto& nodes = out_.trace.nodes;
+    nodes.resize(nodeOps_.size());
+    for (std::size_t n = 0; n < nodeOps_.size(); ++n) buildNode(n, nodes[n]);
     return std::move(out_);
+  }
+
+  // Each node built into one reused message and serialised at once: no message per node is kept
+  // (nor allocated, nor freed), which is most of the converter's time on a large graph.
+  // With a sink, the file's bytes go to it (GlobalMetadata first) a megabyte at a time as they
+  // are built, so not even the file is held: fresh memory is dear (each page is zeroed first).
+  Result<EncodedChakra> encode(const std::function<void(const Node&)>& eachNode,
+                               const ChakraBytesSink& sink) {
+    if (auto st = plan(); !st) return st.error();
+    const std::size_t n = nodeOps_.size();
+    EncodedChakra out;
+    out.nodeCount = n;
+    constexpr std::size_t kChunk = 1 << 20;
+    std::string chunk;
+    Status sunk = Ok{};
+    // Hands the chunk to the sink once it is full (or `last`); false when the sink failed.
+    auto flush = [&](bool last) {
+      if (!sink || !sunk.ok() || (!last && chunk.size() < kChunk)) return sunk.ok();
+      sunk = sink(chunk);
+      chunk.clear();
+      return sunk.ok();
+    };
+    std::string& target = sink ? chunk : out.nodes;
+    if (sink) {
+      chunk.reserve(kChunk + (64 << 10));
+      appendMessage(chunk, out_.trace.meta);
+    }
+    // The file holds the nodes sorted by id (stable, as serializeChakraTrace sorts them). Ops come
+    // in id order in a linked trace and gap nodes take the ids after them, so the nodes are
+    // usually built in file order already; otherwise each is placed after the build.
+    const bool sorted = std::is_sorted(ids_.begin(), ids_.end());
+    std::string built;
+    std::vector<std::size_t> offsets;
+    if (!sorted) offsets.reserve(n + 1);
+    Node node;
+    // Clear() deletes the inputs and outputs messages; they are kept for the next node with ET
+    // arguments instead (buildOpNode sets all three of their fields).
+    std::unique_ptr<ChakraProtoMsg::IOInfo> spareIn, spareOut;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (node.has_inputs()) spareIn.reset(node.release_inputs());
+      if (node.has_outputs()) spareOut.reset(node.release_outputs());
+      node.Clear();
+      if (hasEtArgs(i)) {
+        if (spareIn) node.set_allocated_inputs(spareIn.release());
+        if (spareOut) node.set_allocated_outputs(spareOut.release());
+      }
+      buildNode(i, node);
+      if (eachNode) eachNode(node);
+      if (sorted) {
+        appendMessage(target, node);
+        if (!flush(false)) return sunk.error();
+        continue;
+      }
+      offsets.push_back(built.size());
+      appendMessage(built, node);
+    }
+    if (!sorted) {
+      offsets.push_back(built.size());
+      std::vector<std::size_t> order(n);
+      std::iota(order.begin(), order.end(), std::size_t{0});
+      std::stable_sort(order.begin(), order.end(),
+                       [&](std::size_t a, std::size_t b) { return ids_[a] < ids_[b]; });
+      for (auto i : order) {
+        target.append(built, offsets[i], offsets[i + 1] - offsets[i]);
+        if (!flush(false)) return sunk.error();
+      }
+    }
+    if (!flush(true)) return sunk.error();
+    out.meta = std::move(out_.trace.meta);
+    out.problems = std::move(out_.trace.problems);
+    out.stats = std::move(out_.stats);
+    return out;
   }
 
  private:
@@ -165,11 +307,15 @@ class Converter {
     auto it = L_.indexById.find(id);
     return it == L_.indexById.end() ? -1 : static_cast<std::int32_t>(it->second);
   }
-  // The op's parent, or -1 (the process root is its own parent).
-  std::int32_t parentOf(std::int32_t op) const {
-    const auto& o = L_.ops[static_cast<std::size_t>(op)];
-    if (o.parent < 0 || o.parent == o.id) return -1;
-    return opIndex(o.parent);
+  // The op's parent, or -1 (the process root is its own parent). Looked up once per op: the
+  // walks up the call stack (callers, collectives, costs) take millions of steps on a large trace.
+  std::int32_t parentOf(std::int32_t op) const { return parents_[static_cast<std::size_t>(op)]; }
+  void indexParents() {
+    parents_.resize(L_.ops.size());
+    for (std::size_t i = 0; i < L_.ops.size(); ++i) {
+      const auto& o = L_.ops[i];
+      parents_[i] = o.parent < 0 || o.parent == o.id ? -1 : opIndex(o.parent);
+    }
   }
   bool isAncestor(std::int32_t ancestor, std::int32_t op) const {
     int guard = 0;
@@ -248,6 +394,7 @@ class Converter {
     std::optional<Collective> collective;
     const EtNode* commOp = nullptr;  // the host op that carries the comm's arguments
     std::int64_t peer = -1, tag = 0;
+    std::int64_t commSize = 0;  // comm_size of a communication node
   };
 
   void classifyComm(Planned& plan) {
@@ -317,6 +464,7 @@ class Converter {
   // stream's order. A host gap with no own time left keeps only its waits, given to that op.
   void planGaps() {
     gaps_ = measureGaps(L_);
+    gapBefore_.assign(nodeOps_.size(), kNoNode);
     out_.stats.blockedNs = gaps_.blockedNs;
     for (std::size_t g = 0; g < gaps_.host.size(); ++g) {
       const HostGap& gap = gaps_.host[g];
@@ -329,7 +477,7 @@ class Converter {
       Planned plan;
       plan.op = static_cast<std::int32_t>(gap.beforeOp);
       plan.hostGap = static_cast<std::int32_t>(g);
-      gapBefore_[before] = static_cast<std::int32_t>(nodeOps_.size());
+      gapBefore_[static_cast<std::size_t>(before)] = static_cast<std::int32_t>(nodeOps_.size());
       nodeOps_.push_back(plan);
       ++out_.stats.hostGapNodes;
     }
@@ -339,21 +487,22 @@ class Converter {
       Planned plan;
       plan.op = static_cast<std::int32_t>(gaps_.device[g].beforeOp);
       plan.deviceGap = static_cast<std::int32_t>(g);
-      gapBefore_[before] = static_cast<std::int32_t>(nodeOps_.size());
+      gapBefore_[static_cast<std::size_t>(before)] = static_cast<std::int32_t>(nodeOps_.size());
       nodeOps_.push_back(plan);
       ++out_.stats.deviceGapNodes;
     }
   }
 
   // A gap node: "host gap" on the thread of the op after it, "device gap" on its stream.
-  void buildGapNode(const Planned& plan, Node& node) {
+  void buildGapNode(std::size_t n, Node& node) {
+    const Planned& plan = nodeOps_[n];
     const LinkedOp& op = L_.ops[static_cast<std::size_t>(plan.op)];
     const bool host = plan.hostGap >= 0;
     const TimeNs start = host ? gaps_.host[static_cast<std::size_t>(plan.hostGap)].start
                               : gaps_.device[static_cast<std::size_t>(plan.deviceGap)].start;
     const TimeNs dur = host ? gaps_.host[static_cast<std::size_t>(plan.hostGap)].duration
                             : gaps_.device[static_cast<std::size_t>(plan.deviceGap)].duration;
-    node.set_id(static_cast<std::uint64_t>(nextGapId_++));
+    node.set_id(ids_[n]);
     node.set_name(std::string(host ? kHostGapName : kDeviceGapName));
     node.set_type(ChakraProtoMsg::COMP_NODE);
     node.set_start_time_micros(roundMicros(start - base_));
@@ -377,83 +526,124 @@ class Converter {
     return op.isCpu() ? op.exclusiveDur : op.inclusiveDur;
   }
 
-  void buildNodes() {
+  // Ids (gap nodes take the ids after the last op's, in node order), the time base, the node
+  // counts and each collective's size, in node order, before any edge is added.
+  void prepareNodes() {
     TimeNs base = 0;
     for (const auto& op : L_.ops)
       if (op.ts > 0 && (base == 0 || op.ts < base)) base = op.ts;
     base_ = base;
-    for (const auto& op : L_.ops) nextGapId_ = std::max(nextGapId_, op.id + 1);
-    auto& nodes = out_.trace.nodes;
-    nodes.resize(nodeOps_.size());
+    std::int64_t nextGapId = 0;
+    for (const auto& op : L_.ops) nextGapId = std::max(nextGapId, op.id + 1);
+    ids_.resize(nodeOps_.size());
     for (std::size_t n = 0; n < nodeOps_.size(); ++n) {
-      const Planned& plan = nodeOps_[n];
+      Planned& plan = nodeOps_[n];
       if (isGap(n)) {
-        buildGapNode(plan, nodes[n]);
+        ids_[n] = static_cast<std::uint64_t>(nextGapId++);
         continue;
       }
       const LinkedOp& op = L_.ops[static_cast<std::size_t>(plan.op)];
-      const EtNode* et = L_.etNode(op);
-      Node& node = nodes[n];
-      node.set_id(static_cast<std::uint64_t>(op.id));
-      node.set_name(op.name);
-      node.set_type(plan.type);
-      if (op.ts > 0) node.set_start_time_micros(roundMicros(op.ts - base));
-      node.set_duration_micros(roundMicros(durationOf(static_cast<std::size_t>(plan.op))));
-      if (et) {
-        auto* in = node.mutable_inputs();
-        in->set_values(std::string(et->inputs.valuesJson));
-        in->set_shapes(std::string(et->inputs.shapesJson));
-        in->set_types(typesJson(et->inputs));
-        auto* o = node.mutable_outputs();
-        o->set_values(std::string(et->outputs.valuesJson));
-        o->set_shapes(std::string(et->outputs.shapesJson));
-        o->set_types(typesJson(et->outputs));
-      }
+      ids_[n] = static_cast<std::uint64_t>(op.id);
       if (op.isCpu()) {
         ++out_.stats.cpuNodes;
-        const Event* ev = L_.kinetoEventOf(op);
-        attrInt64(
-            node, "rf_id",
-            et ? et->rfId : (ev && ev->recordFunctionId != kNoId ? ev->recordFunctionId : -1));
-        if (et) {
-          attrInt64(node, "fw_parent", et->fwParent);
-          attrInt64(node, "seq_id", et->seqId);
-          attrInt64(node, "scope", et->scope);
-        }
-        attrInt64(node, "tid", et ? et->tid : op.tid);
-        if (et) {
-          attrInt64(node, "fw_tid", et->fwTid);
-          attrString(node, "op_schema", std::string(et->opSchema));
-        }
-        // ASTRA-sim refuses is_cpu_op on comm nodes; a METADATA node is no comm node.
-        attrBool(node, "is_cpu_op", true);
-        if (plan.type == ChakraProtoMsg::METADATA_NODE && et) {
-          // ASTRA-sim's METADATA parser reads the process group from inputs.values as JSON.
-          node.mutable_inputs()->set_values(std::string(et->inputs.valuesJson));
-        }
         continue;
       }
       ++out_.stats.deviceNodes;
-      const bool comm = plan.type == ChakraProtoMsg::COMM_COLL_NODE ||
-                        plan.type == ChakraProtoMsg::COMM_SEND_NODE ||
-                        plan.type == ChakraProtoMsg::COMM_RECV_NODE;
-      if (!comm) attrBool(node, "is_cpu_op", false);
-      attrInt64(node, "stream", op.stream);
-      if (op.device >= 0) attrInt64(node, "device", op.device);
-      if (!comm) continue;
-      std::string pg = op.pgName;
-      if (pg.empty() && plan.commOp && plan.commOp->comm) pg = plan.commOp->comm->pgName;
-      if (plan.type == ChakraProtoMsg::COMM_COLL_NODE)
-        attrInt64(node, "comm_type", *chakraCommType(*plan.collective));
-      attrInt64(node, "comm_size", commSize(plan));
-      if (!pg.empty()) attrString(node, "pg_name", pg);
-      if (plan.type != ChakraProtoMsg::COMM_COLL_NODE) {
-        const auto self = static_cast<std::int32_t>(L_.rank);
-        const auto peer = static_cast<std::int32_t>(plan.peer);
-        attrInt32(node, "comm_src", plan.type == ChakraProtoMsg::COMM_SEND_NODE ? self : peer);
-        attrInt32(node, "comm_dst", plan.type == ChakraProtoMsg::COMM_SEND_NODE ? peer : self);
-        attrInt32(node, "comm_tag", static_cast<std::int32_t>(plan.tag));
+      if (isComm(plan.type)) plan.commSize = commSize(plan);
+    }
+  }
+
+  // Whether node n carries its ET node's inputs and outputs.
+  bool hasEtArgs(std::size_t n) const {
+    return !isGap(n) && L_.etNode(L_.ops[static_cast<std::size_t>(nodeOps_[n].op)]) != nullptr;
+  }
+  static bool isComm(ChakraProtoMsg::NodeType type) {
+    return type == ChakraProtoMsg::COMM_COLL_NODE || type == ChakraProtoMsg::COMM_SEND_NODE ||
+           type == ChakraProtoMsg::COMM_RECV_NODE;
+  }
+  std::string_view nodeName(std::size_t n) const {
+    if (nodeOps_[n].hostGap >= 0) return kHostGapName;
+    if (nodeOps_[n].deviceGap >= 0) return kDeviceGapName;
+    return L_.ops[static_cast<std::size_t>(nodeOps_[n].op)].name;
+  }
+
+  // Node n whole: its fields and attributes, then its dependencies, then its costs (the order
+  // of the attributes in the file).
+  void buildNode(std::size_t n, Node& node) {
+    if (isGap(n))
+      buildGapNode(n, node);
+    else
+      buildOpNode(n, node);
+    for (const auto& d : ctrl_[n])
+      if (d.node != kNoNode) node.add_ctrl_deps(ids_[static_cast<std::size_t>(d.node)]);
+    for (const auto& d : data_[n])
+      if (d.node != kNoNode) node.add_data_deps(ids_[static_cast<std::size_t>(d.node)]);
+    if (n < costs_.size()) {
+      const NodeCost& cost = costs_[n];
+      if (cost.numOps) attrInt64(node, "num_ops", *cost.numOps);
+      if (cost.tensorSize) attrUint64(node, "tensor_size", *cost.tensorSize);
+    }
+  }
+
+  void buildOpNode(std::size_t n, Node& node) {
+    const Planned& plan = nodeOps_[n];
+    const TimeNs base = base_;
+    const LinkedOp& op = L_.ops[static_cast<std::size_t>(plan.op)];
+    const EtNode* et = L_.etNode(op);
+    node.set_id(static_cast<std::uint64_t>(op.id));
+    node.set_name(op.name);
+    node.set_type(plan.type);
+    if (op.ts > 0) node.set_start_time_micros(roundMicros(op.ts - base));
+    node.set_duration_micros(roundMicros(durationOf(static_cast<std::size_t>(plan.op))));
+    if (et) {
+      auto* in = node.mutable_inputs();
+      in->set_values(std::string(et->inputs.valuesJson));
+      in->set_shapes(std::string(et->inputs.shapesJson));
+      in->set_types(typesJson(et->inputs));
+      auto* o = node.mutable_outputs();
+      o->set_values(std::string(et->outputs.valuesJson));
+      o->set_shapes(std::string(et->outputs.shapesJson));
+      o->set_types(typesJson(et->outputs));
+    }
+    if (op.isCpu()) {
+      const Event* ev = L_.kinetoEventOf(op);
+      attrInt64(node, "rf_id",
+                et ? et->rfId : (ev && ev->recordFunctionId != kNoId ? ev->recordFunctionId : -1));
+      if (et) {
+        attrInt64(node, "fw_parent", et->fwParent);
+        attrInt64(node, "seq_id", et->seqId);
+        attrInt64(node, "scope", et->scope);
       }
+      attrInt64(node, "tid", et ? et->tid : op.tid);
+      if (et) {
+        attrInt64(node, "fw_tid", et->fwTid);
+        attrString(node, "op_schema", std::string(et->opSchema));
+      }
+      // ASTRA-sim refuses is_cpu_op on comm nodes; a METADATA node is no comm node.
+      attrBool(node, "is_cpu_op", true);
+      if (plan.type == ChakraProtoMsg::METADATA_NODE && et) {
+        // ASTRA-sim's METADATA parser reads the process group from inputs.values as JSON.
+        node.mutable_inputs()->set_values(std::string(et->inputs.valuesJson));
+      }
+      return;
+    }
+    const bool comm = isComm(plan.type);
+    if (!comm) attrBool(node, "is_cpu_op", false);
+    attrInt64(node, "stream", op.stream);
+    if (op.device >= 0) attrInt64(node, "device", op.device);
+    if (!comm) return;
+    std::string pg = op.pgName;
+    if (pg.empty() && plan.commOp && plan.commOp->comm) pg = plan.commOp->comm->pgName;
+    if (plan.type == ChakraProtoMsg::COMM_COLL_NODE)
+      attrInt64(node, "comm_type", *chakraCommType(*plan.collective));
+    attrInt64(node, "comm_size", plan.commSize);
+    if (!pg.empty()) attrString(node, "pg_name", pg);
+    if (plan.type != ChakraProtoMsg::COMM_COLL_NODE) {
+      const auto self = static_cast<std::int32_t>(L_.rank);
+      const auto peer = static_cast<std::int32_t>(plan.peer);
+      attrInt32(node, "comm_src", plan.type == ChakraProtoMsg::COMM_SEND_NODE ? self : peer);
+      attrInt32(node, "comm_dst", plan.type == ChakraProtoMsg::COMM_SEND_NODE ? peer : self);
+      attrInt32(node, "comm_tag", static_cast<std::int32_t>(plan.tag));
     }
   }
 
@@ -473,7 +663,7 @@ class Converter {
       problems().add(Severity::Info,
                      "dependency on an op that is not a node of the output (dropped)",
                      std::string(edgeKindName(kind)) + " of " +
-                         out_.trace.nodes[static_cast<std::size_t>(node)].name() + " on id " +
+                         std::string(nodeName(static_cast<std::size_t>(node))) + " on id " +
                          std::to_string(depId));
       return;
     }
@@ -490,17 +680,19 @@ class Converter {
     for (std::size_t i = 0; i < n; ++i) {
       if (isGap(i)) continue;
       const LinkedOp& op = L_.ops[static_cast<std::size_t>(nodeOps_[i].op)];
-      auto gap = gapBefore_.find(static_cast<std::int32_t>(i));
+      const auto gap = gapBefore(static_cast<std::int32_t>(i));
       if (op.isCpu()) {
-        if (gap != gapBefore_.end()) threads[op.tid].push_back(gap->second);
-        threads[op.tid].push_back(static_cast<std::int32_t>(i));
+        auto& chain = threads[op.tid];
+        if (gap != kNoNode) chain.push_back(gap);
+        chain.push_back(static_cast<std::int32_t>(i));
       } else {
         streams[{op.device, op.stream}].push_back(static_cast<std::int32_t>(i));
       }
     }
+    threadPos_.assign(n, {0, -1});
     for (const auto& [tid, chain] : threads) {
       for (std::size_t k = 0; k < chain.size(); ++k) {
-        threadPos_[chain[k]] = {tid, k};
+        threadPos_[static_cast<std::size_t>(chain[k])] = {tid, static_cast<std::int64_t>(k)};
         if (k > 0) addDep(chain[k], chain[k - 1], EdgeKind::Serial);
       }
     }
@@ -513,8 +705,7 @@ class Converter {
         });
         std::vector<std::int32_t> withGaps;
         for (const auto node : chain) {
-          if (auto gap = gapBefore_.find(node); gap != gapBefore_.end())
-            withGaps.push_back(gap->second);
+          if (const auto gap = gapBefore(node); gap != kNoNode) withGaps.push_back(gap);
           withGaps.push_back(node);
         }
         for (std::size_t k = 1; k < withGaps.size(); ++k)
@@ -591,10 +782,10 @@ class Converter {
       return;
     }
     if (w.isCpu() && (waitedOp == waiterOp || isAncestor(waiterOp, waitedOp))) {
-      auto pos = threadPos_.find(node);
-      if (pos == threadPos_.end()) return;
-      const auto& chain = threads_[pos->second.first];
-      std::size_t k = pos->second.second + 1;
+      const auto& pos = threadPos_[static_cast<std::size_t>(node)];
+      if (pos.second < 0) return;
+      const auto& chain = threads_[pos.first];
+      auto k = static_cast<std::size_t>(pos.second) + 1;
       while (k < chain.size() &&
              isAncestor(waiterOp, nodeOps_[static_cast<std::size_t>(chain[k])].op))
         ++k;
@@ -652,13 +843,12 @@ class Converter {
         const auto target = static_cast<std::size_t>(dep->node);
         if (colour[target] == Grey) {
           ++out_.stats.cyclesBroken;
-          problems().add(
-              Severity::Warning, "dependency cycle broken by removing an edge",
-              std::string(edgeKindName(dep->kind)) + " dependency of node " +
-                  std::to_string(out_.trace.nodes[static_cast<std::size_t>(f.node)].id()) + " (" +
-                  out_.trace.nodes[static_cast<std::size_t>(f.node)].name() + ") on node " +
-                  std::to_string(out_.trace.nodes[target].id()) + " (" +
-                  out_.trace.nodes[target].name() + ")");
+          problems().add(Severity::Warning, "dependency cycle broken by removing an edge",
+                         std::string(edgeKindName(dep->kind)) + " dependency of node " +
+                             std::to_string(ids_[static_cast<std::size_t>(f.node)]) + " (" +
+                             std::string(nodeName(static_cast<std::size_t>(f.node))) +
+                             ") on node " + std::to_string(ids_[target]) + " (" +
+                             std::string(nodeName(target)) + ")");
           dep->node = kNoNode;
         } else if (colour[target] == White) {
           colour[target] = Grey;
@@ -668,27 +858,22 @@ class Converter {
     }
   }
 
-  void writeEdges() {
-    auto& nodes = out_.trace.nodes;
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
-      for (const auto& d : ctrl_[i]) {
-        if (d.node == kNoNode) continue;
-        nodes[i].add_ctrl_deps(nodes[static_cast<std::size_t>(d.node)].id());
-        ++out_.stats.edges[static_cast<std::size_t>(EdgeKind::Ctrl)];
-      }
-      for (const auto& d : data_[i]) {
-        if (d.node == kNoNode) continue;
-        nodes[i].add_data_deps(nodes[static_cast<std::size_t>(d.node)].id());
-        ++out_.stats.edges[static_cast<std::size_t>(d.kind)];
-      }
+  // The edges kept (buildNode writes them), by kind.
+  void countEdges() {
+    for (std::size_t i = 0; i < nodeOps_.size(); ++i) {
+      for (const auto& d : ctrl_[i])
+        if (d.node != kNoNode) ++out_.stats.edges[static_cast<std::size_t>(EdgeKind::Ctrl)];
+      for (const auto& d : data_[i])
+        if (d.node != kNoNode) ++out_.stats.edges[static_cast<std::size_t>(d.kind)];
     }
   }
 
   // num_ops and tensor_size: on the innermost recognised compute op (linear over addmm would
   // count twice), moved onto the device ops it launched where there are any (the GPU does the
   // work), split evenly among them. Copies and sets with no compute op above them get the bytes
-  // of their innermost ET op.
+  // of their innermost ET op. Kept in costs_ for buildNode; each node gets one entry at most.
   void addCosts() {
+    costs_.assign(nodeOps_.size(), {});
     const std::size_t nOps = L_.ops.size();
     std::vector<OpCost> cost(nOps);
     std::vector<char> leaf(nOps, 0);
@@ -724,32 +909,29 @@ class Converter {
       }
       if (!found && firstEt >= 0) bytesOnly.emplace_back(static_cast<std::int32_t>(n), firstEt);
     }
-    auto& nodes = out_.trace.nodes;
     for (std::size_t i = 0; i < nOps; ++i) {
       if (!leaf[i]) continue;
       const auto it = devicesOf.find(static_cast<std::int32_t>(i));
       if (it == devicesOf.end()) {
         if (nodeOf_[i] == kNoNode) continue;
-        Node& node = nodes[static_cast<std::size_t>(nodeOf_[i])];
-        attrInt64(node, "num_ops", cost[i].flops);
-        attrUint64(node, "tensor_size", cost[i].tensorBytes);
+        NodeCost& node = costs_[static_cast<std::size_t>(nodeOf_[i])];
+        node.numOps = cost[i].flops;
+        node.tensorSize = cost[i].tensorBytes;
         continue;
       }
       const auto parts = static_cast<std::int64_t>(it->second.size());
       for (std::size_t k = 0; k < it->second.size(); ++k) {
-        Node& node = nodes[static_cast<std::size_t>(it->second[k])];
+        NodeCost& node = costs_[static_cast<std::size_t>(it->second[k])];
         const std::int64_t extraOps = k == 0 ? cost[i].flops % parts : 0;
         const std::uint64_t extraBytes =
             k == 0 ? cost[i].tensorBytes % static_cast<std::uint64_t>(parts) : 0;
-        attrInt64(node, "num_ops", cost[i].flops / parts + extraOps);
-        attrUint64(node, "tensor_size",
-                   cost[i].tensorBytes / static_cast<std::uint64_t>(parts) + extraBytes);
+        node.numOps = cost[i].flops / parts + extraOps;
+        node.tensorSize = cost[i].tensorBytes / static_cast<std::uint64_t>(parts) + extraBytes;
       }
     }
     for (const auto& [node, etOp] : bytesOnly) {
       const EtNode* et = L_.etNode(L_.ops[static_cast<std::size_t>(etOp)]);
-      attrUint64(nodes[static_cast<std::size_t>(node)], "tensor_size",
-                 estimateOpCost(*et).tensorBytes);
+      costs_[static_cast<std::size_t>(node)].tensorSize = estimateOpCost(*et).tensorBytes;
     }
   }
 
@@ -784,14 +966,27 @@ class Converter {
   std::vector<Planned> nodeOps_;      // node index -> plan (op index, type ...)
   std::vector<std::vector<Dep>> ctrl_, data_;
   std::map<std::int64_t, std::vector<std::int32_t>> threads_;  // tid -> CPU nodes in id order
-  std::unordered_map<std::int32_t, std::pair<std::int64_t, std::size_t>> threadPos_;
+  // CPU node -> (tid, position in threads_), position -1 for the other nodes.
+  std::vector<std::pair<std::int64_t, std::int64_t>> threadPos_;
   std::vector<std::string> pgInits_;
   TimeNs base_ = 0;
   MeasuredGaps gaps_;
-  std::unordered_map<std::int32_t, std::int32_t> gapBefore_;  // node -> the gap node before it
+  std::vector<std::int32_t> gapBefore_;  // op node -> the gap node before it, or kNoNode
+  std::int32_t gapBefore(std::int32_t node) const {
+    return static_cast<std::size_t>(node) < gapBefore_.size()
+               ? gapBefore_[static_cast<std::size_t>(node)]
+               : kNoNode;
+  }
+  std::vector<std::int32_t> parents_;  // op index -> its parent's op index, or -1
   // Nodes whose host gap had no own time left: the other threads' ops they waited for.
   std::unordered_map<std::int32_t, std::vector<std::uint32_t>> extraWaits_;
-  std::int64_t nextGapId_ = 0;
+  std::vector<std::uint64_t> ids_;  // node index -> node id
+  // num_ops and tensor_size of a node (addCosts), written after its other attributes.
+  struct NodeCost {
+    std::optional<std::int64_t> numOps;
+    std::optional<std::uint64_t> tensorSize;
+  };
+  std::vector<NodeCost> costs_;
 };
 
 }  // namespace
@@ -829,6 +1024,13 @@ std::size_t ConvertStats::totalEdges() const {
 Result<ChakraConversion> convertToChakra(const LinkedTrace& linked, const ConvertOptions& options) {
   Converter c(linked, options);
   return c.run();
+}
+
+Result<EncodedChakra> encodeToChakra(
+    const LinkedTrace& linked, const ConvertOptions& options,
+    const std::function<void(const ChakraProtoMsg::Node&)>& eachNode, const ChakraBytesSink& sink) {
+  Converter c(linked, options);
+  return c.encode(eachNode, sink);
 }
 
 }  // namespace sutra::chakra

@@ -25,7 +25,9 @@
 // scatter, barrier), by default exported as COMP nodes with their measured duration.
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <string>
 #include <string_view>
 
 #include "chakra/et_file.h"
@@ -81,6 +83,17 @@ struct ChakraConversion {
   ConvertStats stats;
 };
 
+// A conversion as the .et file holds it: the nodes serialised as they are built, never kept as
+// messages (for a large graph a message per node, an allocation per attribute, is most of the
+// time and memory). The bytes are those serializeChakraTrace writes after the GlobalMetadata.
+struct EncodedChakra {
+  ChakraProtoMsg::GlobalMetadata meta;
+  std::string nodes;  // each node after its varint32 length, sorted by id
+  std::size_t nodeCount = 0;
+  ProblemLog problems;
+  ConvertStats stats;
+};
+
 // The share of the ET's ops that the link matched to a Kineto op (1 where there is no ET).
 double matchedEtRatio(const LinkReport& report);
 
@@ -88,5 +101,16 @@ double matchedEtRatio(const LinkReport& report);
 // ops than options.minMatchedEtRatio (the error names both files and the counts).
 Result<ChakraConversion> convertToChakra(const LinkedTrace& linked,
                                          const ConvertOptions& options = {});
+// Takes the bytes of an .et file in order, a chunk at a time; an error stops the encoding.
+using ChakraBytesSink = std::function<Status(std::string_view)>;
+
+// The same conversion encoded: the same bytes, problems and statistics. `eachNode` sees every
+// node once, in the order convertToChakra's trace.nodes holds them, before it is encoded. With a
+// sink, the whole file's bytes (GlobalMetadata first) go to it as they are built, and `nodes` is
+// left empty.
+Result<EncodedChakra> encodeToChakra(
+    const LinkedTrace& linked, const ConvertOptions& options = {},
+    const std::function<void(const ChakraProtoMsg::Node&)>& eachNode = {},
+    const ChakraBytesSink& sink = {});
 
 }  // namespace sutra::chakra

@@ -357,6 +357,23 @@ Status writeChakraTrace(const ChakraTrace& trace, const std::string& path,
   return file->commit();
 }
 
+Status writeChakraFile(const GlobalMetadata& meta, std::string_view nodeBytes,
+                       const std::string& path, const ChakraWriteOptions& options) {
+  AtomicFileOptions fileOptions;
+  fileOptions.gzip = options.gzip;
+  fileOptions.protectedPaths = options.protectedPaths;
+  auto file = AtomicFile::create(path, fileOptions);
+  if (!file) return file.error();
+  std::string head;
+  appendVarint32(head, static_cast<std::uint32_t>(meta.ByteSizeLong()));
+  meta.AppendToString(&head);
+  if (auto st = file->write(head); !st) return st;
+  constexpr std::size_t kChunk = 8 << 20;
+  for (std::size_t at = 0; at < nodeBytes.size(); at += kChunk)
+    if (auto st = file->write(nodeBytes.substr(at, kChunk)); !st) return st;
+  return file->commit();
+}
+
 const ChakraProtoMsg::AttributeProto* findAttr(const Node& node, std::string_view name) {
   for (const auto& a : node.attr())
     if (a.name() == name) return &a;

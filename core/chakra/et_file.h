@@ -45,6 +45,10 @@ std::string serializeChakraTrace(const ChakraTrace& trace);
 // reader never sees a half-written file and a failure leaves no partial file behind.
 Status writeChakraTrace(const ChakraTrace& trace, const std::string& path,
                         const ChakraWriteOptions& options = {});
+// The same from a GlobalMetadata and nodes serialised already (encodeToChakra's bytes: each node
+// after its varint32 length, sorted by id).
+Status writeChakraFile(const ChakraProtoMsg::GlobalMetadata& meta, std::string_view nodeBytes,
+                       const std::string& path, const ChakraWriteOptions& options = {});
 
 // Attribute helpers shared by the converter, the timeline and the jsonizer.
 const ChakraProtoMsg::AttributeProto* findAttr(const ChakraProtoMsg::Node& node,

@@ -10,7 +10,11 @@
 // to measure the converter and the writer on a million-node graph; reading and linking are then
 // timed once on the original pair.
 //
-// Usage: sutra-bench-convert [ET KINETO] [--repeats N] [--scale N]
+// With --linked ETPLUS the stages are those of `sutra-cli convert --linked`: read the ET+ file,
+// convert and write the .et in one pass (encodeRankFiles: each node serialised as it is built
+// and written), and free what was built (the CLI leaves that to the process's exit).
+//
+// Usage: sutra-bench-convert [ET KINETO | --linked ETPLUS] [--repeats N] [--scale N]
 //        (defaults: ../shared param linear pair, 5 repeats, scale 1)
 #include <sys/resource.h>
 #include <time.h>
@@ -24,9 +28,11 @@
 #include <string>
 #include <vector>
 
+#include "chakra/convert_files.h"
 #include "chakra/converter.h"
 #include "chakra/et_file.h"
 #include "io/readers.h"
+#include "link/et_plus_reader.h"
 #include "link/linked_trace.h"
 
 namespace {
@@ -85,10 +91,61 @@ sutra::LinkedTrace replicate(const sutra::LinkedTrace& source, int copies) {
   return out;
 }
 
+constexpr const char* kUsage =
+    "Usage: sutra-bench-convert [ET KINETO | --linked ETPLUS] [--repeats N] [--scale N]";
+
 long peakRssKb() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
   return u.ru_maxrss;
+}
+
+// `convert --linked`'s stages, on one ET+ file.
+int benchLinked(const std::string& path, const std::string& out, int repeats) {
+  using namespace sutra;
+  Stage read{"read ET+", {}, {}}, convert{"convert+write", {}, {}}, release{"free", {}, {}};
+  std::size_t nodes = 0, bytes = 0;
+  for (int r = 0; r < repeats; ++r) {
+    Stamp t = Stamp::now();
+    auto linked = std::make_unique<LinkedTrace>();
+    {
+      auto read1 = readLinkedEt(path);
+      if (!read1) {
+        std::fprintf(stderr, "%s\n", read1.error().message.c_str());
+        return 2;
+      }
+      *linked = std::move(read1.value());
+    }
+    read.add(t);
+    t = Stamp::now();
+    std::vector<std::string> written;
+    auto conv =
+        chakra::encodeRankFiles(*linked, out.substr(0, out.size() - 5), {0}, {}, {}, {}, written);
+    convert.add(t);
+    if (!conv) {
+      std::fprintf(stderr, "%s\n", conv.error().message.c_str());
+      return 2;
+    }
+    nodes = conv->nodeCount;
+    bytes = std::filesystem::file_size(out);
+    t = Stamp::now();
+    conv = Error{};
+    linked.reset();
+    release.add(t);
+  }
+  std::filesystem::remove(out);
+  std::printf("sutra-bench-convert: --linked %s, best of %d\n", path.c_str(), repeats);
+  std::printf("  %zu nodes, %zu bytes written\n", nodes, bytes);
+  double totalWall = 0, totalCpu = 0;
+  for (const Stage* s : {&read, &convert, &release}) {
+    const double w = Stage::best(s->wall), c = Stage::best(s->cpu);
+    totalWall += w;
+    totalCpu += c;
+    std::printf("  %-12s %9.2f ms wall %9.2f ms CPU\n", s->name, 1e3 * w, 1e3 * c);
+  }
+  std::printf("  %-12s %9.2f ms wall %9.2f ms CPU\n", "total", 1e3 * totalWall, 1e3 * totalCpu);
+  std::printf("  peak RSS %.1f MiB\n", static_cast<double>(peakRssKb()) / 1024.0);
+  return 0;
 }
 
 }  // namespace
@@ -98,19 +155,23 @@ int main(int argc, char** argv) {
   const std::string shared = SUTRA_SHARED_TRACES;
   std::vector<std::string> positional;
   int repeats = 5, scale = 1;
+  std::string linkedPath;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if ((a == "--repeats" || a == "--scale") && i + 1 < argc) {
+    if (a == "--linked" && i + 1 < argc) {
+      linkedPath = argv[++i];
+    } else if ((a == "--repeats" || a == "--scale") && i + 1 < argc) {
       (a == "--repeats" ? repeats : scale) = std::max(1, std::atoi(argv[++i]));
     } else if (a == "-h" || a == "--help") {
-      std::printf("Usage: sutra-bench-convert [ET KINETO] [--repeats N] [--scale N]\n");
+      std::printf("%s\n", kUsage);
       return 0;
     } else {
       positional.push_back(a);
     }
   }
-  if (positional.size() != 0 && positional.size() != 2) {
-    std::fprintf(stderr, "Usage: sutra-bench-convert [ET KINETO] [--repeats N] [--scale N]\n");
+  if ((positional.size() != 0 && positional.size() != 2) ||
+      (!linkedPath.empty() && !positional.empty())) {
+    std::fprintf(stderr, "%s\n", kUsage);
     return 2;
   }
   const std::string etPath =
@@ -119,6 +180,8 @@ int main(int argc, char** argv) {
       positional.empty() ? shared + "/param/linear_kineto.json.gz" : positional[1];
   const std::string out =
       (std::filesystem::temp_directory_path() / "sutra-bench-convert.0.et").string();
+
+  if (!linkedPath.empty()) return benchLinked(linkedPath, out, repeats);
 
   Stage readEt{"read ET", {}, {}}, readKineto{"read Kineto", {}, {}}, link{"link", {}, {}},
       convert{"convert", {}, {}}, write{"write .et", {}, {}};

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "chakra/converter.h"
@@ -406,6 +407,34 @@ TEST(ChakraConverter, FlopsAndBytesGoToTheInnermostComputeOpOrItsKernels) {
   EXPECT_EQ(findAttr(k, "tensor_size")->value_case(), ChakraProtoMsg::AttributeProto::kUint64Val);
   EXPECT_EQ(attrInt(byId(t, 5), "num_ops", -1), 7776);
   EXPECT_EQ(attrInt(byId(t, 6), "num_ops", -1), 100);
+}
+
+TEST(ChakraConverter, TypesAreWrittenAsNlohmannJsonDumpsThem) {
+  // inputs.types / outputs.types are JSON arrays of the ET's type strings; the converter writes
+  // them itself, so they are checked against nlohmann::json's dump() on the same strings: quotes,
+  // backslashes, control characters (short and \u00xx forms), UTF-8 and an empty list.
+  Builder b;
+  EtNode& n = b.cpu(2, "aten::odd", 1, 1, 100'000, 10'000);
+  const std::vector<std::string> in{"Tensor(float)",
+                                    "say \"hi\"",
+                                    "C:\\dir",
+                                    "tab\tnew\nline",
+                                    std::string("bell\x07\x1f\b\f\r", 9),
+                                    "\xc3\xa9t\xc3\xa9",
+                                    ""};
+  std::vector<std::string_view> views;
+  for (const auto& t : in) views.push_back(b.keep(t));
+  n.inputs.types = b.et->ownStorage().copy(std::span<const std::string_view>(views));
+  b.done();
+  auto conv = convertToChakra(b.linked, structureOnly());
+  ASSERT_TRUE(conv.ok()) << conv.error().message;
+  const Node& node = byId(conv->trace, 2);
+  EXPECT_EQ(node.inputs().types(), nlohmann::json(in).dump());
+  EXPECT_EQ(node.inputs().types(),
+            "[\"Tensor(float)\",\"say \\\"hi\\\"\",\"C:\\\\dir\",\"tab\\tnew\\nline\","
+            "\"bell\\u0007\\u001f\\b\\f\\r\",\"\xc3\xa9t\xc3\xa9\",\"\"]");
+  EXPECT_EQ(node.outputs().types(), "[]");
+  EXPECT_EQ(nlohmann::json(std::vector<std::string>{}).dump(), "[]");
 }
 
 TEST(ChakraConverter, AnEmptyLinkedTraceIsAnError) {

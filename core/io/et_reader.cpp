@@ -216,11 +216,11 @@ Field fieldOf(std::string_view key) {
 // each node's JSON, kept exactly: integers (as int64, or uint64 cast to it) are microseconds times
 // 1000 (wrapping as it did), other numbers go through their decimal text, "sync_dep" takes the
 // integers of its array up to a nested array, and a repeated member overrides (sync_dep appends).
-void readPlusField(Field key, const AttrValue& value, EtPlusFields& f) {
+void readPlusField(Field key, const AttrValue& value, EtPlusFields& f, EtStorage& storage) {
   if (f.unreadable) return;
   auto time = [&](TimeNs ns) {
     if (key == Field::Ts)
-      f.ts = ns;
+      f.ts = ns, f.hasTs = true;
     else if (key == Field::InclusiveDur)
       f.inclusiveDur = ns;
     else if (key == Field::ExclusiveDur)
@@ -233,13 +233,13 @@ void readPlusField(Field key, const AttrValue& value, EtPlusFields& f) {
     if (key == Field::Stream)
       f.stream = v;
     else if (key == Field::InterThreadDep)
-      f.interThreadDep = v;
+      f.interThreadDep = v, f.hasInterThreadDep = true;
   };
   if (value.isString) {
     if (key == Field::Cat)
-      f.cat = std::string(value.text);
+      f.cat = storage.intern(value.text), f.hasCat = true;
     else if (key == Field::PgName)
-      f.pgName = value.text;
+      f.pgName = storage.intern(value.text);
     return;
   }
   const std::string_view t = trimJsonToken(value.text);
@@ -436,7 +436,7 @@ bool NodeParser::fillFromElements(EtArgs& args, const dom::element* types,
       std::string_view s;
       types_.push_back(type.get_string().get(s) ? std::string_view() : storage.intern(s));
     }
-    args.types = storage.copy(std::span<const std::string_view>(types_));
+    args.types = storage.copyShared(std::span<const std::string_view>(types_));
   }
   if (shapes) {
     if (!shapes->is_array()) return false;
@@ -454,9 +454,9 @@ bool NodeParser::fillFromElements(EtArgs& args, const dom::element* types,
           dims_.push_back(d.get_int64().value_unsafe());
         }
       }
-      shapes_.push_back(storage.copy(std::span<const std::int64_t>(dims_)));
+      shapes_.push_back(storage.copyShared(std::span<const std::int64_t>(dims_)));
     }
-    args.shapes = storage.copy(std::span<const EtShape>(shapes_));
+    args.shapes = storage.copyShared(std::span<const EtShape>(shapes_));
   }
   if (values) {
     if (!values->is_array()) return false;
@@ -478,8 +478,8 @@ void NodeParser::fillArgs(EtArgs& args, std::string_view values, std::string_vie
                           std::int64_t nodeId) {
   EtStorage& storage = *out.storage;
   args.valuesJson = values.empty() ? std::string_view("[]") : storage.copy(values);
-  args.shapesJson = shapes.empty() ? std::string_view("[]") : storage.copy(shapes);
-  args.stridesJson = storage.copy(strides);
+  args.shapesJson = shapes.empty() ? std::string_view("[]") : storage.intern(shapes);
+  args.stridesJson = storage.intern(strides);
   auto unreadable = [&] {
     out.problems.add(Severity::Warning, "ET node with unreadable inputs or outputs",
                      "node " + std::to_string(nodeId));
@@ -550,13 +550,14 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
                    hasShapes = !e.at_key("shapes").get(shapes),
                    hasTypes = !e.at_key("types").get(types),
                    hasStrides = !e.at_key("strides").get(strides);
-        auto minified = [&](const dom::element& element) {
+        // Values are mostly unique (tensor ids); shapes and strides repeat from op to op.
+        auto minified = [&](const dom::element& element, bool shared) {
           minified_ = simdjson::minify(element);
-          return storage.copy(minified_);
+          return shared ? storage.intern(minified_) : storage.copy(minified_);
         };
-        args.valuesJson = hasValues ? minified(values) : std::string_view("[]");
-        args.shapesJson = hasShapes ? minified(shapes) : std::string_view("[]");
-        if (hasStrides) args.stridesJson = minified(strides);
+        args.valuesJson = hasValues ? minified(values, false) : std::string_view("[]");
+        args.shapesJson = hasShapes ? minified(shapes, true) : std::string_view("[]");
+        if (hasStrides) args.stridesJson = minified(strides, true);
         if (!fillFromElements(args, hasTypes ? &types : nullptr, hasShapes ? &shapes : nullptr,
                               hasValues ? &values : nullptr, storage))
           out.problems.add(Severity::Warning, "ET node with unreadable inputs or outputs",
@@ -603,7 +604,7 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
         }
       }
     } else {
-      if (plus) readPlusField(k, value, *plus);
+      if (plus) readPlusField(k, value, *plus, storage);
       if (k == Field::Cat && value.isString) node.category = storage.intern(value.text);
       setAttr(node, comm, storage, k, value);  // flat layout: rf_id, tid ... are node members
     }
@@ -657,6 +658,7 @@ Result<EtBatch> NodeParser::parse(const JsonBatch& batch) {
     }
     if (auto s = parseNode(object, batch.fileOffset, out); !s) return s.error();
   }
+  out.storage->forgetShared();  // the lookup tables were a few MB over a large file's batches
   return out;
 }
 

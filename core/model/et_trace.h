@@ -46,6 +46,29 @@ class EtStorage {
   std::span<const T> copy(std::initializer_list<T> items) {
     return copy(std::span<const T>(items.begin(), items.size()));
   }
+  // A copy of items shared with every equal list copied so into this arena since the last
+  // forgetShared() (a side's types and shapes repeat from op to op). Items compare by their
+  // bytes: views into this arena's interned texts and shared lists are equal when their texts are.
+  template <class T>
+  std::span<const T> copyShared(std::span<const T> items) {
+    static_assert(std::is_trivially_copyable_v<T> && std::has_unique_object_representations_v<T>,
+                  "lists are compared by their bytes");
+    if (items.empty()) return {};
+    const std::string_view bytes(reinterpret_cast<const char*>(items.data()), items.size_bytes());
+    if (auto it = sharedLists_.find(bytes);
+        it != sharedLists_.end() && reinterpret_cast<std::uintptr_t>(it->data()) % alignof(T) == 0)
+      return {reinterpret_cast<const T*>(it->data()), items.size()};
+    const std::span<const T> kept = copy(items);
+    sharedLists_.insert(
+        std::string_view(reinterpret_cast<const char*>(kept.data()), kept.size_bytes()));
+    return kept;
+  }
+  // Frees the tables intern() and copyShared() look texts and lists up in (a reader's batch is
+  // done: its arena is only read from now on). Later calls still work, sharing from then on.
+  void forgetShared() {
+    interned_ = {};
+    sharedLists_ = {};
+  }
   template <class T>
   const T* make(T value) {
     static_assert(std::is_trivially_destructible_v<T>, "blocks are freed without destructors");
@@ -64,6 +87,7 @@ class EtStorage {
   std::size_t left_ = 0;
   std::size_t used_ = 0, heap_ = 0;
   std::unordered_set<std::string_view> interned_;
+  std::unordered_set<std::string_view> sharedLists_;  // the bytes of lists kept by copyShared
 };
 
 // A tensor as the ET writes it: [tensor_id, storage_id, offset, numel, itemsize, device].

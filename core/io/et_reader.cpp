@@ -106,7 +106,7 @@ std::string_view idFaultText(IdFault f) {
 }
 
 struct EtBatch {
-  std::shared_ptr<EtStorage> storage = std::make_shared<EtStorage>();  // the nodes' views' target
+  std::shared_ptr<EtStorage> storage;  // the nodes' views' target: their parser's
   std::vector<EtNode> nodes;
   std::vector<EtPlusFields> plus;  // beside nodes, when the ET+ fields are read
   ProblemLog problems;
@@ -287,6 +287,8 @@ class NodeParser {
  public:
   NodeParser(const std::string& path, bool plus) : path_(path), plus_(plus) {}
   Result<EtBatch> parse(const JsonBatch& batch);
+  // Every batch is read: frees the lookup tables of the parser's storage.
+  void finish() { storage_->forgetShared(); }
 
  private:
   Status parseNode(od::object& object, std::uint64_t where, EtBatch& out);
@@ -299,6 +301,9 @@ class NodeParser {
 
   const std::string& path_;
   const bool plus_;
+  // One arena per parser (thread), not per batch: the texts and lists of the whole file are
+  // shared, and a few arenas leave less of their last block empty than hundreds.
+  std::shared_ptr<EtStorage> storage_ = std::make_shared<EtStorage>();
   od::parser parser_;
   dom::parser dom_;
   // Lists are gathered here, then copied into the batch's storage at their exact size.
@@ -638,6 +643,7 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
 
 Result<EtBatch> NodeParser::parse(const JsonBatch& batch) {
   EtBatch out;
+  out.storage = storage_;
   out.nodes.reserve(batch.size / 512 + 16);  // real ETs hold 500-1,000 bytes a node
   if (plus_) out.plus.reserve(batch.size / 512 + 16);
   out.bytes = batch.size;
@@ -658,7 +664,6 @@ Result<EtBatch> NodeParser::parse(const JsonBatch& batch) {
     }
     if (auto s = parseNode(object, batch.fileOffset, out); !s) return s.error();
   }
-  out.storage->forgetShared();  // the lookup tables were a few MB over a large file's batches
   return out;
 }
 
@@ -672,7 +677,9 @@ class EtMerger {
 
   void add(EtBatch&& batch) {
     trace_.problems.merge(batch.problems);
-    trace_.storage.push_back(std::move(batch.storage));
+    if (std::find(trace_.storage.begin(), trace_.storage.end(), batch.storage) ==
+        trace_.storage.end())
+      trace_.storage.push_back(std::move(batch.storage));
     if (trace_.nodes.empty() && !batch.nodes.empty() && contentBytes_ > 0) {
       const double perNode = static_cast<double>(batch.bytes) / batch.nodes.size();
       const auto expected = static_cast<std::size_t>(1.25 * contentBytes_ / perNode) + 16;
@@ -800,6 +807,7 @@ Result<EtTrace> readEt(const std::string& path, const ProgressFn& progress,
     };
   auto summary = streamJsonArray(source, "nodes", handlers, 1 << 20);
   auto finished = pipeline.finish();
+  for (NodeParser& parser : parsers) parser.finish();
   // A batch that failed lies before wherever the scanner stopped: its error comes first in the
   // file, and taking it first makes the message the same whichever thread noticed its error first.
   if (!finished) return finished.error();

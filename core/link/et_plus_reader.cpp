@@ -59,6 +59,7 @@ Result<LinkedTrace> readLinkedEt(const std::string& path) {
     linked.ops.push_back(std::move(op));
   }
   all.nodes.erase(all.nodes.begin() + static_cast<std::ptrdiff_t>(cpuNodes), all.nodes.end());
+  std::vector<EtPlusFields>().swap(plusFields);  // freed before the ops' sort and index
   auto et = std::make_shared<EtTrace>(std::move(all));
   if (unreadable)
     linked.problems.add(Severity::Warning, "ET+ node whose JSON could not be re-read", unreadable,

@@ -12,6 +12,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <unordered_map>
@@ -293,8 +294,8 @@ class NodeParser {
  private:
   Status parseNode(od::object& object, std::uint64_t where, EtBatch& out);
   void fillArgs(EtArgs& args, std::string_view values, std::string_view shapes,
-                std::string_view types, std::string_view strides, EtBatch& out,
-                std::int64_t nodeId);
+                std::string_view types, std::string_view strides, std::string_view& stridesJson,
+                EtBatch& out, std::int64_t nodeId);
   bool fillFromElements(EtArgs& args, const dom::element* types, const dom::element* shapes,
                         const dom::element* values, EtStorage& storage);
   void collectTensors(dom::element value, std::string_view type, EtStorage& storage);
@@ -316,8 +317,8 @@ class NodeParser {
 
 // Sets the attribute Sutra knows by `name` (texts kept in `storage`, communication attributes in
 // `comm`); false for any other (the caller keeps it raw).
-bool setAttr(EtNode& node, std::optional<EtComm>& commAttrs, EtStorage& storage, Field name,
-             const AttrValue& value) {
+bool setAttr(EtNode& node, EtNodeDetails& details, std::optional<EtComm>& commAttrs,
+             EtStorage& storage, Field name, const AttrValue& value) {
   auto comm = [&]() -> EtComm& {
     if (!commAttrs) commAttrs.emplace();
     return *commAttrs;
@@ -346,10 +347,10 @@ bool setAttr(EtNode& node, std::optional<EtComm>& commAttrs, EtStorage& storage,
       node.opSchema = asString(value);
       break;
     case Field::KernelBackend:
-      node.kernelBackend = asString(value);
+      details.kernelBackend = asString(value);
       break;
     case Field::KernelFile:
-      node.kernelFile = asString(value);
+      details.kernelFile = asString(value);
       break;
     case Field::CollectiveName:
       comm().collectiveName = asString(value);
@@ -479,12 +480,12 @@ bool NodeParser::fillFromElements(EtArgs& args, const dom::element* types,
 
 // The flat layout (1.0.1): values, shapes and types are separate members of the node, as raw text.
 void NodeParser::fillArgs(EtArgs& args, std::string_view values, std::string_view shapes,
-                          std::string_view types, std::string_view strides, EtBatch& out,
-                          std::int64_t nodeId) {
+                          std::string_view types, std::string_view strides,
+                          std::string_view& stridesJson, EtBatch& out, std::int64_t nodeId) {
   EtStorage& storage = *out.storage;
   args.valuesJson = values.empty() ? std::string_view("[]") : storage.copy(values);
   args.shapesJson = shapes.empty() ? std::string_view("[]") : storage.intern(shapes);
-  args.stridesJson = storage.intern(strides);
+  stridesJson = storage.intern(strides);
   auto unreadable = [&] {
     out.problems.add(Severity::Warning, "ET node with unreadable inputs or outputs",
                      "node " + std::to_string(nodeId));
@@ -512,6 +513,7 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
   };
   EtStorage& storage = *out.storage;
   std::optional<EtComm> comm;
+  EtNodeDetails details;
   extraAttrs_.clear();
   auto malformed = [&](simdjson::error_code err) {
     return makeError(path_, "malformed ET node near byte " + std::to_string(where) + ": " +
@@ -550,6 +552,7 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
         dom::element e;
         if (auto err = dom_.parse(value.raw.data(), value.raw.size()).get(e)) return malformed(err);
         EtArgs& args = in ? node.inputs : node.outputs;
+        std::string_view& stridesJson = in ? details.inputStridesJson : details.outputStridesJson;
         dom::element values, shapes, types, strides;
         const bool hasValues = !e.at_key("values").get(values),
                    hasShapes = !e.at_key("shapes").get(shapes),
@@ -562,7 +565,7 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
         };
         args.valuesJson = hasValues ? minified(values, false) : std::string_view("[]");
         args.shapesJson = hasShapes ? minified(shapes, true) : std::string_view("[]");
-        if (hasStrides) args.stridesJson = minified(strides, true);
+        if (hasStrides) stridesJson = minified(strides, true);
         if (!fillFromElements(args, hasTypes ? &types : nullptr, hasShapes ? &shapes : nullptr,
                               hasValues ? &values : nullptr, storage))
           out.problems.add(Severity::Warning, "ET node with unreadable inputs or outputs",
@@ -603,7 +606,7 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
             if (!v.is_array() && !v.is_object()) av.text = rawValue;
           }
         }
-        if (!setAttr(node, comm, storage, fieldOf(name), av)) {
+        if (!setAttr(node, details, comm, storage, fieldOf(name), av)) {
           minified_ = simdjson::minify(attr);
           extraAttrs_.push_back(storage.copy(minified_));
         }
@@ -611,15 +614,21 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
     } else {
       if (plus) readPlusField(k, value, *plus, storage);
       if (k == Field::Cat && value.isString) node.category = storage.intern(value.text);
-      setAttr(node, comm, storage, k, value);  // flat layout: rf_id, tid ... are node members
+      setAttr(node, details, comm, storage, k,
+              value);  // flat layout: rf_id, tid ... are node members
     }
   }
   if (comm) node.comm = storage.make(*comm);
-  node.extraAttrsJson = storage.copy(std::span<const std::string_view>(extraAttrs_));
+  details.extraAttrsJson = storage.copy(std::span<const std::string_view>(extraAttrs_));
   if (!inValues.empty())
-    fillArgs(node.inputs, inValues, inShapes, inTypes, inStrides, out, node.id);
+    fillArgs(node.inputs, inValues, inShapes, inTypes, inStrides, details.inputStridesJson, out,
+             node.id);
   if (!outValues.empty())
-    fillArgs(node.outputs, outValues, outShapes, outTypes, outStrides, out, node.id);
+    fillArgs(node.outputs, outValues, outShapes, outTypes, outStrides, details.outputStridesJson,
+             out, node.id);
+  // Empty views and spans are all zero bytes: a node without details keeps the shared empty one.
+  if (std::memcmp(&details, &kNoEtNodeDetails, sizeof details) != 0)
+    node.details = storage.copyShared(std::span<const EtNodeDetails>(&details, 1)).data();
   if (!hasId) {
     out.problems.add(Severity::Warning, "ET node without an id, skipped", std::string(node.name));
     skip();

@@ -105,9 +105,8 @@ using EtShape = std::span<const std::int64_t>;
 // One side (inputs or outputs) of a node; the views point into the trace's storage.
 struct EtArgs {
   using Shapes = std::span<const EtShape>;
-  std::string_view valuesJson;   // the JSON array of values (minified where the ET nests it)
-  std::string_view shapesJson;   // the JSON array of shapes
-  std::string_view stridesJson;  // 1.1.1+: the JSON array of strides, else empty
+  std::string_view valuesJson;  // the JSON array of values (minified where the ET nests it)
+  std::string_view shapesJson;  // the JSON array of shapes
   std::span<const std::string_view> types;  // "Tensor(float)", "Int", "GenericList[...]" ...
   Shapes shapes;                            // per value: the shape of a tensor, else empty
   std::span<const EtTensor> tensors;        // every tensor among the values, lists flattened
@@ -126,6 +125,17 @@ struct EtComm {
   std::int64_t globalRankStride = 1;
 };
 
+// What a node rarely holds, kept out of it (most nodes share one of these, or the empty one):
+// each node is 72 bytes smaller.
+struct EtNodeDetails {
+  std::string_view kernelBackend, kernelFile;  // 1.0.4+ (Triton kernels)
+  // 1.1.1+: the JSON arrays of the inputs' and outputs' strides, else empty.
+  std::string_view inputStridesJson, outputStridesJson;
+  // Attributes not named in EtNode, as minified JSON {"name","type","value"} objects (1.0.2+).
+  std::span<const std::string_view> extraAttrsJson;
+};
+inline constexpr EtNodeDetails kNoEtNodeDetails{};
+
 struct EtNode {
   std::int64_t id = 0;
   std::int64_t parent = -1;  // "parent" (1.0.1) or "ctrl_deps" (1.0.2+)
@@ -137,12 +147,10 @@ struct EtNode {
   std::int64_t fwTid = 0;
   std::string_view name;
   std::string_view opSchema;
-  std::string_view kernelBackend, kernelFile;  // 1.0.4+ (Triton kernels)
-  std::string_view category;                   // an ET+ node's "cat" (device nodes), else empty
+  std::string_view category;  // an ET+ node's "cat" (device nodes), else empty
   EtArgs inputs, outputs;
-  const EtComm* comm = nullptr;  // in the storage; null where the node has none
-  // Attributes not named above, as minified JSON {"name","type","value"} objects (1.0.2+).
-  std::span<const std::string_view> extraAttrsJson;
+  const EtComm* comm = nullptr;                      // in the storage; null where the node has none
+  const EtNodeDetails* details = &kNoEtNodeDetails;  // in the storage (shared), never null
 
   bool isRoot() const;        // "[pytorch|profiler|execution_(trace|graph)|process]"
   bool isThreadRoot() const;  // "[pytorch|profiler|execution_(trace|graph)|thread]"

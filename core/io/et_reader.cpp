@@ -614,8 +614,8 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
     } else {
       if (plus) readPlusField(k, value, *plus, storage);
       if (k == Field::Cat && value.isString) node.category = storage.intern(value.text);
-      setAttr(node, details, comm, storage, k,
-              value);  // flat layout: rf_id, tid ... are node members
+      // The flat layout: rf_id, tid ... are node members.
+      setAttr(node, details, comm, storage, k, value);
     }
   }
   if (comm) node.comm = storage.make(*comm);

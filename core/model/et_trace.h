@@ -63,8 +63,8 @@ class EtStorage {
         std::string_view(reinterpret_cast<const char*>(kept.data()), kept.size_bytes()));
     return kept;
   }
-  // Frees the tables intern() and copyShared() look texts and lists up in (a reader's batch is
-  // done: its arena is only read from now on). Later calls still work, sharing from then on.
+  // Frees the tables intern() and copyShared() look texts and lists up in (the reader is done
+  // with the arena: it is only read from now on). Later calls still work, sharing from then on.
   void forgetShared() {
     interned_ = {};
     sharedLists_ = {};

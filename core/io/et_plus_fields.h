@@ -4,8 +4,7 @@
 // the fields Sutra's link and chakra_trace_link add at a node's top level, times exact
 // (microseconds with three decimals -> integer ns). Reading them here, instead of re-parsing each
 // node's kept JSON afterwards, halves the ET+ reader's work.
-#include <optional>
-#include <string>
+#include <string_view>
 #include <vector>
 
 #include "io/readers.h"
@@ -13,13 +12,16 @@
 
 namespace sutra {
 
+// One per node of the file while readLinkedEt builds its ops: compact (flags, not optionals;
+// texts interned in the trace's storage), as a 100 MB ET+ has 160,000 of them at once.
 struct EtPlusFields {
-  std::optional<TimeNs> ts, inclusiveDur, exclusiveDur, blockedDur;
-  std::optional<std::int64_t> interThreadDep;
+  TimeNs ts = 0, inclusiveDur = 0, exclusiveDur = 0, blockedDur = 0;  // 0 where absent
+  std::int64_t interThreadDep = 0;
+  std::int64_t stream = -1;            // -1 where absent
   std::vector<std::int64_t> syncDeps;  // the integers of "sync_dep" (every such member's)
-  std::optional<std::string> cat;
-  std::optional<std::int64_t> stream;
-  std::string pgName;
+  std::string_view cat, pgName;        // views into the trace's storage
+  bool hasTs = false, hasInterThreadDep = false;
+  bool hasCat = false;      // a device node ("cat" may be empty)
   bool annotation = false;  // Sutra's own field "user_annotation"
   // A top-level number beyond a double's range (1e400): the node's later ET+ fields are not read
   // and readLinkedEt counts the node as unreadable, as its JSON re-read used to stop there.

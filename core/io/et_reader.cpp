@@ -12,6 +12,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <unordered_map>
@@ -106,7 +107,7 @@ std::string_view idFaultText(IdFault f) {
 }
 
 struct EtBatch {
-  std::shared_ptr<EtStorage> storage = std::make_shared<EtStorage>();  // the nodes' views' target
+  std::shared_ptr<EtStorage> storage;  // the nodes' views' target: their parser's
   std::vector<EtNode> nodes;
   std::vector<EtPlusFields> plus;  // beside nodes, when the ET+ fields are read
   ProblemLog problems;
@@ -216,11 +217,11 @@ Field fieldOf(std::string_view key) {
 // each node's JSON, kept exactly: integers (as int64, or uint64 cast to it) are microseconds times
 // 1000 (wrapping as it did), other numbers go through their decimal text, "sync_dep" takes the
 // integers of its array up to a nested array, and a repeated member overrides (sync_dep appends).
-void readPlusField(Field key, const AttrValue& value, EtPlusFields& f) {
+void readPlusField(Field key, const AttrValue& value, EtPlusFields& f, EtStorage& storage) {
   if (f.unreadable) return;
   auto time = [&](TimeNs ns) {
     if (key == Field::Ts)
-      f.ts = ns;
+      f.ts = ns, f.hasTs = true;
     else if (key == Field::InclusiveDur)
       f.inclusiveDur = ns;
     else if (key == Field::ExclusiveDur)
@@ -233,13 +234,13 @@ void readPlusField(Field key, const AttrValue& value, EtPlusFields& f) {
     if (key == Field::Stream)
       f.stream = v;
     else if (key == Field::InterThreadDep)
-      f.interThreadDep = v;
+      f.interThreadDep = v, f.hasInterThreadDep = true;
   };
   if (value.isString) {
     if (key == Field::Cat)
-      f.cat = std::string(value.text);
+      f.cat = storage.intern(value.text), f.hasCat = true;
     else if (key == Field::PgName)
-      f.pgName = value.text;
+      f.pgName = storage.intern(value.text);
     return;
   }
   const std::string_view t = trimJsonToken(value.text);
@@ -287,18 +288,23 @@ class NodeParser {
  public:
   NodeParser(const std::string& path, bool plus) : path_(path), plus_(plus) {}
   Result<EtBatch> parse(const JsonBatch& batch);
+  // Every batch is read: frees the lookup tables of the parser's storage.
+  void finish() { storage_->forgetShared(); }
 
  private:
   Status parseNode(od::object& object, std::uint64_t where, EtBatch& out);
   void fillArgs(EtArgs& args, std::string_view values, std::string_view shapes,
-                std::string_view types, std::string_view strides, EtBatch& out,
-                std::int64_t nodeId);
+                std::string_view types, std::string_view strides, std::string_view& stridesJson,
+                EtBatch& out, std::int64_t nodeId);
   bool fillFromElements(EtArgs& args, const dom::element* types, const dom::element* shapes,
                         const dom::element* values, EtStorage& storage);
   void collectTensors(dom::element value, std::string_view type, EtStorage& storage);
 
   const std::string& path_;
   const bool plus_;
+  // One arena per parser (thread), not per batch: the texts and lists of the whole file are
+  // shared, and a few arenas leave less of their last block empty than hundreds.
+  std::shared_ptr<EtStorage> storage_ = std::make_shared<EtStorage>();
   od::parser parser_;
   dom::parser dom_;
   // Lists are gathered here, then copied into the batch's storage at their exact size.
@@ -311,8 +317,8 @@ class NodeParser {
 
 // Sets the attribute Sutra knows by `name` (texts kept in `storage`, communication attributes in
 // `comm`); false for any other (the caller keeps it raw).
-bool setAttr(EtNode& node, std::optional<EtComm>& commAttrs, EtStorage& storage, Field name,
-             const AttrValue& value) {
+bool setAttr(EtNode& node, EtNodeDetails& details, std::optional<EtComm>& commAttrs,
+             EtStorage& storage, Field name, const AttrValue& value) {
   auto comm = [&]() -> EtComm& {
     if (!commAttrs) commAttrs.emplace();
     return *commAttrs;
@@ -341,10 +347,10 @@ bool setAttr(EtNode& node, std::optional<EtComm>& commAttrs, EtStorage& storage,
       node.opSchema = asString(value);
       break;
     case Field::KernelBackend:
-      node.kernelBackend = asString(value);
+      details.kernelBackend = asString(value);
       break;
     case Field::KernelFile:
-      node.kernelFile = asString(value);
+      details.kernelFile = asString(value);
       break;
     case Field::CollectiveName:
       comm().collectiveName = asString(value);
@@ -436,7 +442,7 @@ bool NodeParser::fillFromElements(EtArgs& args, const dom::element* types,
       std::string_view s;
       types_.push_back(type.get_string().get(s) ? std::string_view() : storage.intern(s));
     }
-    args.types = storage.copy(std::span<const std::string_view>(types_));
+    args.types = storage.copyShared(std::span<const std::string_view>(types_));
   }
   if (shapes) {
     if (!shapes->is_array()) return false;
@@ -454,9 +460,9 @@ bool NodeParser::fillFromElements(EtArgs& args, const dom::element* types,
           dims_.push_back(d.get_int64().value_unsafe());
         }
       }
-      shapes_.push_back(storage.copy(std::span<const std::int64_t>(dims_)));
+      shapes_.push_back(storage.copyShared(std::span<const std::int64_t>(dims_)));
     }
-    args.shapes = storage.copy(std::span<const EtShape>(shapes_));
+    args.shapes = storage.copyShared(std::span<const EtShape>(shapes_));
   }
   if (values) {
     if (!values->is_array()) return false;
@@ -474,12 +480,12 @@ bool NodeParser::fillFromElements(EtArgs& args, const dom::element* types,
 
 // The flat layout (1.0.1): values, shapes and types are separate members of the node, as raw text.
 void NodeParser::fillArgs(EtArgs& args, std::string_view values, std::string_view shapes,
-                          std::string_view types, std::string_view strides, EtBatch& out,
-                          std::int64_t nodeId) {
+                          std::string_view types, std::string_view strides,
+                          std::string_view& stridesJson, EtBatch& out, std::int64_t nodeId) {
   EtStorage& storage = *out.storage;
   args.valuesJson = values.empty() ? std::string_view("[]") : storage.copy(values);
-  args.shapesJson = shapes.empty() ? std::string_view("[]") : storage.copy(shapes);
-  args.stridesJson = storage.copy(strides);
+  args.shapesJson = shapes.empty() ? std::string_view("[]") : storage.intern(shapes);
+  stridesJson = storage.intern(strides);
   auto unreadable = [&] {
     out.problems.add(Severity::Warning, "ET node with unreadable inputs or outputs",
                      "node " + std::to_string(nodeId));
@@ -507,6 +513,7 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
   };
   EtStorage& storage = *out.storage;
   std::optional<EtComm> comm;
+  EtNodeDetails details;
   extraAttrs_.clear();
   auto malformed = [&](simdjson::error_code err) {
     return makeError(path_, "malformed ET node near byte " + std::to_string(where) + ": " +
@@ -545,18 +552,20 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
         dom::element e;
         if (auto err = dom_.parse(value.raw.data(), value.raw.size()).get(e)) return malformed(err);
         EtArgs& args = in ? node.inputs : node.outputs;
+        std::string_view& stridesJson = in ? details.inputStridesJson : details.outputStridesJson;
         dom::element values, shapes, types, strides;
         const bool hasValues = !e.at_key("values").get(values),
                    hasShapes = !e.at_key("shapes").get(shapes),
                    hasTypes = !e.at_key("types").get(types),
                    hasStrides = !e.at_key("strides").get(strides);
-        auto minified = [&](const dom::element& element) {
+        // Values are mostly unique (tensor ids); shapes and strides repeat from op to op.
+        auto minified = [&](const dom::element& element, bool shared) {
           minified_ = simdjson::minify(element);
-          return storage.copy(minified_);
+          return shared ? storage.intern(minified_) : storage.copy(minified_);
         };
-        args.valuesJson = hasValues ? minified(values) : std::string_view("[]");
-        args.shapesJson = hasShapes ? minified(shapes) : std::string_view("[]");
-        if (hasStrides) args.stridesJson = minified(strides);
+        args.valuesJson = hasValues ? minified(values, false) : std::string_view("[]");
+        args.shapesJson = hasShapes ? minified(shapes, true) : std::string_view("[]");
+        if (hasStrides) stridesJson = minified(strides, true);
         if (!fillFromElements(args, hasTypes ? &types : nullptr, hasShapes ? &shapes : nullptr,
                               hasValues ? &values : nullptr, storage))
           out.problems.add(Severity::Warning, "ET node with unreadable inputs or outputs",
@@ -597,23 +606,29 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
             if (!v.is_array() && !v.is_object()) av.text = rawValue;
           }
         }
-        if (!setAttr(node, comm, storage, fieldOf(name), av)) {
+        if (!setAttr(node, details, comm, storage, fieldOf(name), av)) {
           minified_ = simdjson::minify(attr);
           extraAttrs_.push_back(storage.copy(minified_));
         }
       }
     } else {
-      if (plus) readPlusField(k, value, *plus);
+      if (plus) readPlusField(k, value, *plus, storage);
       if (k == Field::Cat && value.isString) node.category = storage.intern(value.text);
-      setAttr(node, comm, storage, k, value);  // flat layout: rf_id, tid ... are node members
+      // The flat layout: rf_id, tid ... are node members.
+      setAttr(node, details, comm, storage, k, value);
     }
   }
   if (comm) node.comm = storage.make(*comm);
-  node.extraAttrsJson = storage.copy(std::span<const std::string_view>(extraAttrs_));
+  details.extraAttrsJson = storage.copy(std::span<const std::string_view>(extraAttrs_));
   if (!inValues.empty())
-    fillArgs(node.inputs, inValues, inShapes, inTypes, inStrides, out, node.id);
+    fillArgs(node.inputs, inValues, inShapes, inTypes, inStrides, details.inputStridesJson, out,
+             node.id);
   if (!outValues.empty())
-    fillArgs(node.outputs, outValues, outShapes, outTypes, outStrides, out, node.id);
+    fillArgs(node.outputs, outValues, outShapes, outTypes, outStrides, details.outputStridesJson,
+             out, node.id);
+  // Empty views and spans are all zero bytes: a node without details keeps the shared empty one.
+  if (std::memcmp(&details, &kNoEtNodeDetails, sizeof details) != 0)
+    node.details = storage.copyShared(std::span<const EtNodeDetails>(&details, 1)).data();
   if (!hasId) {
     out.problems.add(Severity::Warning, "ET node without an id, skipped", std::string(node.name));
     skip();
@@ -637,6 +652,7 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
 
 Result<EtBatch> NodeParser::parse(const JsonBatch& batch) {
   EtBatch out;
+  out.storage = storage_;
   out.nodes.reserve(batch.size / 512 + 16);  // real ETs hold 500-1,000 bytes a node
   if (plus_) out.plus.reserve(batch.size / 512 + 16);
   out.bytes = batch.size;
@@ -670,7 +686,9 @@ class EtMerger {
 
   void add(EtBatch&& batch) {
     trace_.problems.merge(batch.problems);
-    trace_.storage.push_back(std::move(batch.storage));
+    if (std::find(trace_.storage.begin(), trace_.storage.end(), batch.storage) ==
+        trace_.storage.end())
+      trace_.storage.push_back(std::move(batch.storage));
     if (trace_.nodes.empty() && !batch.nodes.empty() && contentBytes_ > 0) {
       const double perNode = static_cast<double>(batch.bytes) / batch.nodes.size();
       const auto expected = static_cast<std::size_t>(1.25 * contentBytes_ / perNode) + 16;
@@ -798,6 +816,7 @@ Result<EtTrace> readEt(const std::string& path, const ProgressFn& progress,
     };
   auto summary = streamJsonArray(source, "nodes", handlers, 1 << 20);
   auto finished = pipeline.finish();
+  for (NodeParser& parser : parsers) parser.finish();
   // A batch that failed lies before wherever the scanner stopped: its error comes first in the
   // file, and taking it first makes the message the same whichever thread noticed its error first.
   if (!finished) return finished.error();

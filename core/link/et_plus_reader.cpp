@@ -27,21 +27,21 @@ Result<LinkedTrace> readLinkedEt(const std::string& path) {
     unreadable += f.unreadable;
     LinkedOp op;
     op.id = node.id;
-    op.name = f.cat ? std::move(node.name) : node.name;  // a device node is dropped below
+    op.name = node.name;
     op.parent = node.parent;
-    op.ts = f.ts.value_or(0);
-    op.inclusiveDur = f.inclusiveDur.value_or(0);
-    op.exclusiveDur = f.exclusiveDur.value_or(0);
-    op.blockedDur = std::min(op.exclusiveDur, f.blockedDur.value_or(0));
+    op.ts = f.ts;
+    op.inclusiveDur = f.inclusiveDur;
+    op.exclusiveDur = f.exclusiveDur;
+    op.blockedDur = std::min(op.exclusiveDur, f.blockedDur);
     op.syncDeps = std::move(f.syncDeps);
-    if (f.interThreadDep) op.interThreadDeps.push_back(*f.interThreadDep);
+    if (f.hasInterThreadDep) op.interThreadDeps.push_back(f.interThreadDep);
     op.tid = node.tid;
     op.annotation = f.annotation;
-    if (f.cat) {
+    if (f.hasCat) {
       op.kind = LinkedOpKind::DeviceOp;
-      op.category = std::move(*f.cat);
-      op.stream = f.stream.value_or(-1);
-      op.pgName = std::move(f.pgName);
+      op.category = f.cat;
+      op.stream = f.stream;
+      op.pgName = f.pgName;
       ++linked.report.deviceOps;
       ++linked.report.linkedDeviceOps;
     } else {
@@ -49,7 +49,7 @@ Result<LinkedTrace> readLinkedEt(const std::string& path) {
       all.indexById.emplace(node.id, static_cast<std::uint32_t>(cpuNodes));
       if (node.isOperator()) {
         ++linked.report.etOps;
-        if (f.ts) ++linked.report.matchedEtOps;
+        if (f.hasTs) ++linked.report.matchedEtOps;
       }
       if (cpuNodes != i) all.nodes[cpuNodes] = std::move(node);
       ++cpuNodes;
@@ -59,6 +59,7 @@ Result<LinkedTrace> readLinkedEt(const std::string& path) {
     linked.ops.push_back(std::move(op));
   }
   all.nodes.erase(all.nodes.begin() + static_cast<std::ptrdiff_t>(cpuNodes), all.nodes.end());
+  std::vector<EtPlusFields>().swap(plusFields);  // freed before the ops' sort and index
   auto et = std::make_shared<EtTrace>(std::move(all));
   if (unreadable)
     linked.problems.add(Severity::Warning, "ET+ node whose JSON could not be re-read", unreadable,

@@ -20,8 +20,8 @@ std::string_view EtStorage::intern(std::string_view text) {
   return kept;
 }
 
-// Fixed-size blocks rather than std::pmr::monotonic_buffer_resource's doubling ones: a trace has
-// hundreds of arenas (one per batch read), and doubling left a quarter of each one empty.
+// Fixed-size blocks rather than std::pmr::monotonic_buffer_resource's doubling ones: doubling
+// left a quarter of each arena empty (when the reader kept one arena per batch, hundreds of them).
 void* EtStorage::allocate(std::size_t bytes, std::size_t align) {
   std::size_t pad = (align - reinterpret_cast<std::uintptr_t>(next_) % align) % align;
   if (pad + bytes > left_) {

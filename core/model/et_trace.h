@@ -46,6 +46,29 @@ class EtStorage {
   std::span<const T> copy(std::initializer_list<T> items) {
     return copy(std::span<const T>(items.begin(), items.size()));
   }
+  // A copy of items shared with every equal list copied so into this arena since the last
+  // forgetShared() (a side's types and shapes repeat from op to op). Items compare by their
+  // bytes: views into this arena's interned texts and shared lists are equal when their texts are.
+  template <class T>
+  std::span<const T> copyShared(std::span<const T> items) {
+    static_assert(std::is_trivially_copyable_v<T> && std::has_unique_object_representations_v<T>,
+                  "lists are compared by their bytes");
+    if (items.empty()) return {};
+    const std::string_view bytes(reinterpret_cast<const char*>(items.data()), items.size_bytes());
+    if (auto it = sharedLists_.find(bytes);
+        it != sharedLists_.end() && reinterpret_cast<std::uintptr_t>(it->data()) % alignof(T) == 0)
+      return {reinterpret_cast<const T*>(it->data()), items.size()};
+    const std::span<const T> kept = copy(items);
+    sharedLists_.insert(
+        std::string_view(reinterpret_cast<const char*>(kept.data()), kept.size_bytes()));
+    return kept;
+  }
+  // Frees the tables intern() and copyShared() look texts and lists up in (the reader is done
+  // with the arena: it is only read from now on). Later calls still work, sharing from then on.
+  void forgetShared() {
+    interned_ = {};
+    sharedLists_ = {};
+  }
   template <class T>
   const T* make(T value) {
     static_assert(std::is_trivially_destructible_v<T>, "blocks are freed without destructors");
@@ -64,6 +87,7 @@ class EtStorage {
   std::size_t left_ = 0;
   std::size_t used_ = 0, heap_ = 0;
   std::unordered_set<std::string_view> interned_;
+  std::unordered_set<std::string_view> sharedLists_;  // the bytes of lists kept by copyShared
 };
 
 // A tensor as the ET writes it: [tensor_id, storage_id, offset, numel, itemsize, device].
@@ -81,9 +105,8 @@ using EtShape = std::span<const std::int64_t>;
 // One side (inputs or outputs) of a node; the views point into the trace's storage.
 struct EtArgs {
   using Shapes = std::span<const EtShape>;
-  std::string_view valuesJson;   // the JSON array of values (minified where the ET nests it)
-  std::string_view shapesJson;   // the JSON array of shapes
-  std::string_view stridesJson;  // 1.1.1+: the JSON array of strides, else empty
+  std::string_view valuesJson;  // the JSON array of values (minified where the ET nests it)
+  std::string_view shapesJson;  // the JSON array of shapes
   std::span<const std::string_view> types;  // "Tensor(float)", "Int", "GenericList[...]" ...
   Shapes shapes;                            // per value: the shape of a tensor, else empty
   std::span<const EtTensor> tensors;        // every tensor among the values, lists flattened
@@ -102,6 +125,17 @@ struct EtComm {
   std::int64_t globalRankStride = 1;
 };
 
+// What a node rarely holds, kept out of it (most nodes share one of these, or the empty one):
+// each node is 72 bytes smaller.
+struct EtNodeDetails {
+  std::string_view kernelBackend, kernelFile;  // 1.0.4+ (Triton kernels)
+  // 1.1.1+: the JSON arrays of the inputs' and outputs' strides, else empty.
+  std::string_view inputStridesJson, outputStridesJson;
+  // Attributes not named in EtNode, as minified JSON {"name","type","value"} objects (1.0.2+).
+  std::span<const std::string_view> extraAttrsJson;
+};
+inline constexpr EtNodeDetails kNoEtNodeDetails{};
+
 struct EtNode {
   std::int64_t id = 0;
   std::int64_t parent = -1;  // "parent" (1.0.1) or "ctrl_deps" (1.0.2+)
@@ -113,12 +147,10 @@ struct EtNode {
   std::int64_t fwTid = 0;
   std::string_view name;
   std::string_view opSchema;
-  std::string_view kernelBackend, kernelFile;  // 1.0.4+ (Triton kernels)
-  std::string_view category;                   // an ET+ node's "cat" (device nodes), else empty
+  std::string_view category;  // an ET+ node's "cat" (device nodes), else empty
   EtArgs inputs, outputs;
-  const EtComm* comm = nullptr;  // in the storage; null where the node has none
-  // Attributes not named above, as minified JSON {"name","type","value"} objects (1.0.2+).
-  std::span<const std::string_view> extraAttrsJson;
+  const EtComm* comm = nullptr;                      // in the storage; null where the node has none
+  const EtNodeDetails* details = &kNoEtNodeDetails;  // in the storage (shared), never null
 
   bool isRoot() const;        // "[pytorch|profiler|execution_(trace|graph)|process]"
   bool isThreadRoot() const;  // "[pytorch|profiler|execution_(trace|graph)|thread]"

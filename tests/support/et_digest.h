@@ -23,10 +23,10 @@ inline void digestProblems(Digest& d, const ProblemLog& log) {
   }
 }
 
-inline void digestArgs(Digest& d, const EtArgs& a) {
+inline void digestArgs(Digest& d, const EtArgs& a, std::string_view stridesJson) {
   d.text(a.valuesJson);
   d.text(a.shapesJson);
-  d.text(a.stridesJson);
+  d.text(stridesJson);
   d.value(a.types.size());
   for (const auto& t : a.types) d.text(t);
   d.value(a.shapes.size());
@@ -65,10 +65,10 @@ inline void digestEt(Digest& d, const EtTrace& et) {
     d.value(n.tid);
     d.value(n.fwTid);
     d.text(n.opSchema);
-    d.text(n.kernelBackend);
-    d.text(n.kernelFile);
-    digestArgs(d, n.inputs);
-    digestArgs(d, n.outputs);
+    d.text(n.details->kernelBackend);
+    d.text(n.details->kernelFile);
+    digestArgs(d, n.inputs, n.details->inputStridesJson);
+    digestArgs(d, n.outputs, n.details->outputStridesJson);
     d.value(n.comm != nullptr);
     if (n.comm) {
       const EtComm& c = *n.comm;
@@ -84,8 +84,8 @@ inline void digestEt(Digest& d, const EtTrace& et) {
       d.value(c.globalRankStart);
       d.value(c.globalRankStride);
     }
-    d.value(n.extraAttrsJson.size());
-    for (const auto& a : n.extraAttrsJson) d.text(a);
+    d.value(n.details->extraAttrsJson.size());
+    for (const auto& a : n.details->extraAttrsJson) d.text(a);
   }
   std::vector<std::pair<std::int64_t, std::uint32_t>> index(et.indexById.begin(),
                                                             et.indexById.end());

@@ -38,6 +38,14 @@ void AstraSimFitInput::addRank(const ChakraTrace& trace) {
 
 void AstraSimFitInput::beginRank() { rankCollectives.emplace_back(); }
 
+void AstraSimFitInput::add(AstraSimFitInput&& other) {
+  for (auto& rank : other.rankCollectives) rankCollectives.push_back(std::move(rank));
+  computeNodes += other.computeNodes;
+  computeNodesWithOps += other.computeNodesWithOps;
+  computeOps += other.computeOps;
+  computeNs += other.computeNs;
+}
+
 void AstraSimFitInput::addNode(const ChakraProtoMsg::Node& node) {
   if (rankCollectives.empty()) beginRank();
   if (node.type() == ChakraProtoMsg::COMM_COLL_NODE) {

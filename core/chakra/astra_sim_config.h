@@ -42,6 +42,8 @@ struct AstraSimFitInput {
   // file order.
   void beginRank();
   void addNode(const ChakraProtoMsg::Node& node);
+  // Appends `other`'s ranks and counts: a rank gathered on its own, kept once it was written.
+  void add(AstraSimFitInput&& other);
   // The collectives the fit uses: the n-th collective of every rank (where the ranks agree on its
   // type and size) at the shortest of its ranks' durations. A collective ends for all its ranks
   // together, so the others' longer durations are waits for the last to arrive, which ASTRA-sim

@@ -266,25 +266,27 @@ ChakraExportSummary exportChakraTraces(const std::vector<RankExportInput>& ranks
       finish("cancelled");
       continue;
     }
-    auto converted = convertToChakra(*linked, convert);
-    if (!converted) {
-      finish(converted.error().message);
-      continue;
-    }
-    addProblems(converted->trace.problems, r.problems);
+    // Converted and written in one pass, as `sutra-cli convert` does (encodeRankFiles): the same
+    // bytes, each node fed to the ASTRA-sim fit as it is built.
     if (!go(index, ExportStage::Writing)) {
       finish("cancelled");
       continue;
     }
-    const std::string path = rankFileName(prefix, input.rank);
-    if (auto status = writeChakraTrace(converted->trace, path, write); !status) {
-      finish(status.error().message);
+    AstraSimFitInput rankFit;  // joins the fit only where the rank's file was written
+    rankFit.beginRank();
+    std::vector<std::string> written;
+    auto encoded = encodeRankFiles(
+        *linked, prefix, {input.rank}, write, convert,
+        [&rankFit](const ChakraProtoMsg::Node& n) { rankFit.addNode(n); }, written);
+    if (!encoded) {
+      finish(encoded.error().message);
       continue;
     }
-    fitInput.addRank(converted->trace);
-    r.path = path;
-    r.nodes = converted->trace.nodes.size();
-    r.edges = converted->stats.totalEdges();
+    fitInput.add(std::move(rankFit));
+    addProblems(encoded->problems, r.problems);
+    r.path = written.empty() ? rankFileName(prefix, input.rank) : written.front();
+    r.nodes = encoded->nodeCount;
+    r.edges = encoded->stats.totalEdges();
     summary.ranks.push_back(std::move(r));
   }
   if (!summary.canceled && summary.written() > 0) {

@@ -9,6 +9,9 @@
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTemporaryDir>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
 
 #include "chakra/convert_files.h"
 #include "chakra/et_file.h"
@@ -196,6 +199,21 @@ TEST(TraceExport, ChakraLinksTheEtAndReportsEachStage) {
   auto back = chakra::readChakraTrace(rank.path);
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->nodes.size(), rank.nodes);
+  // The menu's file is the one `sutra-cli convert` writes for the pair, byte for byte, and so are
+  // ASTRA-sim's configurations beside it.
+  const std::string cliPrefix = dir.path().toStdString() + "/cli";
+  const std::string command = std::string(SUTRA_CLI) + " convert --et '" + input.etPath +
+                              "' --kineto '" + test::sharedTrace("param/linear_kineto.json.gz") +
+                              "' -o '" + cliPrefix + "' > /dev/null";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  auto bytes = [](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  EXPECT_EQ(bytes(rank.path), bytes(cliPrefix + ".0.et"));
+  for (const char* config : {".network.yml", ".system.json", ".memory.json"})
+    EXPECT_EQ(bytes(dir.path().toStdString() + "/linear" + config), bytes(cliPrefix + config))
+        << config;
   // The same conversion without the ET has other nodes: the ET's operators are what was linked.
   const ChakraExportSummary alone = exportChakraTraces({{0, input.kineto, nullptr, "", nullptr}},
                                                        dir.path().toStdString(), "alone", {});

@@ -357,7 +357,7 @@ TEST(MainWindow, LayerSectionsByDefaultAndTheEtPairingShows) {
   // Laid out again, not read again: the same trace, the window and the selection kept.
   const auto traceBefore = window.session().ranks().front()->trace;
   const view::TimeRange zoomed{window.timeline().visibleRange().start,
-                         window.timeline().visibleRange().start + 50'000};
+                               window.timeline().visibleRange().start + 50'000};
   window.timeline().setVisibleRange(zoomed);
   QSignalSpy started(&window.session(), &widgets::TraceSession::started);
   QSignalSpy relaid(&window.session(), &widgets::TraceSession::layoutsChanged);

@@ -24,6 +24,7 @@
 
 #include "io/readers.h"
 #include "trace_digest.h"
+#include "util/huge_pages.h"
 
 namespace {
 
@@ -265,6 +266,8 @@ json report(const Measure& m, double mb) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Huge pages for malloc, as sutra-cli and the window have (the children inherit them).
+  sutra::useHugePagesForMalloc(argv);
   if (argc == 4 && std::string(argv[1]) == "--child") return runChild(argv[2], argv[3]);
   std::uint64_t sizeMb = 1024;
   std::string source = std::string(SUTRA_SHARED_TRACES) + "/param/linear_kineto.json.gz";

@@ -64,9 +64,11 @@ struct Job {
   std::string linked;      // an ET+ file, linked already
 };
 
-// A converted rank's linked trace and bytes are left to the process's exit: freeing a large
-// graph's model piece by piece takes a fifth of a 100 MB conversion, and its files are written
-// and committed by then. Held from a static, so a leak checker sees them as reachable.
+// The last converted rank's linked trace and bytes are left to the process's exit: freeing a
+// large graph's model piece by piece takes a fifth of a 100 MB conversion, and its files are
+// written and committed by then. Only the last: the ranks before it are freed as usual, so a
+// folder of many large ranks needs one rank's memory at a time. Held from a static, so a leak
+// checker sees them as reachable.
 template <typename T>
 void keepUntilExit(T&& value) {
   static auto* kept = new std::vector<std::shared_ptr<void>>;
@@ -270,8 +272,10 @@ int runConvert(int argc, char** argv) {
         std::printf("  %s: %s (%llu), e.g. %s\n", std::string(severityName(p.severity)).c_str(),
                     p.what.c_str(), static_cast<unsigned long long>(p.count), p.example.c_str());
     }
-    keepUntilExit(std::move(linked.value()));
-    keepUntilExit(std::move(conv.value()));
+    if (&job == &jobs.back()) {
+      keepUntilExit(std::move(linked.value()));
+      keepUntilExit(std::move(conv.value()));
+    }
   }
   summary["notes"] = notes;
   const std::size_t files = replicate > 0 ? static_cast<std::size_t>(replicate) : jobs.size();

@@ -6,6 +6,7 @@
 // ops in the linked trace's order and reversed (ids out of order: the nodes are placed after the
 // build).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -20,6 +21,12 @@ namespace sutra::chakra {
 namespace {
 
 namespace fs = std::filesystem;
+
+// A folder of this process's own: ctest runs the cases of this file in parallel processes, and a
+// shared folder was removed under another case ("cannot remove: Directory not empty").
+fs::path scratchDir(const std::string& stem) {
+  return fs::path(::testing::TempDir()) / (stem + "-" + std::to_string(::getpid()));
+}
 
 std::string readAll(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -110,7 +117,7 @@ void expectEncodedAsConverted(const LinkedTrace& linked, const ConvertOptions& o
   EXPECT_TRUE(streamed->nodes.empty());
 
   // The files and the fit input of `sutra-cli convert`, one rank and replicated.
-  const fs::path dir = fs::path(::testing::TempDir()) / "sutra_chakra_encode_test";
+  const fs::path dir = scratchDir("sutra_chakra_encode_test");
   fs::create_directories(dir);
   for (const std::vector<int>& ranks : {std::vector<int>{3}, std::vector<int>{0, 1}}) {
     AstraSimFitInput expectedFit, fit;
@@ -134,9 +141,12 @@ void expectEncodedAsConverted(const LinkedTrace& linked, const ConvertOptions& o
 }
 
 struct PairCase {
+  const char* name;  // the test's name: stable, unlike the pointers gtest would print
   const char* et;
   const char* kineto;
 };
+
+void PrintTo(const PairCase& c, std::ostream* os) { *os << c.et << " + " << c.kineto; }
 
 class ChakraEncodeReal : public ::testing::TestWithParam<PairCase> {};
 
@@ -171,13 +181,15 @@ TEST_P(ChakraEncodeReal, EncodedBytesAreTheConvertedTracesBytes) {
 
 INSTANTIATE_TEST_SUITE_P(
     Pairs, ChakraEncodeReal,
-    ::testing::Values(PairCase{"param/linear_et.json.gz", "param/linear_kineto.json.gz"},
-                      PairCase{"hta/execution_trace/simple_add_et.json.gz",
-                               "hta/execution_trace/simple_add_kineto.json.gz"}));
+    ::testing::Values(PairCase{"param_linear", "param/linear_et.json.gz",
+                               "param/linear_kineto.json.gz"},
+                      PairCase{"hta_simple_add", "hta/execution_trace/simple_add_et.json.gz",
+                               "hta/execution_trace/simple_add_kineto.json.gz"}),
+    [](const ::testing::TestParamInfo<PairCase>& info) { return std::string(info.param.name); });
 
 TEST(ChakraEncode, ARefusedConversionOrAFailingSinkWritesNothing) {
   // Nothing to convert: the error, and no file (it is created with the first bytes).
-  const fs::path dir = fs::path(::testing::TempDir()) / "sutra_chakra_encode_refused";
+  const fs::path dir = scratchDir("sutra_chakra_encode_refused");
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::vector<std::string> written;

@@ -7,7 +7,6 @@
 
 #include "chakra/astra_sim_config.h"
 #include "io/readers.h"
-#include "link/et_plus_reader.h"
 #include "link/link_words.h"
 #include "util/atomic_file.h"
 
@@ -30,15 +29,6 @@ Result<LinkedTrace> linkTracePair(const std::string& etPath, const std::string& 
 Result<PairConversion> convertTracePair(const std::string& etPath, const std::string& kinetoPath,
                                         const LinkOptions& link, const ConvertOptions& convert) {
   auto linked = linkTracePair(etPath, kinetoPath, link);
-  if (!linked) return linked.error();
-  auto chakra = convertToChakra(*linked, convert);
-  if (!chakra) return chakra.error();
-  return PairConversion{std::move(linked.value()), std::move(chakra.value())};
-}
-
-Result<PairConversion> convertLinkedFile(const std::string& etPlusPath,
-                                         const ConvertOptions& convert) {
-  auto linked = readLinkedEt(etPlusPath);
   if (!linked) return linked.error();
   auto chakra = convertToChakra(*linked, convert);
   if (!chakra) return chakra.error();
@@ -107,9 +97,7 @@ Result<EncodedChakra> encodeRankFiles(
     return encoded;
   }
   const std::string path = rankFileName(prefix, ranks.front());
-  AtomicFileOptions fileOptions;
-  fileOptions.gzip = write.gzip;
-  fileOptions.protectedPaths = write.protectedPaths;
+  const AtomicFileOptions fileOptions = atomicFileOptions(write);
   std::optional<AtomicFile> file;
   // The file is created with the first bytes: a conversion refused before has written nothing.
   auto sink = [&](std::string_view bytes) -> Status {
@@ -284,7 +272,7 @@ ChakraExportSummary exportChakraTraces(const std::vector<RankExportInput>& ranks
     }
     fitInput.add(std::move(rankFit));
     addProblems(encoded->problems, r.problems);
-    r.path = written.empty() ? rankFileName(prefix, input.rank) : written.front();
+    r.path = written.front();  // the one rank's file, written
     r.nodes = encoded->nodeCount;
     r.edges = encoded->stats.totalEdges();
     summary.ranks.push_back(std::move(r));

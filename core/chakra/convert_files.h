@@ -30,10 +30,6 @@ Result<PairConversion> convertTracePair(const std::string& etPath, const std::st
                                         const LinkOptions& link = {},
                                         const ConvertOptions& convert = {});
 
-// An ET+ file (Sutra's `link -o` or chakra_trace_link's output), already linked, converted.
-Result<PairConversion> convertLinkedFile(const std::string& etPlusPath,
-                                         const ConvertOptions& convert = {});
-
 // "<prefix>.<rank>.et": the one file-name rule of every Chakra export.
 std::string rankFileName(const std::string& prefix, int rank);
 

@@ -106,20 +106,6 @@ std::optional<std::int64_t> intArgument(const EtNode& node, std::string_view par
   return std::nullopt;
 }
 
-// A message after its varint32 length, as an .et file holds it.
-void appendMessage(std::string& out, const google::protobuf::MessageLite& m) {
-  const std::size_t size = m.ByteSizeLong();
-  std::uint32_t v = static_cast<std::uint32_t>(size);
-  while (v >= 0x80) {
-    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
-    v >>= 7;
-  }
-  out.push_back(static_cast<char>(v));
-  const std::size_t at = out.size();
-  out.resize(at + size);
-  m.SerializeWithCachedSizesToArray(reinterpret_cast<std::uint8_t*>(out.data() + at));
-}
-
 // The types as a JSON array of strings, written as nlohmann::json's dump() writes it (a JSON
 // value per op was a fifth of the converter's time): no spaces, '"' '\\' and control characters
 // escaped, short forms for \b \f \n \r \t, other UTF-8 as it is.
@@ -226,7 +212,7 @@ class Converter {
     std::string& target = sink ? chunk : out.nodes;
     if (sink) {
       chunk.reserve(kChunk + (64 << 10));
-      appendMessage(chunk, out_.trace.meta);
+      appendDelimited(chunk, out_.trace.meta);
     }
     // The file holds the nodes sorted by id (stable, as serializeChakraTrace sorts them). Ops come
     // in id order in a linked trace and gap nodes take the ids after them, so the nodes are
@@ -250,12 +236,12 @@ class Converter {
       buildNode(i, node);
       if (eachNode) eachNode(node);
       if (sorted) {
-        appendMessage(target, node);
+        appendDelimited(target, node);
         if (!flush(false)) return sunk.error();
         continue;
       }
       offsets.push_back(built.size());
-      appendMessage(built, node);
+      appendDelimited(built, node);
     }
     if (!sorted) {
       offsets.push_back(built.size());

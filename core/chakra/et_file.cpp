@@ -54,14 +54,6 @@ bool looksLikeNode(std::string_view msg) {
   }
 }
 
-void appendVarint32(std::string& out, std::uint32_t v) {
-  while (v >= 0x80) {
-    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
-    v >>= 7;
-  }
-  out.push_back(static_cast<char>(v));
-}
-
 void checkGraph(ChakraTrace& t) {
   std::unordered_set<std::uint64_t> ids;
   ids.reserve(t.nodes.size());
@@ -315,13 +307,9 @@ bool serializeInChunks(const ChakraTrace& trace, Sink&& sink) {
   constexpr std::size_t kChunk = 1 << 20;
   std::string out;
   out.reserve(kChunk + (64 << 10));
-  auto append = [&out](const google::protobuf::MessageLite& m) {
-    appendVarint32(out, static_cast<std::uint32_t>(m.ByteSizeLong()));
-    m.AppendToString(&out);
-  };
-  append(trace.meta);
+  appendDelimited(out, trace.meta);
   for (auto i : order) {
-    append(trace.nodes[i]);
+    appendDelimited(out, trace.nodes[i]);
     if (out.size() >= kChunk) {
       if (!sink(std::string_view(out))) return false;
       out.clear();
@@ -341,12 +329,30 @@ std::string serializeChakraTrace(const ChakraTrace& trace) {
   return all;
 }
 
-Status writeChakraTrace(const ChakraTrace& trace, const std::string& path,
-                        const ChakraWriteOptions& options) {
+AtomicFileOptions atomicFileOptions(const ChakraWriteOptions& options) {
   AtomicFileOptions fileOptions;
   fileOptions.gzip = options.gzip;
   fileOptions.protectedPaths = options.protectedPaths;
-  auto file = AtomicFile::create(path, fileOptions);
+  return fileOptions;
+}
+
+void appendDelimited(std::string& out, const google::protobuf::MessageLite& message) {
+  const std::size_t size = message.ByteSizeLong();  // also caches the sizes serialising reads
+  for (auto v = static_cast<std::uint32_t>(size);; v >>= 7) {
+    if (v < 0x80) {
+      out.push_back(static_cast<char>(v));
+      break;
+    }
+    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
+  }
+  const std::size_t at = out.size();
+  out.resize(at + size);
+  message.SerializeWithCachedSizesToArray(reinterpret_cast<std::uint8_t*>(out.data() + at));
+}
+
+Status writeChakraTrace(const ChakraTrace& trace, const std::string& path,
+                        const ChakraWriteOptions& options) {
+  auto file = AtomicFile::create(path, atomicFileOptions(options));
   if (!file) return file.error();
   Status written = Ok{};
   serializeInChunks(trace, [&](std::string_view chunk) {
@@ -359,14 +365,10 @@ Status writeChakraTrace(const ChakraTrace& trace, const std::string& path,
 
 Status writeChakraFile(const GlobalMetadata& meta, std::string_view nodeBytes,
                        const std::string& path, const ChakraWriteOptions& options) {
-  AtomicFileOptions fileOptions;
-  fileOptions.gzip = options.gzip;
-  fileOptions.protectedPaths = options.protectedPaths;
-  auto file = AtomicFile::create(path, fileOptions);
+  auto file = AtomicFile::create(path, atomicFileOptions(options));
   if (!file) return file.error();
   std::string head;
-  appendVarint32(head, static_cast<std::uint32_t>(meta.ByteSizeLong()));
-  meta.AppendToString(&head);
+  appendDelimited(head, meta);
   if (auto st = file->write(head); !st) return st;
   constexpr std::size_t kChunk = 8 << 20;
   for (std::size_t at = 0; at < nodeBytes.size(); at += kChunk)

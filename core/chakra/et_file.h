@@ -10,6 +10,7 @@
 
 #include "et_def.pb.h"
 #include "model/problems.h"
+#include "util/atomic_file.h"
 #include "util/result.h"
 
 namespace sutra::chakra {
@@ -38,6 +39,11 @@ struct ChakraWriteOptions {
   // target is one of them (compared by file identity, so links and relative paths are caught).
   std::vector<std::string> protectedPaths;
 };
+
+// How a Chakra file is opened for writing under `options`: gzip, and the paths it must not replace.
+AtomicFileOptions atomicFileOptions(const ChakraWriteOptions& options);
+// Appends a message as an .et file holds each one: its varint32 length, then its bytes.
+void appendDelimited(std::string& out, const google::protobuf::MessageLite& message);
 
 // The bytes of a file: GlobalMetadata, then the nodes sorted by id (stable for equal ids).
 std::string serializeChakraTrace(const ChakraTrace& trace);

@@ -15,6 +15,7 @@
 #include "analysis/critical_path.h"
 #include "analysis/op_table.h"
 #include "analysis/steps.h"
+#include "bench_process.h"
 #include "io/readers.h"
 #include "link/launch_index.h"
 #include "link/sync_dependencies.h"
@@ -22,12 +23,7 @@
 
 namespace {
 
-// CPU time of this process: the development machine is shared, so wall time overstates.
-double cpuSeconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
+using sutra::bench::cpuSeconds;
 
 }  // namespace
 

@@ -10,7 +10,6 @@
 // Make ~100 MB runs with tools/reference/scale_kineto.py (the rmsnorm samples, scaled).
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,22 +22,13 @@
 #include "analysis/compare_story.h"
 #include "analysis/op_table.h"
 #include "analysis/steps.h"
+#include "bench_process.h"
 #include "session/run.h"
 #include "util/huge_pages.h"
 
 namespace {
 
-double cpuSeconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
-
-double wallSeconds() {
-  timespec t{};
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
+using namespace sutra::bench;
 
 // What one round measured; plain numbers, sent back from the child through a pipe.
 struct Round {
@@ -88,31 +78,19 @@ Round compareOnce(const std::string& a, const std::string& b, bool withArgs) {
   r.rows = comparison.rows.size();
   r.totalCpu = cpuSeconds() - cpu0;
   r.totalWall = wallSeconds() - wall0;
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  r.rssKiB = usage.ru_maxrss;
+  r.rssKiB = peakRssKiB();
   r.ok = true;
   return r;
 }
 
-// A round in a child process: a fresh heap, as a CLI call has. The child exits without freeing
-// what it built, as the CLI's teardown is not part of either side's figure.
+// A round in a fresh process, as a CLI call is (bench_process.h).
 Round compareInChild(const std::string& a, const std::string& b, bool withArgs) {
-  int fds[2];
-  Round r;
-  if (pipe(fds) != 0) return r;
-  const pid_t child = fork();
-  if (child == 0) {
-    close(fds[0]);
-    const Round done = compareOnce(a, b, withArgs);
-    if (write(fds[1], &done, sizeof done) != sizeof done) _exit(3);
-    _exit(0);
-  }
-  close(fds[1]);
-  if (child < 0 || read(fds[0], &r, sizeof r) != sizeof r) r.ok = false;
-  close(fds[0]);
-  if (child > 0) waitpid(child, nullptr, 0);
-  return r;
+  return runInChild<Round>([&]() -> std::optional<Round> {
+           const Round done = compareOnce(a, b, withArgs);
+           if (!done.ok) return std::nullopt;
+           return done;
+         })
+      .value_or(Round{});
 }
 
 struct Reference {

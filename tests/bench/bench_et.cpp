@@ -11,34 +11,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <string>
 
+#include "bench_process.h"
 #include "io/readers.h"
 #include "link/et_plus_reader.h"
 #include "util/huge_pages.h"
 
 namespace {
 
-double secondsSince(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-double cpuSeconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
-         1e-6 * (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
-}
-
-long peakRssKiB() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_maxrss;
-}
+using namespace sutra::bench;
 
 struct PythonRun {
   double seconds = -1;  // negative if it failed
@@ -84,37 +69,28 @@ void measureModel(const sutra::EtTrace& et, SutraRun& run) {
 // page by page (a second read in the same process reuses the first one's freed pages, and takes
 // about half the CPU time).
 SutraRun sutraRead(const std::string& path, bool plus) {
-  int fds[2];
-  SutraRun run;
-  if (pipe(fds) != 0) return run;
-  const pid_t child = fork();
-  if (child == 0) {
-    close(fds[0]);
-    auto t0 = std::chrono::steady_clock::now();
-    const double cpu0 = cpuSeconds();
-    SutraRun done;
-    if (plus) {
-      auto linked = sutra::readLinkedEt(path);
-      if (!linked) std::fprintf(stderr, "%s\n", linked.error().message.c_str()), _exit(2);
-      done.nodes = linked->ops.size();
-      measureModel(*linked->et, done);
-    } else {
-      auto et = sutra::readPytorchEt(path);
-      if (!et) std::fprintf(stderr, "%s\n", et.error().message.c_str()), _exit(2);
-      done.nodes = et->nodes.size();
-      measureModel(*et, done);
-    }
-    done.seconds = secondsSince(t0);
-    done.cpu = cpuSeconds() - cpu0;
-    done.rssKiB = peakRssKiB();
-    if (write(fds[1], &done, sizeof done) != sizeof done) _exit(3);
-    _exit(0);  // the model is not freed: Python's figure leaves its teardown out too
-  }
-  close(fds[1]);
-  if (child < 0 || read(fds[0], &run, sizeof run) != sizeof run) run.seconds = -1;
-  close(fds[0]);
-  if (child > 0) waitpid(child, nullptr, 0);
-  return run;
+  // The model is not freed: Python's figure leaves its teardown out too.
+  return runInChild<SutraRun>([&]() -> std::optional<SutraRun> {
+           const double wall0 = wallSeconds(), cpu0 = cpuSeconds();
+           SutraRun done;
+           if (plus) {
+             auto linked = sutra::readLinkedEt(path);
+             if (!linked)
+               return std::fprintf(stderr, "%s\n", linked.error().message.c_str()), std::nullopt;
+             done.nodes = linked->ops.size();
+             measureModel(*linked->et, done);
+           } else {
+             auto et = sutra::readPytorchEt(path);
+             if (!et) return std::fprintf(stderr, "%s\n", et.error().message.c_str()), std::nullopt;
+             done.nodes = et->nodes.size();
+             measureModel(*et, done);
+           }
+           done.seconds = wallSeconds() - wall0;
+           done.cpu = cpuSeconds() - cpu0;
+           done.rssKiB = peakRssKiB();
+           return done;
+         })
+      .value_or(SutraRun{});
 }
 
 }  // namespace

@@ -14,17 +14,14 @@
 #include <cstdlib>
 #include <string>
 
+#include "bench_process.h"
 #include "chakra/convert_files.h"
 #include "simulate/chakra_simulation.h"
 #include "simulate/simulator.h"
 
 namespace {
 
-double cpuSeconds() {
-  timespec cpu{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
-  return static_cast<double>(cpu.tv_sec) + 1e-9 * static_cast<double>(cpu.tv_nsec);
-}
+using sutra::bench::cpuSeconds;
 
 double peakRssMb() {
   rusage u{};

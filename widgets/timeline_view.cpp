@@ -160,6 +160,23 @@ void TimelineView::addPart(TimelinePart part) {
 
 void TimelineView::clear() { setTrace(nullptr, nullptr); }
 
+void TimelineView::setLayouts(const std::vector<std::shared_ptr<const LaneLayout>>& layouts) {
+  std::uint32_t rowBase = 0;
+  for (std::size_t i = 0; i < parts_.size(); ++i) {
+    PartState& state = parts_[i];
+    if (i < layouts.size() && layouts[i]) {
+      state.part.layout = layouts[i];
+      state.collapsed.assign(state.part.layout->groups().size(), false);
+    }
+    state.rowBase = rowBase;
+    rowBase += static_cast<std::uint32_t>(state.part.layout->rows().size());
+  }
+  updateLabelWidth();
+  rebuildLines();
+  invalidateGeometry();
+  update();
+}
+
 void TimelineView::setPartOffsets(const std::vector<TimeNs>& offsets) {
   const bool showingAll = range_ == boundsRange();
   for (std::size_t i = 0; i < parts_.size() && i < offsets.size(); ++i)

@@ -60,6 +60,10 @@ class TimelineView : public QWidget {
   void clear();
   int partCount() const { return static_cast<int>(parts_.size()); }
   const TimelinePart& part(int index) const { return parts_[static_cast<std::size_t>(index)].part; }
+  // Lays parts out anew (index i gets layouts[i], of the same trace): the window, the selection,
+  // highlights, linked events, path edges and matches stay, as they name events, not rows; groups
+  // start expanded.
+  void setLayouts(const std::vector<std::shared_ptr<const LaneLayout>>& layouts);
   // Moves parts along the axis (index i gets offsets[i]); keeps everything else.
   void setPartOffsets(const std::vector<TimeNs>& offsets);
   int currentPart() const { return currentPart_; }

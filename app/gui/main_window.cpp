@@ -554,33 +554,16 @@ void MainWindow::onRankReady(int index) {
 }
 
 void MainWindow::onLayoutsChanged() {
+  // The parts keep their traces; the view keeps its window and selection (they name events).
   const auto& ranks = session_->ranks();
-  if (ranks.empty() || timeline_->partCount() == 0) return;
-  // What the user was looking at stays: events keep their ids, only the lanes moved.
-  const auto shown = timeline_->visibleRange();
-  const int selectedPart = timeline_->selectedPart();
-  const EventId selected = timeline_->selectedEvent();
-  const int part = timeline_->currentPart();
-  const std::vector<EventId> highlighted = timeline_->highlighted();
-  const auto linked = timeline_->linkedEvents();
-  const auto edges = timeline_->pathEdges();
-  if (allRanks_) {
-    std::vector<widgets::TimelinePart> parts;
-    for (int i = 0; i < timeline_->partCount() && i < static_cast<int>(ranks.size()); ++i)
-      parts.push_back(partOf(i));
-    timeline_->setParts(std::move(parts));
-    applyAlignment();
-  } else if (currentRank_ >= 0 && currentRank_ < static_cast<int>(ranks.size())) {
-    const auto& data = ranks[static_cast<std::size_t>(currentRank_)];
-    timeline_->setTrace(data->trace, data->layout);
+  std::vector<std::shared_ptr<const view::LaneLayout>> layouts;
+  for (int i = 0; i < timeline_->partCount(); ++i) {
+    const int rank = allRanks_ ? i : currentRank_;
+    layouts.push_back(rank >= 0 && rank < static_cast<int>(ranks.size())
+                          ? ranks[static_cast<std::size_t>(rank)]->layout
+                          : nullptr);
   }
-  timeline_->setCurrentPart(part);
-  timeline_->setVisibleRange(shown);
-  timeline_->setHighlighted(highlighted);
-  timeline_->setLinkedEvents(linked);
-  timeline_->setPathEdges(edges);
-  if (selected != kNoEvent) timeline_->selectEvent(selectedPart, selected, false);
-  if (!searchBox_->text().isEmpty()) timeline_->search(searchBox_->text(), regexBox_->isChecked());
+  timeline_->setLayouts(layouts);
 }
 
 widgets::TimelinePart MainWindow::partOf(int index) const {

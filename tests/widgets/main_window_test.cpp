@@ -359,6 +359,7 @@ TEST(MainWindow, LayerSectionsByDefaultAndTheEtPairingShows) {
   const view::TimeRange zoomed{window.timeline().visibleRange().start,
                                window.timeline().visibleRange().start + 50'000};
   window.timeline().setVisibleRange(zoomed);
+  window.timeline().setHighlighted({linear});
   QSignalSpy started(&window.session(), &widgets::TraceSession::started);
   QSignalSpy relaid(&window.session(), &widgets::TraceSession::layoutsChanged);
   layers->setChecked(false);
@@ -369,6 +370,7 @@ TEST(MainWindow, LayerSectionsByDefaultAndTheEtPairingShows) {
   EXPECT_EQ(window.timeline().visibleRange().start, zoomed.start);
   EXPECT_EQ(window.timeline().visibleRange().end, zoomed.end);
   EXPECT_EQ(window.timeline().selectedEvent(), linear);
+  EXPECT_EQ(window.timeline().highlighted(), std::vector<EventId>{linear});
   const auto byProcess = groups();
   EXPECT_NE(std::find(byProcess.begin(), byProcess.end(), "rank0 / pid 20481 (python3)"),
             byProcess.end());

@@ -415,7 +415,7 @@ class Converter {
       problems().add(Severity::Warning,
                      "collective ASTRA-sim does not simulate (exported as COMP_NODE with its "
                      "measured duration)",
-                     std::string(collectiveName(c)) + ": " + op.name);
+                     std::string(collectiveName(c)) + ": " + std::string(op.name));
       return;
     }
     plan.type = ChakraProtoMsg::COMM_COLL_NODE;
@@ -577,7 +577,7 @@ class Converter {
     const LinkedOp& op = L_.ops[static_cast<std::size_t>(plan.op)];
     const EtNode* et = L_.etNode(op);
     node.set_id(static_cast<std::uint64_t>(op.id));
-    node.set_name(op.name);
+    node.set_name(op.name.data(), op.name.size());
     node.set_type(plan.type);
     if (op.ts > 0) node.set_start_time_micros(roundMicros(op.ts - base));
     node.set_duration_micros(roundMicros(durationOf(static_cast<std::size_t>(plan.op))));
@@ -618,7 +618,7 @@ class Converter {
     attrInt64(node, "stream", op.stream);
     if (op.device >= 0) attrInt64(node, "device", op.device);
     if (!comm) return;
-    std::string pg = op.pgName;
+    std::string pg(op.pgName);
     if (pg.empty() && plan.commOp && plan.commOp->comm) pg = plan.commOp->comm->pgName;
     if (plan.type == ChakraProtoMsg::COMM_COLL_NODE)
       attrInt64(node, "comm_type", *chakraCommType(*plan.collective));
@@ -727,7 +727,7 @@ class Converter {
     ++out_.stats.interThreadDepsDropped;
     problems().add(Severity::Info,
                    "inter-thread dependency on an op still running when the op began (dropped)",
-                   op.name + " on " + dep->name);
+                   std::string(op.name) + " on " + std::string(dep->name));
     return false;
   }
 
@@ -763,7 +763,7 @@ class Converter {
       problems().add(
           Severity::Warning,
           "sync dependency on a device op that starts after the waiting op ends (dropped)",
-          w.name + " on " + d.name);
+          std::string(w.name) + " on " + std::string(d.name));
       ++out_.stats.syncDepsDropped;
       return;
     }

@@ -4,6 +4,8 @@
 // the fields Sutra's link and chakra_trace_link add at a node's top level, times exact
 // (microseconds with three decimals -> integer ns). Reading them here, instead of re-parsing each
 // node's kept JSON afterwards, halves the ET+ reader's work.
+#include <cstddef>
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -28,9 +30,19 @@ struct EtPlusFields {
   bool unreadable = false;
 };
 
-// readPytorchEt, and `plus[i]` the ET+ fields of `nodes[i]`.
-Result<EtTrace> readPytorchEtWithPlusFields(const std::string& path,
-                                            std::vector<EtPlusFields>& plus,
+// Where readPytorchEtWithPlusFields hands each node's ET+ fields, in file order, as it merges the
+// parsed batches: readLinkedEt builds its ops there, so no list of the fields is ever held whole.
+struct EtPlusSink {
+  // Once, before the first node: about how many nodes the file holds (0 where unknown: gzip).
+  std::function<void(std::size_t expectedNodes)> expect;
+  // Every node. `etIndex`: where it was kept in the trace's nodes (a node whose id came before
+  // replaces that one's slot), or -1 for a device node (one with a "cat"), which the ET model does
+  // not keep: readLinkedEt takes device nodes as ops alone.
+  std::function<void(const EtNode& node, EtPlusFields&& fields, std::int64_t etIndex)> node;
+};
+
+// readPytorchEt with the ET+ fields of each node given to `sink`; the trace keeps the CPU nodes.
+Result<EtTrace> readPytorchEtWithPlusFields(const std::string& path, const EtPlusSink& sink,
                                             const ProgressFn& progress = {});
 
 }  // namespace sutra

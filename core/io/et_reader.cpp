@@ -678,42 +678,52 @@ Result<EtBatch> NodeParser::parse(const JsonBatch& batch) {
 
 // Merges the batches in file order into trace.nodes, reserved ahead from the first batch's bytes
 // per node where the file's size is its content's: growing it node by node moved every node about
-// once more and touched its memory twice (with the page faults, a third of the read).
+// once more and touched its memory twice (with the page faults, a third of the read). With a sink
+// (ET+), each node's ET+ fields go to it as the node is merged, and device nodes are not kept.
 class EtMerger {
  public:
-  EtMerger(EtTrace& trace, std::vector<EtPlusFields>* plus, std::uint64_t contentBytes)
-      : trace_(trace), plus_(plus), contentBytes_(contentBytes) {}
+  EtMerger(EtTrace& trace, const EtPlusSink* sink, std::uint64_t contentBytes)
+      : trace_(trace), sink_(sink), contentBytes_(contentBytes) {}
 
   void add(EtBatch&& batch) {
     trace_.problems.merge(batch.problems);
     if (std::find(trace_.storage.begin(), trace_.storage.end(), batch.storage) ==
         trace_.storage.end())
       trace_.storage.push_back(std::move(batch.storage));
-    if (trace_.nodes.empty() && !batch.nodes.empty() && contentBytes_ > 0) {
-      const double perNode = static_cast<double>(batch.bytes) / batch.nodes.size();
-      const auto expected = static_cast<std::size_t>(1.25 * contentBytes_ / perNode) + 16;
-      trace_.nodes.reserve(expected);  // untouched pages of an overestimate cost no memory
-      if (plus_) plus_->reserve(expected);
+    if (!reserved_ && !batch.nodes.empty()) {
+      reserved_ = true;
+      std::size_t expected = 0;
+      if (contentBytes_ > 0) {
+        const double perNode = static_cast<double>(batch.bytes) / batch.nodes.size();
+        expected = static_cast<std::size_t>(1.25 * contentBytes_ / perNode) + 16;
+        trace_.nodes.reserve(expected);  // untouched pages of an overestimate cost no memory
+      }
+      if (sink_ && sink_->expect) sink_->expect(expected);
     }
     for (std::size_t i = 0; i < batch.nodes.size(); ++i) {
       EtNode& node = batch.nodes[i];
-      const auto index = static_cast<std::uint32_t>(trace_.nodes.size());
+      if (sink_ && batch.plus[i].hasCat) {
+        sink_->node(node, std::move(batch.plus[i]), -1);
+        continue;
+      }
+      auto index = static_cast<std::uint32_t>(trace_.nodes.size());
       if (auto [it, fresh] = trace_.indexById.try_emplace(node.id, index); !fresh) {
         trace_.problems.add(Severity::Warning, "ET node id used twice (the later node is kept)",
                             "id " + std::to_string(node.id));
-        trace_.nodes[it->second] = std::move(node);
-        if (plus_) (*plus_)[it->second] = std::move(batch.plus[i]);
-        continue;
+        index = it->second;
+        trace_.nodes[index] = std::move(node);
+      } else {
+        trace_.nodes.push_back(std::move(node));
       }
-      trace_.nodes.push_back(std::move(node));
-      if (plus_) plus_->push_back(std::move(batch.plus[i]));
+      if (sink_) sink_->node(trace_.nodes[index], std::move(batch.plus[i]), index);
     }
   }
 
  private:
   EtTrace& trace_;
-  std::vector<EtPlusFields>* plus_;
+  const EtPlusSink* sink_;
   std::uint64_t contentBytes_;  // 0 where unknown (gzip)
+  bool reserved_ = false;
 };
 
 // The parent links of the whole file: parents absent from it, nodes that are their own parent
@@ -788,7 +798,7 @@ std::optional<std::pair<std::uint64_t, std::int64_t>> fileIdentity(const std::st
 }
 
 Result<EtTrace> readEt(const std::string& path, const ProgressFn& progress,
-                       std::vector<EtPlusFields>* plus) {
+                       const EtPlusSink* plus) {
   auto opened = ByteSource::open(path);
   if (!opened) return opened.error();
   ByteSource& source = **opened;
@@ -872,11 +882,9 @@ Result<EtTrace> readPytorchEt(const std::string& path, const ProgressFn& progres
   return readEt(path, progress, nullptr);
 }
 
-Result<EtTrace> readPytorchEtWithPlusFields(const std::string& path,
-                                            std::vector<EtPlusFields>& plus,
+Result<EtTrace> readPytorchEtWithPlusFields(const std::string& path, const EtPlusSink& sink,
                                             const ProgressFn& progress) {
-  plus.clear();
-  return readEt(path, progress, &plus);
+  return readEt(path, progress, &sink);
 }
 
 }  // namespace sutra

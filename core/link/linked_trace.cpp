@@ -3,6 +3,12 @@
 
 namespace sutra {
 
+std::string_view LinkedTrace::keep(std::string_view text) {
+  if (text.empty()) return {};
+  if (!texts) texts = std::make_shared<EtStorage>(4096);
+  return texts->intern(text);
+}
+
 void LinkedTrace::reindex() {
   indexById.clear();
   indexById.reserve(ops.size());

@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -32,33 +33,35 @@ class LaunchIndex;
 
 enum class LinkedOpKind : std::uint8_t { CpuOp, DeviceOp };
 
+// Compact (issue 21: an ET+ of 100 MB has 160,000): texts are views into what the trace owns (its
+// ET's or Kineto trace's storage, or `LinkedTrace::texts`), fields ordered to leave no padding.
 struct LinkedOp {
   std::int64_t id = 0;  // ET+ id (renumbered, unique, ascending)
-  LinkedOpKind kind = LinkedOpKind::CpuOp;
-  std::string name;
   // Control dependency: the enclosing CPU op (an ET node's parent, renumbered; the process root
   // is its own parent); for a device op, the CPU op that launched it. -1 if none.
   std::int64_t parent = -1;
-  std::int32_t etIndex = -1;       // CPU ops from the ET: index into et->nodes, else -1
-  EventId kinetoEvent = kNoEvent;  // CPU op: its matched Kineto op; device op: the op itself
-  EventId launchEvent = kNoEvent;  // device ops: the runtime call that launched it
-  TimeNs ts = 0;                   // absolute ns, the Kineto trace's clock
+  TimeNs ts = 0;  // absolute ns, the Kineto trace's clock
   TimeNs inclusiveDur = 0;
   TimeNs exclusiveDur = 0;  // inclusive minus the time covered by its children
   // CPU ops: the part of exclusiveDur spent blocked in synchronizing runtime calls (from the
   // call's start until the device work it waited on ended): waiting, not the op's own CPU time.
   // The ET+ writer keeps it as "blocked_dur" (0 where absent: chakra_trace_link's files).
   TimeNs blockedDur = 0;
+  std::int64_t tid = 0;      // CPU ops: the ET thread number (EtNode::tid)
+  std::int64_t stream = -1;  // device ops
+  std::string_view name;
+  std::string_view category;  // device ops: "kernel", "gpu_memcpy", "gpu_memset"
+  std::string_view pgName;    // NCCL/collective kernels: the process group, else empty
+  std::vector<std::int64_t> interThreadDeps;  // ids of CPU ops on other threads this op follows
+  std::vector<std::int64_t> syncDeps;         // ids of device ops this op waited on
+  std::int32_t etIndex = -1;                  // CPU ops from the ET: index into et->nodes, else -1
+  std::int32_t device = -1;                   // device ops
+  EventId kinetoEvent = kNoEvent;  // CPU op: its matched Kineto op; device op: the op itself
+  EventId launchEvent = kNoEvent;  // device ops: the runtime call that launched it
+  LinkedOpKind kind = LinkedOpKind::CpuOp;
   // CPU ops: a user annotation (record_function, ProfilerStep#N) rather than an operator; the
   // ET+ writer keeps it as "user_annotation".
   bool annotation = false;
-  std::int64_t tid = 0;      // CPU ops: the ET thread number (EtNode::tid)
-  std::int32_t device = -1;  // device ops
-  std::int64_t stream = -1;  // device ops
-  std::string category;      // device ops: "kernel", "gpu_memcpy", "gpu_memset"
-  std::string pgName;        // NCCL/collective kernels: the process group, else empty
-  std::vector<std::int64_t> interThreadDeps;  // ids of CPU ops on other threads this op follows
-  std::vector<std::int64_t> syncDeps;         // ids of device ops this op waited on
 
   bool isCpu() const { return kind == LinkedOpKind::CpuOp; }
   bool isDevice() const { return kind == LinkedOpKind::DeviceOp; }
@@ -91,6 +94,9 @@ struct LinkedTrace {
   std::shared_ptr<const EtTrace> et;  // may be null for a trace linked from Kineto alone
   int rank = 0;
   std::vector<LinkedOp> ops;  // sorted by id
+  // Texts of the ops that neither the ET nor the Kineto trace holds (a process group name taken
+  // out of a kernel's args, names given in code); shared by copies of the trace.
+  std::shared_ptr<EtStorage> texts;
   std::unordered_map<std::int64_t, std::uint32_t> indexById;
   LinkReport report;
   ProblemLog problems;
@@ -107,6 +113,8 @@ struct LinkedTrace {
   const Event* kinetoEventOf(const LinkedOp& op) const {
     return kineto && op.kinetoEvent != kNoEvent ? &kineto->events[op.kinetoEvent] : nullptr;
   }
+  // A copy of text kept in `texts` (made on first use), for an op's name, category or pgName.
+  std::string_view keep(std::string_view text);
   // Rebuilds indexById from ops.
   void reindex();
 };

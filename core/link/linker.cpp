@@ -488,7 +488,7 @@ class Linker {
         etIdToNew.emplace(n.id, op.id);
       } else {
         const Event& e = k_.events[op.kinetoEvent];
-        op.name = std::string(k_.name(e));
+        op.name = k_.name(e);  // the Kineto trace (kept by the linked trace) owns it
         op.tid = k_.lanes[e.lane].tidNumber;
       }
       if (op.kinetoEvent != kNoEvent)
@@ -507,7 +507,7 @@ class Linker {
         LinkedOp dev;
         dev.id = next++;
         dev.kind = LinkedOpKind::DeviceOp;
-        dev.name = std::string(k_.name(e));
+        dev.name = k_.name(e);
         dev.parent = cpuId;
         dev.kinetoEvent = d;
         dev.launchEvent =
@@ -518,8 +518,8 @@ class Linker {
         dev.tid = out_.ops.back().tid;
         dev.device = static_cast<std::int32_t>(lane.pidNumber);
         dev.stream = lane.tidNumber;
-        dev.category = std::string(k_.category(e));
-        dev.pgName = processGroupName(e);
+        dev.category = k_.category(e);
+        dev.pgName = out_.keep(processGroupName(e));
         eventToOp_.emplace(d, static_cast<std::uint32_t>(out_.ops.size()));
         out_.ops.push_back(std::move(dev));
         ++out_.report.linkedDeviceOps;
@@ -602,7 +602,7 @@ class Linker {
       }
       op.exclusiveDur = std::max<TimeNs>(0, e.dur - covered);
       if (overlap && overlapping++ == 0)
-        overlapExample = op.name + " at " + std::to_string(op.ts) + " ns";
+        overlapExample = std::string(op.name) + " at " + std::to_string(op.ts) + " ns";
     }
     if (overlapping)
       out_.problems.add(Severity::Info,

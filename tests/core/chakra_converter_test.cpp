@@ -54,7 +54,7 @@ struct Builder {
     et->nodes.push_back(n);
     LinkedOp op;
     op.id = id;
-    op.name = name;
+    op.name = n.name;
     op.parent = parent;
     op.etIndex = static_cast<std::int32_t>(et->nodes.size() - 1);
     op.ts = ts;
@@ -69,7 +69,7 @@ struct Builder {
     LinkedOp op;
     op.id = id;
     op.kind = LinkedOpKind::DeviceOp;
-    op.name = name;
+    op.name = keep(name);
     op.parent = launcher;
     op.ts = ts;
     op.inclusiveDur = op.exclusiveDur = dur;

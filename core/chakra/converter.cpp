@@ -289,10 +289,7 @@ class Converter {
   }
   ProblemLog& problems() { return out_.trace.problems; }
 
-  std::int32_t opIndex(std::int64_t id) const {
-    auto it = L_.indexById.find(id);
-    return it == L_.indexById.end() ? -1 : static_cast<std::int32_t>(it->second);
-  }
+  std::int32_t opIndex(std::int64_t id) const { return static_cast<std::int32_t>(L_.indexOf(id)); }
   // The op's parent, or -1 (the process root is its own parent). Looked up once per op: the
   // walks up the call stack (callers, collectives, costs) take millions of steps on a large trace.
   std::int32_t parentOf(std::int32_t op) const { return parents_[static_cast<std::size_t>(op)]; }

@@ -83,8 +83,7 @@ MeasuredGaps measureGaps(const LinkedTrace& linked) {
   auto parentOf = [&](std::size_t i) -> std::int64_t {
     const auto& o = ops[i];
     if (o.parent < 0 || o.parent == o.id) return -1;
-    auto it = linked.indexById.find(o.parent);
-    return it == linked.indexById.end() ? -1 : static_cast<std::int64_t>(it->second);
+    return linked.indexOf(o.parent);
   };
   auto topLevel = [&](std::size_t i) {
     int guard = 0;
@@ -208,7 +207,7 @@ MeasuredGaps measureGaps(const LinkedTrace& linked) {
       for (const auto id : op.interThreadDeps) {
         const LinkedOp* dep = linked.find(id);
         if (!dep || !measured(*dep) || dep->ts + dep->inclusiveDur > g1) continue;
-        const auto d = linked.indexById.at(id);
+        const auto d = static_cast<std::uint32_t>(linked.indexOf(id));
         gap.waitsOn.push_back(d);
         ready = std::max(ready, endOf(d));
       }
@@ -216,11 +215,11 @@ MeasuredGaps measureGaps(const LinkedTrace& linked) {
         for (const auto a : syncs->second) {
           if (ops[a].ts >= g1 || endOf(a) <= g0) continue;  // the annotation is not around it
           for (const auto id : ops[a].syncDeps) {
-            auto it = linked.indexById.find(id);
-            if (it == linked.indexById.end() || !measured(ops[it->second])) continue;
-            const TimeNs end = endOf(it->second);
+            const std::uint32_t at = linked.indexById.find(id);
+            if (at == IdIndex::kNone || !measured(ops[at])) continue;
+            const TimeNs end = endOf(at);
             if (end <= g0 || end > g1) continue;
-            gap.waitsOn.push_back(it->second);
+            gap.waitsOn.push_back(at);
             ready = std::max(ready, end);
           }
         }

@@ -707,10 +707,10 @@ class EtMerger {
         continue;
       }
       auto index = static_cast<std::uint32_t>(trace_.nodes.size());
-      if (auto [it, fresh] = trace_.indexById.try_emplace(node.id, index); !fresh) {
+      if (auto [at, fresh] = trace_.indexById.insert(node.id, index); !fresh) {
         trace_.problems.add(Severity::Warning, "ET node id used twice (the later node is kept)",
                             "id " + std::to_string(node.id));
-        index = it->second;
+        index = at;
         trace_.nodes[index] = std::move(node);
       } else {
         trace_.nodes.push_back(std::move(node));
@@ -744,14 +744,14 @@ void checkParents(EtTrace& trace) {
         selfExample = "node " + std::to_string(n.id) + " (" + std::string(n.name) + ")";
       continue;
     }
-    auto it = trace.indexById.find(n.parent);
-    if (it == trace.indexById.end()) {
+    const std::uint32_t parent = trace.indexById.find(n.parent);
+    if (parent == IdIndex::kNone) {
       if (missing++ == 0)
         missingExample = "node " + std::to_string(n.id) + " (" + std::string(n.name) +
                          "): parent " + std::to_string(n.parent);
       continue;
     }
-    parentIndex[i] = it->second;
+    parentIndex[i] = parent;
   }
   // Walk each chain of parents once: 0 not seen, 1 on the chain being walked, 2 done.
   std::vector<std::uint8_t> state(nodes.size(), 0);

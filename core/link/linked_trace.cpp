@@ -11,8 +11,7 @@ std::string_view LinkedTrace::keep(std::string_view text) {
 
 void LinkedTrace::reindex() {
   indexById.clear();
-  indexById.reserve(ops.size());
-  for (std::uint32_t i = 0; i < ops.size(); ++i) indexById.emplace(ops[i].id, i);
+  for (std::uint32_t i = 0; i < ops.size(); ++i) indexById.insert(ops[i].id, i);
 }
 
 }  // namespace sutra

@@ -97,13 +97,18 @@ struct LinkedTrace {
   // Texts of the ops that neither the ET nor the Kineto trace holds (a process group name taken
   // out of a kernel's args, names given in code); shared by copies of the trace.
   std::shared_ptr<EtStorage> texts;
-  std::unordered_map<std::int64_t, std::uint32_t> indexById;
+  IdIndex indexById;  // op id -> position in ops
   LinkReport report;
   ProblemLog problems;
 
   const LinkedOp* find(std::int64_t id) const {
-    auto it = indexById.find(id);
-    return it == indexById.end() ? nullptr : &ops[it->second];
+    const std::uint32_t at = indexById.find(id);
+    return at == IdIndex::kNone ? nullptr : &ops[at];
+  }
+  // The position of op `id` in ops, or -1.
+  std::int64_t indexOf(std::int64_t id) const {
+    const std::uint32_t at = indexById.find(id);
+    return at == IdIndex::kNone ? -1 : static_cast<std::int64_t>(at);
   }
   // The ET node of a CPU op that came from the ET, else null.
   const EtNode* etNode(const LinkedOp& op) const {

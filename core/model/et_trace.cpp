@@ -59,8 +59,8 @@ std::vector<std::vector<std::uint32_t>> EtTrace::childrenByIndex() const {
   for (std::uint32_t i = 0; i < nodes.size(); ++i) {
     const auto& n = nodes[i];
     if (n.parent == n.id) continue;  // the process root is its own parent
-    if (auto it = indexById.find(n.parent); it != indexById.end())
-      children[it->second].push_back(i);
+    if (const std::uint32_t parent = indexById.find(n.parent); parent != IdIndex::kNone)
+      children[parent].push_back(i);
   }
   for (auto& c : children)
     std::sort(c.begin(), c.end(), [&](auto a, auto b) { return nodes[a].id < nodes[b].id; });

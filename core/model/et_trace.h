@@ -16,6 +16,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "model/id_index.h"
 #include "model/problems.h"
 
 namespace sutra {
@@ -166,7 +167,7 @@ struct EtTrace {
   std::int64_t finishTs = 0;
   std::string distributedInfoJson;  // some writers add it (rank, world size)
   std::vector<EtNode> nodes;        // in file order (children are written before their parents)
-  std::unordered_map<std::int64_t, std::uint32_t> indexById;
+  IdIndex indexById;                // node id -> position in nodes
   ProblemLog problems;
   // What the nodes' views point into: shared by copies of the trace. Where the file was when it
   // was read, so the ET+ writer can read each node's own JSON again (the model keeps none).
@@ -178,8 +179,8 @@ struct EtTrace {
   EtStorage& ownStorage();
 
   const EtNode* find(std::int64_t id) const {
-    auto it = indexById.find(id);
-    return it == indexById.end() ? nullptr : &nodes[it->second];
+    const std::uint32_t at = indexById.find(id);
+    return at == IdIndex::kNone ? nullptr : &nodes[at];
   }
   // Children of each node in id order, built on demand.
   std::vector<std::vector<std::uint32_t>> childrenByIndex() const;

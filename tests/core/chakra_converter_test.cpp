@@ -80,7 +80,7 @@ struct Builder {
     return linked.ops.back();
   }
   void rank(int r) { linked.rank = r; }
-  LinkedOp& op(std::int64_t id) { return linked.ops[linked.indexById.at(id)]; }
+  LinkedOp& op(std::int64_t id) { return linked.ops[static_cast<std::size_t>(linked.indexOf(id))]; }
   const LinkedTrace& done() {
     std::sort(linked.ops.begin(), linked.ops.end(), [](auto& a, auto& b) { return a.id < b.id; });
     linked.et = et;

@@ -33,7 +33,7 @@ std::shared_ptr<const EtTrace> makeEt(const std::vector<Node>& nodes) {
     node.parent = n.parent;
     node.tid = n.tid;
     node.rfId = n.rfId;
-    et->indexById.emplace(node.id, static_cast<std::uint32_t>(et->nodes.size()));
+    et->indexById.insert(node.id, static_cast<std::uint32_t>(et->nodes.size()));
     et->nodes.push_back(node);
   }
   return et;

@@ -87,10 +87,7 @@ inline void digestEt(Digest& d, const EtTrace& et) {
     d.value(n.details->extraAttrsJson.size());
     for (const auto& a : n.details->extraAttrsJson) d.text(a);
   }
-  std::vector<std::pair<std::int64_t, std::uint32_t>> index(et.indexById.begin(),
-                                                            et.indexById.end());
-  std::sort(index.begin(), index.end());
-  for (auto [id, i] : index) d.value(id), d.value(i);
+  for (auto [id, i] : et.indexById.entries()) d.value(id), d.value(i);
   digestProblems(d, et.problems);
 }
 
@@ -130,9 +127,7 @@ inline std::uint64_t linkedDigest(const LinkedTrace& t) {
     d.value(op.syncDeps.size());
     for (auto v : op.syncDeps) d.value(v);
   }
-  std::vector<std::pair<std::int64_t, std::uint32_t>> index(t.indexById.begin(), t.indexById.end());
-  std::sort(index.begin(), index.end());
-  for (auto [id, i] : index) d.value(id), d.value(i);
+  for (auto [id, i] : t.indexById.entries()) d.value(id), d.value(i);
   const LinkReport& r = t.report;
   d.text(r.matching);
   d.value(r.etOps);

@@ -11,6 +11,7 @@
 
 #include "chakra/collective.h"
 #include "chakra/measured_gaps.h"
+#include "chakra/node_writer.h"
 #include "chakra/op_cost.h"
 
 namespace sutra::chakra {
@@ -20,31 +21,47 @@ using ChakraProtoMsg::Node;
 constexpr std::int32_t kNoNode = -1;
 constexpr int kMaxAncestry = 256;  // guards the parent walk against a malformed parent cycle
 
-void attrInt64(Node& n, const char* name, std::int64_t v) {
-  auto* a = n.add_attr();
-  a->set_name(name);
-  a->set_int64_val(v);
-}
-void attrInt32(Node& n, const char* name, std::int32_t v) {
-  auto* a = n.add_attr();
-  a->set_name(name);
-  a->set_int32_val(v);
-}
-void attrUint64(Node& n, const char* name, std::uint64_t v) {
-  auto* a = n.add_attr();
-  a->set_name(name);
-  a->set_uint64_val(v);
-}
-void attrBool(Node& n, const char* name, bool v) {
-  auto* a = n.add_attr();
-  a->set_name(name);
-  a->set_bool_val(v);
-}
-void attrString(Node& n, const char* name, const std::string& v) {
-  auto* a = n.add_attr();
-  a->set_name(name);
-  a->set_string_val(v);
-}
+// NodeWriter's calls onto a Node message: convertToChakra keeps the nodes as messages, encode
+// writes their bytes; both build each node with the same code (Converter::buildNode).
+class MessageOut {
+ public:
+  explicit MessageOut(Node& node) : n_(node) {}
+  void setId(std::uint64_t v) { n_.set_id(v); }
+  void setName(std::string_view v) { n_.set_name(std::string(v)); }
+  void setType(ChakraProtoMsg::NodeType v) { n_.set_type(v); }
+  void setStartTimeMicros(std::uint64_t v) { n_.set_start_time_micros(v); }
+  void setDurationMicros(std::uint64_t v) { n_.set_duration_micros(v); }
+  void setInputs(std::string_view values, std::string_view shapes, std::string_view types) {
+    io(*n_.mutable_inputs(), values, shapes, types);
+  }
+  void setOutputs(std::string_view values, std::string_view shapes, std::string_view types) {
+    io(*n_.mutable_outputs(), values, shapes, types);
+  }
+  void addCtrlDep(std::uint64_t id) { n_.add_ctrl_deps(id); }
+  void addDataDep(std::uint64_t id) { n_.add_data_deps(id); }
+  void attrInt64(std::string_view name, std::int64_t v) { attr(name)->set_int64_val(v); }
+  void attrInt32(std::string_view name, std::int32_t v) { attr(name)->set_int32_val(v); }
+  void attrUint64(std::string_view name, std::uint64_t v) { attr(name)->set_uint64_val(v); }
+  void attrBool(std::string_view name, bool v) { attr(name)->set_bool_val(v); }
+  void attrString(std::string_view name, std::string_view v) {
+    attr(name)->set_string_val(std::string(v));
+  }
+
+ private:
+  ChakraProtoMsg::AttributeProto* attr(std::string_view name) {
+    auto* a = n_.add_attr();
+    a->set_name(std::string(name));
+    return a;
+  }
+  static void io(ChakraProtoMsg::IOInfo& info, std::string_view values, std::string_view shapes,
+                 std::string_view types) {
+    info.set_values(std::string(values));
+    info.set_shapes(std::string(shapes));
+    info.set_types(std::string(types));
+  }
+  Node& n_;
+};
+
 template <typename Msg, typename V>
 void metaAttr(Msg& m, const char* name, V v) {
   auto* a = m.add_attr();
@@ -109,8 +126,8 @@ std::optional<std::int64_t> intArgument(const EtNode& node, std::string_view par
 // The types as a JSON array of strings, written as nlohmann::json's dump() writes it (a JSON
 // value per op was a fifth of the converter's time): no spaces, '"' '\\' and control characters
 // escaped, short forms for \b \f \n \r \t, other UTF-8 as it is.
-std::string typesJson(const EtArgs& args) {
-  std::string out = "[";
+void typesJson(const EtArgs& args, std::string& out) {
+  out = "[";
   for (std::size_t i = 0; i < args.types.size(); ++i) {
     if (i) out += ',';
     out += '"';
@@ -150,7 +167,7 @@ std::string typesJson(const EtArgs& args) {
     }
     out += '"';
   }
-  return out + "]";
+  out += ']';
 }
 
 bool isProcessGroupInit(std::string_view name) {
@@ -185,15 +202,18 @@ class Converter {
     if (auto st = plan(); !st) return st.error();
     auto& nodes = out_.trace.nodes;
     nodes.resize(nodeOps_.size());
-    for (std::size_t n = 0; n < nodeOps_.size(); ++n) buildNode(n, nodes[n]);
+    for (std::size_t n = 0; n < nodeOps_.size(); ++n) {
+      MessageOut message(nodes[n]);
+      buildNode(n, message);
+    }
     return std::move(out_);
   }
 
-  // Each node built into one reused message and serialised at once: no message per node is kept
-  // (nor allocated, nor freed), which is most of the converter's time on a large graph.
-  // With a sink, the file's bytes go to it (GlobalMetadata first) a megabyte at a time as they
-  // are built, so not even the file is held: fresh memory is dear (each page is zeroed first).
-  Result<EncodedChakra> encode(const std::function<void(const Node&)>& eachNode,
+  // Each node written as its bytes at once (NodeWriter): no message per node is built, kept,
+  // nor freed, which was most of the converter's time on a large graph. With a sink, the file's
+  // bytes go to it (GlobalMetadata first) a megabyte at a time as they are built, so not even
+  // the file is held: fresh memory is dear (each page is zeroed first).
+  Result<EncodedChakra> encode(const std::function<void(const NodeFacts&)>& eachNode,
                                const ChakraBytesSink& sink) {
     if (auto st = plan(); !st) return st.error();
     const std::size_t n = nodeOps_.size();
@@ -221,27 +241,18 @@ class Converter {
     std::string built;
     std::vector<std::size_t> offsets;
     if (!sorted) offsets.reserve(n + 1);
-    Node node;
-    // Clear() deletes the inputs and outputs messages; they are kept for the next node with ET
-    // arguments instead (buildOpNode sets all three of their fields).
-    std::unique_ptr<ChakraProtoMsg::IOInfo> spareIn, spareOut;
+    NodeWriter node;
     for (std::size_t i = 0; i < n; ++i) {
-      if (node.has_inputs()) spareIn.reset(node.release_inputs());
-      if (node.has_outputs()) spareOut.reset(node.release_outputs());
-      node.Clear();
-      if (hasEtArgs(i)) {
-        if (spareIn) node.set_allocated_inputs(spareIn.release());
-        if (spareOut) node.set_allocated_outputs(spareOut.release());
-      }
+      node.clear();
       buildNode(i, node);
-      if (eachNode) eachNode(node);
+      if (eachNode) eachNode(node.facts());
       if (sorted) {
-        appendDelimited(target, node);
+        node.appendDelimitedTo(target);
         if (!flush(false)) return sunk.error();
         continue;
       }
       offsets.push_back(built.size());
-      appendDelimited(built, node);
+      node.appendDelimitedTo(built);
     }
     if (!sorted) {
       offsets.push_back(built.size());
@@ -480,7 +491,8 @@ class Converter {
   }
 
   // A gap node: "host gap" on the thread of the op after it, "device gap" on its stream.
-  void buildGapNode(std::size_t n, Node& node) {
+  template <typename Out>
+  void buildGapNode(std::size_t n, Out& node) {
     const Planned& plan = nodeOps_[n];
     const LinkedOp& op = L_.ops[static_cast<std::size_t>(plan.op)];
     const bool host = plan.hostGap >= 0;
@@ -488,20 +500,20 @@ class Converter {
                               : gaps_.device[static_cast<std::size_t>(plan.deviceGap)].start;
     const TimeNs dur = host ? gaps_.host[static_cast<std::size_t>(plan.hostGap)].duration
                             : gaps_.device[static_cast<std::size_t>(plan.deviceGap)].duration;
-    node.set_id(ids_[n]);
-    node.set_name(std::string(host ? kHostGapName : kDeviceGapName));
-    node.set_type(ChakraProtoMsg::COMP_NODE);
-    node.set_start_time_micros(roundMicros(start - base_));
-    node.set_duration_micros(roundMicros(dur));
+    node.setId(ids_[n]);
+    node.setName(host ? kHostGapName : kDeviceGapName);
+    node.setType(ChakraProtoMsg::COMP_NODE);
+    node.setStartTimeMicros(roundMicros(start - base_));
+    node.setDurationMicros(roundMicros(dur));
     if (host) {
       const EtNode* et = L_.etNode(op);
-      attrInt64(node, "tid", et ? et->tid : op.tid);
-      attrBool(node, "is_cpu_op", true);
+      node.attrInt64("tid", et ? et->tid : op.tid);
+      node.attrBool("is_cpu_op", true);
       return;
     }
-    attrBool(node, "is_cpu_op", false);
-    attrInt64(node, "stream", op.stream);
-    if (op.device >= 0) attrInt64(node, "device", op.device);
+    node.attrBool("is_cpu_op", false);
+    node.attrInt64("stream", op.stream);
+    if (op.device >= 0) node.attrInt64("device", op.device);
   }
 
   // The op's duration in the graph: its own time (measuredGaps), else exclusive (CPU) or
@@ -539,10 +551,6 @@ class Converter {
     }
   }
 
-  // Whether node n carries its ET node's inputs and outputs.
-  bool hasEtArgs(std::size_t n) const {
-    return !isGap(n) && L_.etNode(L_.ops[static_cast<std::size_t>(nodeOps_[n].op)]) != nullptr;
-  }
   static bool isComm(ChakraProtoMsg::NodeType type) {
     return type == ChakraProtoMsg::COMM_COLL_NODE || type == ChakraProtoMsg::COMM_SEND_NODE ||
            type == ChakraProtoMsg::COMM_RECV_NODE;
@@ -555,81 +563,77 @@ class Converter {
 
   // Node n whole: its fields and attributes, then its dependencies, then its costs (the order
   // of the attributes in the file).
-  void buildNode(std::size_t n, Node& node) {
+  template <typename Out>
+  void buildNode(std::size_t n, Out& node) {
     if (isGap(n))
       buildGapNode(n, node);
     else
       buildOpNode(n, node);
     for (const auto& d : ctrl_[n])
-      if (d.node != kNoNode) node.add_ctrl_deps(ids_[static_cast<std::size_t>(d.node)]);
+      if (d.node != kNoNode) node.addCtrlDep(ids_[static_cast<std::size_t>(d.node)]);
     for (const auto& d : data_[n])
-      if (d.node != kNoNode) node.add_data_deps(ids_[static_cast<std::size_t>(d.node)]);
+      if (d.node != kNoNode) node.addDataDep(ids_[static_cast<std::size_t>(d.node)]);
     if (n < costs_.size()) {
       const NodeCost& cost = costs_[n];
-      if (cost.numOps) attrInt64(node, "num_ops", *cost.numOps);
-      if (cost.tensorSize) attrUint64(node, "tensor_size", *cost.tensorSize);
+      if (cost.numOps) node.attrInt64("num_ops", *cost.numOps);
+      if (cost.tensorSize) node.attrUint64("tensor_size", *cost.tensorSize);
     }
   }
 
-  void buildOpNode(std::size_t n, Node& node) {
+  template <typename Out>
+  void buildOpNode(std::size_t n, Out& node) {
     const Planned& plan = nodeOps_[n];
     const TimeNs base = base_;
     const LinkedOp& op = L_.ops[static_cast<std::size_t>(plan.op)];
     const EtNode* et = L_.etNode(op);
-    node.set_id(static_cast<std::uint64_t>(op.id));
-    node.set_name(op.name);
-    node.set_type(plan.type);
-    if (op.ts > 0) node.set_start_time_micros(roundMicros(op.ts - base));
-    node.set_duration_micros(roundMicros(durationOf(static_cast<std::size_t>(plan.op))));
+    node.setId(static_cast<std::uint64_t>(op.id));
+    node.setName(op.name);
+    node.setType(plan.type);
+    if (op.ts > 0) node.setStartTimeMicros(roundMicros(op.ts - base));
+    node.setDurationMicros(roundMicros(durationOf(static_cast<std::size_t>(plan.op))));
     if (et) {
-      auto* in = node.mutable_inputs();
-      in->set_values(std::string(et->inputs.valuesJson));
-      in->set_shapes(std::string(et->inputs.shapesJson));
-      in->set_types(typesJson(et->inputs));
-      auto* o = node.mutable_outputs();
-      o->set_values(std::string(et->outputs.valuesJson));
-      o->set_shapes(std::string(et->outputs.shapesJson));
-      o->set_types(typesJson(et->outputs));
+      // A METADATA node's inputs.values is its process group (ASTRA-sim's parser reads it).
+      typesJson(et->inputs, types_);
+      node.setInputs(et->inputs.valuesJson, et->inputs.shapesJson, types_);
+      typesJson(et->outputs, types_);
+      node.setOutputs(et->outputs.valuesJson, et->outputs.shapesJson, types_);
     }
     if (op.isCpu()) {
       const Event* ev = L_.kinetoEventOf(op);
-      attrInt64(node, "rf_id",
-                et ? et->rfId : (ev && ev->recordFunctionId != kNoId ? ev->recordFunctionId : -1));
+      node.attrInt64(
+          "rf_id",
+          et ? et->rfId : (ev && ev->recordFunctionId != kNoId ? ev->recordFunctionId : -1));
       if (et) {
-        attrInt64(node, "fw_parent", et->fwParent);
-        attrInt64(node, "seq_id", et->seqId);
-        attrInt64(node, "scope", et->scope);
+        node.attrInt64("fw_parent", et->fwParent);
+        node.attrInt64("seq_id", et->seqId);
+        node.attrInt64("scope", et->scope);
       }
-      attrInt64(node, "tid", et ? et->tid : op.tid);
+      node.attrInt64("tid", et ? et->tid : op.tid);
       if (et) {
-        attrInt64(node, "fw_tid", et->fwTid);
-        attrString(node, "op_schema", std::string(et->opSchema));
+        node.attrInt64("fw_tid", et->fwTid);
+        node.attrString("op_schema", et->opSchema);
       }
       // ASTRA-sim refuses is_cpu_op on comm nodes; a METADATA node is no comm node.
-      attrBool(node, "is_cpu_op", true);
-      if (plan.type == ChakraProtoMsg::METADATA_NODE && et) {
-        // ASTRA-sim's METADATA parser reads the process group from inputs.values as JSON.
-        node.mutable_inputs()->set_values(std::string(et->inputs.valuesJson));
-      }
+      node.attrBool("is_cpu_op", true);
       return;
     }
     const bool comm = isComm(plan.type);
-    if (!comm) attrBool(node, "is_cpu_op", false);
-    attrInt64(node, "stream", op.stream);
-    if (op.device >= 0) attrInt64(node, "device", op.device);
+    if (!comm) node.attrBool("is_cpu_op", false);
+    node.attrInt64("stream", op.stream);
+    if (op.device >= 0) node.attrInt64("device", op.device);
     if (!comm) return;
-    std::string pg = op.pgName;
+    std::string_view pg = op.pgName;
     if (pg.empty() && plan.commOp && plan.commOp->comm) pg = plan.commOp->comm->pgName;
     if (plan.type == ChakraProtoMsg::COMM_COLL_NODE)
-      attrInt64(node, "comm_type", *chakraCommType(*plan.collective));
-    attrInt64(node, "comm_size", plan.commSize);
-    if (!pg.empty()) attrString(node, "pg_name", pg);
+      node.attrInt64("comm_type", *chakraCommType(*plan.collective));
+    node.attrInt64("comm_size", plan.commSize);
+    if (!pg.empty()) node.attrString("pg_name", pg);
     if (plan.type != ChakraProtoMsg::COMM_COLL_NODE) {
       const auto self = static_cast<std::int32_t>(L_.rank);
       const auto peer = static_cast<std::int32_t>(plan.peer);
-      attrInt32(node, "comm_src", plan.type == ChakraProtoMsg::COMM_SEND_NODE ? self : peer);
-      attrInt32(node, "comm_dst", plan.type == ChakraProtoMsg::COMM_SEND_NODE ? peer : self);
-      attrInt32(node, "comm_tag", static_cast<std::int32_t>(plan.tag));
+      node.attrInt32("comm_src", plan.type == ChakraProtoMsg::COMM_SEND_NODE ? self : peer);
+      node.attrInt32("comm_dst", plan.type == ChakraProtoMsg::COMM_SEND_NODE ? peer : self);
+      node.attrInt32("comm_tag", static_cast<std::int32_t>(plan.tag));
     }
   }
 
@@ -973,6 +977,7 @@ class Converter {
     std::optional<std::uint64_t> tensorSize;
   };
   std::vector<NodeCost> costs_;
+  std::string types_;  // buildOpNode's inputs' or outputs' types as JSON, reused
 };
 
 }  // namespace
@@ -1012,9 +1017,9 @@ Result<ChakraConversion> convertToChakra(const LinkedTrace& linked, const Conver
   return c.run();
 }
 
-Result<EncodedChakra> encodeToChakra(
-    const LinkedTrace& linked, const ConvertOptions& options,
-    const std::function<void(const ChakraProtoMsg::Node&)>& eachNode, const ChakraBytesSink& sink) {
+Result<EncodedChakra> encodeToChakra(const LinkedTrace& linked, const ConvertOptions& options,
+                                     const std::function<void(const NodeFacts&)>& eachNode,
+                                     const ChakraBytesSink& sink) {
   Converter c(linked, options);
   return c.encode(eachNode, sink);
 }

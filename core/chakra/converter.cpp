@@ -13,6 +13,7 @@
 #include "chakra/measured_gaps.h"
 #include "chakra/node_writer.h"
 #include "chakra/op_cost.h"
+#include "chakra/op_index.h"
 
 namespace sutra::chakra {
 namespace {
@@ -184,6 +185,10 @@ class Converter {
   Status plan() {
     if (auto st = checkMatch(); !st) return st.error();
     indexParents();
+    // The gaps first, so that the plans are reserved at once (a vector grown by doubling touched
+    // twice the memory, each fresh page zeroed by the kernel).
+    if (O_.measuredGaps) gaps_ = measureGaps(L_);
+    nodeOps_.reserve(L_.ops.size() + gaps_.host.size() + gaps_.device.size());
     classify();
     if (nodeOps_.empty())
       return makeError(pathName(), "nothing to convert: the linked trace has no ops");
@@ -301,8 +306,7 @@ class Converter {
   ProblemLog& problems() { return out_.trace.problems; }
 
   std::int32_t opIndex(std::int64_t id) const {
-    auto it = L_.indexById.find(id);
-    return it == L_.indexById.end() ? -1 : static_cast<std::int32_t>(it->second);
+    return static_cast<std::int32_t>(opIndexOf(L_, id));
   }
   // The op's parent, or -1 (the process root is its own parent). Looked up once per op: the
   // walks up the call stack (callers, collectives, costs) take millions of steps on a large trace.
@@ -384,10 +388,15 @@ class Converter {
     }
   }
 
+  // A node's plan, kept small (one per node: fresh memory is dear); what only communication
+  // kernels have is in comms_.
   struct Planned {
     std::int32_t op = -1;  // a gap node: the op it precedes
     ChakraProtoMsg::NodeType type = ChakraProtoMsg::COMP_NODE;
     std::int32_t hostGap = -1, deviceGap = -1;  // index into gaps_.host / gaps_.device
+    std::int32_t comm = -1;                     // index into comms_
+  };
+  struct CommPlan {
     std::optional<Collective> collective;
     const EtNode* commOp = nullptr;  // the host op that carries the comm's arguments
     std::int64_t peer = -1, tag = 0;
@@ -396,23 +405,25 @@ class Converter {
 
   void classifyComm(Planned& plan) {
     const LinkedOp& op = L_.ops[static_cast<std::size_t>(plan.op)];
-    plan.collective = collectiveOf(plan.op, &plan.commOp);
+    plan.comm = static_cast<std::int32_t>(comms_.size());
+    CommPlan& comm = comms_.emplace_back();
+    comm.collective = collectiveOf(plan.op, &comm.commOp);
     plan.type = ChakraProtoMsg::COMP_NODE;
-    if (!plan.collective || *plan.collective == Collective::SendRecv) {
+    if (!comm.collective || *comm.collective == Collective::SendRecv) {
       problems().add(Severity::Warning,
                      "communication kernel whose collective is unknown (exported as COMP_NODE)",
                      op.name);
-      plan.collective.reset();
+      comm.collective.reset();
       return;
     }
-    const Collective c = *plan.collective;
+    const Collective c = *comm.collective;
     if (c == Collective::Send || c == Collective::Recv) {
       const char* peerName = c == Collective::Send ? "dst" : "src";
-      if (plan.commOp) {
-        plan.peer = intArgument(*plan.commOp, peerName).value_or(-1);
-        plan.tag = intArgument(*plan.commOp, "tag").value_or(0);
+      if (comm.commOp) {
+        comm.peer = intArgument(*comm.commOp, peerName).value_or(-1);
+        comm.tag = intArgument(*comm.commOp, "tag").value_or(0);
       }
-      if (plan.peer < 0) {
+      if (comm.peer < 0) {
         problems().add(Severity::Warning,
                        "point-to-point kernel with unknown peer rank (exported as COMP_NODE)",
                        op.name);
@@ -436,16 +447,17 @@ class Converter {
   // message sizes (reduce-scatter's input is the whole buffer), except for an all-gather, whose
   // output is every rank's part: its input. Else the input tensors of the host comm op.
   std::int64_t commSize(const Planned& plan) {
-    if (plan.commOp && plan.commOp->comm) {
-      const auto& c = *plan.commOp->comm;
-      const std::int64_t elems = plan.collective == Collective::AllGather && c.inMsgNelems > 0
+    const CommPlan& comm = comms_[static_cast<std::size_t>(plan.comm)];
+    if (comm.commOp && comm.commOp->comm) {
+      const auto& c = *comm.commOp->comm;
+      const std::int64_t elems = comm.collective == Collective::AllGather && c.inMsgNelems > 0
                                      ? c.inMsgNelems
                                      : std::max(c.inMsgNelems, c.outMsgNelems);
       if (elems > 0) return elems * dtypeBytes(c.dtype);
     }
-    if (plan.commOp) {
+    if (comm.commOp) {
       std::int64_t bytes = 0;
-      for (const auto& t : plan.commOp->inputs.tensors) bytes += t.numel * t.itemsize;
+      for (const auto& t : comm.commOp->inputs.tensors) bytes += t.numel * t.itemsize;
       if (bytes > 0) return bytes;
     }
     problems().add(Severity::Warning, "collective of unknown size (comm_size 0)",
@@ -460,7 +472,6 @@ class Converter {
   // Gap nodes go after the op nodes; each is placed before the op it precedes in its thread's or
   // stream's order. A host gap with no own time left keeps only its waits, given to that op.
   void planGaps() {
-    gaps_ = measureGaps(L_);
     gapBefore_.assign(nodeOps_.size(), kNoNode);
     out_.stats.blockedNs = gaps_.blockedNs;
     for (std::size_t g = 0; g < gaps_.host.size(); ++g) {
@@ -547,7 +558,7 @@ class Converter {
         continue;
       }
       ++out_.stats.deviceNodes;
-      if (isComm(plan.type)) plan.commSize = commSize(plan);
+      if (isComm(plan.type)) comms_[static_cast<std::size_t>(plan.comm)].commSize = commSize(plan);
     }
   }
 
@@ -622,18 +633,19 @@ class Converter {
     node.attrInt64("stream", op.stream);
     if (op.device >= 0) node.attrInt64("device", op.device);
     if (!comm) return;
+    const CommPlan& c = comms_[static_cast<std::size_t>(plan.comm)];
     std::string_view pg = op.pgName;
-    if (pg.empty() && plan.commOp && plan.commOp->comm) pg = plan.commOp->comm->pgName;
+    if (pg.empty() && c.commOp && c.commOp->comm) pg = c.commOp->comm->pgName;
     if (plan.type == ChakraProtoMsg::COMM_COLL_NODE)
-      node.attrInt64("comm_type", *chakraCommType(*plan.collective));
-    node.attrInt64("comm_size", plan.commSize);
+      node.attrInt64("comm_type", *chakraCommType(*c.collective));
+    node.attrInt64("comm_size", c.commSize);
     if (!pg.empty()) node.attrString("pg_name", pg);
     if (plan.type != ChakraProtoMsg::COMM_COLL_NODE) {
       const auto self = static_cast<std::int32_t>(L_.rank);
-      const auto peer = static_cast<std::int32_t>(plan.peer);
+      const auto peer = static_cast<std::int32_t>(c.peer);
       node.attrInt32("comm_src", plan.type == ChakraProtoMsg::COMM_SEND_NODE ? self : peer);
       node.attrInt32("comm_dst", plan.type == ChakraProtoMsg::COMM_SEND_NODE ? peer : self);
-      node.attrInt32("comm_tag", static_cast<std::int32_t>(plan.tag));
+      node.attrInt32("comm_tag", static_cast<std::int32_t>(c.tag));
     }
   }
 
@@ -726,7 +738,7 @@ class Converter {
   // An inter-thread dependency means "after the end of": one on an op that was still running
   // when the waiting op began is left out (a graph simulator would delay the op for it).
   bool startsAfterEndOf(const LinkedOp& op, std::int64_t depId) {
-    const LinkedOp* dep = L_.find(depId);
+    const LinkedOp* dep = findOp(L_, depId);
     if (!dep || dep->ts <= 0 || op.ts <= 0 || dep->ts + dep->inclusiveDur <= op.ts) return true;
     ++out_.stats.interThreadDepsDropped;
     problems().add(Severity::Info,
@@ -954,6 +966,7 @@ class Converter {
   ChakraConversion out_;
   std::vector<std::int32_t> nodeOf_;  // op index -> node index
   std::vector<Planned> nodeOps_;      // node index -> plan (op index, type ...)
+  std::vector<CommPlan> comms_;       // Planned::comm -> what a communication node carries
   std::vector<std::vector<Dep>> ctrl_, data_;
   std::map<std::int64_t, std::vector<std::int32_t>> threads_;  // tid -> CPU nodes in id order
   // CPU node -> (tid, position in threads_), position -1 for the other nodes.

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string_view>
 
+#include "chakra/op_index.h"
+
 namespace sutra::chakra {
 namespace {
 
@@ -83,8 +85,7 @@ MeasuredGaps measureGaps(const LinkedTrace& linked) {
   auto parentOf = [&](std::size_t i) -> std::int64_t {
     const auto& o = ops[i];
     if (o.parent < 0 || o.parent == o.id) return -1;
-    auto it = linked.indexById.find(o.parent);
-    return it == linked.indexById.end() ? -1 : static_cast<std::int64_t>(it->second);
+    return opIndexOf(linked, o.parent);
   };
   auto topLevel = [&](std::size_t i) {
     int guard = 0;
@@ -206,21 +207,22 @@ MeasuredGaps measureGaps(const LinkedTrace& linked) {
       gap.beforeOp = i;
       TimeNs ready = g0;
       for (const auto id : op.interThreadDeps) {
-        const LinkedOp* dep = linked.find(id);
-        if (!dep || !measured(*dep) || dep->ts + dep->inclusiveDur > g1) continue;
-        const auto d = linked.indexById.at(id);
-        gap.waitsOn.push_back(d);
-        ready = std::max(ready, endOf(d));
+        const auto d = opIndexOf(linked, id);
+        if (d < 0) continue;
+        const LinkedOp* dep = &ops[static_cast<std::size_t>(d)];
+        if (!measured(*dep) || dep->ts + dep->inclusiveDur > g1) continue;
+        gap.waitsOn.push_back(static_cast<std::uint32_t>(d));
+        ready = std::max(ready, endOf(static_cast<std::uint32_t>(d)));
       }
       if (auto syncs = annotationSyncs.find(tid); syncs != annotationSyncs.end()) {
         for (const auto a : syncs->second) {
           if (ops[a].ts >= g1 || endOf(a) <= g0) continue;  // the annotation is not around it
           for (const auto id : ops[a].syncDeps) {
-            auto it = linked.indexById.find(id);
-            if (it == linked.indexById.end() || !measured(ops[it->second])) continue;
-            const TimeNs end = endOf(it->second);
+            const auto waited = opIndexOf(linked, id);
+            if (waited < 0 || !measured(ops[static_cast<std::size_t>(waited)])) continue;
+            const TimeNs end = endOf(static_cast<std::uint32_t>(waited));
             if (end <= g0 || end > g1) continue;
-            gap.waitsOn.push_back(it->second);
+            gap.waitsOn.push_back(static_cast<std::uint32_t>(waited));
             ready = std::max(ready, end);
           }
         }
@@ -270,11 +272,11 @@ MeasuredGaps measureGaps(const LinkedTrace& linked) {
       const LinkedOp& op = ops[i];
       TimeNs ready = prevEnd;
       prevEnd = std::max(prevEnd, endOf(i));
-      if (const LinkedOp* launcher = op.parent >= 0 ? linked.find(op.parent) : nullptr;
+      if (const LinkedOp* launcher = op.parent >= 0 ? findOp(linked, op.parent) : nullptr;
           launcher && measured(*launcher))
         ready = std::max(ready, launcher->ts + launcher->inclusiveDur);
       for (const auto id : op.syncDeps)
-        if (const LinkedOp* dep = linked.find(id); dep && dep->ts > 0)
+        if (const LinkedOp* dep = findOp(linked, id); dep && dep->ts > 0)
           ready = std::max(ready, dep->ts + dep->inclusiveDur);
       if (ready == kNoTime || op.ts <= ready) continue;
       const TimeNs own = op.ts - ready + carry;

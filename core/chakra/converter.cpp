@@ -7,6 +7,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <span>
 #include <unordered_map>
 
 #include "chakra/collective.h"
@@ -195,6 +196,7 @@ class Converter {
     if (O_.measuredGaps) planGaps();
     prepareNodes();
     addEdges();
+    listEdges();
     breakCycles();
     countEdges();
     if (O_.estimateCosts) addCosts();
@@ -580,12 +582,12 @@ class Converter {
       buildGapNode(n, node);
     else
       buildOpNode(n, node);
-    for (const auto& d : ctrl_[n])
+    for (const auto& d : ctrl_.of(n))
       if (d.node != kNoNode) node.addCtrlDep(ids_[static_cast<std::size_t>(d.node)]);
-    for (const auto& d : data_[n])
+    for (const auto& d : data_.of(n))
       if (d.node != kNoNode) node.addDataDep(ids_[static_cast<std::size_t>(d.node)]);
-    if (n < costs_.size()) {
-      const NodeCost& cost = costs_[n];
+    if (n < costOf_.size() && costOf_[n] >= 0) {
+      const NodeCost& cost = costs_[static_cast<std::size_t>(costOf_[n])];
       if (cost.numOps) node.attrInt64("num_ops", *cost.numOps);
       if (cost.tensorSize) node.attrUint64("tensor_size", *cost.tensorSize);
     }
@@ -649,13 +651,46 @@ class Converter {
     }
   }
 
+  // Edges are gathered as they are found, then put in per-node lists (listEdges); a repeated
+  // dependency (same node, same list) is dropped there, the first one kept.
   void addDep(std::int32_t node, std::int32_t dep, EdgeKind kind) {
     if (dep == kNoNode || dep == node) return;
-    auto& list = kind == EdgeKind::Ctrl ? ctrl_[static_cast<std::size_t>(node)]
-                                        : data_[static_cast<std::size_t>(node)];
-    for (const auto& d : list)
-      if (d.node == dep) return;
-    list.push_back({dep, kind});
+    edges_.push_back({node, dep, kind});
+  }
+
+  // Each node's control and data dependencies, in the order they were added, without repeats.
+  void listEdges() {
+    const std::size_t n = nodeOps_.size();
+    for (DepLists* lists : {&ctrl_, &data_}) {
+      const bool ctrl = lists == &ctrl_;
+      auto& start = lists->start;
+      auto& deps = lists->deps;
+      // Counting sort by node (stable): start[node + 1] counts, then ends, the node's deps.
+      start.assign(n + 2, 0);
+      for (const Edge& e : edges_)
+        if ((e.kind == EdgeKind::Ctrl) == ctrl) ++start[static_cast<std::size_t>(e.node) + 2];
+      for (std::size_t i = 2; i < start.size(); ++i) start[i] += start[i - 1];
+      deps.resize(start.back());
+      for (const Edge& e : edges_)
+        if ((e.kind == EdgeKind::Ctrl) == ctrl)
+          deps[start[static_cast<std::size_t>(e.node) + 1]++] = {e.dep, e.kind};
+      start.pop_back();
+      // Repeats out, in place.
+      std::uint32_t write = 0, read = 0;
+      for (std::size_t node = 0; node < n; ++node) {
+        const std::uint32_t end = start[node + 1];
+        start[node] = write;
+        for (; read < end; ++read) {
+          bool seen = false;
+          for (std::uint32_t k = start[node]; k < write && !seen; ++k)
+            seen = deps[k].node == deps[read].node;
+          if (!seen) deps[write++] = deps[read];
+        }
+      }
+      start[n] = write;
+      deps.resize(write);
+    }
+    edges_ = {};
   }
   void addDepOnOp(std::int32_t node, std::int64_t depId, EdgeKind kind) {
     const auto op = opIndex(depId);
@@ -674,8 +709,7 @@ class Converter {
 
   void addEdges() {
     const std::size_t n = nodeOps_.size();
-    ctrl_.assign(n, {});
-    data_.assign(n, {});
+    edges_.reserve(4 * n);
     // Serial order per thread, and device order per stream.
     std::map<std::int64_t, std::vector<std::int32_t>> threads;
     std::map<std::pair<std::int32_t, std::int64_t>, std::vector<std::int32_t>> streams;
@@ -815,8 +849,8 @@ class Converter {
       std::size_t next;
     };
     auto depAt = [&](std::int32_t node, std::size_t k) -> Dep* {
-      auto& c = ctrl_[static_cast<std::size_t>(node)];
-      auto& d = data_[static_cast<std::size_t>(node)];
+      const auto c = ctrl_.of(static_cast<std::size_t>(node));
+      const auto d = data_.of(static_cast<std::size_t>(node));
       if (k < c.size()) return &c[k];
       k -= c.size();
       return k < d.size() ? &d[k] : nullptr;
@@ -824,9 +858,12 @@ class Converter {
     // Which edge of a cycle is flagged depends on the walk: starting from the latest node and
     // following structural edges (caller, serial, launch, stream) before inter-thread and sync
     // ones makes the flagged edge, where there is a choice, the inferred one.
-    for (auto& list : data_)
-      std::stable_sort(list.begin(), list.end(),
-                       [](const Dep& a, const Dep& b) { return a.kind < b.kind; });
+    for (std::size_t i = 0; i < n; ++i) {  // a stable insertion sort: the lists are short
+      const auto list = data_.of(i);
+      for (std::size_t k = 1; k < list.size(); ++k)
+        for (std::size_t j = k; j > 0 && list[j].kind < list[j - 1].kind; --j)
+          std::swap(list[j], list[j - 1]);
+    }
     std::vector<Frame> stack;
     for (std::size_t r = n; r-- > 0;) {
       const std::size_t root = r;
@@ -863,9 +900,9 @@ class Converter {
   // The edges kept (buildNode writes them), by kind.
   void countEdges() {
     for (std::size_t i = 0; i < nodeOps_.size(); ++i) {
-      for (const auto& d : ctrl_[i])
+      for (const auto& d : ctrl_.of(i))
         if (d.node != kNoNode) ++out_.stats.edges[static_cast<std::size_t>(EdgeKind::Ctrl)];
-      for (const auto& d : data_[i])
+      for (const auto& d : data_.of(i))
         if (d.node != kNoNode) ++out_.stats.edges[static_cast<std::size_t>(d.kind)];
     }
   }
@@ -875,23 +912,20 @@ class Converter {
   // work), split evenly among them. Copies and sets with no compute op above them get the bytes
   // of their innermost ET op. Kept in costs_ for buildNode; each node gets one entry at most.
   void addCosts() {
-    costs_.assign(nodeOps_.size(), {});
     const std::size_t nOps = L_.ops.size();
-    std::vector<OpCost> cost(nOps);
-    std::vector<char> leaf(nOps, 0);
+    costOf_.assign(nodeOps_.size(), -1);
+    std::vector<char> compute(nOps, 0), leaf(nOps, 0);
     for (std::size_t i = 0; i < nOps; ++i)
       if (const EtNode* et = L_.etNode(L_.ops[i]); et && L_.ops[i].isCpu())
-        cost[i] = estimateOpCost(*et);
-    for (std::size_t i = 0; i < nOps; ++i) leaf[i] = cost[i].computeOp;
+        leaf[i] = compute[i] = isComputeOp(*et);
     for (std::size_t i = 0; i < nOps; ++i) {
-      if (!cost[i].computeOp) continue;
+      if (!compute[i]) continue;
       int guard = 0;
       for (auto p = parentOf(static_cast<std::int32_t>(i)); p >= 0 && guard++ < kMaxAncestry;
            p = parentOf(p))
         leaf[static_cast<std::size_t>(p)] = 0;
     }
-    std::unordered_map<std::int32_t, std::vector<std::int32_t>>
-        devicesOf;                                                 // leaf op -> device nodes
+    std::vector<std::pair<std::int32_t, std::int32_t>> devicesOf;  // (leaf op, device node)
     std::vector<std::pair<std::int32_t, std::int32_t>> bytesOnly;  // device node, ET op
     for (std::size_t n = 0; n < nodeOps_.size(); ++n) {
       const auto op = nodeOps_[n].op;
@@ -904,36 +938,45 @@ class Converter {
       for (auto p = parentOf(op); p >= 0 && guard++ < kMaxAncestry; p = parentOf(p)) {
         if (firstEt < 0 && L_.etNode(L_.ops[static_cast<std::size_t>(p)])) firstEt = p;
         if (leaf[static_cast<std::size_t>(p)]) {
-          devicesOf[p].push_back(static_cast<std::int32_t>(n));
+          devicesOf.emplace_back(p, static_cast<std::int32_t>(n));
           found = true;
           break;
         }
       }
       if (!found && firstEt >= 0) bytesOnly.emplace_back(static_cast<std::int32_t>(n), firstEt);
     }
+    // Each leaf's device nodes together, in node order.
+    std::stable_sort(devicesOf.begin(), devicesOf.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    auto next = devicesOf.begin();
     for (std::size_t i = 0; i < nOps; ++i) {
       if (!leaf[i]) continue;
-      const auto it = devicesOf.find(static_cast<std::int32_t>(i));
-      if (it == devicesOf.end()) {
+      while (next != devicesOf.end() && next->first < static_cast<std::int32_t>(i)) ++next;
+      auto end = next;
+      while (end != devicesOf.end() && end->first == static_cast<std::int32_t>(i)) ++end;
+      const OpCost cost = estimateOpCost(*L_.etNode(L_.ops[i]));
+      if (next == end) {
         if (nodeOf_[i] == kNoNode) continue;
-        NodeCost& node = costs_[static_cast<std::size_t>(nodeOf_[i])];
-        node.numOps = cost[i].flops;
-        node.tensorSize = cost[i].tensorBytes;
+        NodeCost& node = costFor(nodeOf_[i]);
+        node.numOps = cost.flops;
+        node.tensorSize = cost.tensorBytes;
         continue;
       }
-      const auto parts = static_cast<std::int64_t>(it->second.size());
-      for (std::size_t k = 0; k < it->second.size(); ++k) {
-        NodeCost& node = costs_[static_cast<std::size_t>(it->second[k])];
-        const std::int64_t extraOps = k == 0 ? cost[i].flops % parts : 0;
+      const auto parts = static_cast<std::int64_t>(end - next);
+      for (auto d = next; d != end; ++d) {
+        NodeCost& node = costFor(d->second);
+        const bool first = d == next;
+        const std::int64_t extraOps = first ? cost.flops % parts : 0;
         const std::uint64_t extraBytes =
-            k == 0 ? cost[i].tensorBytes % static_cast<std::uint64_t>(parts) : 0;
-        node.numOps = cost[i].flops / parts + extraOps;
-        node.tensorSize = cost[i].tensorBytes / static_cast<std::uint64_t>(parts) + extraBytes;
+            first ? cost.tensorBytes % static_cast<std::uint64_t>(parts) : 0;
+        node.numOps = cost.flops / parts + extraOps;
+        node.tensorSize = cost.tensorBytes / static_cast<std::uint64_t>(parts) + extraBytes;
       }
+      next = end;
     }
     for (const auto& [node, etOp] : bytesOnly) {
       const EtNode* et = L_.etNode(L_.ops[static_cast<std::size_t>(etOp)]);
-      costs_[static_cast<std::size_t>(node)].tensorSize = estimateOpCost(*et).tensorBytes;
+      costFor(node).tensorSize = estimateOpCost(*et).tensorBytes;
     }
   }
 
@@ -967,7 +1010,21 @@ class Converter {
   std::vector<std::int32_t> nodeOf_;  // op index -> node index
   std::vector<Planned> nodeOps_;      // node index -> plan (op index, type ...)
   std::vector<CommPlan> comms_;       // Planned::comm -> what a communication node carries
-  std::vector<std::vector<Dep>> ctrl_, data_;
+  struct Edge {
+    std::int32_t node, dep;
+    EdgeKind kind;
+  };
+  std::vector<Edge> edges_;  // as addEdges finds them, until listEdges
+  // Each node's dependencies of one list (control or data) in one array: a vector per node was
+  // an allocation per node, and as many fresh pages.
+  struct DepLists {
+    std::vector<std::uint32_t> start;  // node -> its first dep; start[node count] = the total
+    std::vector<Dep> deps;
+    std::span<Dep> of(std::size_t node) {
+      return {deps.data() + start[node], deps.data() + start[node + 1]};
+    }
+  };
+  DepLists ctrl_, data_;
   std::map<std::int64_t, std::vector<std::int32_t>> threads_;  // tid -> CPU nodes in id order
   // CPU node -> (tid, position in threads_), position -1 for the other nodes.
   std::vector<std::pair<std::int64_t, std::int64_t>> threadPos_;
@@ -989,7 +1046,16 @@ class Converter {
     std::optional<std::int64_t> numOps;
     std::optional<std::uint64_t> tensorSize;
   };
-  std::vector<NodeCost> costs_;
+  std::vector<NodeCost> costs_;       // the nodes that have costs (few: not every CPU op)
+  std::vector<std::int32_t> costOf_;  // node index -> index into costs_, or -1
+  NodeCost& costFor(std::int32_t node) {
+    auto& k = costOf_[static_cast<std::size_t>(node)];
+    if (k < 0) {
+      k = static_cast<std::int32_t>(costs_.size());
+      costs_.emplace_back();
+    }
+    return costs_[static_cast<std::size_t>(k)];
+  }
   std::string types_;  // buildOpNode's inputs' or outputs' types as JSON, reused
 };
 

@@ -53,7 +53,7 @@ bool isCommKernelName(std::string_view name) {
     last[0] = last[1];
     last[1] = last[2];
     last[2] = last[3];
-    last[3] = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    last[3] = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;  // only ASCII matters
     if (last[3] == 'l' && last[2] == 'c' && last[1] == 'c' && (last[0] == 'n' || last[0] == 'r'))
       return true;
   }

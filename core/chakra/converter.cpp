@@ -945,6 +945,9 @@ class Converter {
       }
       if (!found && firstEt >= 0) bytesOnly.emplace_back(static_cast<std::int32_t>(n), firstEt);
     }
+    // One entry per node at most: a leaf's own node or its device nodes, or a copy's bytes.
+    costs_.reserve(static_cast<std::size_t>(std::count(leaf.begin(), leaf.end(), 1)) +
+                   devicesOf.size() + bytesOnly.size());
     // Each leaf's device nodes together, in node order.
     std::stable_sort(devicesOf.begin(), devicesOf.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });

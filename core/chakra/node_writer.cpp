@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "chakra/node_writer.h"
 
+#include <cstring>
+
 namespace sutra::chakra {
 namespace {
 
 // Wire types and the tags of the fields written (field number << 3 | wire type).
 constexpr std::uint32_t kVarint = 0, kLength = 2;
 constexpr std::uint32_t tag(std::uint32_t field, std::uint32_t wire) { return field << 3 | wire; }
+constexpr std::size_t kMaxVarint = 10;
 
 std::size_t varintSize(std::uint64_t v) {
   std::size_t n = 1;
@@ -14,30 +17,34 @@ std::size_t varintSize(std::uint64_t v) {
   return n;
 }
 
-void putVarint(std::string& out, std::uint64_t v) {
-  char buf[10];
-  std::size_t n = 0;
-  for (; v >= 0x80; v >>= 7) buf[n++] = static_cast<char>((v & 0x7f) | 0x80);
-  buf[n++] = static_cast<char>(v);
-  out.append(buf, n);
+char* putVarint(char* p, std::uint64_t v) {
+  for (; v >= 0x80; v >>= 7) *p++ = static_cast<char>((v & 0x7f) | 0x80);
+  *p++ = static_cast<char>(v);
+  return p;
 }
 
-void putBytes(std::string& out, std::uint32_t field, std::string_view bytes) {
-  putVarint(out, tag(field, kLength));
-  putVarint(out, bytes.size());
-  out.append(bytes);
+char* putRaw(char* p, std::string_view bytes) {
+  if (!bytes.empty()) std::memcpy(p, bytes.data(), bytes.size());
+  return p + bytes.size();
+}
+
+// A length-delimited field (at most 2 * kMaxVarint + bytes.size() bytes).
+char* putBytes(char* p, std::uint32_t field, std::string_view bytes) {
+  p = putVarint(p, tag(field, kLength));
+  p = putVarint(p, bytes.size());
+  return putRaw(p, bytes);
 }
 
 // A proto3 string field: left out when empty.
-void putString(std::string& out, std::uint32_t field, std::string_view s) {
-  if (!s.empty()) putBytes(out, field, s);
+char* putString(char* p, std::uint32_t field, std::string_view s) {
+  return s.empty() ? p : putBytes(p, field, s);
 }
 
 // A proto3 scalar varint field: left out when 0.
-void putScalar(std::string& out, std::uint32_t field, std::uint64_t v) {
-  if (v == 0) return;
-  putVarint(out, tag(field, kVarint));
-  putVarint(out, v);
+char* putScalar(char* p, std::uint32_t field, std::uint64_t v) {
+  if (v == 0) return p;
+  p = putVarint(p, tag(field, kVarint));
+  return putVarint(p, v);
 }
 
 std::size_t packedSize(const std::vector<std::uint64_t>& values) {
@@ -46,11 +53,13 @@ std::size_t packedSize(const std::vector<std::uint64_t>& values) {
   return n;
 }
 
-void putPacked(std::string& out, std::uint32_t field, const std::vector<std::uint64_t>& values) {
-  if (values.empty()) return;
-  putVarint(out, tag(field, kLength));
-  putVarint(out, packedSize(values));
-  for (auto v : values) putVarint(out, v);
+char* putPacked(char* p, std::uint32_t field, const std::vector<std::uint64_t>& values,
+                std::size_t size) {
+  if (values.empty()) return p;
+  p = putVarint(p, tag(field, kLength));
+  p = putVarint(p, size);
+  for (auto v : values) p = putVarint(p, v);
+  return p;
 }
 
 // Node's fields, and AttributeProto's (name, then the oneof value).
@@ -75,17 +84,17 @@ enum AttrField : std::uint32_t {
   kStringVal = 29
 };
 
-// One attribute: its name, then a value of `valueBytes` bytes written by `put` after the tag.
-template <typename Put>
-void putAttr(std::string& out, std::string_view name, std::uint32_t valueTag,
-             std::size_t valueBytes, Put put) {
-  std::size_t size = varintSize(valueTag) + valueBytes;
+// One attribute whose value is a varint: its name, then the value's tag and the value.
+void putVarintAttr(WireBuffer& out, std::string_view name, std::uint32_t valueTag,
+                   std::uint64_t value) {
+  std::size_t size = varintSize(valueTag) + varintSize(value);
   if (!name.empty()) size += 1 + varintSize(name.size()) + name.size();
-  putVarint(out, tag(kAttr, kLength));
-  putVarint(out, size);
-  putString(out, kAttrName, name);
-  putVarint(out, valueTag);
-  put();
+  char* p = out.room(size + 1 + kMaxVarint);
+  p = putVarint(p, tag(kAttr, kLength));
+  p = putVarint(p, size);
+  p = putString(p, kAttrName, name);
+  p = putVarint(p, valueTag);
+  out.advance(putVarint(p, value));
 }
 
 }  // namespace
@@ -114,12 +123,13 @@ void NodeWriter::setDurationMicros(std::uint64_t v) {
   facts_.durationMicros = v;
 }
 
-void NodeWriter::ioInfo(std::string& out, std::string_view values, std::string_view shapes,
+void NodeWriter::ioInfo(WireBuffer& out, std::string_view values, std::string_view shapes,
                         std::string_view types) {
   out.clear();
-  putString(out, 1, values);
-  putString(out, 2, shapes);
-  putString(out, 3, types);
+  char* p = out.room(6 * kMaxVarint + values.size() + shapes.size() + types.size());
+  p = putString(p, 1, values);
+  p = putString(p, 2, shapes);
+  out.advance(putString(p, 3, types));
 }
 
 void NodeWriter::setInputs(std::string_view values, std::string_view shapes,
@@ -155,58 +165,66 @@ void NodeWriter::noteIntAttr(std::string_view name, std::int64_t v) {
 
 // Signed integers are written as their 64-bit two's complement (a negative int32 too: 10 bytes).
 void NodeWriter::attrInt64(std::string_view name, std::int64_t v) {
-  const auto u = static_cast<std::uint64_t>(v);
-  putAttr(attrs_, name, tag(kInt64Val, kVarint), varintSize(u), [&] { putVarint(attrs_, u); });
+  putVarintAttr(attrs_, name, tag(kInt64Val, kVarint), static_cast<std::uint64_t>(v));
   noteIntAttr(name, v);
 }
 
 void NodeWriter::attrInt32(std::string_view name, std::int32_t v) {
-  const auto u = static_cast<std::uint64_t>(static_cast<std::int64_t>(v));
-  putAttr(attrs_, name, tag(kInt32Val, kVarint), varintSize(u), [&] { putVarint(attrs_, u); });
+  putVarintAttr(attrs_, name, tag(kInt32Val, kVarint),
+                static_cast<std::uint64_t>(static_cast<std::int64_t>(v)));
   noteIntAttr(name, v);
 }
 
 void NodeWriter::attrUint64(std::string_view name, std::uint64_t v) {
-  putAttr(attrs_, name, tag(kUint64Val, kVarint), varintSize(v), [&] { putVarint(attrs_, v); });
+  putVarintAttr(attrs_, name, tag(kUint64Val, kVarint), v);
   noteIntAttr(name, static_cast<std::int64_t>(v));
 }
 
 void NodeWriter::attrBool(std::string_view name, bool v) {
-  putAttr(attrs_, name, tag(kBoolVal, kVarint), 1, [&] { attrs_.push_back(v ? 1 : 0); });
+  putVarintAttr(attrs_, name, tag(kBoolVal, kVarint), v ? 1 : 0);
   noteIntAttr(name, v ? 1 : 0);
 }
 
 void NodeWriter::attrString(std::string_view name, std::string_view v) {
-  putAttr(attrs_, name, tag(kStringVal, kLength), varintSize(v.size()) + v.size(), [&] {
-    putVarint(attrs_, v.size());
-    attrs_.append(v);
-  });
+  const std::uint32_t valueTag = tag(kStringVal, kLength);
+  std::size_t size = varintSize(valueTag) + varintSize(v.size()) + v.size();
+  if (!name.empty()) size += 1 + varintSize(name.size()) + name.size();
+  char* p = attrs_.room(size + 1 + kMaxVarint);
+  p = putVarint(p, tag(kAttr, kLength));
+  p = putVarint(p, size);
+  p = putString(p, kAttrName, name);
+  p = putVarint(p, valueTag);
+  p = putVarint(p, v.size());
+  attrs_.advance(putRaw(p, v));
 }
 
 void NodeWriter::appendDelimitedTo(std::string& out) const {
   auto fieldSize = [](std::size_t payload) { return 1 + varintSize(payload) + payload; };
+  const std::size_t ctrlSize = packedSize(ctrl_), dataSize = packedSize(data_);
   std::size_t size = attrs_.size();
   if (id_) size += 1 + varintSize(id_);
   if (!name_.empty()) size += fieldSize(name_.size());
   if (type_) size += 1 + varintSize(static_cast<std::uint64_t>(type_));
-  if (!ctrl_.empty()) size += fieldSize(packedSize(ctrl_));
-  if (!data_.empty()) size += fieldSize(packedSize(data_));
+  if (!ctrl_.empty()) size += fieldSize(ctrlSize);
+  if (!data_.empty()) size += fieldSize(dataSize);
   if (start_) size += 1 + varintSize(start_);
   if (duration_) size += 1 + varintSize(duration_);
   if (hasInputs_) size += fieldSize(inputs_.size());
   if (hasOutputs_) size += fieldSize(outputs_.size());
 
-  putVarint(out, size);
-  putScalar(out, kId, id_);
-  putString(out, kName, name_);
-  putScalar(out, kType, static_cast<std::uint64_t>(type_));
-  putPacked(out, kCtrlDeps, ctrl_);
-  putPacked(out, kDataDeps, data_);
-  putScalar(out, kStart, start_);
-  putScalar(out, kDuration, duration_);
-  if (hasInputs_) putBytes(out, kInputs, inputs_);
-  if (hasOutputs_) putBytes(out, kOutputs, outputs_);
-  out.append(attrs_);
+  const std::size_t at = out.size();
+  out.resize(at + varintSize(size) + size);
+  char* p = putVarint(out.data() + at, size);
+  p = putScalar(p, kId, id_);
+  p = putString(p, kName, name_);
+  p = putScalar(p, kType, static_cast<std::uint64_t>(type_));
+  p = putPacked(p, kCtrlDeps, ctrl_, ctrlSize);
+  p = putPacked(p, kDataDeps, data_, dataSize);
+  p = putScalar(p, kStart, start_);
+  p = putScalar(p, kDuration, duration_);
+  if (hasInputs_) p = putBytes(p, kInputs, inputs_.view());
+  if (hasOutputs_) p = putBytes(p, kOutputs, outputs_.view());
+  putRaw(p, attrs_.view());
 }
 
 }  // namespace sutra::chakra

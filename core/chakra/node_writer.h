@@ -7,6 +7,7 @@
 //
 // Calls may come in any order; attributes keep theirs. The name and the strings given to
 // attrString are kept as views until the node is appended; the inputs and outputs are copied.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -15,6 +16,26 @@
 #include "chakra/et_file.h"
 
 namespace sutra::chakra {
+
+// Bytes written through a pointer: appending is a bounds check and stores, and the buffer, kept
+// from node to node, grows only when it must.
+class WireBuffer {
+ public:
+  void clear() { size_ = 0; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  std::string_view view() const { return {buf_.data(), size_}; }
+  // Room for up to `n` more bytes at the returned pointer; advance(end) keeps those written.
+  char* room(std::size_t n) {
+    if (size_ + n > buf_.size()) buf_.resize(std::max(2 * buf_.size(), size_ + n));
+    return buf_.data() + size_;
+  }
+  void advance(const char* end) { size_ = static_cast<std::size_t>(end - buf_.data()); }
+
+ private:
+  std::vector<char> buf_;
+  std::size_t size_ = 0;
+};
 
 class NodeWriter {
  public:
@@ -44,17 +65,17 @@ class NodeWriter {
 
  private:
   void noteIntAttr(std::string_view name, std::int64_t v);
-  static void ioInfo(std::string& out, std::string_view values, std::string_view shapes,
+  static void ioInfo(WireBuffer& out, std::string_view values, std::string_view shapes,
                      std::string_view types);
 
   std::uint64_t id_ = 0, start_ = 0, duration_ = 0;
   std::string_view name_;
   int type_ = 0;
   std::vector<std::uint64_t> ctrl_, data_;
-  std::string inputs_, outputs_;  // the IOInfo's bytes, without tag and length
+  WireBuffer inputs_, outputs_;  // the IOInfo's bytes, without tag and length
   bool hasInputs_ = false, hasOutputs_ = false;
   bool cpuOpSeen_ = false;
-  std::string attrs_;  // each attribute with its tag and length
+  WireBuffer attrs_;  // each attribute with its tag and length
   NodeFacts facts_;
 };
 

@@ -104,14 +104,18 @@ MeasuredGaps measureGaps(const LinkedTrace& linked) {
   std::map<std::int64_t, ThreadOps> threads;
   auto collect = [&] {
     threads.clear();
+    ThreadOps* thread = nullptr;  // the last op's: ops come in runs of one thread
+    std::int64_t threadTid = 0;
     for (std::size_t i = 0; i < n; ++i) {
       const LinkedOp& op = ops[i];
       if (!op.isCpu() || !measured(op) || annotation[i] || root[i] || !topLevel(i)) continue;
-      threads[op.tid].ops.push_back(static_cast<std::uint32_t>(i));
+      if (!thread || op.tid != threadTid) thread = &threads[threadTid = op.tid];
+      thread->ops.push_back(static_cast<std::uint32_t>(i));
     }
     for (auto& [tid, t] : threads) {
       std::stable_sort(t.ops.begin(), t.ops.end(),
                        [&](auto a, auto b) { return ops[a].ts < ops[b].ts; });
+      t.byEnd.reserve(t.ops.size());
       for (auto i : t.ops) {
         t.byEnd.emplace_back(endOf(i), i);
         if (!t.busy.empty() && ops[i].ts <= t.busy.back().second)
@@ -121,6 +125,7 @@ MeasuredGaps measureGaps(const LinkedTrace& linked) {
       }
       std::sort(t.byEnd.begin(), t.byEnd.end());
       TimeNs sum = 0;
+      t.busyBefore.reserve(t.busy.size());
       for (const auto& [s, e] : t.busy) {
         t.busyBefore.push_back(sum);
         sum += e - s;
@@ -187,9 +192,18 @@ MeasuredGaps measureGaps(const LinkedTrace& linked) {
   // standing for its piece of measured time (an annotation for a moment); what lies between
   // the end of one piece and the start of the next is a gap.
   std::map<std::int64_t, std::vector<std::uint32_t>> chains;
-  for (std::size_t i = 0; i < n; ++i)
-    if (ops[i].isCpu() && measured(ops[i]) && !root[i])
-      chains[ops[i].tid].push_back(static_cast<std::uint32_t>(i));
+  std::size_t chained = 0;
+  {
+    std::vector<std::uint32_t>* chain = nullptr;  // the last op's thread's
+    std::int64_t chainTid = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!ops[i].isCpu() || !measured(ops[i]) || root[i]) continue;
+      if (!chain || ops[i].tid != chainTid) chain = &chains[chainTid = ops[i].tid];
+      chain->push_back(static_cast<std::uint32_t>(i));
+      ++chained;
+    }
+  }
+  out.host.reserve(chained);  // a gap before each op at most
   // Syncs of annotations (a cudaDeviceSynchronize called between ops, inside ProfilerStep#N):
   // their wait is in no op's own time but in a gap, which then waits on the device op.
   std::map<std::int64_t, std::vector<std::uint32_t>> annotationSyncs;
@@ -263,9 +277,13 @@ MeasuredGaps measureGaps(const LinkedTrace& linked) {
 
   // Device gaps, stream by stream.
   std::map<std::pair<std::int32_t, std::int64_t>, std::vector<std::uint32_t>> streams;
+  std::size_t onStreams = 0;
   for (std::size_t i = 0; i < n; ++i)
-    if (ops[i].isDevice() && ops[i].ts > 0)
+    if (ops[i].isDevice() && ops[i].ts > 0) {
       streams[{ops[i].device, ops[i].stream}].push_back(static_cast<std::uint32_t>(i));
+      ++onStreams;
+    }
+  out.device.reserve(onStreams);
   for (auto& [key, chain] : streams) {
     std::stable_sort(chain.begin(), chain.end(),
                      [&](auto a, auto b) { return ops[a].ts < ops[b].ts; });

@@ -439,7 +439,7 @@ class Converter {
       problems().add(Severity::Warning,
                      "collective ASTRA-sim does not simulate (exported as COMP_NODE with its "
                      "measured duration)",
-                     std::string(collectiveName(c)) + ": " + op.name);
+                     std::string(collectiveName(c)) + ": " + std::string(op.name));
       return;
     }
     plan.type = ChakraProtoMsg::COMM_COLL_NODE;
@@ -713,26 +713,34 @@ class Converter {
     // Serial order per thread, and device order per stream.
     std::map<std::int64_t, std::vector<std::int32_t>> threads;
     std::map<std::pair<std::int32_t, std::int64_t>, std::vector<std::int32_t>> streams;
+    // The last op's thread and stream, kept: ops come in runs of one thread or stream.
+    std::vector<std::int32_t>*thread = nullptr, *stream = nullptr;
+    std::int64_t threadTid = 0;
+    std::pair<std::int32_t, std::int64_t> streamKey;
     for (std::size_t i = 0; i < n; ++i) {
       if (isGap(i)) continue;
       const LinkedOp& op = L_.ops[static_cast<std::size_t>(nodeOps_[i].op)];
       const auto gap = gapBefore(static_cast<std::int32_t>(i));
       if (op.isCpu()) {
-        auto& chain = threads[op.tid];
-        if (gap != kNoNode) chain.push_back(gap);
-        chain.push_back(static_cast<std::int32_t>(i));
+        if (!thread || op.tid != threadTid) thread = &threads[threadTid = op.tid];
+        if (gap != kNoNode) thread->push_back(gap);
+        thread->push_back(static_cast<std::int32_t>(i));
       } else {
-        streams[{op.device, op.stream}].push_back(static_cast<std::int32_t>(i));
+        const std::pair<std::int32_t, std::int64_t> key{op.device, op.stream};
+        if (!stream || key != streamKey) stream = &streams[streamKey = key];
+        stream->push_back(static_cast<std::int32_t>(i));
       }
     }
-    threadPos_.assign(n, {0, -1});
-    for (const auto& [tid, chain] : threads) {
+    threads_.clear();
+    threadPos_.assign(n, {-1, -1});
+    for (auto& [tid, chain] : threads) {
+      const auto t = static_cast<std::int32_t>(threads_.size());
       for (std::size_t k = 0; k < chain.size(); ++k) {
-        threadPos_[static_cast<std::size_t>(chain[k])] = {tid, static_cast<std::int64_t>(k)};
+        threadPos_[static_cast<std::size_t>(chain[k])] = {t, static_cast<std::int32_t>(k)};
         if (k > 0) addDep(chain[k], chain[k - 1], EdgeKind::Serial);
       }
+      threads_.push_back(std::move(chain));
     }
-    threads_ = std::move(threads);
     if (O_.streamOrder) {
       for (auto& [key, chain] : streams) {
         std::stable_sort(chain.begin(), chain.end(), [&](auto a, auto b) {
@@ -777,7 +785,7 @@ class Converter {
     ++out_.stats.interThreadDepsDropped;
     problems().add(Severity::Info,
                    "inter-thread dependency on an op still running when the op began (dropped)",
-                   op.name + " on " + dep->name);
+                   std::string(op.name) + " on " + std::string(dep->name));
     return false;
   }
 
@@ -813,14 +821,14 @@ class Converter {
       problems().add(
           Severity::Warning,
           "sync dependency on a device op that starts after the waiting op ends (dropped)",
-          w.name + " on " + d.name);
+          std::string(w.name) + " on " + std::string(d.name));
       ++out_.stats.syncDepsDropped;
       return;
     }
     if (w.isCpu() && (waitedOp == waiterOp || isAncestor(waiterOp, waitedOp))) {
       const auto& pos = threadPos_[static_cast<std::size_t>(node)];
       if (pos.second < 0) return;
-      const auto& chain = threads_[pos.first];
+      const auto& chain = threads_[static_cast<std::size_t>(pos.first)];
       auto k = static_cast<std::size_t>(pos.second) + 1;
       while (k < chain.size() &&
              isAncestor(waiterOp, nodeOps_[static_cast<std::size_t>(chain[k])].op))
@@ -1028,9 +1036,9 @@ class Converter {
     }
   };
   DepLists ctrl_, data_;
-  std::map<std::int64_t, std::vector<std::int32_t>> threads_;  // tid -> CPU nodes in id order
-  // CPU node -> (tid, position in threads_), position -1 for the other nodes.
-  std::vector<std::pair<std::int64_t, std::int64_t>> threadPos_;
+  std::vector<std::vector<std::int32_t>> threads_;  // each thread's CPU nodes in id order
+  // CPU node -> (its thread in threads_, its position there), (-1, -1) for the other nodes.
+  std::vector<std::pair<std::int32_t, std::int32_t>> threadPos_;
   std::vector<std::string> pgInits_;
   TimeNs base_ = 0;
   MeasuredGaps gaps_;

@@ -5,8 +5,8 @@
 // value written even when 0), without building the message: for a large graph a message per node,
 // and the allocation per attribute behind it, were most of the converter's time.
 //
-// Calls may come in any order; attributes keep theirs. The name and the strings given to
-// attrString are kept as views until the node is appended; the inputs and outputs are copied.
+// Calls may come in any order; attributes keep theirs. The name is kept as a view until the node
+// is appended; attributes, inputs and outputs are written (copied) at once.
 #include <algorithm>
 #include <cstdint>
 #include <string>

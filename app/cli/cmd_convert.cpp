@@ -221,7 +221,7 @@ int runConvert(int argc, char** argv) {
     std::vector<std::string> written;
     auto conv = chakra::encodeRankFiles(
         *linked, *prefix, ranks, wopts, copts,
-        [&fitInput](const ChakraProtoMsg::Node& n) { fitInput.addNode(n); }, written);
+        [&fitInput](const chakra::NodeFacts& n) { fitInput.addNode(n); }, written);
     if (!conv) return fail("convert", conv.error().message);
     outputs.insert(outputs.end(), written.begin(), written.end());
 

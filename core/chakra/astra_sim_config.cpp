@@ -24,11 +24,6 @@ constexpr int kDatasetSplits = 4;
 
 double bytesPerNsToGBps(double bytesPerNs) { return bytesPerNs * 1e9 / kBytesPerGB; }
 
-bool isDeviceCompute(const ChakraProtoMsg::Node& node) {
-  const auto* cpu = findAttr(node, "is_cpu_op");
-  return !(cpu && attrIntValue(*cpu).value_or(0) != 0);
-}
-
 }  // namespace
 
 void AstraSimFitInput::addRank(const ChakraTrace& trace) {
@@ -46,23 +41,25 @@ void AstraSimFitInput::add(AstraSimFitInput&& other) {
   computeNs += other.computeNs;
 }
 
-void AstraSimFitInput::addNode(const ChakraProtoMsg::Node& node) {
+void AstraSimFitInput::addNode(const ChakraProtoMsg::Node& node) { addNode(nodeFacts(node)); }
+
+void AstraSimFitInput::addNode(const NodeFacts& node) {
   if (rankCollectives.empty()) beginRank();
-  if (node.type() == ChakraProtoMsg::COMM_COLL_NODE) {
+  if (node.type == ChakraProtoMsg::COMM_COLL_NODE) {
     CollectiveSample sample;
-    sample.commType = static_cast<int>(attrInt(node, "comm_type", -1));
-    sample.bytes = static_cast<double>(attrInt(node, "comm_size", 0));
-    sample.durationNs = static_cast<double>(node.duration_micros()) * 1000.0;
+    sample.commType = static_cast<int>(node.commType.value_or(-1));
+    sample.bytes = static_cast<double>(node.commSize.value_or(0));
+    sample.durationNs = static_cast<double>(node.durationMicros) * 1000.0;
     rankCollectives.back().push_back(sample);
-  } else if (node.type() == ChakraProtoMsg::COMP_NODE) {
+  } else if (node.type == ChakraProtoMsg::COMP_NODE) {
     ++computeNodes;
-    const std::int64_t ops = attrInt(node, "num_ops", -1);
+    const std::int64_t ops = node.numOps.value_or(-1);
     // ASTRA-sim's roofline divides num_ops by tensor_size and rejects a node without either.
-    if (ops < 0 || attrInt(node, "tensor_size", 0) <= 0) return;
+    if (ops < 0 || node.tensorSize.value_or(0) <= 0) return;
     ++computeNodesWithOps;
-    if (isDeviceCompute(node) && ops > 0 && node.duration_micros() > 0) {
+    if (!node.cpuOp && ops > 0 && node.durationMicros > 0) {  // device compute
       computeOps += static_cast<double>(ops);
-      computeNs += static_cast<double>(node.duration_micros()) * 1000.0;
+      computeNs += static_cast<double>(node.durationMicros) * 1000.0;
     }
   }
 }

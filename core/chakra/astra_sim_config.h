@@ -42,6 +42,7 @@ struct AstraSimFitInput {
   // file order.
   void beginRank();
   void addNode(const ChakraProtoMsg::Node& node);
+  void addNode(const NodeFacts& node);  // the same from what the encoder gives
   // Appends `other`'s ranks and counts: a rank gathered on its own, kept once it was written.
   void add(AstraSimFitInput&& other);
   // The collectives the fit uses: the n-th collective of every rank (where the ranks agree on its

@@ -44,9 +44,20 @@ std::optional<Collective> collectiveFromName(std::string_view name) {
   return std::nullopt;
 }
 
+// "nccl" or "rccl" in the normalised name, found without building it: the converter asks this of
+// every device op, and kernel names are long.
 bool isCommKernelName(std::string_view name) {
-  const std::string n = normalise(name);
-  return n.find("nccl") != std::string::npos || n.find("rccl") != std::string::npos;
+  char last[4] = {0, 0, 0, 0};  // the last four characters kept by normalise, oldest first
+  for (const char c : name) {
+    if (c == '_' || c == '-' || c == ':' || c == ' ') continue;
+    last[0] = last[1];
+    last[1] = last[2];
+    last[2] = last[3];
+    last[3] = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;  // only ASCII matters
+    if (last[3] == 'l' && last[2] == 'c' && last[1] == 'c' && (last[0] == 'n' || last[0] == 'r'))
+      return true;
+  }
+  return false;
 }
 
 bool isCommHostOpName(std::string_view name) {

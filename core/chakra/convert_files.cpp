@@ -82,11 +82,12 @@ Result<std::vector<std::string>> writeRankFiles(const EncodedChakra& encoded,
   return written;
 }
 
-Result<EncodedChakra> encodeRankFiles(
-    const LinkedTrace& linked, const std::string& prefix, const std::vector<int>& ranks,
-    const ChakraWriteOptions& write, const ConvertOptions& convert,
-    const std::function<void(const ChakraProtoMsg::Node&)>& eachNode,
-    std::vector<std::string>& written) {
+Result<EncodedChakra> encodeRankFiles(const LinkedTrace& linked, const std::string& prefix,
+                                      const std::vector<int>& ranks,
+                                      const ChakraWriteOptions& write,
+                                      const ConvertOptions& convert,
+                                      const std::function<void(const NodeFacts&)>& eachNode,
+                                      std::vector<std::string>& written) {
   written.clear();
   if (ranks.size() != 1) {
     auto encoded = encodeToChakra(linked, convert, eachNode);
@@ -265,7 +266,7 @@ ChakraExportSummary exportChakraTraces(const std::vector<RankExportInput>& ranks
     std::vector<std::string> written;
     auto encoded = encodeRankFiles(
         *linked, prefix, {input.rank}, write, convert,
-        [&rankFit](const ChakraProtoMsg::Node& n) { rankFit.addNode(n); }, written);
+        [&rankFit](const NodeFacts& n) { rankFit.addNode(n); }, written);
     if (!encoded) {
       finish(encoded.error().message);
       continue;

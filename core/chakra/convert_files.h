@@ -99,11 +99,12 @@ Result<std::vector<std::string>> writeRankFiles(const ChakraTrace& trace, const 
 // is written as it is encoded, never held in memory; replicated ranks are encoded once, then
 // written). The same files as convertToChakra and writeRankFiles; `written` gets their paths.
 // A conversion that fails writes nothing.
-Result<EncodedChakra> encodeRankFiles(
-    const LinkedTrace& linked, const std::string& prefix, const std::vector<int>& ranks,
-    const ChakraWriteOptions& write, const ConvertOptions& convert,
-    const std::function<void(const ChakraProtoMsg::Node&)>& eachNode,
-    std::vector<std::string>& written);
+Result<EncodedChakra> encodeRankFiles(const LinkedTrace& linked, const std::string& prefix,
+                                      const std::vector<int>& ranks,
+                                      const ChakraWriteOptions& write,
+                                      const ConvertOptions& convert,
+                                      const std::function<void(const NodeFacts&)>& eachNode,
+                                      std::vector<std::string>& written);
 
 // The same for an encoded conversion (encodeToChakra): the same files.
 Result<std::vector<std::string>> writeRankFiles(const EncodedChakra& encoded,

@@ -7,10 +7,12 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <span>
 #include <unordered_map>
 
 #include "chakra/collective.h"
 #include "chakra/measured_gaps.h"
+#include "chakra/node_writer.h"
 #include "chakra/op_cost.h"
 
 namespace sutra::chakra {
@@ -20,31 +22,47 @@ using ChakraProtoMsg::Node;
 constexpr std::int32_t kNoNode = -1;
 constexpr int kMaxAncestry = 256;  // guards the parent walk against a malformed parent cycle
 
-void attrInt64(Node& n, const char* name, std::int64_t v) {
-  auto* a = n.add_attr();
-  a->set_name(name);
-  a->set_int64_val(v);
-}
-void attrInt32(Node& n, const char* name, std::int32_t v) {
-  auto* a = n.add_attr();
-  a->set_name(name);
-  a->set_int32_val(v);
-}
-void attrUint64(Node& n, const char* name, std::uint64_t v) {
-  auto* a = n.add_attr();
-  a->set_name(name);
-  a->set_uint64_val(v);
-}
-void attrBool(Node& n, const char* name, bool v) {
-  auto* a = n.add_attr();
-  a->set_name(name);
-  a->set_bool_val(v);
-}
-void attrString(Node& n, const char* name, const std::string& v) {
-  auto* a = n.add_attr();
-  a->set_name(name);
-  a->set_string_val(v);
-}
+// NodeWriter's calls onto a Node message: convertToChakra keeps the nodes as messages, encode
+// writes their bytes; both build each node with the same code (Converter::buildNode).
+class MessageOut {
+ public:
+  explicit MessageOut(Node& node) : n_(node) {}
+  void setId(std::uint64_t v) { n_.set_id(v); }
+  void setName(std::string_view v) { n_.set_name(std::string(v)); }
+  void setType(ChakraProtoMsg::NodeType v) { n_.set_type(v); }
+  void setStartTimeMicros(std::uint64_t v) { n_.set_start_time_micros(v); }
+  void setDurationMicros(std::uint64_t v) { n_.set_duration_micros(v); }
+  void setInputs(std::string_view values, std::string_view shapes, std::string_view types) {
+    io(*n_.mutable_inputs(), values, shapes, types);
+  }
+  void setOutputs(std::string_view values, std::string_view shapes, std::string_view types) {
+    io(*n_.mutable_outputs(), values, shapes, types);
+  }
+  void addCtrlDep(std::uint64_t id) { n_.add_ctrl_deps(id); }
+  void addDataDep(std::uint64_t id) { n_.add_data_deps(id); }
+  void attrInt64(std::string_view name, std::int64_t v) { attr(name)->set_int64_val(v); }
+  void attrInt32(std::string_view name, std::int32_t v) { attr(name)->set_int32_val(v); }
+  void attrUint64(std::string_view name, std::uint64_t v) { attr(name)->set_uint64_val(v); }
+  void attrBool(std::string_view name, bool v) { attr(name)->set_bool_val(v); }
+  void attrString(std::string_view name, std::string_view v) {
+    attr(name)->set_string_val(std::string(v));
+  }
+
+ private:
+  ChakraProtoMsg::AttributeProto* attr(std::string_view name) {
+    auto* a = n_.add_attr();
+    a->set_name(std::string(name));
+    return a;
+  }
+  static void io(ChakraProtoMsg::IOInfo& info, std::string_view values, std::string_view shapes,
+                 std::string_view types) {
+    info.set_values(std::string(values));
+    info.set_shapes(std::string(shapes));
+    info.set_types(std::string(types));
+  }
+  Node& n_;
+};
+
 template <typename Msg, typename V>
 void metaAttr(Msg& m, const char* name, V v) {
   auto* a = m.add_attr();
@@ -109,8 +127,8 @@ std::optional<std::int64_t> intArgument(const EtNode& node, std::string_view par
 // The types as a JSON array of strings, written as nlohmann::json's dump() writes it (a JSON
 // value per op was a fifth of the converter's time): no spaces, '"' '\\' and control characters
 // escaped, short forms for \b \f \n \r \t, other UTF-8 as it is.
-std::string typesJson(const EtArgs& args) {
-  std::string out = "[";
+void typesJson(const EtArgs& args, std::string& out) {
+  out = "[";
   for (std::size_t i = 0; i < args.types.size(); ++i) {
     if (i) out += ',';
     out += '"';
@@ -150,7 +168,7 @@ std::string typesJson(const EtArgs& args) {
     }
     out += '"';
   }
-  return out + "]";
+  out += ']';
 }
 
 bool isProcessGroupInit(std::string_view name) {
@@ -167,12 +185,17 @@ class Converter {
   Status plan() {
     if (auto st = checkMatch(); !st) return st.error();
     indexParents();
+    // The gaps first, so that the plans are reserved at once (a vector grown by doubling touched
+    // twice the memory, each fresh page zeroed by the kernel).
+    if (O_.measuredGaps) gaps_ = measureGaps(L_);
+    nodeOps_.reserve(L_.ops.size() + gaps_.host.size() + gaps_.device.size());
     classify();
     if (nodeOps_.empty())
       return makeError(pathName(), "nothing to convert: the linked trace has no ops");
     if (O_.measuredGaps) planGaps();
     prepareNodes();
     addEdges();
+    listEdges();
     breakCycles();
     countEdges();
     if (O_.estimateCosts) addCosts();
@@ -185,15 +208,18 @@ class Converter {
     if (auto st = plan(); !st) return st.error();
     auto& nodes = out_.trace.nodes;
     nodes.resize(nodeOps_.size());
-    for (std::size_t n = 0; n < nodeOps_.size(); ++n) buildNode(n, nodes[n]);
+    for (std::size_t n = 0; n < nodeOps_.size(); ++n) {
+      MessageOut message(nodes[n]);
+      buildNode(n, message);
+    }
     return std::move(out_);
   }
 
-  // Each node built into one reused message and serialised at once: no message per node is kept
-  // (nor allocated, nor freed), which is most of the converter's time on a large graph.
-  // With a sink, the file's bytes go to it (GlobalMetadata first) a megabyte at a time as they
-  // are built, so not even the file is held: fresh memory is dear (each page is zeroed first).
-  Result<EncodedChakra> encode(const std::function<void(const Node&)>& eachNode,
+  // Each node written as its bytes at once (NodeWriter): no message per node is built, kept,
+  // nor freed, which was most of the converter's time on a large graph. With a sink, the file's
+  // bytes go to it (GlobalMetadata first) a megabyte at a time as they are built, so not even
+  // the file is held: fresh memory is dear (each page is zeroed first).
+  Result<EncodedChakra> encode(const std::function<void(const NodeFacts&)>& eachNode,
                                const ChakraBytesSink& sink) {
     if (auto st = plan(); !st) return st.error();
     const std::size_t n = nodeOps_.size();
@@ -221,27 +247,18 @@ class Converter {
     std::string built;
     std::vector<std::size_t> offsets;
     if (!sorted) offsets.reserve(n + 1);
-    Node node;
-    // Clear() deletes the inputs and outputs messages; they are kept for the next node with ET
-    // arguments instead (buildOpNode sets all three of their fields).
-    std::unique_ptr<ChakraProtoMsg::IOInfo> spareIn, spareOut;
+    NodeWriter node;
     for (std::size_t i = 0; i < n; ++i) {
-      if (node.has_inputs()) spareIn.reset(node.release_inputs());
-      if (node.has_outputs()) spareOut.reset(node.release_outputs());
-      node.Clear();
-      if (hasEtArgs(i)) {
-        if (spareIn) node.set_allocated_inputs(spareIn.release());
-        if (spareOut) node.set_allocated_outputs(spareOut.release());
-      }
+      node.clear();
       buildNode(i, node);
-      if (eachNode) eachNode(node);
+      if (eachNode) eachNode(node.facts());
       if (sorted) {
-        appendDelimited(target, node);
+        node.appendDelimitedTo(target);
         if (!flush(false)) return sunk.error();
         continue;
       }
       offsets.push_back(built.size());
-      appendDelimited(built, node);
+      node.appendDelimitedTo(built);
     }
     if (!sorted) {
       offsets.push_back(built.size());
@@ -370,10 +387,15 @@ class Converter {
     }
   }
 
+  // A node's plan, kept small (one per node: fresh memory is dear); what only communication
+  // kernels have is in comms_.
   struct Planned {
     std::int32_t op = -1;  // a gap node: the op it precedes
     ChakraProtoMsg::NodeType type = ChakraProtoMsg::COMP_NODE;
     std::int32_t hostGap = -1, deviceGap = -1;  // index into gaps_.host / gaps_.device
+    std::int32_t comm = -1;                     // index into comms_
+  };
+  struct CommPlan {
     std::optional<Collective> collective;
     const EtNode* commOp = nullptr;  // the host op that carries the comm's arguments
     std::int64_t peer = -1, tag = 0;
@@ -382,23 +404,25 @@ class Converter {
 
   void classifyComm(Planned& plan) {
     const LinkedOp& op = L_.ops[static_cast<std::size_t>(plan.op)];
-    plan.collective = collectiveOf(plan.op, &plan.commOp);
+    plan.comm = static_cast<std::int32_t>(comms_.size());
+    CommPlan& comm = comms_.emplace_back();
+    comm.collective = collectiveOf(plan.op, &comm.commOp);
     plan.type = ChakraProtoMsg::COMP_NODE;
-    if (!plan.collective || *plan.collective == Collective::SendRecv) {
+    if (!comm.collective || *comm.collective == Collective::SendRecv) {
       problems().add(Severity::Warning,
                      "communication kernel whose collective is unknown (exported as COMP_NODE)",
                      op.name);
-      plan.collective.reset();
+      comm.collective.reset();
       return;
     }
-    const Collective c = *plan.collective;
+    const Collective c = *comm.collective;
     if (c == Collective::Send || c == Collective::Recv) {
       const char* peerName = c == Collective::Send ? "dst" : "src";
-      if (plan.commOp) {
-        plan.peer = intArgument(*plan.commOp, peerName).value_or(-1);
-        plan.tag = intArgument(*plan.commOp, "tag").value_or(0);
+      if (comm.commOp) {
+        comm.peer = intArgument(*comm.commOp, peerName).value_or(-1);
+        comm.tag = intArgument(*comm.commOp, "tag").value_or(0);
       }
-      if (plan.peer < 0) {
+      if (comm.peer < 0) {
         problems().add(Severity::Warning,
                        "point-to-point kernel with unknown peer rank (exported as COMP_NODE)",
                        op.name);
@@ -422,16 +446,17 @@ class Converter {
   // message sizes (reduce-scatter's input is the whole buffer), except for an all-gather, whose
   // output is every rank's part: its input. Else the input tensors of the host comm op.
   std::int64_t commSize(const Planned& plan) {
-    if (plan.commOp && plan.commOp->comm) {
-      const auto& c = *plan.commOp->comm;
-      const std::int64_t elems = plan.collective == Collective::AllGather && c.inMsgNelems > 0
+    const CommPlan& comm = comms_[static_cast<std::size_t>(plan.comm)];
+    if (comm.commOp && comm.commOp->comm) {
+      const auto& c = *comm.commOp->comm;
+      const std::int64_t elems = comm.collective == Collective::AllGather && c.inMsgNelems > 0
                                      ? c.inMsgNelems
                                      : std::max(c.inMsgNelems, c.outMsgNelems);
       if (elems > 0) return elems * dtypeBytes(c.dtype);
     }
-    if (plan.commOp) {
+    if (comm.commOp) {
       std::int64_t bytes = 0;
-      for (const auto& t : plan.commOp->inputs.tensors) bytes += t.numel * t.itemsize;
+      for (const auto& t : comm.commOp->inputs.tensors) bytes += t.numel * t.itemsize;
       if (bytes > 0) return bytes;
     }
     problems().add(Severity::Warning, "collective of unknown size (comm_size 0)",
@@ -446,7 +471,6 @@ class Converter {
   // Gap nodes go after the op nodes; each is placed before the op it precedes in its thread's or
   // stream's order. A host gap with no own time left keeps only its waits, given to that op.
   void planGaps() {
-    gaps_ = measureGaps(L_);
     gapBefore_.assign(nodeOps_.size(), kNoNode);
     out_.stats.blockedNs = gaps_.blockedNs;
     for (std::size_t g = 0; g < gaps_.host.size(); ++g) {
@@ -477,7 +501,8 @@ class Converter {
   }
 
   // A gap node: "host gap" on the thread of the op after it, "device gap" on its stream.
-  void buildGapNode(std::size_t n, Node& node) {
+  template <typename Out>
+  void buildGapNode(std::size_t n, Out& node) {
     const Planned& plan = nodeOps_[n];
     const LinkedOp& op = L_.ops[static_cast<std::size_t>(plan.op)];
     const bool host = plan.hostGap >= 0;
@@ -485,20 +510,20 @@ class Converter {
                               : gaps_.device[static_cast<std::size_t>(plan.deviceGap)].start;
     const TimeNs dur = host ? gaps_.host[static_cast<std::size_t>(plan.hostGap)].duration
                             : gaps_.device[static_cast<std::size_t>(plan.deviceGap)].duration;
-    node.set_id(ids_[n]);
-    node.set_name(std::string(host ? kHostGapName : kDeviceGapName));
-    node.set_type(ChakraProtoMsg::COMP_NODE);
-    node.set_start_time_micros(roundMicros(start - base_));
-    node.set_duration_micros(roundMicros(dur));
+    node.setId(ids_[n]);
+    node.setName(host ? kHostGapName : kDeviceGapName);
+    node.setType(ChakraProtoMsg::COMP_NODE);
+    node.setStartTimeMicros(roundMicros(start - base_));
+    node.setDurationMicros(roundMicros(dur));
     if (host) {
       const EtNode* et = L_.etNode(op);
-      attrInt64(node, "tid", et ? et->tid : op.tid);
-      attrBool(node, "is_cpu_op", true);
+      node.attrInt64("tid", et ? et->tid : op.tid);
+      node.attrBool("is_cpu_op", true);
       return;
     }
-    attrBool(node, "is_cpu_op", false);
-    attrInt64(node, "stream", op.stream);
-    if (op.device >= 0) attrInt64(node, "device", op.device);
+    node.attrBool("is_cpu_op", false);
+    node.attrInt64("stream", op.stream);
+    if (op.device >= 0) node.attrInt64("device", op.device);
   }
 
   // The op's duration in the graph: its own time (measuredGaps), else exclusive (CPU) or
@@ -532,14 +557,10 @@ class Converter {
         continue;
       }
       ++out_.stats.deviceNodes;
-      if (isComm(plan.type)) plan.commSize = commSize(plan);
+      if (isComm(plan.type)) comms_[static_cast<std::size_t>(plan.comm)].commSize = commSize(plan);
     }
   }
 
-  // Whether node n carries its ET node's inputs and outputs.
-  bool hasEtArgs(std::size_t n) const {
-    return !isGap(n) && L_.etNode(L_.ops[static_cast<std::size_t>(nodeOps_[n].op)]) != nullptr;
-  }
   static bool isComm(ChakraProtoMsg::NodeType type) {
     return type == ChakraProtoMsg::COMM_COLL_NODE || type == ChakraProtoMsg::COMM_SEND_NODE ||
            type == ChakraProtoMsg::COMM_RECV_NODE;
@@ -552,91 +573,121 @@ class Converter {
 
   // Node n whole: its fields and attributes, then its dependencies, then its costs (the order
   // of the attributes in the file).
-  void buildNode(std::size_t n, Node& node) {
+  template <typename Out>
+  void buildNode(std::size_t n, Out& node) {
     if (isGap(n))
       buildGapNode(n, node);
     else
       buildOpNode(n, node);
-    for (const auto& d : ctrl_[n])
-      if (d.node != kNoNode) node.add_ctrl_deps(ids_[static_cast<std::size_t>(d.node)]);
-    for (const auto& d : data_[n])
-      if (d.node != kNoNode) node.add_data_deps(ids_[static_cast<std::size_t>(d.node)]);
-    if (n < costs_.size()) {
-      const NodeCost& cost = costs_[n];
-      if (cost.numOps) attrInt64(node, "num_ops", *cost.numOps);
-      if (cost.tensorSize) attrUint64(node, "tensor_size", *cost.tensorSize);
+    for (const auto& d : ctrl_.of(n))
+      if (d.node != kNoNode) node.addCtrlDep(ids_[static_cast<std::size_t>(d.node)]);
+    for (const auto& d : data_.of(n))
+      if (d.node != kNoNode) node.addDataDep(ids_[static_cast<std::size_t>(d.node)]);
+    if (n < costOf_.size() && costOf_[n] >= 0) {
+      const NodeCost& cost = costs_[static_cast<std::size_t>(costOf_[n])];
+      if (cost.numOps) node.attrInt64("num_ops", *cost.numOps);
+      if (cost.tensorSize) node.attrUint64("tensor_size", *cost.tensorSize);
     }
   }
 
-  void buildOpNode(std::size_t n, Node& node) {
+  template <typename Out>
+  void buildOpNode(std::size_t n, Out& node) {
     const Planned& plan = nodeOps_[n];
     const TimeNs base = base_;
     const LinkedOp& op = L_.ops[static_cast<std::size_t>(plan.op)];
     const EtNode* et = L_.etNode(op);
-    node.set_id(static_cast<std::uint64_t>(op.id));
-    node.set_name(op.name.data(), op.name.size());
-    node.set_type(plan.type);
-    if (op.ts > 0) node.set_start_time_micros(roundMicros(op.ts - base));
-    node.set_duration_micros(roundMicros(durationOf(static_cast<std::size_t>(plan.op))));
+    node.setId(static_cast<std::uint64_t>(op.id));
+    node.setName(op.name);
+    node.setType(plan.type);
+    if (op.ts > 0) node.setStartTimeMicros(roundMicros(op.ts - base));
+    node.setDurationMicros(roundMicros(durationOf(static_cast<std::size_t>(plan.op))));
     if (et) {
-      auto* in = node.mutable_inputs();
-      in->set_values(std::string(et->inputs.valuesJson));
-      in->set_shapes(std::string(et->inputs.shapesJson));
-      in->set_types(typesJson(et->inputs));
-      auto* o = node.mutable_outputs();
-      o->set_values(std::string(et->outputs.valuesJson));
-      o->set_shapes(std::string(et->outputs.shapesJson));
-      o->set_types(typesJson(et->outputs));
+      // A METADATA node's inputs.values is its process group (ASTRA-sim's parser reads it).
+      typesJson(et->inputs, types_);
+      node.setInputs(et->inputs.valuesJson, et->inputs.shapesJson, types_);
+      typesJson(et->outputs, types_);
+      node.setOutputs(et->outputs.valuesJson, et->outputs.shapesJson, types_);
     }
     if (op.isCpu()) {
       const Event* ev = L_.kinetoEventOf(op);
-      attrInt64(node, "rf_id",
-                et ? et->rfId : (ev && ev->recordFunctionId != kNoId ? ev->recordFunctionId : -1));
+      node.attrInt64(
+          "rf_id",
+          et ? et->rfId : (ev && ev->recordFunctionId != kNoId ? ev->recordFunctionId : -1));
       if (et) {
-        attrInt64(node, "fw_parent", et->fwParent);
-        attrInt64(node, "seq_id", et->seqId);
-        attrInt64(node, "scope", et->scope);
+        node.attrInt64("fw_parent", et->fwParent);
+        node.attrInt64("seq_id", et->seqId);
+        node.attrInt64("scope", et->scope);
       }
-      attrInt64(node, "tid", et ? et->tid : op.tid);
+      node.attrInt64("tid", et ? et->tid : op.tid);
       if (et) {
-        attrInt64(node, "fw_tid", et->fwTid);
-        attrString(node, "op_schema", std::string(et->opSchema));
+        node.attrInt64("fw_tid", et->fwTid);
+        node.attrString("op_schema", et->opSchema);
       }
       // ASTRA-sim refuses is_cpu_op on comm nodes; a METADATA node is no comm node.
-      attrBool(node, "is_cpu_op", true);
-      if (plan.type == ChakraProtoMsg::METADATA_NODE && et) {
-        // ASTRA-sim's METADATA parser reads the process group from inputs.values as JSON.
-        node.mutable_inputs()->set_values(std::string(et->inputs.valuesJson));
-      }
+      node.attrBool("is_cpu_op", true);
       return;
     }
     const bool comm = isComm(plan.type);
-    if (!comm) attrBool(node, "is_cpu_op", false);
-    attrInt64(node, "stream", op.stream);
-    if (op.device >= 0) attrInt64(node, "device", op.device);
+    if (!comm) node.attrBool("is_cpu_op", false);
+    node.attrInt64("stream", op.stream);
+    if (op.device >= 0) node.attrInt64("device", op.device);
     if (!comm) return;
-    std::string pg(op.pgName);
-    if (pg.empty() && plan.commOp && plan.commOp->comm) pg = plan.commOp->comm->pgName;
+    const CommPlan& c = comms_[static_cast<std::size_t>(plan.comm)];
+    std::string_view pg = op.pgName;
+    if (pg.empty() && c.commOp && c.commOp->comm) pg = c.commOp->comm->pgName;
     if (plan.type == ChakraProtoMsg::COMM_COLL_NODE)
-      attrInt64(node, "comm_type", *chakraCommType(*plan.collective));
-    attrInt64(node, "comm_size", plan.commSize);
-    if (!pg.empty()) attrString(node, "pg_name", pg);
+      node.attrInt64("comm_type", *chakraCommType(*c.collective));
+    node.attrInt64("comm_size", c.commSize);
+    if (!pg.empty()) node.attrString("pg_name", pg);
     if (plan.type != ChakraProtoMsg::COMM_COLL_NODE) {
       const auto self = static_cast<std::int32_t>(L_.rank);
-      const auto peer = static_cast<std::int32_t>(plan.peer);
-      attrInt32(node, "comm_src", plan.type == ChakraProtoMsg::COMM_SEND_NODE ? self : peer);
-      attrInt32(node, "comm_dst", plan.type == ChakraProtoMsg::COMM_SEND_NODE ? peer : self);
-      attrInt32(node, "comm_tag", static_cast<std::int32_t>(plan.tag));
+      const auto peer = static_cast<std::int32_t>(c.peer);
+      node.attrInt32("comm_src", plan.type == ChakraProtoMsg::COMM_SEND_NODE ? self : peer);
+      node.attrInt32("comm_dst", plan.type == ChakraProtoMsg::COMM_SEND_NODE ? peer : self);
+      node.attrInt32("comm_tag", static_cast<std::int32_t>(c.tag));
     }
   }
 
+  // Edges are gathered as they are found, then put in per-node lists (listEdges); a repeated
+  // dependency (same node, same list) is dropped there, the first one kept.
   void addDep(std::int32_t node, std::int32_t dep, EdgeKind kind) {
     if (dep == kNoNode || dep == node) return;
-    auto& list = kind == EdgeKind::Ctrl ? ctrl_[static_cast<std::size_t>(node)]
-                                        : data_[static_cast<std::size_t>(node)];
-    for (const auto& d : list)
-      if (d.node == dep) return;
-    list.push_back({dep, kind});
+    edges_.push_back({node, dep, kind});
+  }
+
+  // Each node's control and data dependencies, in the order they were added, without repeats.
+  void listEdges() {
+    const std::size_t n = nodeOps_.size();
+    for (DepLists* lists : {&ctrl_, &data_}) {
+      const bool ctrl = lists == &ctrl_;
+      auto& start = lists->start;
+      auto& deps = lists->deps;
+      // Counting sort by node (stable): start[node + 1] counts, then ends, the node's deps.
+      start.assign(n + 2, 0);
+      for (const Edge& e : edges_)
+        if ((e.kind == EdgeKind::Ctrl) == ctrl) ++start[static_cast<std::size_t>(e.node) + 2];
+      for (std::size_t i = 2; i < start.size(); ++i) start[i] += start[i - 1];
+      deps.resize(start.back());
+      for (const Edge& e : edges_)
+        if ((e.kind == EdgeKind::Ctrl) == ctrl)
+          deps[start[static_cast<std::size_t>(e.node) + 1]++] = {e.dep, e.kind};
+      start.pop_back();
+      // Repeats out, in place.
+      std::uint32_t write = 0, read = 0;
+      for (std::size_t node = 0; node < n; ++node) {
+        const std::uint32_t end = start[node + 1];
+        start[node] = write;
+        for (; read < end; ++read) {
+          bool seen = false;
+          for (std::uint32_t k = start[node]; k < write && !seen; ++k)
+            seen = deps[k].node == deps[read].node;
+          if (!seen) deps[write++] = deps[read];
+        }
+      }
+      start[n] = write;
+      deps.resize(write);
+    }
+    edges_ = {};
   }
   void addDepOnOp(std::int32_t node, std::int64_t depId, EdgeKind kind) {
     const auto op = opIndex(depId);
@@ -655,31 +706,38 @@ class Converter {
 
   void addEdges() {
     const std::size_t n = nodeOps_.size();
-    ctrl_.assign(n, {});
-    data_.assign(n, {});
+    edges_.reserve(4 * n);
     // Serial order per thread, and device order per stream.
     std::map<std::int64_t, std::vector<std::int32_t>> threads;
     std::map<std::pair<std::int32_t, std::int64_t>, std::vector<std::int32_t>> streams;
+    // The last op's thread and stream, kept: ops come in runs of one thread or stream.
+    std::vector<std::int32_t>*thread = nullptr, *stream = nullptr;
+    std::int64_t threadTid = 0;
+    std::pair<std::int32_t, std::int64_t> streamKey;
     for (std::size_t i = 0; i < n; ++i) {
       if (isGap(i)) continue;
       const LinkedOp& op = L_.ops[static_cast<std::size_t>(nodeOps_[i].op)];
       const auto gap = gapBefore(static_cast<std::int32_t>(i));
       if (op.isCpu()) {
-        auto& chain = threads[op.tid];
-        if (gap != kNoNode) chain.push_back(gap);
-        chain.push_back(static_cast<std::int32_t>(i));
+        if (!thread || op.tid != threadTid) thread = &threads[threadTid = op.tid];
+        if (gap != kNoNode) thread->push_back(gap);
+        thread->push_back(static_cast<std::int32_t>(i));
       } else {
-        streams[{op.device, op.stream}].push_back(static_cast<std::int32_t>(i));
+        const std::pair<std::int32_t, std::int64_t> key{op.device, op.stream};
+        if (!stream || key != streamKey) stream = &streams[streamKey = key];
+        stream->push_back(static_cast<std::int32_t>(i));
       }
     }
-    threadPos_.assign(n, {0, -1});
-    for (const auto& [tid, chain] : threads) {
+    threads_.clear();
+    threadPos_.assign(n, {-1, -1});
+    for (auto& [tid, chain] : threads) {
+      const auto t = static_cast<std::int32_t>(threads_.size());
       for (std::size_t k = 0; k < chain.size(); ++k) {
-        threadPos_[static_cast<std::size_t>(chain[k])] = {tid, static_cast<std::int64_t>(k)};
+        threadPos_[static_cast<std::size_t>(chain[k])] = {t, static_cast<std::int32_t>(k)};
         if (k > 0) addDep(chain[k], chain[k - 1], EdgeKind::Serial);
       }
+      threads_.push_back(std::move(chain));
     }
-    threads_ = std::move(threads);
     if (O_.streamOrder) {
       for (auto& [key, chain] : streams) {
         std::stable_sort(chain.begin(), chain.end(), [&](auto a, auto b) {
@@ -767,7 +825,7 @@ class Converter {
     if (w.isCpu() && (waitedOp == waiterOp || isAncestor(waiterOp, waitedOp))) {
       const auto& pos = threadPos_[static_cast<std::size_t>(node)];
       if (pos.second < 0) return;
-      const auto& chain = threads_[pos.first];
+      const auto& chain = threads_[static_cast<std::size_t>(pos.first)];
       auto k = static_cast<std::size_t>(pos.second) + 1;
       while (k < chain.size() &&
              isAncestor(waiterOp, nodeOps_[static_cast<std::size_t>(chain[k])].op))
@@ -796,8 +854,8 @@ class Converter {
       std::size_t next;
     };
     auto depAt = [&](std::int32_t node, std::size_t k) -> Dep* {
-      auto& c = ctrl_[static_cast<std::size_t>(node)];
-      auto& d = data_[static_cast<std::size_t>(node)];
+      const auto c = ctrl_.of(static_cast<std::size_t>(node));
+      const auto d = data_.of(static_cast<std::size_t>(node));
       if (k < c.size()) return &c[k];
       k -= c.size();
       return k < d.size() ? &d[k] : nullptr;
@@ -805,9 +863,12 @@ class Converter {
     // Which edge of a cycle is flagged depends on the walk: starting from the latest node and
     // following structural edges (caller, serial, launch, stream) before inter-thread and sync
     // ones makes the flagged edge, where there is a choice, the inferred one.
-    for (auto& list : data_)
-      std::stable_sort(list.begin(), list.end(),
-                       [](const Dep& a, const Dep& b) { return a.kind < b.kind; });
+    for (std::size_t i = 0; i < n; ++i) {  // a stable insertion sort: the lists are short
+      const auto list = data_.of(i);
+      for (std::size_t k = 1; k < list.size(); ++k)
+        for (std::size_t j = k; j > 0 && list[j].kind < list[j - 1].kind; --j)
+          std::swap(list[j], list[j - 1]);
+    }
     std::vector<Frame> stack;
     for (std::size_t r = n; r-- > 0;) {
       const std::size_t root = r;
@@ -844,9 +905,9 @@ class Converter {
   // The edges kept (buildNode writes them), by kind.
   void countEdges() {
     for (std::size_t i = 0; i < nodeOps_.size(); ++i) {
-      for (const auto& d : ctrl_[i])
+      for (const auto& d : ctrl_.of(i))
         if (d.node != kNoNode) ++out_.stats.edges[static_cast<std::size_t>(EdgeKind::Ctrl)];
-      for (const auto& d : data_[i])
+      for (const auto& d : data_.of(i))
         if (d.node != kNoNode) ++out_.stats.edges[static_cast<std::size_t>(d.kind)];
     }
   }
@@ -856,23 +917,20 @@ class Converter {
   // work), split evenly among them. Copies and sets with no compute op above them get the bytes
   // of their innermost ET op. Kept in costs_ for buildNode; each node gets one entry at most.
   void addCosts() {
-    costs_.assign(nodeOps_.size(), {});
     const std::size_t nOps = L_.ops.size();
-    std::vector<OpCost> cost(nOps);
-    std::vector<char> leaf(nOps, 0);
+    costOf_.assign(nodeOps_.size(), -1);
+    std::vector<char> compute(nOps, 0), leaf(nOps, 0);
     for (std::size_t i = 0; i < nOps; ++i)
       if (const EtNode* et = L_.etNode(L_.ops[i]); et && L_.ops[i].isCpu())
-        cost[i] = estimateOpCost(*et);
-    for (std::size_t i = 0; i < nOps; ++i) leaf[i] = cost[i].computeOp;
+        leaf[i] = compute[i] = isComputeOp(*et);
     for (std::size_t i = 0; i < nOps; ++i) {
-      if (!cost[i].computeOp) continue;
+      if (!compute[i]) continue;
       int guard = 0;
       for (auto p = parentOf(static_cast<std::int32_t>(i)); p >= 0 && guard++ < kMaxAncestry;
            p = parentOf(p))
         leaf[static_cast<std::size_t>(p)] = 0;
     }
-    std::unordered_map<std::int32_t, std::vector<std::int32_t>>
-        devicesOf;                                                 // leaf op -> device nodes
+    std::vector<std::pair<std::int32_t, std::int32_t>> devicesOf;  // (leaf op, device node)
     std::vector<std::pair<std::int32_t, std::int32_t>> bytesOnly;  // device node, ET op
     for (std::size_t n = 0; n < nodeOps_.size(); ++n) {
       const auto op = nodeOps_[n].op;
@@ -885,36 +943,48 @@ class Converter {
       for (auto p = parentOf(op); p >= 0 && guard++ < kMaxAncestry; p = parentOf(p)) {
         if (firstEt < 0 && L_.etNode(L_.ops[static_cast<std::size_t>(p)])) firstEt = p;
         if (leaf[static_cast<std::size_t>(p)]) {
-          devicesOf[p].push_back(static_cast<std::int32_t>(n));
+          devicesOf.emplace_back(p, static_cast<std::int32_t>(n));
           found = true;
           break;
         }
       }
       if (!found && firstEt >= 0) bytesOnly.emplace_back(static_cast<std::int32_t>(n), firstEt);
     }
+    // One entry per node at most: a leaf's own node or its device nodes, or a copy's bytes.
+    costs_.reserve(static_cast<std::size_t>(std::count(leaf.begin(), leaf.end(), 1)) +
+                   devicesOf.size() + bytesOnly.size());
+    // Each leaf's device nodes together, in node order.
+    std::stable_sort(devicesOf.begin(), devicesOf.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    auto next = devicesOf.begin();
     for (std::size_t i = 0; i < nOps; ++i) {
       if (!leaf[i]) continue;
-      const auto it = devicesOf.find(static_cast<std::int32_t>(i));
-      if (it == devicesOf.end()) {
+      while (next != devicesOf.end() && next->first < static_cast<std::int32_t>(i)) ++next;
+      auto end = next;
+      while (end != devicesOf.end() && end->first == static_cast<std::int32_t>(i)) ++end;
+      const OpCost cost = estimateOpCost(*L_.etNode(L_.ops[i]));
+      if (next == end) {
         if (nodeOf_[i] == kNoNode) continue;
-        NodeCost& node = costs_[static_cast<std::size_t>(nodeOf_[i])];
-        node.numOps = cost[i].flops;
-        node.tensorSize = cost[i].tensorBytes;
+        NodeCost& node = costFor(nodeOf_[i]);
+        node.numOps = cost.flops;
+        node.tensorSize = cost.tensorBytes;
         continue;
       }
-      const auto parts = static_cast<std::int64_t>(it->second.size());
-      for (std::size_t k = 0; k < it->second.size(); ++k) {
-        NodeCost& node = costs_[static_cast<std::size_t>(it->second[k])];
-        const std::int64_t extraOps = k == 0 ? cost[i].flops % parts : 0;
+      const auto parts = static_cast<std::int64_t>(end - next);
+      for (auto d = next; d != end; ++d) {
+        NodeCost& node = costFor(d->second);
+        const bool first = d == next;
+        const std::int64_t extraOps = first ? cost.flops % parts : 0;
         const std::uint64_t extraBytes =
-            k == 0 ? cost[i].tensorBytes % static_cast<std::uint64_t>(parts) : 0;
-        node.numOps = cost[i].flops / parts + extraOps;
-        node.tensorSize = cost[i].tensorBytes / static_cast<std::uint64_t>(parts) + extraBytes;
+            first ? cost.tensorBytes % static_cast<std::uint64_t>(parts) : 0;
+        node.numOps = cost.flops / parts + extraOps;
+        node.tensorSize = cost.tensorBytes / static_cast<std::uint64_t>(parts) + extraBytes;
       }
+      next = end;
     }
     for (const auto& [node, etOp] : bytesOnly) {
       const EtNode* et = L_.etNode(L_.ops[static_cast<std::size_t>(etOp)]);
-      costs_[static_cast<std::size_t>(node)].tensorSize = estimateOpCost(*et).tensorBytes;
+      costFor(node).tensorSize = estimateOpCost(*et).tensorBytes;
     }
   }
 
@@ -947,10 +1017,25 @@ class Converter {
   ChakraConversion out_;
   std::vector<std::int32_t> nodeOf_;  // op index -> node index
   std::vector<Planned> nodeOps_;      // node index -> plan (op index, type ...)
-  std::vector<std::vector<Dep>> ctrl_, data_;
-  std::map<std::int64_t, std::vector<std::int32_t>> threads_;  // tid -> CPU nodes in id order
-  // CPU node -> (tid, position in threads_), position -1 for the other nodes.
-  std::vector<std::pair<std::int64_t, std::int64_t>> threadPos_;
+  std::vector<CommPlan> comms_;       // Planned::comm -> what a communication node carries
+  struct Edge {
+    std::int32_t node, dep;
+    EdgeKind kind;
+  };
+  std::vector<Edge> edges_;  // as addEdges finds them, until listEdges
+  // Each node's dependencies of one list (control or data) in one array: a vector per node was
+  // an allocation per node, and as many fresh pages.
+  struct DepLists {
+    std::vector<std::uint32_t> start;  // node -> its first dep; start[node count] = the total
+    std::vector<Dep> deps;
+    std::span<Dep> of(std::size_t node) {
+      return {deps.data() + start[node], deps.data() + start[node + 1]};
+    }
+  };
+  DepLists ctrl_, data_;
+  std::vector<std::vector<std::int32_t>> threads_;  // each thread's CPU nodes in id order
+  // CPU node -> (its thread in threads_, its position there), (-1, -1) for the other nodes.
+  std::vector<std::pair<std::int32_t, std::int32_t>> threadPos_;
   std::vector<std::string> pgInits_;
   TimeNs base_ = 0;
   MeasuredGaps gaps_;
@@ -969,7 +1054,17 @@ class Converter {
     std::optional<std::int64_t> numOps;
     std::optional<std::uint64_t> tensorSize;
   };
-  std::vector<NodeCost> costs_;
+  std::vector<NodeCost> costs_;       // the nodes that have costs (few: not every CPU op)
+  std::vector<std::int32_t> costOf_;  // node index -> index into costs_, or -1
+  NodeCost& costFor(std::int32_t node) {
+    auto& k = costOf_[static_cast<std::size_t>(node)];
+    if (k < 0) {
+      k = static_cast<std::int32_t>(costs_.size());
+      costs_.emplace_back();
+    }
+    return costs_[static_cast<std::size_t>(k)];
+  }
+  std::string types_;  // buildOpNode's inputs' or outputs' types as JSON, reused
 };
 
 }  // namespace
@@ -1009,9 +1104,9 @@ Result<ChakraConversion> convertToChakra(const LinkedTrace& linked, const Conver
   return c.run();
 }
 
-Result<EncodedChakra> encodeToChakra(
-    const LinkedTrace& linked, const ConvertOptions& options,
-    const std::function<void(const ChakraProtoMsg::Node&)>& eachNode, const ChakraBytesSink& sink) {
+Result<EncodedChakra> encodeToChakra(const LinkedTrace& linked, const ConvertOptions& options,
+                                     const std::function<void(const NodeFacts&)>& eachNode,
+                                     const ChakraBytesSink& sink) {
   Converter c(linked, options);
   return c.encode(eachNode, sink);
 }

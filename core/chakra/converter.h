@@ -104,13 +104,12 @@ Result<ChakraConversion> convertToChakra(const LinkedTrace& linked,
 // Takes the bytes of an .et file in order, a chunk at a time; an error stops the encoding.
 using ChakraBytesSink = std::function<Status(std::string_view)>;
 
-// The same conversion encoded: the same bytes, problems and statistics. `eachNode` sees every
-// node once, in the order convertToChakra's trace.nodes holds them, before it is encoded. With a
-// sink, the whole file's bytes (GlobalMetadata first) go to it as they are built, and `nodes` is
-// left empty.
-Result<EncodedChakra> encodeToChakra(
-    const LinkedTrace& linked, const ConvertOptions& options = {},
-    const std::function<void(const ChakraProtoMsg::Node&)>& eachNode = {},
-    const ChakraBytesSink& sink = {});
+// The same conversion encoded: the same bytes, problems and statistics. `eachNode` sees the
+// facts of every node once (nodeFacts of the message convertToChakra builds, without building
+// it), in the order convertToChakra's trace.nodes holds them. With a sink, the whole file's bytes
+// (GlobalMetadata first) go to it as they are built, and `nodes` is left empty.
+Result<EncodedChakra> encodeToChakra(const LinkedTrace& linked, const ConvertOptions& options = {},
+                                     const std::function<void(const NodeFacts&)>& eachNode = {},
+                                     const ChakraBytesSink& sink = {});
 
 }  // namespace sutra::chakra

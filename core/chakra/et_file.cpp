@@ -439,4 +439,20 @@ std::string_view nodeTypeName(ChakraProtoMsg::NodeType type) {
   return "UNKNOWN_NODE";
 }
 
+NodeFacts nodeFacts(const ChakraProtoMsg::Node& node) {
+  NodeFacts f;
+  f.type = node.type();
+  f.durationMicros = node.duration_micros();
+  auto value = [&node](std::string_view name) -> std::optional<std::int64_t> {
+    const auto* a = findAttr(node, name);
+    return a ? attrIntValue(*a) : std::nullopt;
+  };
+  f.cpuOp = value("is_cpu_op").value_or(0) != 0;
+  f.commType = value("comm_type");
+  f.commSize = value("comm_size");
+  f.numOps = value("num_ops");
+  f.tensorSize = value("tensor_size");
+  return f;
+}
+
 }  // namespace sutra::chakra

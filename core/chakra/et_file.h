@@ -69,4 +69,15 @@ std::string attrString(const ChakraProtoMsg::Node& node, std::string_view name);
 
 std::string_view nodeTypeName(ChakraProtoMsg::NodeType type);
 
+// What the ASTRA-sim fit reads of a node (astra_sim_config.h): its type and duration and the
+// integer attributes it needs, where the node has them. The converter gives these without the
+// node's message (encodeToChakra); nodeFacts reads them from a message.
+struct NodeFacts {
+  ChakraProtoMsg::NodeType type = ChakraProtoMsg::INVALID_NODE;
+  std::uint64_t durationMicros = 0;
+  bool cpuOp = false;  // is_cpu_op present and not 0
+  std::optional<std::int64_t> commType, commSize, numOps, tensorSize;
+};
+NodeFacts nodeFacts(const ChakraProtoMsg::Node& node);
+
 }  // namespace sutra::chakra

@@ -102,14 +102,18 @@ MeasuredGaps measureGaps(const LinkedTrace& linked) {
   std::map<std::int64_t, ThreadOps> threads;
   auto collect = [&] {
     threads.clear();
+    ThreadOps* thread = nullptr;  // the last op's: ops come in runs of one thread
+    std::int64_t threadTid = 0;
     for (std::size_t i = 0; i < n; ++i) {
       const LinkedOp& op = ops[i];
       if (!op.isCpu() || !measured(op) || annotation[i] || root[i] || !topLevel(i)) continue;
-      threads[op.tid].ops.push_back(static_cast<std::uint32_t>(i));
+      if (!thread || op.tid != threadTid) thread = &threads[threadTid = op.tid];
+      thread->ops.push_back(static_cast<std::uint32_t>(i));
     }
     for (auto& [tid, t] : threads) {
       std::stable_sort(t.ops.begin(), t.ops.end(),
                        [&](auto a, auto b) { return ops[a].ts < ops[b].ts; });
+      t.byEnd.reserve(t.ops.size());
       for (auto i : t.ops) {
         t.byEnd.emplace_back(endOf(i), i);
         if (!t.busy.empty() && ops[i].ts <= t.busy.back().second)
@@ -119,6 +123,7 @@ MeasuredGaps measureGaps(const LinkedTrace& linked) {
       }
       std::sort(t.byEnd.begin(), t.byEnd.end());
       TimeNs sum = 0;
+      t.busyBefore.reserve(t.busy.size());
       for (const auto& [s, e] : t.busy) {
         t.busyBefore.push_back(sum);
         sum += e - s;
@@ -165,14 +170,16 @@ MeasuredGaps measureGaps(const LinkedTrace& linked) {
     auto& first = firstChild[static_cast<std::size_t>(p)];
     if (first == kNoTime || ops[i].ts < first) first = ops[i].ts;
   }
-  std::vector<TimeNs> piece(n, 0);  // the measured time the node stands for
+  // The measured time each node stands for, in firstChild's place (one array less to touch).
+  std::vector<TimeNs>& piece = firstChild;
   for (std::size_t i = 0; i < n; ++i) {
     const LinkedOp& op = ops[i];
+    const TimeNs first = firstChild[i];
+    piece[i] = 0;
     if (!op.isCpu() || root[i]) continue;
     if (annotation[i]) continue;
-    piece[i] = firstChild[i] == kNoTime
-                   ? op.inclusiveDur
-                   : std::clamp<TimeNs>(firstChild[i] - op.ts, 0, op.inclusiveDur);
+    piece[i] =
+        first == kNoTime ? op.inclusiveDur : std::clamp<TimeNs>(first - op.ts, 0, op.inclusiveDur);
     const TimeNs mine = std::min(piece[i], op.exclusiveDur);
     const TimeNs blocked = std::min(op.blockedDur, mine);
     out.ownDur[i] = mine - blocked;
@@ -183,9 +190,18 @@ MeasuredGaps measureGaps(const LinkedTrace& linked) {
   // standing for its piece of measured time (an annotation for a moment); what lies between
   // the end of one piece and the start of the next is a gap.
   std::map<std::int64_t, std::vector<std::uint32_t>> chains;
-  for (std::size_t i = 0; i < n; ++i)
-    if (ops[i].isCpu() && measured(ops[i]) && !root[i])
-      chains[ops[i].tid].push_back(static_cast<std::uint32_t>(i));
+  std::size_t chained = 0;
+  {
+    std::vector<std::uint32_t>* chain = nullptr;  // the last op's thread's
+    std::int64_t chainTid = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!ops[i].isCpu() || !measured(ops[i]) || root[i]) continue;
+      if (!chain || ops[i].tid != chainTid) chain = &chains[chainTid = ops[i].tid];
+      chain->push_back(static_cast<std::uint32_t>(i));
+      ++chained;
+    }
+  }
+  out.host.reserve(chained);  // a gap before each op at most
   // Syncs of annotations (a cudaDeviceSynchronize called between ops, inside ProfilerStep#N):
   // their wait is in no op's own time but in a gap, which then waits on the device op.
   std::map<std::int64_t, std::vector<std::uint32_t>> annotationSyncs;
@@ -205,21 +221,22 @@ MeasuredGaps measureGaps(const LinkedTrace& linked) {
       gap.beforeOp = i;
       TimeNs ready = g0;
       for (const auto id : op.interThreadDeps) {
-        const LinkedOp* dep = linked.find(id);
-        if (!dep || !measured(*dep) || dep->ts + dep->inclusiveDur > g1) continue;
-        const auto d = static_cast<std::uint32_t>(linked.indexOf(id));
-        gap.waitsOn.push_back(d);
-        ready = std::max(ready, endOf(d));
+        const auto d = linked.indexOf(id);
+        if (d < 0) continue;
+        const LinkedOp* dep = &ops[static_cast<std::size_t>(d)];
+        if (!measured(*dep) || dep->ts + dep->inclusiveDur > g1) continue;
+        gap.waitsOn.push_back(static_cast<std::uint32_t>(d));
+        ready = std::max(ready, endOf(static_cast<std::uint32_t>(d)));
       }
       if (auto syncs = annotationSyncs.find(tid); syncs != annotationSyncs.end()) {
         for (const auto a : syncs->second) {
           if (ops[a].ts >= g1 || endOf(a) <= g0) continue;  // the annotation is not around it
           for (const auto id : ops[a].syncDeps) {
-            const std::uint32_t at = linked.indexById.find(id);
-            if (at == IdIndex::kNone || !measured(ops[at])) continue;
-            const TimeNs end = endOf(at);
+            const auto waited = linked.indexOf(id);
+            if (waited < 0 || !measured(ops[static_cast<std::size_t>(waited)])) continue;
+            const TimeNs end = endOf(static_cast<std::uint32_t>(waited));
             if (end <= g0 || end > g1) continue;
-            gap.waitsOn.push_back(at);
+            gap.waitsOn.push_back(static_cast<std::uint32_t>(waited));
             ready = std::max(ready, end);
           }
         }
@@ -258,9 +275,13 @@ MeasuredGaps measureGaps(const LinkedTrace& linked) {
 
   // Device gaps, stream by stream.
   std::map<std::pair<std::int32_t, std::int64_t>, std::vector<std::uint32_t>> streams;
+  std::size_t onStreams = 0;
   for (std::size_t i = 0; i < n; ++i)
-    if (ops[i].isDevice() && ops[i].ts > 0)
+    if (ops[i].isDevice() && ops[i].ts > 0) {
       streams[{ops[i].device, ops[i].stream}].push_back(static_cast<std::uint32_t>(i));
+      ++onStreams;
+    }
+  out.device.reserve(onStreams);
   for (auto& [key, chain] : streams) {
     std::stable_sort(chain.begin(), chain.end(),
                      [&](auto a, auto b) { return ops[a].ts < ops[b].ts; });

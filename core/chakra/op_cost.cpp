@@ -129,6 +129,12 @@ std::uint64_t bytesOf(const EtArgs& args) {
 
 }  // namespace
 
+bool isComputeOp(const EtNode& node) {
+  const std::string_view base = baseName(node.name);
+  return base == "mm" || base == "matmul" || base == "bmm" || base == "addmm" ||
+         base == "baddbmm" || base == "linear" || isConvolution(base) || isElementwise(base);
+}
+
 OpCost estimateOpCost(const EtNode& node) {
   OpCost cost;
   cost.tensorBytes = bytesOf(node.inputs) + bytesOf(node.outputs);

@@ -17,5 +17,7 @@ struct OpCost {
 };
 
 OpCost estimateOpCost(const EtNode& node);
+// estimateOpCost(node).computeOp, from the name alone (nothing is estimated).
+bool isComputeOp(const EtNode& node);
 
 }  // namespace sutra::chakra

@@ -93,16 +93,22 @@ void expectEncodedAsConverted(const LinkedTrace& linked, const ConvertOptions& o
   ASSERT_TRUE(conv.ok()) << conv.error().message;
   const std::string file = serializeChakraTrace(conv->trace);
 
-  std::vector<std::string> seen;
-  auto enc = encodeToChakra(linked, options, [&seen](const ChakraProtoMsg::Node& n) {
-    seen.push_back(n.SerializeAsString());
-  });
+  std::vector<NodeFacts> seen;
+  auto enc = encodeToChakra(linked, options, [&seen](const NodeFacts& n) { seen.push_back(n); });
   ASSERT_TRUE(enc.ok()) << enc.error().message;
   EXPECT_EQ(enc->nodeCount, conv->trace.nodes.size());
   EXPECT_TRUE(metaBytes(enc->meta) + enc->nodes == file) << "the encoded bytes differ";
   ASSERT_EQ(seen.size(), conv->trace.nodes.size());
-  for (std::size_t i = 0; i < seen.size(); ++i)
-    ASSERT_EQ(seen[i], conv->trace.nodes[i].SerializeAsString()) << "node " << i;
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    const NodeFacts expected = nodeFacts(conv->trace.nodes[i]);
+    ASSERT_EQ(seen[i].type, expected.type) << "node " << i;
+    ASSERT_EQ(seen[i].durationMicros, expected.durationMicros) << "node " << i;
+    ASSERT_EQ(seen[i].cpuOp, expected.cpuOp) << "node " << i;
+    ASSERT_EQ(seen[i].commType, expected.commType) << "node " << i;
+    ASSERT_EQ(seen[i].commSize, expected.commSize) << "node " << i;
+    ASSERT_EQ(seen[i].numOps, expected.numOps) << "node " << i;
+    ASSERT_EQ(seen[i].tensorSize, expected.tensorSize) << "node " << i;
+  }
   expectSameStats(enc->stats, conv->stats);
   expectSameProblems(enc->problems, conv->trace.problems);
 
@@ -128,7 +134,7 @@ void expectEncodedAsConverted(const LinkedTrace& linked, const ConvertOptions& o
     fit.beginRank();
     auto after = encodeRankFiles(
         linked, (dir / "encoded").string(), ranks, {}, options,
-        [&fit](const ChakraProtoMsg::Node& n) { fit.addNode(n); }, written);
+        [&fit](const NodeFacts& n) { fit.addNode(n); }, written);
     ASSERT_TRUE(after.ok()) << after.error().message;
     ASSERT_EQ(written.size(), ranks.size());
     for (std::size_t i = 0; i < ranks.size(); ++i) {

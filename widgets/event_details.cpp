@@ -46,11 +46,11 @@ QString utf8(std::string_view text) {
 // "Tensor(float) [2, 3]" for each value of an ET node's inputs or outputs.
 QStringList etValues(const EtArgs& args) {
   QStringList out;
-  for (std::size_t i = 0; i < args.types.size(); ++i) {
-    QString text = utf8(args.types[i]);
-    if (i < args.shapes.size() && !args.shapes[i].empty()) {
+  for (std::size_t i = 0; i < args.types().size(); ++i) {
+    QString text = utf8(args.types()[i]);
+    if (i < args.shapes().size() && !args.shapes()[i].empty()) {
       QStringList dims;
-      for (std::int64_t d : args.shapes[i]) dims << QString::number(d);
+      for (std::int64_t d : args.shapes()[i]) dims << QString::number(d);
       text += QStringLiteral(" [%1]").arg(dims.join(QStringLiteral(", ")));
     }
     out << text;

@@ -129,10 +129,10 @@ std::optional<std::int64_t> intArgument(const EtNode& node, std::string_view par
 // escaped, short forms for \b \f \n \r \t, other UTF-8 as it is.
 void typesJson(const EtArgs& args, std::string& out) {
   out = "[";
-  for (std::size_t i = 0; i < args.types.size(); ++i) {
+  for (std::size_t i = 0; i < args.types().size(); ++i) {
     if (i) out += ',';
     out += '"';
-    for (const char ch : args.types[i]) {
+    for (const char ch : args.types()[i]) {
       const auto c = static_cast<unsigned char>(ch);
       switch (c) {
         case '"':
@@ -604,9 +604,9 @@ class Converter {
     if (et) {
       // A METADATA node's inputs.values is its process group (ASTRA-sim's parser reads it).
       typesJson(et->inputs, types_);
-      node.setInputs(et->inputs.valuesJson, et->inputs.shapesJson, types_);
+      node.setInputs(et->inputs.valuesJson, et->inputs.shapesJson(), types_);
       typesJson(et->outputs, types_);
-      node.setOutputs(et->outputs.valuesJson, et->outputs.shapesJson, types_);
+      node.setOutputs(et->outputs.valuesJson, et->outputs.shapesJson(), types_);
     }
     if (op.isCpu()) {
       const Event* ev = L_.kinetoEventOf(op);

@@ -17,7 +17,7 @@ std::int64_t numel(const Shape& s) {
 }
 
 const Shape* shapeAt(const EtArgs& args, std::size_t i) {
-  return i < args.shapes.size() && !args.shapes[i].empty() ? &args.shapes[i] : nullptr;
+  return i < args.shapes().size() && !args.shapes()[i].empty() ? &args.shapes()[i] : nullptr;
 }
 
 // "aten::add_" -> "add": the in-place and out variants cost the same.
@@ -121,9 +121,10 @@ std::uint64_t bytesOf(const EtArgs& args) {
     return bytes;
   }
   // Writers without tensor tuples: the shapes and the element type in "Tensor(float)".
-  for (std::size_t i = 0; i < args.shapes.size() && i < args.types.size(); ++i)
-    if (args.types[i].starts_with("Tensor") && !args.shapes[i].empty())
-      bytes += static_cast<std::uint64_t>(numel(args.shapes[i]) * itemsizeOfType(args.types[i]));
+  for (std::size_t i = 0; i < args.shapes().size() && i < args.types().size(); ++i)
+    if (args.types()[i].starts_with("Tensor") && !args.shapes()[i].empty())
+      bytes +=
+          static_cast<std::uint64_t>(numel(args.shapes()[i]) * itemsizeOfType(args.types()[i]));
   return bytes;
 }
 
@@ -143,28 +144,28 @@ OpCost estimateOpCost(const EtNode& node) {
   const Shape* out0 = shapeAt(node.outputs, 0);
   if (base == "mm" || base == "matmul") {
     cost.computeOp = true;
-    if (shapeAt(in, 0) && shapeAt(in, 1)) cost.flops = matmulFlops(in.shapes[0], in.shapes[1]);
+    if (shapeAt(in, 0) && shapeAt(in, 1)) cost.flops = matmulFlops(in.shapes()[0], in.shapes()[1]);
   } else if (base == "bmm") {
     cost.computeOp = true;
-    if (shapeAt(in, 0) && shapeAt(in, 1)) cost.flops = matmulFlops(in.shapes[0], in.shapes[1]);
+    if (shapeAt(in, 0) && shapeAt(in, 1)) cost.flops = matmulFlops(in.shapes()[0], in.shapes()[1]);
   } else if (base == "addmm" || base == "baddbmm") {
     cost.computeOp = true;  // self + mat1 @ mat2: the product plus one add per output element
     if (shapeAt(in, 1) && shapeAt(in, 2)) {
-      cost.flops = matmulFlops(in.shapes[1], in.shapes[2]);
+      cost.flops = matmulFlops(in.shapes()[1], in.shapes()[2]);
       if (out0) cost.flops += numel(*out0);
     }
   } else if (base == "linear") {
     cost.computeOp = true;  // input[..., k] x weight[n, k]^T (+ bias)
-    if (shapeAt(in, 0) && shapeAt(in, 1) && in.shapes[1].size() == 2) {
-      const Shape& x = in.shapes[0];
+    if (shapeAt(in, 0) && shapeAt(in, 1) && in.shapes()[1].size() == 2) {
+      const Shape& x = in.shapes()[0];
       const std::int64_t rows = numel(Shape(x.begin(), x.end() - 1));
-      const std::int64_t k = x.back(), n = in.shapes[1][0];
+      const std::int64_t k = x.back(), n = in.shapes()[1][0];
       cost.flops = 2 * rows * k * n + (shapeAt(in, 2) ? rows * n : 0);
     }
   } else if (isConvolution(base)) {
     cost.computeOp = true;  // 2 x output elements x (Cin/groups x kernel elements), + bias
-    if (shapeAt(in, 1) && out0 && in.shapes[1].size() >= 2) {
-      const Shape& w = in.shapes[1];
+    if (shapeAt(in, 1) && out0 && in.shapes()[1].size() >= 2) {
+      const Shape& w = in.shapes()[1];
       cost.flops = 2 * numel(*out0) * numel(Shape(w.begin() + 1, w.end())) +
                    (shapeAt(in, 2) ? numel(*out0) : 0);
     }
@@ -172,7 +173,7 @@ OpCost estimateOpCost(const EtNode& node) {
     cost.computeOp = true;  // one operation per output element
     std::int64_t elems = out0 ? numel(*out0) : 0;
     if (elems == 0)
-      for (const auto& s : in.shapes)
+      for (const auto& s : in.shapes())
         if (!s.empty()) elems = std::max(elems, numel(s));
     cost.flops = elems;
   }

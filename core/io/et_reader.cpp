@@ -293,11 +293,11 @@ class NodeParser {
 
  private:
   Status parseNode(od::object& object, std::uint64_t where, EtBatch& out);
-  void fillArgs(EtArgs& args, std::string_view values, std::string_view shapes,
-                std::string_view types, std::string_view strides, std::string_view& stridesJson,
-                EtBatch& out, std::int64_t nodeId);
-  bool fillFromElements(EtArgs& args, const dom::element* types, const dom::element* shapes,
-                        const dom::element* values, EtStorage& storage);
+  void fillArgs(EtArgs& args, EtArgsSignature& sig, std::string_view values,
+                std::string_view shapes, std::string_view types, std::string_view strides,
+                std::string_view& stridesJson, EtBatch& out, std::int64_t nodeId);
+  bool fillFromElements(EtArgs& args, EtArgsSignature& sig, const dom::element* types,
+                        const dom::element* shapes, const dom::element* values, EtStorage& storage);
   void collectTensors(dom::element value, std::string_view type, EtStorage& storage);
 
   const std::string& path_;
@@ -431,23 +431,23 @@ void NodeParser::collectTensors(dom::element value, std::string_view type, EtSto
 // types, shapes and values of one side, each given as a parsed element or absent (nullptr):
 // false where one is there but no array (the caller warns; what was read before stays).
 // Each list is added to what the side holds already (a repeated member adds to it) and kept.
-bool NodeParser::fillFromElements(EtArgs& args, const dom::element* types,
+bool NodeParser::fillFromElements(EtArgs& args, EtArgsSignature& sig, const dom::element* types,
                                   const dom::element* shapes, const dom::element* values,
                                   EtStorage& storage) {
   if (types) {
     if (!types->is_array()) return false;
     dom::array tItems = types->get_array().value_unsafe();
-    types_.assign(args.types.begin(), args.types.end());
+    types_.assign(sig.types.begin(), sig.types.end());
     for (dom::element type : tItems) {
       std::string_view s;
       types_.push_back(type.get_string().get(s) ? std::string_view() : storage.intern(s));
     }
-    args.types = storage.copyShared(std::span<const std::string_view>(types_));
+    sig.types = storage.copyShared(std::span<const std::string_view>(types_));
   }
   if (shapes) {
     if (!shapes->is_array()) return false;
     dom::array sItems = shapes->get_array().value_unsafe();
-    shapes_.assign(args.shapes.begin(), args.shapes.end());
+    shapes_.assign(sig.shapes.begin(), sig.shapes.end());
     for (dom::element shape : sItems) {
       dims_.clear();
       if (shape.is_array()) {
@@ -462,7 +462,7 @@ bool NodeParser::fillFromElements(EtArgs& args, const dom::element* types,
       }
       shapes_.push_back(storage.copyShared(std::span<const std::int64_t>(dims_)));
     }
-    args.shapes = storage.copyShared(std::span<const EtShape>(shapes_));
+    sig.shapes = storage.copyShared(std::span<const EtShape>(shapes_));
   }
   if (values) {
     if (!values->is_array()) return false;
@@ -470,7 +470,7 @@ bool NodeParser::fillFromElements(EtArgs& args, const dom::element* types,
     tensors_.assign(args.tensors.begin(), args.tensors.end());
     dom::array vItems = values->get_array().value_unsafe();
     for (dom::element value : vItems) {
-      collectTensors(value, k < args.types.size() ? args.types[k] : std::string_view(), storage);
+      collectTensors(value, k < sig.types.size() ? sig.types[k] : std::string_view(), storage);
       ++k;
     }
     args.tensors = storage.copy(std::span<const EtTensor>(tensors_));
@@ -479,12 +479,12 @@ bool NodeParser::fillFromElements(EtArgs& args, const dom::element* types,
 }
 
 // The flat layout (1.0.1): values, shapes and types are separate members of the node, as raw text.
-void NodeParser::fillArgs(EtArgs& args, std::string_view values, std::string_view shapes,
-                          std::string_view types, std::string_view strides,
+void NodeParser::fillArgs(EtArgs& args, EtArgsSignature& sig, std::string_view values,
+                          std::string_view shapes, std::string_view types, std::string_view strides,
                           std::string_view& stridesJson, EtBatch& out, std::int64_t nodeId) {
   EtStorage& storage = *out.storage;
   args.valuesJson = values.empty() ? std::string_view("[]") : storage.copy(values);
-  args.shapesJson = shapes.empty() ? std::string_view("[]") : storage.intern(shapes);
+  sig.shapesJson = shapes.empty() ? std::string_view("[]") : storage.intern(shapes);
   stridesJson = storage.intern(strides);
   auto unreadable = [&] {
     out.problems.add(Severity::Warning, "ET node with unreadable inputs or outputs",
@@ -493,13 +493,13 @@ void NodeParser::fillArgs(EtArgs& args, std::string_view values, std::string_vie
   // One text at a time: the parser holds one document.
   dom::element e;
   if (!types.empty() && (dom_.parse(types.data(), types.size()).get(e) ||
-                         !fillFromElements(args, &e, nullptr, nullptr, storage)))
+                         !fillFromElements(args, sig, &e, nullptr, nullptr, storage)))
     return unreadable();
-  if (dom_.parse(args.shapesJson.data(), args.shapesJson.size()).get(e) ||
-      !fillFromElements(args, nullptr, &e, nullptr, storage))
+  if (dom_.parse(sig.shapesJson.data(), sig.shapesJson.size()).get(e) ||
+      !fillFromElements(args, sig, nullptr, &e, nullptr, storage))
     return unreadable();
   if (dom_.parse(args.valuesJson.data(), args.valuesJson.size()).get(e) ||
-      !fillFromElements(args, nullptr, nullptr, &e, storage))
+      !fillFromElements(args, sig, nullptr, nullptr, &e, storage))
     return unreadable();
 }
 
@@ -514,6 +514,7 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
   EtStorage& storage = *out.storage;
   std::optional<EtComm> comm;
   EtNodeDetails details;
+  EtArgsSignature inSig, outSig;  // shared in the storage once the node is read
   extraAttrs_.clear();
   auto malformed = [&](simdjson::error_code err) {
     return makeError(path_, "malformed ET node near byte " + std::to_string(where) + ": " +
@@ -552,6 +553,7 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
         dom::element e;
         if (auto err = dom_.parse(value.raw.data(), value.raw.size()).get(e)) return malformed(err);
         EtArgs& args = in ? node.inputs : node.outputs;
+        EtArgsSignature& sig = in ? inSig : outSig;
         std::string_view& stridesJson = in ? details.inputStridesJson : details.outputStridesJson;
         dom::element values, shapes, types, strides;
         const bool hasValues = !e.at_key("values").get(values),
@@ -564,9 +566,9 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
           return shared ? storage.intern(minified_) : storage.copy(minified_);
         };
         args.valuesJson = hasValues ? minified(values, false) : std::string_view("[]");
-        args.shapesJson = hasShapes ? minified(shapes, true) : std::string_view("[]");
+        sig.shapesJson = hasShapes ? minified(shapes, true) : std::string_view("[]");
         if (hasStrides) stridesJson = minified(strides, true);
-        if (!fillFromElements(args, hasTypes ? &types : nullptr, hasShapes ? &shapes : nullptr,
+        if (!fillFromElements(args, sig, hasTypes ? &types : nullptr, hasShapes ? &shapes : nullptr,
                               hasValues ? &values : nullptr, storage))
           out.problems.add(Severity::Warning, "ET node with unreadable inputs or outputs",
                            "node " + std::to_string(node.id));
@@ -621,12 +623,18 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
   if (comm) node.comm = storage.make(*comm);
   details.extraAttrsJson = storage.copy(std::span<const std::string_view>(extraAttrs_));
   if (!inValues.empty())
-    fillArgs(node.inputs, inValues, inShapes, inTypes, inStrides, details.inputStridesJson, out,
-             node.id);
-  if (!outValues.empty())
-    fillArgs(node.outputs, outValues, outShapes, outTypes, outStrides, details.outputStridesJson,
+    fillArgs(node.inputs, inSig, inValues, inShapes, inTypes, inStrides, details.inputStridesJson,
              out, node.id);
+  if (!outValues.empty())
+    fillArgs(node.outputs, outSig, outValues, outShapes, outTypes, outStrides,
+             details.outputStridesJson, out, node.id);
   // Empty views and spans are all zero bytes: a node without details keeps the shared empty one.
+  auto share = [&](const EtArgsSignature& sig) {
+    if (std::memcmp(&sig, &kNoEtArgsSignature, sizeof sig) == 0) return &kNoEtArgsSignature;
+    return storage.copyShared(std::span<const EtArgsSignature>(&sig, 1)).data();
+  };
+  node.inputs.signature = share(inSig);
+  node.outputs.signature = share(outSig);
   if (std::memcmp(&details, &kNoEtNodeDetails, sizeof details) != 0)
     node.details = storage.copyShared(std::span<const EtNodeDetails>(&details, 1)).data();
   if (!hasId) {

@@ -103,14 +103,26 @@ struct EtTensor {
 
 using EtShape = std::span<const std::int64_t>;
 
+// The signature of one side's arguments: their types, shapes and shapes text. These repeat from op
+// to op (every aten::linear of a layer has the same), so ops share one in the trace's storage
+// (EtStorage::copyShared): a side is 40 bytes smaller than with the three kept in each node.
+struct EtArgsSignature {
+  std::string_view shapesJson;              // the JSON array of shapes
+  std::span<const std::string_view> types;  // "Tensor(float)", "Int", "GenericList[...]" ...
+  std::span<const EtShape> shapes;          // per value: the shape of a tensor, else empty
+};
+inline constexpr EtArgsSignature kNoEtArgsSignature{};
+
 // One side (inputs or outputs) of a node; the views point into the trace's storage.
 struct EtArgs {
   using Shapes = std::span<const EtShape>;
-  std::string_view valuesJson;  // the JSON array of values (minified where the ET nests it)
-  std::string_view shapesJson;  // the JSON array of shapes
-  std::span<const std::string_view> types;  // "Tensor(float)", "Int", "GenericList[...]" ...
-  Shapes shapes;                            // per value: the shape of a tensor, else empty
-  std::span<const EtTensor> tensors;        // every tensor among the values, lists flattened
+  std::string_view valuesJson;        // the JSON array of values (minified where the ET nests it)
+  std::span<const EtTensor> tensors;  // every tensor among the values, lists flattened
+  const EtArgsSignature* signature = &kNoEtArgsSignature;  // in the storage (shared), never null
+
+  std::string_view shapesJson() const { return signature->shapesJson; }
+  std::span<const std::string_view> types() const { return signature->types; }
+  Shapes shapes() const { return signature->shapes; }
 };
 
 // Communication attributes (1.1.0+, on record_param_comms and c10d ops).

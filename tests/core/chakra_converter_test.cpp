@@ -23,6 +23,16 @@ struct Builder {
 
   // A text, list or communication record the ET's nodes can point at (the trace's storage).
   std::string_view keep(std::string_view text) { return et->ownStorage().copy(text); }
+  const EtArgsSignature* withShapes(EtArgs::Shapes shapes) {
+    EtArgsSignature s;
+    s.shapes = shapes;
+    return et->ownStorage().make(s);
+  }
+  const EtArgsSignature* withTypes(std::span<const std::string_view> types) {
+    EtArgsSignature s;
+    s.types = types;
+    return et->ownStorage().make(s);
+  }
   EtArgs::Shapes shapes(std::initializer_list<std::initializer_list<std::int64_t>> dims) {
     std::vector<EtShape> out;
     for (auto d : dims) out.push_back(et->ownStorage().copy(d));
@@ -378,22 +388,22 @@ TEST(ChakraConverter, FlopsAndBytesGoToTheInnermostComputeOpOrItsKernels) {
   Builder b;
   // linear(x[8,16], W[32,16], bias[32]) -> addmm(bias, x, W^T) -> one GEMM kernel.
   auto& linear = b.cpu(2, "aten::linear", 1, 1, 1'000, 10'000);
-  linear.inputs.shapes = b.shapes({{8, 16}, {32, 16}, {32}});
+  linear.inputs.signature = b.withShapes(b.shapes({{8, 16}, {32, 16}, {32}}));
   auto& addmm = b.cpu(3, "aten::addmm", 2, 1, 2'000, 8'000);
-  addmm.inputs.shapes = b.shapes({{32}, {8, 16}, {16, 32}});
+  addmm.inputs.signature = b.withShapes(b.shapes({{32}, {8, 16}, {16, 32}}));
   addmm.inputs.tensors =
       b.tensors({EtTensor{1, 1, 0, 32, 4, "cuda:0"}, EtTensor{2, 2, 0, 128, 4, "cuda:0"},
                  EtTensor{3, 3, 0, 512, 4, "cuda:0"}});
-  addmm.outputs.shapes = b.shapes({{8, 32}});
+  addmm.outputs.signature = b.withShapes(b.shapes({{8, 32}}));
   addmm.outputs.tensors = b.tensors({EtTensor{4, 4, 0, 256, 4, "cuda:0"}});
   b.device(4, "sgemm_kernel", 3, 7, 3'000, 5'000);
   // A CPU-only conv: out [1, 4, 6, 6], weight [4, 3, 3, 3] -> 2*144*27 = 7776 FLOPs.
   auto& conv2d = b.cpu(5, "aten::conv2d", 1, 1, 20'000, 1'000);
-  conv2d.inputs.shapes = b.shapes({{1, 3, 8, 8}, {4, 3, 3, 3}, {}});
-  conv2d.outputs.shapes = b.shapes({{1, 4, 6, 6}});
+  conv2d.inputs.signature = b.withShapes(b.shapes({{1, 3, 8, 8}, {4, 3, 3, 3}, {}}));
+  conv2d.outputs.signature = b.withShapes(b.shapes({{1, 4, 6, 6}}));
   auto& add = b.cpu(6, "aten::add_", 1, 1, 30'000, 1'000);
-  add.inputs.shapes = b.shapes({{10, 10}, {10, 10}, {}});
-  add.outputs.shapes = b.shapes({{10, 10}});
+  add.inputs.signature = b.withShapes(b.shapes({{10, 10}, {10, 10}, {}}));
+  add.outputs.signature = b.withShapes(b.shapes({{10, 10}}));
   b.done();
   auto conv = convertToChakra(b.linked);
   ASSERT_TRUE(conv.ok());
@@ -424,7 +434,8 @@ TEST(ChakraConverter, TypesAreWrittenAsNlohmannJsonDumpsThem) {
                                     ""};
   std::vector<std::string_view> views;
   for (const auto& t : in) views.push_back(b.keep(t));
-  n.inputs.types = b.et->ownStorage().copy(std::span<const std::string_view>(views));
+  n.inputs.signature =
+      b.withTypes(b.et->ownStorage().copy(std::span<const std::string_view>(views)));
   b.done();
   auto conv = convertToChakra(b.linked, structureOnly());
   ASSERT_TRUE(conv.ok()) << conv.error().message;

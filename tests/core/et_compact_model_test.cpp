@@ -47,22 +47,37 @@ TEST(EtCompactModel, RepeatedStringsAreStoredOnceAndCopiesShareTheStorage) {
     const EtNode& a = *et->find(2);
     const EtNode& b = *et->find(3);
     EXPECT_EQ(a.name.data(), b.name.data());
-    EXPECT_EQ(a.inputs.types[0].data(), b.inputs.types[0].data());
+    EXPECT_EQ(a.inputs.types()[0].data(), b.inputs.types()[0].data());
     EXPECT_EQ(a.inputs.tensors[0].device.data(), b.inputs.tensors[0].device.data());
     copy = *et;
   }  // the trace read is gone: the copy's views still point into the storage they share
   const EtNode& n = *copy.find(2);
   EXPECT_EQ(n.name, "aten::add");
-  ASSERT_EQ(n.inputs.types.size(), 2u);
-  EXPECT_EQ(n.inputs.types[1], "Int");
-  ASSERT_EQ(n.inputs.shapes.size(), 2u);
-  EXPECT_EQ(std::vector<std::int64_t>(n.inputs.shapes[0].begin(), n.inputs.shapes[0].end()),
+  ASSERT_EQ(n.inputs.types().size(), 2u);
+  EXPECT_EQ(n.inputs.types()[1], "Int");
+  ASSERT_EQ(n.inputs.shapes().size(), 2u);
+  EXPECT_EQ(std::vector<std::int64_t>(n.inputs.shapes()[0].begin(), n.inputs.shapes()[0].end()),
             (std::vector<std::int64_t>{2, 2}));
-  EXPECT_TRUE(n.inputs.shapes[1].empty());
+  EXPECT_TRUE(n.inputs.shapes()[1].empty());
   EXPECT_EQ(n.inputs.valuesJson, R"([[5,6,0,4,4,"cuda:0"],1])");
   ASSERT_EQ(n.inputs.tensors.size(), 1u);
   EXPECT_EQ(n.inputs.tensors[0].device, "cuda:0");
   EXPECT_EQ(n.inputs.tensors[0].numel, 4);
+}
+
+TEST(EtCompactModel, SidesWithTheSameTypesAndShapesShareOneSignature) {
+  auto et = readPytorchEt(writeEt("compact_signature.json"));
+  ASSERT_TRUE(et.ok()) << et.error().message;
+  // Nodes 1 and 4: empty lists on both sides; their outputs too; node 2's inputs differ.
+  EXPECT_EQ(et->find(1)->inputs.signature, et->find(4)->inputs.signature);
+  EXPECT_EQ(et->find(1)->inputs.signature, et->find(4)->outputs.signature);
+  EXPECT_NE(et->find(2)->inputs.signature, et->find(1)->inputs.signature);
+  EXPECT_EQ(et->find(1)->inputs.shapesJson(), "[]");
+  EXPECT_EQ(et->find(2)->inputs.shapesJson(), "[[2,2],[]]");
+  // A node without an inputs member keeps the shared empty signature.
+  EtNode bare;
+  EXPECT_EQ(bare.inputs.signature, &kNoEtArgsSignature);
+  EXPECT_TRUE(bare.inputs.types().empty());
 }
 
 TEST(EtCompactModel, NodeTextsAreReadAgainFromTheFile) {

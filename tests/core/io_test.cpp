@@ -596,7 +596,7 @@ TEST(EtReader, ReadsBothLayoutsOfTheRealTraces) {
   EXPECT_EQ(strided->name, "aten::as_strided");
   EXPECT_EQ(strided->parent, 11);
   EXPECT_EQ(strided->rfId, 4);
-  const EtShape shape = strided->inputs.shapes[0];
+  const EtShape shape = strided->inputs.shapes()[0];
   EXPECT_EQ(std::vector<std::int64_t>(shape.begin(), shape.end()),
             (std::vector<std::int64_t>{1024, 1024}));
   ASSERT_EQ(strided->inputs.tensors.size(), 1u);

@@ -25,12 +25,12 @@ inline void digestProblems(Digest& d, const ProblemLog& log) {
 
 inline void digestArgs(Digest& d, const EtArgs& a, std::string_view stridesJson) {
   d.text(a.valuesJson);
-  d.text(a.shapesJson);
+  d.text(a.shapesJson());
   d.text(stridesJson);
-  d.value(a.types.size());
-  for (const auto& t : a.types) d.text(t);
-  d.value(a.shapes.size());
-  for (const auto& s : a.shapes) {
+  d.value(a.types().size());
+  for (const auto& t : a.types()) d.text(t);
+  d.value(a.shapes().size());
+  for (const auto& s : a.shapes()) {
     d.value(s.size());
     for (auto v : s) d.value(v);
   }

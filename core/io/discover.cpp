@@ -345,6 +345,13 @@ std::string budgetText() { return std::to_string(kSniffBudget / (1024 * 1024)) +
 
 }  // namespace
 
+std::string fileKindWithArticle(FileKind kind) {
+  const std::string_view name = fileKindName(kind);
+  // "ET" and "unknown" are said with a vowel first; the other names are not.
+  const bool vowel = name.starts_with("ET") || name.starts_with("unknown");
+  return (vowel ? "an " : "a ") + std::string(name);
+}
+
 std::string_view fileKindName(FileKind kind) {
   switch (kind) {
     case FileKind::KinetoTrace:
@@ -781,7 +788,7 @@ Result<std::string> findKinetoTrace(const std::vector<std::string>& paths,
     if (found->files.size() == 1) {
       const auto& f = found->files.front();
       const std::string what =
-          f.kind == FileKind::Unknown ? f.reason : "it is a " + std::string(fileKindName(f.kind));
+          f.kind == FileKind::Unknown ? f.reason : "it is " + fileKindWithArticle(f.kind);
       return makeError(f.path, "no Kineto trace (" + what + ")");
     }
     return makeError(paths.front(), "no Kineto trace");
@@ -806,8 +813,8 @@ Result<std::string> kinetoTraceAt(const std::string& path) {
   // JSON" for a Chakra file).
   if (auto kind = sniffTraceKind(path);
       kind && *kind != FileKind::KinetoTrace && *kind != FileKind::Unknown)
-    return makeError(path, "a " + std::string(fileKindName(*kind)) +
-                               ", not a Kineto trace (torch.profiler JSON)");
+    return makeError(path,
+                     fileKindWithArticle(*kind) + ", not a Kineto trace (torch.profiler JSON)");
   return path;
 }
 

@@ -23,6 +23,8 @@ enum class FileKind {
 
 // "Kineto trace", "PyTorch ET", "ET+ (linked)", "Chakra ET", "unknown"
 std::string_view fileKindName(FileKind kind);
+// The name with its article, for messages: "a PyTorch ET", "an ET+ (linked)".
+std::string fileKindWithArticle(FileKind kind);
 // Stable identifiers for --json: "kineto", "pytorch_et", "linked_et", "chakra_et", "unknown"
 std::string_view fileKindId(FileKind kind);
 

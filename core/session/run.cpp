@@ -83,7 +83,7 @@ Result<std::vector<std::shared_ptr<RankRun>>> ranksToOpen(const std::vector<std:
   if (found.files.size() == 1) {
     // One file that is no Kineto trace: say what it is.
     const auto& file = found.files.front();
-    return Error{file.path + ": a " + std::string(fileKindName(file.kind)) +
+    return Error{file.path + ": " + fileKindWithArticle(file.kind) +
                  ", not a Kineto trace (torch.profiler JSON)" +
                  (options.chakraGraphs ? " or a Chakra graph" : "")};
   }

@@ -407,6 +407,11 @@ TEST_F(BadInputs, ACommandThatNeedsAKinetoTraceSaysSoForAChakraFile) {
   auto at = kinetoTraceAt(p);
   ASSERT_FALSE(at);
   EXPECT_EQ(at.error().message, p + ": a Chakra ET, not a Kineto trace (torch.profiler JSON)");
+  const std::string plus = test::fixture("discover/et_plus_ranks/dlrm_eg_1_plus.json");
+  auto atPlus = kinetoTraceAt(plus);
+  ASSERT_FALSE(atPlus);
+  EXPECT_EQ(atPlus.error().message,
+            plus + ": an ET+ (linked), not a Kineto trace (torch.profiler JSON)");
   EXPECT_TRUE(kinetoTraceAt(test::fixture("kineto/basic.json")));
 }
 

@@ -69,15 +69,21 @@ char* putPacked(char* p, int field, const std::vector<std::uint64_t>& values, st
   return p;
 }
 
-// One attribute whose value is a varint: its name, then the value's tag and the value.
-void putVarintAttr(WireBuffer& out, std::string_view name, std::uint32_t valueTag,
-                   std::uint64_t value) {
-  std::size_t size = varintSize(valueTag) + varintSize(value);
+// An attribute's bytes up to its value: the attribute's tag and length, then its name.
+// `valueBytes`: the size of the value's field (tag included); room for it is kept after.
+char* putAttrStart(WireBuffer& out, std::string_view name, std::size_t valueBytes) {
+  std::size_t size = valueBytes;
   if (!name.empty()) size += 1 + varintSize(name.size()) + name.size();
   char* p = out.room(size + 1 + kMaxVarint);
   p = putVarint(p, tagLength(Node::kAttrFieldNumber));
   p = putVarint(p, size);
-  p = putString(p, Attr::kNameFieldNumber, name);
+  return putString(p, Attr::kNameFieldNumber, name);
+}
+
+// One attribute whose value is a varint: its name, then the value's tag and the value.
+void putVarintAttr(WireBuffer& out, std::string_view name, std::uint32_t valueTag,
+                   std::uint64_t value) {
+  char* p = putAttrStart(out, name, varintSize(valueTag) + varintSize(value));
   p = putVarint(p, valueTag);
   out.advance(putVarint(p, value));
 }
@@ -172,12 +178,7 @@ void NodeWriter::attrBool(std::string_view name, bool v) {
 
 void NodeWriter::attrString(std::string_view name, std::string_view v) {
   const std::uint32_t valueTag = tagLength(Attr::kStringValFieldNumber);
-  std::size_t size = varintSize(valueTag) + varintSize(v.size()) + v.size();
-  if (!name.empty()) size += 1 + varintSize(name.size()) + name.size();
-  char* p = attrs_.room(size + 1 + kMaxVarint);
-  p = putVarint(p, tagLength(Node::kAttrFieldNumber));
-  p = putVarint(p, size);
-  p = putString(p, Attr::kNameFieldNumber, name);
+  char* p = putAttrStart(attrs_, name, varintSize(valueTag) + varintSize(v.size()) + v.size());
   p = putVarint(p, valueTag);
   p = putVarint(p, v.size());
   attrs_.advance(putRaw(p, v));

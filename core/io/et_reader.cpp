@@ -473,7 +473,7 @@ bool NodeParser::fillFromElements(EtArgs& args, EtArgsSignature& sig, const dom:
       collectTensors(value, k < sig.types.size() ? sig.types[k] : std::string_view(), storage);
       ++k;
     }
-    args.tensors = storage.copy(std::span<const EtTensor>(tensors_));
+    args.tensors = storage.copyRecent(std::span<const EtTensor>(tensors_));
   }
   return true;
 }
@@ -483,7 +483,7 @@ void NodeParser::fillArgs(EtArgs& args, EtArgsSignature& sig, std::string_view v
                           std::string_view shapes, std::string_view types, std::string_view strides,
                           std::string_view& stridesJson, EtBatch& out, std::int64_t nodeId) {
   EtStorage& storage = *out.storage;
-  args.valuesJson = values.empty() ? std::string_view("[]") : storage.copy(values);
+  args.valuesJson = values.empty() ? std::string_view("[]") : storage.copyRecent(values);
   sig.shapesJson = shapes.empty() ? std::string_view("[]") : storage.intern(shapes);
   stridesJson = storage.intern(strides);
   auto unreadable = [&] {
@@ -560,10 +560,10 @@ Status NodeParser::parseNode(od::object& object, std::uint64_t where, EtBatch& o
                    hasShapes = !e.at_key("shapes").get(shapes),
                    hasTypes = !e.at_key("types").get(types),
                    hasStrides = !e.at_key("strides").get(strides);
-        // Values are mostly unique (tensor ids); shapes and strides repeat from op to op.
+        // Shapes and strides repeat from op to op; values (tensor ids) from step to step.
         auto minified = [&](const dom::element& element, bool shared) {
           minified_ = simdjson::minify(element);
-          return shared ? storage.intern(minified_) : storage.copy(minified_);
+          return shared ? storage.intern(minified_) : storage.copyRecent(minified_);
         };
         args.valuesJson = hasValues ? minified(values, false) : std::string_view("[]");
         sig.shapesJson = hasShapes ? minified(shapes, true) : std::string_view("[]");

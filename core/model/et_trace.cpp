@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
 namespace sutra {
 namespace {
@@ -44,6 +45,18 @@ std::string_view EtStorage::copy(std::string_view text) {
   char* out = static_cast<char*>(allocate(text.size(), 1));
   std::memcpy(out, text.data(), text.size());
   return {out, text.size()};
+}
+
+const void* EtStorage::copyRecentBytes(std::string_view bytes, std::size_t align) {
+  if (bytes.empty()) return nullptr;
+  if (recent_.empty()) recent_.resize(kRecentSlots);
+  std::string_view& slot = recent_[std::hash<std::string_view>{}(bytes) % kRecentSlots];
+  if (slot == bytes && reinterpret_cast<std::uintptr_t>(slot.data()) % align == 0)
+    return slot.data();
+  void* out = allocate(bytes.size(), align);
+  std::memcpy(out, bytes.data(), bytes.size());
+  slot = std::string_view(static_cast<const char*>(out), bytes.size());
+  return out;
 }
 
 EtStorage& EtTrace::ownStorage() {

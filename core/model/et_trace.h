@@ -64,11 +64,28 @@ class EtStorage {
         std::string_view(reinterpret_cast<const char*>(kept.data()), kept.size_bytes()));
     return kept;
   }
-  // Frees the tables intern() and copyShared() look texts and lists up in (the reader is done
-  // with the arena: it is only read from now on). Later calls still work, sharing from then on.
+  // A copy of text or items shared with an equal one copied a short while before (a table of
+  // kRecentSlots by hash, one copy a slot, the newest kept): a layer's argument values and tensors
+  // repeat from training step to training step, but most are unique within one, and a table of
+  // every one would take more memory than their copies save.
+  std::string_view copyRecent(std::string_view text) {
+    return {static_cast<const char*>(copyRecentBytes(text, 1)), text.size()};
+  }
+  template <class T>
+  std::span<const T> copyRecent(std::span<const T> items) {
+    static_assert(std::is_trivially_copyable_v<T> && std::has_unique_object_representations_v<T>,
+                  "items are compared by their bytes");
+    const std::string_view bytes(reinterpret_cast<const char*>(items.data()), items.size_bytes());
+    return {static_cast<const T*>(copyRecentBytes(bytes, alignof(T))), items.size()};
+  }
+  static constexpr std::size_t kRecentSlots = std::size_t{1} << 15;
+  // Frees the tables intern(), copyShared() and copyRecent() look texts and lists up in (the reader
+  // is done with the arena: it is only read from now on). Later calls still work, sharing from then
+  // on.
   void forgetShared() {
     interned_ = {};
     sharedLists_ = {};
+    recent_ = {};
   }
   template <class T>
   const T* make(T value) {
@@ -81,6 +98,7 @@ class EtStorage {
 
  private:
   void* allocate(std::size_t bytes, std::size_t align);
+  const void* copyRecentBytes(std::string_view bytes, std::size_t align);
 
   std::size_t chunkBytes_;
   std::vector<std::unique_ptr<std::byte[]>> blocks_;
@@ -89,6 +107,7 @@ class EtStorage {
   std::size_t used_ = 0, heap_ = 0;
   std::unordered_set<std::string_view> interned_;
   std::unordered_set<std::string_view> sharedLists_;  // the bytes of lists kept by copyShared
+  std::vector<std::string_view> recent_;              // copyRecent's table, kRecentSlots once used
 };
 
 // A tensor as the ET writes it: [tensor_id, storage_id, offset, numel, itemsize, device].

@@ -65,6 +65,45 @@ TEST(EtCompactModel, RepeatedStringsAreStoredOnceAndCopiesShareTheStorage) {
   EXPECT_EQ(n.inputs.tensors[0].numel, 4);
 }
 
+TEST(EtCompactModel, ArgumentsSeenShortlyBeforeAreStoredOnce) {
+  auto et = readPytorchEt(writeEt("compact_recent.json"));
+  ASSERT_TRUE(et.ok()) << et.error().message;
+  // Nodes 2 and 3 hold the same tensor (their values texts differ: node 2 adds a scalar).
+  EXPECT_EQ(et->find(2)->inputs.tensors.data(), et->find(3)->inputs.tensors.data());
+  EXPECT_NE(et->find(2)->inputs.valuesJson, et->find(3)->inputs.valuesJson);
+}
+
+TEST(EtCompactModel, CopyRecentSharesAnEqualCopyAndKeepsEveryText) {
+  EtStorage storage;
+  const std::string first = R"([[5,6,0,4,4,"cuda:0"],1])";
+  const std::string_view kept = storage.copyRecent(std::string_view(first));
+  EXPECT_EQ(kept, first);
+  EXPECT_NE(kept.data(), first.data());
+  EXPECT_EQ(storage.copyRecent(std::string_view(std::string(first))).data(), kept.data());
+  // Far more texts than the table has slots: each copy holds its own text whatever it evicted,
+  // and equal texts share one copy while the table still has it.
+  std::vector<std::pair<std::string, std::string_view>> copies;
+  for (std::size_t i = 0; i < 3 * EtStorage::kRecentSlots; ++i) {
+    std::string text = "[" + std::to_string(i) + "]";
+    const std::string_view copy = storage.copyRecent(std::string_view(text));
+    EXPECT_EQ(copy.data(), storage.copyRecent(std::string_view(text)).data());
+    copies.emplace_back(std::move(text), copy);
+  }
+  for (const auto& [text, copy] : copies) ASSERT_EQ(copy, text);
+  EXPECT_EQ(kept, first);
+  // Lists compare by their bytes and come back aligned for their items.
+  const std::int64_t dims[] = {2, 3, 4};
+  const auto a = storage.copyRecent(std::span<const std::int64_t>(dims));
+  storage.copyRecent(std::string_view("x"));  // the next block byte is unaligned
+  const auto b = storage.copyRecent(std::span<const std::int64_t>(dims));
+  EXPECT_EQ(a.data(), b.data());
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a.data()) % alignof(std::int64_t), 0u);
+  // Empty in, empty out; after forgetShared() it still copies.
+  EXPECT_TRUE(storage.copyRecent(std::string_view()).empty());
+  storage.forgetShared();
+  EXPECT_EQ(storage.copyRecent(std::string_view(first)), first);
+}
+
 TEST(EtCompactModel, SidesWithTheSameTypesAndShapesShareOneSignature) {
   auto et = readPytorchEt(writeEt("compact_signature.json"));
   ASSERT_TRUE(et.ok()) << et.error().message;

@@ -85,7 +85,7 @@ TraceSummary summarizeEt(const EtTrace& et) {
   for (const auto& n : et.nodes) {
     std::string category = n.isRoot() ? "process root" : n.isThreadRoot() ? "thread root" : "";
     if (category.empty()) {
-      category = std::string(n.category);
+      category = std::string(n.category());
       if (category.empty()) category = "operator";
       tids.insert(n.tid);
     }

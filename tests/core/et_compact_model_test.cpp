@@ -34,8 +34,8 @@ std::string writeEt(const std::string& name) {
 TEST(EtCompactModel, CategoryIsTheTopLevelCatOnly) {
   auto et = readPytorchEt(writeEt("compact_category.json"));
   ASSERT_TRUE(et.ok()) << et.error().message;
-  EXPECT_EQ(et->find(2)->category, "");  // "cat" inside an attribute's string is no category
-  EXPECT_EQ(et->find(3)->category, "kernel");
+  EXPECT_EQ(et->find(2)->category(), "");  // "cat" inside an attribute's string is no category
+  EXPECT_EQ(et->find(3)->category(), "kernel");
   EXPECT_EQ(et->find(4)->name, "second");
 }
 

@@ -5,6 +5,7 @@
 // fit input, on the real pairs in ../shared under every option that changes the graph, with the
 // ops in the linked trace's order and reversed (ids out of order: the nodes are placed after the
 // build).
+#include <google/protobuf/util/delimited_message_util.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -35,13 +36,12 @@ std::string readAll(const std::string& path) {
   return s.str();
 }
 
-// The GlobalMetadata as the file starts: its varint32 length, then the message.
+// The GlobalMetadata as the file starts: its varint32 length, then the message (written by
+// protobuf's own delimited writer, not by the code under test).
 std::string metaBytes(const ChakraProtoMsg::GlobalMetadata& meta) {
-  std::string out;
-  auto v = static_cast<std::uint32_t>(meta.ByteSizeLong());
-  for (; v >= 0x80; v >>= 7) out.push_back(static_cast<char>((v & 0x7f) | 0x80));
-  out.push_back(static_cast<char>(v));
-  return out + meta.SerializeAsString();
+  std::ostringstream out;
+  EXPECT_TRUE(google::protobuf::util::SerializeDelimitedToOstream(meta, &out));
+  return out.str();
 }
 
 void expectSameStats(const ConvertStats& a, const ConvertStats& b) {

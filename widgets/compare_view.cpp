@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "compare_view.h"
 
-#include <QDir>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QSplitter>
@@ -9,6 +8,7 @@
 #include <QtConcurrent>
 
 #include "session/run.h"
+#include "session/run_naming.h"
 #include "table_sorting.h"
 #include "text/format.h"
 
@@ -33,18 +33,6 @@ SideTable sideOf(const RankRun& rank, const std::string& label) {
   return out;
 }
 
-// A run's label: a run folder by its name; a file by its name, or "folder/file" where the runs'
-// file names are the same (two recordings laid out alike, e.g. rank0.kineto.json.gz in two
-// directories).
-std::string runLabel(const QString& input, const std::string& tracePath, bool withFolder) {
-  const QFileInfo given(input);
-  if (!input.isEmpty() && given.isDir())
-    return QDir(QDir(input).absolutePath()).dirName().toStdString();
-  const QFileInfo info(QString::fromStdString(tracePath));
-  if (!withFolder) return info.fileName().toStdString();
-  return (info.dir().dirName() + QLatin1Char('/') + info.fileName()).toStdString();
-}
-
 }  // namespace
 
 namespace {
@@ -60,18 +48,16 @@ RunOptions compareOptions() {
 ComparisonResult compareRanks(const std::vector<std::shared_ptr<const RankRun>>& ranks,
                               const QStringList& inputs = {}) {
   ComparisonResult result;
-  auto name = [&](std::size_t i) {
-    return QFileInfo(QString::fromStdString(ranks[i]->trace->path)).fileName();
-  };
-  const bool same =
-      name(0) == name(1) || (ranks.size() > 2 && (name(2) == name(0) || name(2) == name(1)));
-  std::vector<std::string> labels;
-  std::vector<SideTable> sides;
+  // Each run by the folder the user gave, else by its trace file (session/run_naming.h).
+  std::vector<std::string> runPaths;
   for (std::size_t i = 0; i < ranks.size(); ++i) {
     const QString input = i < std::size_t(inputs.size()) ? inputs[int(i)] : QString();
-    labels.push_back(runLabel(input, ranks[i]->trace->path, same));
-    sides.push_back(sideOf(*ranks[i], labels.back()));
+    runPaths.push_back(!input.isEmpty() && QFileInfo(input).isDir() ? input.toStdString()
+                                                                    : ranks[i]->trace->path);
   }
+  const std::vector<std::string> labels = runLabels(runPaths);
+  std::vector<SideTable> sides;
+  for (std::size_t i = 0; i < ranks.size(); ++i) sides.push_back(sideOf(*ranks[i], labels[i]));
   result.comparison = compareOpTables(*sides[0].table, *sides[1].table, labels[0], labels[1]);
   result.story = tellComparison(result.comparison, *ranks[0]->trace, *ranks[1]->trace,
                                 ranks[0]->steps.size(), ranks[1]->steps.size());

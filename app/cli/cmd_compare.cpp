@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 // sutra-cli compare: two operator tables side by side (two runs, or two steps of one run).
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 
 #include "analysis/compare.h"
 #include "analysis/compare_story.h"
 #include "analysis_input.h"
 #include "command.h"
+#include "session/run_naming.h"
 
 namespace sutra::cli {
 namespace {
@@ -33,12 +33,6 @@ constexpr const char* kHelp =
     "                     \"story\":{\"headline\",\"replaced\",\"a\":{\"window_ns\",\"kernels\",\n"
     "                     \"device_ops\",\"host_idle_ns\"},\"b\":{...}}}\n"
     "  --csv              the rows as CSV\n";
-
-// A run folder by its name (also written with a trailing slash), a file by its own.
-std::string runLabel(const std::string& path) {
-  const std::filesystem::path p(path);
-  return (p.has_filename() ? p : p.parent_path()).filename().string();
-}
 
 struct Side {
   std::string path;
@@ -94,19 +88,19 @@ int runCompare(int argc, char** argv) {
     if (!loaded.ok()) return fail("compare", loaded.error().message);
     second = std::move(loaded).value();
   }
-  auto tableOf = [&](const AnalysisInput& in, const Side& side,
+  // A whole run is named by its folder alone: the story reads "B (fused) against A (naive)".
+  const std::vector<std::string> runs = runLabels({a.path, b.path});
+  auto tableOf = [&](const AnalysisInput& in, const Side& side, const std::string& run,
                      std::string& label) -> Result<OpTable> {
     auto window = resolveWindow(*in.trace, in.steps, {.step = side.step});
     if (!window.ok()) return window.error();
-    // A whole run is named by its folder alone: the story reads "B (fused) against A (naive)".
-    label = runLabel(side.path) +
-            (side.step ? " " + describeWindow(in.steps, {.step = side.step}) : std::string());
+    label = run + (side.step ? " " + describeWindow(in.steps, {.step = side.step}) : std::string());
     return buildOpTable(*in.trace, *in.launches, {*window, byShape});
   };
   std::string labelA, labelB;
-  auto tableA = tableOf(*first, a, labelA);
+  auto tableA = tableOf(*first, a, runs[0], labelA);
   if (!tableA.ok()) return fail("compare", tableA.error().message);
-  auto tableB = tableOf(second ? *second : *first, b, labelB);
+  auto tableB = tableOf(second ? *second : *first, b, runs[1], labelB);
   if (!tableB.ok()) return fail("compare", tableB.error().message);
 
   const OpComparison c = compareOpTables(*tableA, *tableB, labelA, labelB);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// What an opened run is called and where it lives, from the paths it was opened from: a run folder
-// by the folder's name, a single file by its own. The window's title says it, and the save dialogs
-// start in its folder with file names made from it, so that every sample's window and export is
-// told apart by the run and not by "rank0.kineto.json.gz".
+// The window's names for a run (session/run_naming.h, for the QStrings the window holds): its
+// title says the run's name, and the save dialogs start in its folder with file names made from
+// it, so that every sample's window and export is told apart by the run and not by
+// "rank0.kineto.json.gz".
 #include <QString>
 #include <QStringList>
 

@@ -146,10 +146,10 @@ TEST_F(CompareViewTest, ThirdRunAddsItsColumnsRowsAndTimeline) {
     }
   }
   EXPECT_EQ(onlyC, 3);
-  // C's device total is test's, and the totals say so on a second line. Two runs share a file
-  // name (base.json.gz), so every run is labelled with its folder.
+  // C's device total is test's, and the totals say so on a second line. A and B are one file, so
+  // no folder is added to tell them apart (two files named alike: RunNaming's tests).
   EXPECT_TRUE(view.totalsText().contains(
-      "\nC (trace_compare/test.json.gz) against A:    " +
+      "\nC (test.json.gz) against A:    " +
       QString::fromStdString(totalLine("Self CUDA total", 1'694'000, 1'690'000))))
       << view.totalsText().toStdString();
   EXPECT_EQ(view.chart()->seriesCount(), 4);  // device and CPU, B-A and C-A

@@ -33,10 +33,6 @@ SideTable sideOf(const RankRun& rank, const std::string& label) {
   return out;
 }
 
-}  // namespace
-
-namespace {
-
 // A side needs its tables, steps and lanes: no sync dependencies, no simulation graph.
 RunOptions compareOptions() {
   RunOptions options = RunOptions::upTo(RunStage::Analyse);

@@ -3,8 +3,8 @@
 // A Chakra Node written straight to its wire bytes (libprotobuf's varint and tag helpers, the
 // generated field numbers), as libprotobuf serialises the message: fields in field-number order,
 // proto3 defaults left out, packed dependencies, each attribute's oneof value written even when 0.
-// No message is built: for a large graph a message per node,
-// and the allocation per attribute behind it, were most of the converter's time.
+// No message is built: for a large graph a message per node, and the allocation per attribute
+// behind it, were most of the converter's time.
 //
 // Calls may come in any order; attributes keep theirs. The name is kept as a view until the node
 // is appended; attributes, inputs and outputs are written (copied) at once.

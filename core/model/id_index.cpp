@@ -12,39 +12,19 @@ constexpr std::size_t kSlotsPerId = 4;
 constexpr std::size_t kAllowance = 1 << 16;
 }  // namespace
 
-std::uint32_t* IdIndex::slot(std::int64_t id, bool grow) {
-  if (id >= 0) {
-    const auto at = static_cast<std::uint64_t>(id);
-    if (at < table_.size()) return &table_[static_cast<std::size_t>(at)];
-    if (grow && at < kSlotsPerId * (size_ + 1) + kAllowance) {
-      table_.resize(std::max<std::size_t>(static_cast<std::size_t>(at) + 1, table_.size() * 3 / 2),
-                    kNone);
-      return &table_[static_cast<std::size_t>(at)];
-    }
-  }
-  return nullptr;
-}
-
 std::pair<std::uint32_t, bool> IdIndex::insert(std::int64_t id, std::uint32_t position) {
   if (const std::uint32_t at = find(id); at != kNone) return {at, false};
-  if (std::uint32_t* s = slot(id, true))
-    *s = position;
-  else
-    sparse_.emplace(id, position);
   ++size_;
+  const auto at = static_cast<std::uint64_t>(id);
+  if (id >= 0 && (at < table_.size() || at < kSlotsPerId * size_ + kAllowance)) {
+    if (at >= table_.size())
+      table_.resize(std::max<std::size_t>(static_cast<std::size_t>(at) + 1, table_.size() * 3 / 2),
+                    kNone);
+    table_[static_cast<std::size_t>(at)] = position;
+  } else {
+    sparse_.emplace(id, position);
+  }
   return {position, true};
-}
-
-void IdIndex::set(std::int64_t id, std::uint32_t position) {
-  if (auto [at, added] = insert(id, position); added) return;
-  if (std::uint32_t* s = slot(id, false); s && *s != kNone)
-    *s = position;
-  else
-    sparse_[id] = position;
-}
-
-void IdIndex::reserve(std::size_t ids) {
-  if (ids > table_.size()) table_.resize(ids, kNone);
 }
 
 void IdIndex::clear() {

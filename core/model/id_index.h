@@ -24,21 +24,13 @@ class IdIndex {
     const auto it = sparse_.find(id);
     return it == sparse_.end() ? kNone : it->second;
   }
-  bool contains(std::int64_t id) const { return find(id) != kNone; }
   // Adds id at `position` unless it is there: returns its position and whether it was added.
   std::pair<std::uint32_t, bool> insert(std::int64_t id, std::uint32_t position);
-  // Sets id's position, added or replaced.
-  void set(std::int64_t id, std::uint32_t position);
-  // Room in the table for ids below `ids` (a hint: the table also grows as ids come).
-  void reserve(std::size_t ids);
   void clear();
-  std::size_t size() const { return size_; }
   // Every (id, position), ascending by id.
   std::vector<std::pair<std::int64_t, std::uint32_t>> entries() const;
 
  private:
-  std::uint32_t* slot(std::int64_t id, bool grow);
-
   std::vector<std::uint32_t> table_;  // by id: position or kNone
   std::unordered_map<std::int64_t, std::uint32_t> sparse_;
   std::size_t size_ = 0;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <gtest/gtest.h>
 
+#include "model/id_index.h"
 #include "model/time.h"
 #include "model/trace_builder.h"
 #include "support/trace_digest.h"
@@ -205,6 +206,33 @@ TEST(FormatDuration, PicksUnitByMagnitude) {
   EXPECT_EQ(formatDuration(403'300), "403.3 us");
   EXPECT_EQ(formatDuration(2'355'000), "2.355 ms");
   EXPECT_EQ(formatDuration(1'500'000'000), "1.500 s");
+}
+
+TEST(IdIndex, DenseSparseAndNegativeIdsAllFoundAndRepeatsRefused) {
+  IdIndex index;
+  for (std::uint32_t i = 0; i < 1000; ++i) EXPECT_TRUE(index.insert(i + 1, i).second);
+  // Far beyond the table (an outlier, as some writers number a root), and negative.
+  EXPECT_TRUE(index.insert(1'000'000'000'000, 1000).second);
+  EXPECT_TRUE(index.insert(-5, 1001).second);
+  // An id seen before keeps its first position.
+  const auto [at, added] = index.insert(7, 42);
+  EXPECT_FALSE(added);
+  EXPECT_EQ(at, 6u);
+  EXPECT_EQ(index.find(1), 0u);
+  EXPECT_EQ(index.find(1000), 999u);
+  EXPECT_EQ(index.find(1'000'000'000'000), 1000u);
+  EXPECT_EQ(index.find(-5), 1001u);
+  EXPECT_EQ(index.find(0), IdIndex::kNone);
+  EXPECT_EQ(index.find(1001), IdIndex::kNone);
+  EXPECT_EQ(index.find(-1), IdIndex::kNone);
+  const auto entries = index.entries();
+  ASSERT_EQ(entries.size(), 1002u);
+  EXPECT_EQ(entries.front(), (std::pair<std::int64_t, std::uint32_t>{-5, 1001}));
+  EXPECT_EQ(entries[1], (std::pair<std::int64_t, std::uint32_t>{1, 0}));
+  EXPECT_EQ(entries.back(), (std::pair<std::int64_t, std::uint32_t>{1'000'000'000'000, 1000}));
+  index.clear();
+  EXPECT_EQ(index.find(1), IdIndex::kNone);
+  EXPECT_TRUE(index.entries().empty());
 }
 
 }  // namespace

@@ -6,11 +6,21 @@ CMAKE_FLAGS ?=
 # Line tables only (-g1): backtraces keep file and line, and the build takes a third less time than
 # with full debug info. Configure with cmake directly for full -g.
 RELWITHDEBINFO_FLAGS ?= -O2 -g1 -DNDEBUG
+# The Python tools and tests (torch, HTA, pytest ...) live in a virtual environment of their own,
+# installed from the one pinned requirements file; the stamp makes `make` reinstall when it changes.
+VENV ?= build/venv
+PYTHON ?= python3
 
-.PHONY: deps build run test bench deb clean
+.PHONY: deps venv build run test pytest bench deb clean
 
 deps:
 	@./scripts/install-deps.sh
+
+$(VENV)/.installed: python/requirements.txt
+	./scripts/make-venv.sh $(VENV) $(PYTHON)
+	touch $@
+
+venv: deps $(VENV)/.installed
 
 $(BUILD)/build.ninja: CMakeLists.txt
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -22,8 +32,14 @@ build: deps $(BUILD)/build.ninja
 run: build
 	@./scripts/run-demo.sh $(BUILD)
 
-test: build
+test: build venv
 	cd $(BUILD) && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j $(JOBS)
+	$(MAKE) --no-print-directory pytest
+
+# The Python tests: the live oracles (a fresh torch recording judged against torch's own numbers,
+# HTA on the real traces) and the tools. They use the build's sutra-cli.
+pytest: venv
+	SUTRA_BUILD=$(BUILD) $(VENV)/bin/python -m pytest tests/python
 
 bench: build
 	./scripts/bench.sh $(BUILD)

@@ -8,14 +8,47 @@
 namespace sutra {
 namespace {
 
-// The names of the rows found on one side only, the largest first (the comparison's order), at
-// most `most` of them and "..." for the rest: the host ops where the side has some (their device
-// ops are counted after them, their kernel names say little), else the device ops.
-std::string namesOnlyIn(const OpComparison& c, bool sideA, std::size_t most) {
-  std::vector<const OpDelta*> host, device;
+bool isOpOrAnnotation(CategoryClass k) {
+  return k == CategoryClass::CpuOp || k == CategoryClass::UserAnnotation;
+}
+
+// The host rows found on one side only that a user would name: framework ops and annotations
+// (not Python frames) of which some call, in the side's window, is inside no other op found on
+// that side only. For the naive RMSNorm against its compiled version that is mul, mean, add,
+// rsqrt, not aten::sum and aten::div_, which mean calls.
+std::vector<const OpDelta*> outermostOnlyIn(const OpComparison& c, const Trace& trace,
+                                            const TimeWindow& window, bool sideA) {
+  std::vector<bool> onlyHere(trace.names.size(), false);
   for (const OpDelta& d : c.rows)
-    if (sideA ? d.inA && !d.inB : d.inB && !d.inA) (d.onDevice ? device : host).push_back(&d);
-  const std::vector<const OpDelta*>& named = host.empty() ? device : host;
+    if (!d.onDevice && (sideA ? d.inA && !d.inB : d.inB && !d.inA))
+      if (auto id = trace.names.find(d.name); id != StringTable::kMissing) onlyHere[id] = true;
+  std::vector<bool> outermost(trace.names.size(), false);
+  for (const Event& e : trace.events) {
+    if (!isOpOrAnnotation(e.klass) || !onlyHere[e.name] || !window.contains(e.start)) continue;
+    bool inside = false;
+    for (EventId p = e.parent; p != kNoEvent && !inside; p = trace.events[p].parent)
+      inside = isOpOrAnnotation(trace.events[p].klass) && onlyHere[trace.events[p].name];
+    if (!inside) outermost[e.name] = true;
+  }
+  std::vector<const OpDelta*> out;
+  for (const OpDelta& d : c.rows)
+    if (!d.onDevice && (sideA ? d.inA && !d.inB : d.inB && !d.inA))
+      if (auto id = trace.names.find(d.name); id != StringTable::kMissing && outermost[id])
+        out.push_back(&d);
+  return out;
+}
+
+// The names of the rows found on one side only, the largest first (the comparison's order), at
+// most `most` of them and "..." for the rest: the outermost host ops where the side has some
+// (their device ops are counted after them, their kernel names say little), else the device ops.
+std::string namesOnlyIn(const OpComparison& c, const std::vector<const OpDelta*>& host,
+                        bool sideA, std::size_t most) {
+  std::vector<const OpDelta*> device, frames;
+  for (const OpDelta& d : c.rows)
+    if (sideA ? d.inA && !d.inB : d.inB && !d.inA) (d.onDevice ? device : frames).push_back(&d);
+  // Where the side has neither ops nor device ops of its own, its own rows are Python frames.
+  const std::vector<const OpDelta*>& named =
+      !host.empty() ? host : (!device.empty() ? device : frames);
   std::string out;
   for (std::size_t i = 0; i < named.size() && i < most; ++i)
     out += (i == 0 ? "" : ", ") + named[i]->name;
@@ -24,13 +57,6 @@ std::string namesOnlyIn(const OpComparison& c, bool sideA, std::size_t most) {
     out +=
         "; " + std::to_string(device.size()) + (device.size() == 1 ? " device op" : " device ops");
   return out;
-}
-
-std::size_t hostRowsOnlyIn(const OpComparison& c, bool sideA) {
-  return static_cast<std::size_t>(
-      std::count_if(c.rows.begin(), c.rows.end(), [&](const OpDelta& d) {
-        return !d.onDevice && (sideA ? d.inA && !d.inB : d.inB && !d.inA);
-      }));
 }
 
 std::string plural(std::uint64_t n, const std::string& one, const std::string& many) {
@@ -90,13 +116,22 @@ ComparisonStory tellComparison(const OpComparison& c, const Trace& a, const Trac
     if (how == "new" || how == "gone") return what + " " + how + times;
     return how + " " + what + times;
   };
-  h += change(dev + " time", story.a.selfDevice, story.b.selfDevice);
-  if (story.a.kernels != story.b.kernels)
-    h += ", " + plural(story.a.kernels / steps, "kernel", "kernels") + " -> " +
-         std::to_string(story.b.kernels / steps) + perStep;
-  else
-    h += ", " + plural(story.a.kernels / steps, "kernel", "kernels") + perStep + " in both";
-  h += ", " + change("CPU time", story.a.selfCpu, story.b.selfCpu);
+  // A run with no device work on either side (a CPU recording) is told by its CPU time and its
+  // step, not by a device time of 0 ns in both.
+  const bool deviceWork = story.a.selfDevice != 0 || story.b.selfDevice != 0 ||
+                          story.a.kernels != 0 || story.b.kernels != 0;
+  if (deviceWork) {
+    h += change(dev + " time", story.a.selfDevice, story.b.selfDevice);
+    if (story.a.kernels != story.b.kernels)
+      h += ", " + plural(story.a.kernels / steps, "kernel", "kernels") + " -> " +
+           std::to_string(story.b.kernels / steps) + perStep;
+    else
+      h += ", " + plural(story.a.kernels / steps, "kernel", "kernels") + perStep + " in both";
+  } else if (stepsA == stepsB && stepsA > 0) {
+    h += change("step", story.a.window / TimeNs(stepsA), story.b.window / TimeNs(stepsB)) +
+         (stepsA > 1 ? " (the mean of " + std::to_string(stepsA) + ")" : "");
+  }
+  h += (h.ends_with(": ") ? "" : ", ") + change("CPU time", story.a.selfCpu, story.b.selfCpu);
   if (story.a.hostIdle != 0 || story.b.hostIdle != 0)
     h += ", host idle " + formatDuration(story.a.hostIdle) + " -> " +
          formatDuration(story.b.hostIdle);
@@ -104,20 +139,28 @@ ComparisonStory tellComparison(const OpComparison& c, const Trace& a, const Trac
 
   const std::size_t onlyA = c.onlyInA(), onlyB = c.onlyInB();
   if (onlyA > 0 || onlyB > 0) {
-    // Counted as users think of them: host ops where a side has some, its device ops otherwise.
-    auto count = [&](bool sideA, std::size_t all) {
-      const std::size_t host = hostRowsOnlyIn(c, sideA);
-      return host > 0 ? plural(host, "op", "ops") : plural(all, "device op", "device ops");
+    const auto hostA = outermostOnlyIn(c, a, c.windowA, true);
+    const auto hostB = outermostOnlyIn(c, b, c.windowB, false);
+    // Counted as users think of them: the outermost host ops where a side has some, its device
+    // ops otherwise.
+    auto count = [&](const std::vector<const OpDelta*>& host, bool sideA, std::size_t all) {
+      const bool device = std::any_of(c.rows.begin(), c.rows.end(), [&](const OpDelta& d) {
+        return d.onDevice && (sideA ? d.inA && !d.inB : d.inB && !d.inA);
+      });
+      if (!host.empty()) return plural(host.size(), "op", "ops");
+      return device ? plural(all, "device op", "device ops")
+                    : plural(all, "Python frame", "Python frames");
     };
     if (onlyA > 0 && onlyB > 0)
-      story.replaced = count(true, onlyA) + " only in A (" + namesOnlyIn(c, true, 5) +
-                       ") replaced by " + count(false, onlyB) + " only in B (" +
-                       namesOnlyIn(c, false, 5) + ")";
+      story.replaced = count(hostA, true, onlyA) + " only in A (" + namesOnlyIn(c, hostA, true, 5) +
+                       ") replaced by " + count(hostB, false, onlyB) + " only in B (" +
+                       namesOnlyIn(c, hostB, false, 5) + ")";
     else if (onlyA > 0)
-      story.replaced =
-          count(true, onlyA) + " only in A, gone in B (" + namesOnlyIn(c, true, 5) + ")";
+      story.replaced = count(hostA, true, onlyA) + " only in A, gone in B (" +
+                       namesOnlyIn(c, hostA, true, 5) + ")";
     else
-      story.replaced = count(false, onlyB) + " only in B, new (" + namesOnlyIn(c, false, 5) + ")";
+      story.replaced = count(hostB, false, onlyB) + " only in B, new (" +
+                       namesOnlyIn(c, hostB, false, 5) + ")";
   }
   return story;
 }

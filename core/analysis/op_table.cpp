@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "link/launch_index.h"
+#include "model/event_args.h"
 
 namespace sutra {
 namespace {
@@ -21,6 +22,14 @@ constexpr std::array<std::string_view, 6> kFilteredNames = {"profiler::_record_f
                                                             "aten::_version"};
 
 constexpr std::string_view kProfilerStepPrefix = "ProfilerStep#";
+constexpr std::string_view kMemoryEventName = "[memory]";
+
+// One [memory] event's Bytes, split by torch's device types (c10::DeviceType).
+struct MemoryRecord {
+  TimeNs time = 0;
+  std::int64_t cpuBytes = 0;     // CPU (0), MKLDNN (2), IDEEP (5)
+  std::int64_t deviceBytes = 0;  // CUDA (1), HIP (6), XPU (12), PrivateUse1 (20)
+};
 constexpr std::uint32_t kNone = UINT32_MAX;
 
 // The raw JSON value of "Input Dims" in an event's args text, or empty.
@@ -51,6 +60,7 @@ class TableBuilder {
     classify();
     nest();
     attributeDevice();
+    readMemory();
     aggregate();
     return std::move(table_);
   }
@@ -67,6 +77,7 @@ class TableBuilder {
       switch (e.klass) {
         case CategoryClass::CpuOp:
         case CategoryClass::UserAnnotation:
+        case CategoryClass::PythonFunction:
         case CategoryClass::Runtime:
         case CategoryClass::Driver:
           kind_[i] = RowKind::Host;
@@ -83,7 +94,7 @@ class TableBuilder {
   }
 
   // The row parent of each host row: the nearest enclosing host row on its thread, by torch's rule
-  // (a child starts before its parent ends and ends no later), skipping Python frames and the like.
+  // (a child starts before its parent ends and ends no later), skipping what is no row.
   void nest() {
     const auto& events = trace_.events;
     parent_.assign(events.size(), kNoEvent);
@@ -123,6 +134,101 @@ class TableBuilder {
       deviceTotal_[i] += selfDevice_[i];
       if (parent_[i] != kNoEvent) deviceTotal_[parent_[i]] += deviceTotal_[i];
     }
+  }
+
+  // The [memory] events by time, with prefix sums, so that each host op's memory is two binary
+  // searches (torch's MemRecordsAcc.in_interval).
+  void readMemory() {
+    const StringId name = trace_.names.find(kMemoryEventName);
+    if (name == StringTable::kMissing) return;
+    for (const Instant& i : trace_.instants) {
+      if (i.name != name || i.args == kNoArgs) continue;
+      const auto args = nlohmann::json::parse(trace_.args.get(i.args), nullptr, false);
+      const auto bytes = args.is_object() ? integerArg(args, "Bytes") : std::nullopt;
+      if (!bytes) continue;
+      MemoryRecord r{i.time, 0, 0};
+      switch (integerArg(args, "Device Type").value_or(0)) {
+        case 0:
+        case 2:
+        case 5:
+          r.cpuBytes = *bytes;
+          break;
+        case 1:
+        case 6:
+        case 12:
+        case 20:
+          r.deviceBytes = *bytes;
+          table_.deviceMemoryRecorded = true;
+          break;
+        default:
+          break;
+      }
+      memory_.push_back(r);
+    }
+    table_.memoryRecorded = !memory_.empty();
+    std::stable_sort(memory_.begin(), memory_.end(),
+                     [](const MemoryRecord& a, const MemoryRecord& b) { return a.time < b.time; });
+    cpuPrefix_.assign(memory_.size() + 1, 0);
+    devicePrefix_.assign(memory_.size() + 1, 0);
+    for (std::size_t k = 0; k < memory_.size(); ++k) {
+      cpuPrefix_[k + 1] = cpuPrefix_[k] + memory_[k].cpuBytes;
+      devicePrefix_[k + 1] = devicePrefix_[k] + memory_[k].deviceBytes;
+    }
+    // Each host op's memory, its self memory (less its row children's), and which records some
+    // host op holds: the others are torch's top-level "[memory]" calls.
+    const auto& events = trace_.events;
+    cpuMemory_.assign(events.size(), 0);
+    deviceMemory_.assign(events.size(), 0);
+    std::vector<std::int64_t> covered(memory_.size() + 1, 0);  // +1 at a range's start, -1 past it
+    for (EventId i = 0; i < events.size(); ++i) {
+      if (kind_[i] != RowKind::Host) continue;
+      const auto [from, to] = memoryRange(events[i].start, events[i].end());
+      cpuMemory_[i] = cpuPrefix_[to] - cpuPrefix_[from];
+      deviceMemory_[i] = devicePrefix_[to] - devicePrefix_[from];
+      if (from < to) {
+        ++covered[from];
+        --covered[to];
+      }
+    }
+    selfCpuMemory_ = cpuMemory_;
+    selfDeviceMemory_ = deviceMemory_;
+    for (EventId i = 0; i < events.size(); ++i)
+      if (kind_[i] == RowKind::Host && parent_[i] != kNoEvent) {
+        selfCpuMemory_[parent_[i]] -= cpuMemory_[i];
+        selfDeviceMemory_[parent_[i]] -= deviceMemory_[i];
+      }
+    std::int64_t open = 0;
+    topLevelMemory_.clear();
+    for (std::size_t k = 0; k < memory_.size(); ++k) {
+      open += covered[k];
+      if (open == 0) topLevelMemory_.push_back(k);
+    }
+  }
+
+  // The records with start <= time <= end, as [first, last) indices into memory_.
+  std::pair<std::size_t, std::size_t> memoryRange(TimeNs start, TimeNs end) const {
+    auto byTime = [](const MemoryRecord& r, TimeNs t) { return r.time < t; };
+    const auto first = std::lower_bound(memory_.begin(), memory_.end(), start, byTime);
+    const auto last = std::upper_bound(first, memory_.end(), end,
+                                       [](TimeNs t, const MemoryRecord& r) { return t < r.time; });
+    return {static_cast<std::size_t>(first - memory_.begin()),
+            static_cast<std::size_t>(last - memory_.begin())};
+  }
+
+  // The memory events in no host op, in the window: calls of one "[memory]" row.
+  void addTopLevelMemoryRow() {
+    std::uint32_t k = kNone;
+    for (std::size_t m : topLevelMemory_) {
+      if (!options_.window.contains(memory_[m].time)) continue;
+      if (k == kNone) k = newRow(std::string(kMemoryEventName), false, {});
+      OpRow& r = table_.rows[k];
+      ++r.calls;
+      r.cpuMemory += memory_[m].cpuBytes;
+      r.selfCpuMemory += memory_[m].cpuBytes;
+      r.deviceMemory += memory_[m].deviceBytes;
+      r.selfDeviceMemory += memory_[m].deviceBytes;
+    }
+    if (k != kNone) memoryRow_ = k;
   }
 
   // The whole trace's window (or a wider one): it holds the work launched before the trace too.
@@ -203,7 +309,9 @@ class TableBuilder {
                           childCount_[p] == 1;
       mergedInto[i] = merged ? mergedInto[p] : i;
     }
+    addTopLevelMemoryRow();
     std::vector<bool> used(table_.rows.size(), false);
+    if (memoryRow_ != kNone) used[memoryRow_] = true;
     for (EventId i = 0; i < events.size(); ++i) {
       if (row[i] == kNone) continue;
       const Event& e = events[i];
@@ -223,8 +331,16 @@ class TableBuilder {
       r.events.push_back(i);
       r.selfCpu += selfCpu_[i];
       r.selfDevice += selfDevice_[i];
+      if (!memory_.empty()) {
+        r.selfCpuMemory += selfCpuMemory_[i];
+        r.selfDeviceMemory += selfDeviceMemory_[i];
+      }
       if (merged) continue;  // its totals are inside the op it was merged into
       ++r.calls;
+      if (!memory_.empty()) {
+        r.cpuMemory += cpuMemory_[i];
+        r.deviceMemory += deviceMemory_[i];
+      }
       bool nestedInItself = false;
       if (options_.countRecursionOnce)
         for (EventId a = parent_[i]; a != kNoEvent && !nestedInItself; a = parent_[a])
@@ -265,6 +381,11 @@ class TableBuilder {
   std::vector<EventId> parent_;
   std::vector<TimeNs> selfCpu_, selfDevice_, deviceTotal_;
   std::vector<std::uint32_t> childCount_;
+  std::vector<MemoryRecord> memory_;
+  std::vector<std::int64_t> cpuPrefix_, devicePrefix_;
+  std::vector<std::int64_t> cpuMemory_, deviceMemory_, selfCpuMemory_, selfDeviceMemory_;
+  std::vector<std::size_t> topLevelMemory_;
+  std::uint32_t memoryRow_ = kNone;
   std::array<std::vector<std::uint32_t>, 2> rowByName_;
   std::array<std::unordered_map<std::string, std::uint32_t>, 2> rowByDisplay_;
   std::unordered_map<std::string, std::uint32_t> rowByShape_;

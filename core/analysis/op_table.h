@@ -5,9 +5,10 @@
 // over a time window.
 //
 // Semantics, as torch's FunctionEvent/EventList compute them (torch/autograd/profiler_util.py):
-// - Rows: framework ops (cpu_op), user annotations, runtime and driver calls (host side), and
-//   device ops (kernels, memcpys, memsets). Python frames are no rows and no children (torch drops
-//   them from its events); neither are cuda_sync spans, device annotations, nor the utility ops
+// - Rows: framework ops (cpu_op), user annotations, Python frames (with_stack=True records them;
+//   torch 2.13's key_averages() lists them as rows and children, checked live by
+//   tests/python/test_torch_oracle.py), runtime and driver calls (host side), and device ops
+//   (kernels, memcpys, memsets). No rows: cuda_sync spans, device annotations, and the utility ops
 //   torch filters (aten::is_leaf, aten::output_nr, aten::_version, profiler::_record_function_*).
 //   ProfilerStep#N annotations share one row, "ProfilerStep*", as torch names it.
 // - Self CPU = duration minus the durations of the direct host children (rows on the same thread
@@ -27,6 +28,11 @@
 //   device work to the iteration of its launch. A device op whose launch is not in the trace
 //   (queued before the profiler started) is a row of the whole trace's table, as torch lists it,
 //   but belongs to no step or time range: there it is counted apart (OpTable::launchedBefore).
+// - Memory (with profile_memory=True's `[memory]` events), as torch's _parse_kineto_results counts
+//   it: a host op's memory is the Bytes of every memory event whose time lies in [start, end] (of
+//   any thread, as torch matches them), CPU for CPU/MKLDNN/IDEEP events and device for
+//   CUDA/HIP/XPU/PrivateUse1 ones; self memory subtracts its row children's. A memory event inside
+//   no host op is a call of the "[memory]" row, as torch lists it.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -49,6 +55,8 @@ struct OpRow {
   TimeNs cpuTotal = 0;
   TimeNs selfDevice = 0;
   TimeNs deviceTotal = 0;
+  std::int64_t cpuMemory = 0, selfCpuMemory = 0;        // bytes allocated minus freed
+  std::int64_t deviceMemory = 0, selfDeviceMemory = 0;  // the device's, likewise
   std::vector<EventId> events;  // the row's occurrences in the window, by start
 
   double cpuAverage() const { return calls ? double(cpuTotal) / double(calls) : 0.0; }
@@ -75,6 +83,8 @@ struct OpTable {
   TimeWindow window;
   bool groupedByInputShapes = false;
   bool recursionCountedOnce = false;  // OpTableOptions::countRecursionOnce
+  bool memoryRecorded = false;        // the trace has [memory] events (profile_memory=True)
+  bool deviceMemoryRecorded = false;  // ... some of them on a device
   UnlaunchedWork launchedBefore;  // device ops starting in the window, launched before the trace
   std::vector<OpRow> rows;        // in order of first occurrence; sort with sortOpRows()
   TimeNs selfCpuTotal = 0;        // sum of Self CPU over all rows ("Self CPU time total")

@@ -24,6 +24,16 @@ std::string rightAligned(const std::string& text, std::size_t width) {
   return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
 }
 
+// torch's _format_memory: binary units, two decimals, named KB / MB / GB as torch names them.
+std::string formatTorchMemory(std::int64_t bytes) {
+  constexpr double kKb = 1024.0, kMb = 1024.0 * kKb, kGb = 1024.0 * kMb;
+  const double v = double(bytes), a = v < 0 ? -v : v;
+  if (a >= kGb) return printf1("%.2f GB", v / kGb);
+  if (a >= kMb) return printf1("%.2f MB", v / kMb);
+  if (a >= kKb) return printf1("%.2f KB", v / kKb);
+  return std::to_string(bytes) + " B";
+}
+
 std::size_t rowCount(const OpTable& table, std::size_t limit) {
   return limit == 0 ? table.rows.size() : std::min(limit, table.rows.size());
 }
@@ -64,6 +74,15 @@ std::string opTableText(const OpTable& table, std::size_t limit) {
     headers.push_back(dev + " total");
     headers.push_back(dev + " time avg");
   }
+  const bool deviceMemory = device && table.deviceMemoryRecorded;
+  if (table.memoryRecorded) {
+    headers.push_back("CPU Mem");
+    headers.push_back("Self CPU Mem");
+    if (deviceMemory) {
+      headers.push_back(dev + " Mem");
+      headers.push_back("Self " + dev + " Mem");
+    }
+  }
   headers.push_back("# of Calls");
   if (shapes) headers.push_back("Input Shapes");
   std::vector<std::size_t> widths(headers.size(), kColumnWidth);
@@ -95,6 +114,14 @@ std::string opTableText(const OpTable& table, std::size_t limit) {
       cells.push_back(formatTorchTime(double(r.deviceTotal)));
       cells.push_back(formatTorchTime(r.deviceAverage()));
     }
+    if (table.memoryRecorded) {
+      cells.push_back(formatTorchMemory(r.cpuMemory));
+      cells.push_back(formatTorchMemory(r.selfCpuMemory));
+      if (deviceMemory) {
+        cells.push_back(formatTorchMemory(r.deviceMemory));
+        cells.push_back(formatTorchMemory(r.selfDeviceMemory));
+      }
+    }
     cells.push_back(std::to_string(r.calls));
     if (shapes) cells.push_back(r.inputShapes.substr(0, shapesWidth));
     out += line(cells);
@@ -123,12 +150,21 @@ nlohmann::json opTableJson(const OpTable& table, std::size_t limit) {
     row["cpu_total_ns"] = r.cpuTotal;
     row["self_device_ns"] = r.selfDevice;
     row["device_total_ns"] = r.deviceTotal;
+    if (table.memoryRecorded) {
+      row["cpu_memory_bytes"] = r.cpuMemory;
+      row["self_cpu_memory_bytes"] = r.selfCpuMemory;
+      row["device_memory_bytes"] = r.deviceMemory;
+      row["self_device_memory_bytes"] = r.selfDeviceMemory;
+    }
     rows.push_back(std::move(row));
   }
   nlohmann::json doc;
   doc["device"] = table.device;
   doc["window"] = {{"start_ns", table.window.start}, {"end_ns", table.window.end}};
   doc["rows"] = std::move(rows);
+  doc["self_cpu_total_ns"] = table.selfCpuTotal;
+  doc["self_device_total_ns"] = table.selfDeviceTotal;
+  if (table.memoryRecorded) doc["memory_recorded"] = true;
   if (table.recursionCountedOnce) doc["recursion_counted_once"] = true;
   if (const auto& u = table.launchedBefore; u.ops > 0)
     doc["launched_before_trace"] = {{"ops", u.ops}, {"time_ns", u.time}, {"in_rows", u.inRows}};
@@ -138,14 +174,21 @@ nlohmann::json opTableJson(const OpTable& table, std::size_t limit) {
 std::string opTableCsv(const OpTable& table, std::size_t limit) {
   std::string out = "name,";
   if (table.groupedByInputShapes) out += "input_shapes,";
-  out += "on_device,calls,self_cpu_ns,cpu_total_ns,self_device_ns,device_total_ns\n";
+  out += "on_device,calls,self_cpu_ns,cpu_total_ns,self_device_ns,device_total_ns";
+  if (table.memoryRecorded)
+    out += ",cpu_memory_bytes,self_cpu_memory_bytes,device_memory_bytes,self_device_memory_bytes";
+  out += "\n";
   for (std::size_t k = 0; k < rowCount(table, limit); ++k) {
     const OpRow& r = table.rows[k];
     out += csvField(r.name) + ",";
     if (table.groupedByInputShapes) out += csvField(r.inputShapes) + ",";
     out += std::string(r.onDevice ? "1" : "0") + "," + std::to_string(r.calls) + "," +
            std::to_string(r.selfCpu) + "," + std::to_string(r.cpuTotal) + "," +
-           std::to_string(r.selfDevice) + "," + std::to_string(r.deviceTotal) + "\n";
+           std::to_string(r.selfDevice) + "," + std::to_string(r.deviceTotal);
+    if (table.memoryRecorded)
+      out += "," + std::to_string(r.cpuMemory) + "," + std::to_string(r.selfCpuMemory) + "," +
+             std::to_string(r.deviceMemory) + "," + std::to_string(r.selfDeviceMemory);
+    out += "\n";
   }
   return out;
 }

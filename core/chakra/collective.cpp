@@ -65,6 +65,8 @@ bool isCommHostOpName(std::string_view name) {
          name.find("record_param_comms") != std::string_view::npos;
 }
 
+bool isCommWorkerName(std::string_view name) { return name.starts_with("gloo:"); }
+
 std::string_view collectiveName(Collective c) {
   switch (c) {
     case Collective::AllReduce:

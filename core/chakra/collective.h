@@ -32,6 +32,10 @@ std::optional<Collective> collectiveFromName(std::string_view name);
 bool isCommKernelName(std::string_view name);
 // A host op that issues communication (c10d::*, nccl:*, record_param_comms).
 bool isCommHostOpName(std::string_view name);
+// The work of a collective as a CPU backend runs it on its own worker thread: gloo's
+// "gloo:all_reduce", "gloo:broadcast" ... annotations (torch.distributed over gloo), which play
+// the part an NCCL kernel plays on a GPU.
+bool isCommWorkerName(std::string_view name);
 std::string_view collectiveName(Collective c);
 // The Chakra enum for a collective (Send, Recv and SendRecv have none).
 std::optional<ChakraProtoMsg::CollectiveCommType> chakraCommType(Collective c);

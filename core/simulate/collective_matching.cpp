@@ -201,6 +201,18 @@ std::vector<KinetoCommKernel> kinetoCommKernels(const Trace& trace, const Launch
         l.runtimeCall != kNoEvent ? trace.events[l.runtimeCall].start : trace.events[kernel].start;
     issued.push_back({at, {kernel, std::move(op)}});
   }
+  // A CPU backend's collectives (gloo): the worker thread's annotation is the work, issued when it
+  // starts; no op above it names the process group, so the ranks pair them by collective and
+  // order.
+  for (EventId e = 0; e < trace.events.size(); ++e) {
+    const Event& ev = trace.events[e];
+    if (ev.klass != CategoryClass::UserAnnotation || !chakra::isCommWorkerName(trace.name(ev)))
+      continue;
+    RankCommOp op;
+    const auto c = chakra::collectiveFromName(trace.name(ev));
+    op.collective = c ? std::string(chakra::collectiveName(*c)) : std::string(trace.name(ev));
+    issued.push_back({ev.start, {e, std::move(op)}});
+  }
   std::stable_sort(issued.begin(), issued.end(),
                    [](const Issued& a, const Issued& b) { return a.at < b.at; });
   std::vector<KinetoCommKernel> out;

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <string>
 
+#include "chakra/collective.h"
+
 namespace sutra {
 namespace {
 
@@ -62,14 +64,21 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
   const auto& events = trace.events;
   const EventId eventCount = static_cast<EventId>(events.size());
 
-  // Tracks: streams for lanes with device ops, host threads for lanes with host work.
+  // Tracks: streams for lanes with device ops, host threads for lanes with host work. A CPU
+  // collective backend's worker thread (gloo's) runs the collectives as a stream runs NCCL
+  // kernels: its "gloo:*" annotations are ops of a stream of their own, so that the ranks meet at
+  // them.
+  auto isOp = [&](const Event& e) {
+    return isDeviceOp(e.klass) ||
+           (e.klass == CategoryClass::UserAnnotation && chakra::isCommWorkerName(trace.name(e)));
+  };
   g.trackOfLane.assign(trace.lanes.size(), kNoTrack);
   std::size_t deviceOpCount = 0;
   for (LaneId l = 0; l < trace.lanes.size(); ++l) {
     bool device = false, host = false;
     TimeNs lastEnd = 0;
     for (const Event& e : trace.laneEvents(l)) {
-      const bool op = isDeviceOp(e.klass);
+      const bool op = isOp(e);
       device |= op;
       deviceOpCount += op;
       host |= isSimulatedHostEvent(e.klass);
@@ -85,7 +94,7 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
     return t != kNoTrack && !g.tracks[t].device ? t : kNoTrack;
   };
   auto isDeviceEvent = [&](EventId e) {
-    return e < eventCount && isDeviceOp(events[e].klass) &&
+    return e < eventCount && isOp(events[e]) &&
            g.trackOfLane[events[e].lane] != kNoTrack;
   };
 
@@ -323,7 +332,7 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
     if (!track.device) continue;
     const Lane& lane = trace.lanes[track.lane];
     for (EventId e = lane.firstEvent; e < lane.endEvent; ++e) {
-      if (!isDeviceOp(events[e].klass)) continue;
+      if (!isOp(events[e])) continue;
       SimNode node;
       node.measured = events[e].start;
       node.span = std::max<TimeNs>(0, events[e].dur);

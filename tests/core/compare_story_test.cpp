@@ -39,7 +39,7 @@ TEST(CompareStory, RunTotalsCountKernelsDeviceOpsAndHostIdle) {
 // against torch.rms_norm (one fused kernel a step). Kernel totals from the files: 15 kernels of
 // 241.751 us, and 3 of 77.052 us (python3 over rank0.kineto.json.gz, cat == "kernel").
 TEST(CompareStory, NaiveAgainstFusedRmsNorm) {
-  const std::string root = std::string(SUTRA_SOURCE_DIR) + "/resources/samples/";
+  const std::string root = std::string(SUTRA_SOURCE_DIR) + "/tests/data/synthetic_samples/";
   auto naive = openTrace(root + "rmsnorm_naive", RunOptions::upTo(RunStage::Analyse));
   auto fused = openTrace(root + "rmsnorm_fused", RunOptions::upTo(RunStage::Analyse));
   ASSERT_TRUE(naive.ok() && fused.ok());

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The bundled samples (resources/samples/<case>) and what their generator says they hold
+// The synthetic samples (tests/data/synthetic_samples/<case>) and what their generator says they hold
 // (<case>/expected.json, written by tools/samplegen from its own records).
 #include <algorithm>
 #include <filesystem>
@@ -17,7 +17,7 @@ struct SampleCase {
   nlohmann::json expected;
 };
 
-inline std::string samplesRoot() { return std::string(SUTRA_SOURCE_DIR) + "/resources/samples"; }
+inline std::string samplesRoot() { return std::string(SUTRA_SOURCE_DIR) + "/tests/data/synthetic_samples"; }
 
 // Every case folder with an expected.json, sorted by name.
 inline std::vector<SampleCase> bundledSamples() {

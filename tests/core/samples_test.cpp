@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Every bundled sample (resources/samples/<case>) loads with Sutra's readers and holds exactly what
+// Every synthetic sample (tests/data/synthetic_samples/<case>) loads with Sutra's readers and holds exactly what
 // its generator says it wrote (expected.json, counted by tools/samplegen from its own records, not
 // by reading the files back).
 #include <gtest/gtest.h>

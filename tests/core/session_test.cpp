@@ -21,7 +21,7 @@ namespace sutra {
 namespace {
 
 std::string sample(const std::string& name) {
-  return std::string(SUTRA_SOURCE_DIR) + "/resources/samples/" + name;
+  return std::string(SUTRA_SOURCE_DIR) + "/tests/data/synthetic_samples/" + name;
 }
 
 TEST(Session, StagesComeInOrderAndEachRankIsRepublishedNotChanged) {
@@ -245,9 +245,25 @@ namespace {
 
 // The status line's words for how each rank's ET is paired. The sample's ET and Kineto trace were
 // written together (tools/samplegen): every ET op has its record function id in the Kineto trace.
-// Counted from the files: python3 -c "import gzip,json; d=json.load(gzip.open('resources/samples/
+// Counted from the files: python3 -c "import gzip,json; d=json.load(gzip.open('tests/data/synthetic_samples/
 //   transformer_two_streams/rank0.et.json.gz')); print(sum(1 for n in d['nodes'] if not
 //   n['name'].startswith('[pytorch|profiler')))" gives 351.
+TEST(Session, GlooRanksOfARealCpuRecordingMeetAtTheirAllReduces) {
+  // resources/samples/allreduce_2ranks: two ranks recorded on the CPU with torch 2.13, each step
+  // an all-reduce that gloo runs on its worker thread ("gloo:all_reduce", no kernel, no launch).
+  auto run = openRun({std::string(SUTRA_SOURCE_DIR) + "/resources/samples/allreduce_2ranks"});
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  auto simulated = simulateRun(*run);
+  ASSERT_TRUE(simulated.ok()) << simulated.error().message;
+  ASSERT_EQ(simulated->ranks.size(), 2u);
+  // One collective per gloo:all_reduce, each on both ranks (the recording has as many on each).
+  EXPECT_GE(simulated->matching.collectives.size(), 3u);
+  EXPECT_EQ(simulated->matching.unmatchedOps, 0u);
+  for (const auto& c : simulated->matching.collectives) EXPECT_EQ(c.members.size(), 2u);
+  for (const auto& rank : simulated->ranks)
+    EXPECT_EQ(rank.projection.simulatedNs, rank.projection.measuredNs);
+}
+
 TEST(Session, DescribesHowEachRanksEtIsLinked) {
   auto run = openRun({sample("transformer_two_streams")}, RunOptions::upTo(RunStage::Link));
   ASSERT_TRUE(run.ok()) << run.error().message;

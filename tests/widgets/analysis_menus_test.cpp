@@ -113,7 +113,7 @@ TEST(AnalysisMenus, ViewsOpenOnTheLoadedTraceLinkedToTheTimeline) {
   MainWindow window;
   window.resize(1400, 900);
   QSignalSpy loaded(&window, &MainWindow::loadFinished);
-  window.openPaths({QString::fromStdString(test::fixture("../../resources/samples/matmul_1024"))});
+  window.openPaths({QString::fromStdString(test::fixture("synthetic_samples/matmul_1024"))});
   for (int i = 0; i < 600 && loaded.isEmpty(); ++i) loaded.wait(100);
   ASSERT_FALSE(loaded.isEmpty());
   auto* timeline = window.findChild<widgets::TimelineView*>();
@@ -222,7 +222,7 @@ TEST(AnalysisMenus, ViewsOpenBeforeTheirResultAndKeepIt) {
   MainWindow window;
   window.resize(1400, 900);
   QSignalSpy loaded(&window, &MainWindow::loadFinished);
-  window.openPaths({QString::fromStdString(test::fixture("../../resources/samples/matmul_1024"))});
+  window.openPaths({QString::fromStdString(test::fixture("synthetic_samples/matmul_1024"))});
   for (int i = 0; i < 600 && loaded.isEmpty(); ++i) loaded.wait(100);
   ASSERT_FALSE(loaded.isEmpty());
   auto* session = window.findChild<widgets::TraceSession*>();

@@ -32,7 +32,7 @@ namespace sutra::gui {
 namespace {
 
 QString sample(const char* name) {
-  return QString::fromStdString(test::fixture("../../resources/samples/")) + name;
+  return QString::fromStdString(test::fixture("synthetic_samples/")) + name;
 }
 
 QAction* astraSimAction(QWidget* window) {

@@ -222,13 +222,13 @@ namespace {
 // The story the compare window exists for, on the bundled samples: the naive RMSNorm (five ops,
 // five kernels a step, three steps) against torch.rms_norm (one fused kernel a step). Counted from
 // the files: python3 -c "import gzip,json; [print(n, [(e['cat'], e['dur']) for e in
-//   json.load(gzip.open(f'resources/samples/{n}/rank0.kineto.json.gz'))['traceEvents']
+//   json.load(gzip.open(f'tests/data/synthetic_samples/{n}/rank0.kineto.json.gz'))['traceEvents']
 //   if e.get('cat')=='kernel']) for n in ('rmsnorm_naive','rmsnorm_fused')]"
 // gives 15 kernels of 241.751 us in all for naive, 3 of 77.052 us for fused: 3.14x less.
 TEST(CompareViewStory, NaiveAgainstFusedRmsNormOnOneTimeAxis) {
   test::qtApp();
   const QString samples =
-      QString::fromStdString(std::string(SUTRA_SOURCE_DIR) + "/resources/samples/");
+      QString::fromStdString(std::string(SUTRA_SOURCE_DIR) + "/tests/data/synthetic_samples/");
   CompareView view;
   view.resize(1400, 900);
   QSignalSpy ready(&view, &CompareView::ready);

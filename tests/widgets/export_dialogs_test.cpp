@@ -33,7 +33,7 @@ namespace sutra::gui {
 namespace {
 
 QString sample(const char* name) {
-  return QString::fromStdString(test::fixture("../../resources/samples/")) + name;
+  return QString::fromStdString(test::fixture("synthetic_samples/")) + name;
 }
 
 QAction* actionNamed(QWidget* window, const QString& menu, const QString& text) {

@@ -114,7 +114,7 @@ TEST(MainWindow, ATableRowSelectsItsOccurrencesInTheTimeline) {
 }
 
 QString sample(const char* name) {
-  return QString::fromStdString(test::fixture("../../resources/samples/")) + name;
+  return QString::fromStdString(test::fixture("synthetic_samples/")) + name;
 }
 
 QStringList recentEntries() { return QSettings().value("recent").toStringList(); }

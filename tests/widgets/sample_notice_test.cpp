@@ -15,7 +15,7 @@ namespace sutra::gui {
 namespace {
 
 QString sampleDir(const char* name) {
-  return QString::fromStdString(test::fixture("../../resources/samples/")) + name;
+  return QString::fromStdString(test::fixture("synthetic_samples/")) + name;
 }
 
 TEST(SampleNotice, ReadsTheBoldLineOfSampleMdForTheDirectoryOrAFileInIt) {
@@ -25,6 +25,17 @@ TEST(SampleNotice, ReadsTheBoldLineOfSampleMdForTheDirectoryOrAFileInIt) {
   EXPECT_EQ(sampleNotice({sampleDir("rmsnorm_naive") + "/rank0.kineto.json.gz"}), expected);
   EXPECT_EQ(sampleNotice({QString::fromStdString(test::fixture("export/small_kineto.json"))}),
             QString());
+}
+
+TEST(SampleNotice, ABundledRecordingSaysWhatRecordedIt) {
+  // resources/samples holds tools/collect's real CPU recordings, and one synthetic GPU model.
+  const QString bundled =
+      QString::fromStdString(std::string(SUTRA_SOURCE_DIR) + "/resources/samples/");
+  EXPECT_TRUE(sampleNotice({bundled + "rmsnorm_naive"})
+                  .startsWith("rmsnorm_naive: Recorded on the CPU with PyTorch 2.13"))
+      << sampleNotice({bundled + "rmsnorm_naive"}).toStdString();
+  EXPECT_TRUE(sampleNotice({bundled + "transformer_two_streams"})
+                  .startsWith("transformer_two_streams: Synthetic"));
 }
 
 TEST(SampleNotice, TheWindowShowsItWhileASampleIsOpen) {

@@ -4,15 +4,19 @@
 same profiled steps, one directory per case, files named rank<N>.et.json.gz and
 rank<N>.kineto.json.gz, plus a meta.json saying what recorded them (device, torch version ...).
 
-Needs Python >= 3.9 and PyTorch >= 2.1. Uses CUDA when available, else the CPU.
+Needs Python >= 3.9 and PyTorch >= 2.1. Uses CUDA when available, else the CPU. Records with the
+profiler settings of a GPU run on either: record_shapes, profile_memory, with_stack, the ET observer
+over the same steps. Each folder gets a SAMPLE.md that says what recorded it, taken from the run.
 
 Cases:
-  rmsnorm      RMSNorm of a [4096, 4096] tensor three ways: naive (mul, mean, add, rsqrt, mul),
-               torch.rms_norm (fused), torch.compile of the naive function -> rmsnorm_naive/,
-               rmsnorm_fused/, rmsnorm_compiled/
-  matmul       a 1024 x 1024 matmul -> matmul_1024/
-  transformer  a small transformer training step with work on two CUDA streams and explicit syncs
-               (events, stream waits, synchronize) -> transformer_two_streams/
+  rmsnorm      RMSNorm of a [rows, hidden] tensor (default 4096 x 4096) three ways: naive (mul,
+               mean, add, rsqrt, mul), torch.rms_norm (fused), torch.compile of the naive function
+               (Inductor's fused C++ or Triton kernel) -> rmsnorm_naive/, rmsnorm_fused/,
+               rmsnorm_compiled/
+  matmul       an N x N matmul (default 1024) -> matmul_<N>/
+  transformer  a small transformer training step; on CUDA with work on two streams and explicit
+               syncs (events, stream waits, synchronize) -> transformer_two_streams/; on the CPU
+               (one stream, the autograd and intra-op threads) -> transformer_step/
   allreduce    two ranks with an all-reduce (torch.distributed: NCCL on two GPUs, else gloo on the
                CPU), launched by torch.multiprocessing.spawn -> allreduce_2ranks/
   all          every case above
@@ -43,9 +47,16 @@ def parse_args(argv):
     parser.add_argument("--warmup", type=int, default=1, help="profiler schedule: warm-up steps (default 1)")
     parser.add_argument("--active", type=int, default=3, help="profiler schedule: recorded steps (default 3)")
     parser.add_argument("--no-gzip", action="store_true", help="keep the traces as plain .json")
+    parser.add_argument("--threads", type=int, default=0,
+                        help="torch.set_num_threads before recording (default: torch's own choice)")
+    parser.add_argument("--rows", type=int, default=4096, help="rmsnorm: rows of the input (default 4096)")
+    parser.add_argument("--hidden", type=int, default=4096, help="rmsnorm: the normalised size (default 4096)")
+    parser.add_argument("--matmul-size", type=int, default=1024, help="matmul: N of the N x N operands (allreduce: 2N; default 1024)")
     args = parser.parse_args(argv)
     if args.active < 1 or args.wait < 0 or args.warmup < 0:
         parser.error("--active must be >= 1, --wait and --warmup >= 0")
+    if args.threads < 0 or min(args.rows, args.hidden, args.matmul_size) < 1:
+        parser.error("--threads must be >= 0, --rows, --hidden and --matmul-size >= 1")
     cases = []
     for c in args.case:
         for name in (CASES if c == "all" else (c,)):
@@ -82,6 +93,7 @@ def main(argv=None):
     import workloads  # imports torch: only after the check above
 
     os.makedirs(args.out, exist_ok=True)
+    args.command = " ".join(["python3", "tools/collect/collect.py"] + (sys.argv[1:] if argv is None else list(argv)))
     failures = 0
     for case in args.case:
         for name, outcome in workloads.run_case(case, args):

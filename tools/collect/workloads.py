@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 """The recorded workloads and the recording itself (imported by collect.py once torch is there).
 
-Recording follows MLCommons Chakra's collection guide: torch.profiler.profile with a schedule and
-record_shapes=True (plus CUDA sync events where the PyTorch version has them), and an
+Recording follows MLCommons Chakra's collection guide: torch.profiler.profile with a schedule,
+record_shapes, profile_memory and with_stack (plus CUDA sync events where the PyTorch version has
+them), the same settings on the CPU as on a GPU, and an
 ExecutionTraceObserver registered before, started just before the first recorded step begins and
 stopped just after the last one ends, so that both traces cover the same steps and every Kineto
 CPU op's "Record function id" is the rf_id of its ET node.
@@ -70,7 +71,8 @@ def record(out_dir, rank, device, step_fn, args):
         et.start()  # the profiler opens ProfilerStep#0 as it starts: the observer must be on already
     with profile(activities=activities,
                  schedule=schedule(wait=args.wait, warmup=args.warmup, active=args.active, repeat=1),
-                 record_shapes=True, on_trace_ready=on_trace_ready, **extra) as prof:
+                 record_shapes=True, profile_memory=True, with_stack=True, on_trace_ready=on_trace_ready,
+                 **extra) as prof:
         for step in range(total):
             step_fn(step)
             if step == first_active - 1:
@@ -79,6 +81,8 @@ def record(out_dir, rank, device, step_fn, args):
             if step == total - 1:
                 et.stop()  # that prof.step() closed the last recorded ProfilerStep
     et.unregister_callback()
+    if getattr(args, "keep_profile", None) is not None:
+        args.keep_profile[(os.path.basename(out_dir), rank)] = prof  # the oracle tests read key_averages()
     files = []
     for path in (kineto_path, et_path):
         if not os.path.exists(path):
@@ -93,22 +97,42 @@ def record(out_dir, rank, device, step_fn, args):
     return files, config is not None
 
 
-def write_meta(out_dir, case, device, args, files, sync_events, world_size=1, backend=None, notes=()):
+def cpu_name():
+    """The processor's model name from /proc/cpuinfo, else what platform knows."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def write_meta(out_dir, case, device, args, files, sync_events, world_size=1, backend=None, notes=(),
+               what=""):
     meta = {
         "case": case,
+        "what": what,
         "recorded": "by tools/collect/collect.py (a real recording, not synthetic)",
         "recorded_utc": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "device": device.type,
-        "device_name": torch.cuda.get_device_name(device) if device.type == "cuda" else platform.processor()
-        or platform.machine(),
+        "device_name": torch.cuda.get_device_name(device) if device.type == "cuda" else cpu_name(),
+        "cpu": cpu_name(),
+        "cpu_count": os.cpu_count(),
+        "torch_threads": torch.get_num_threads(),
         "torch_version": torch.__version__,
         "cuda_version": torch.version.cuda,
+        "cuda_driver": cuda_driver() if device.type == "cuda" else None,
         "python_version": platform.python_version(),
         "host": platform.platform(),
+        "command": getattr(args, "command", ""),
         "world_size": world_size,
         "distributed_backend": backend,
         "schedule": {"wait": args.wait, "warmup": args.warmup, "active": args.active},
         "record_shapes": True,
+        "profile_memory": True,
+        "with_stack": True,
         "cuda_sync_events": sync_events,
         "files": sorted(files),
         "notes": list(notes),
@@ -116,6 +140,62 @@ def write_meta(out_dir, case, device, args, files, sync_events, world_size=1, ba
     with open(os.path.join(out_dir, "meta.json"), "w") as f:
         json.dump(meta, f, indent=1)
         f.write("\n")
+    write_sample_md(out_dir, meta)
+
+
+def cuda_driver():
+    try:
+        import subprocess
+
+        out = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=30)
+        return out.stdout.strip().splitlines()[0] if out.returncode == 0 and out.stdout.strip() else None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def recorded_on(meta):
+    """'the CPU with PyTorch 2.13.0' or 'an NVIDIA H200 with PyTorch 2.13.0 / CUDA 12.8'."""
+    torch_version = meta["torch_version"].split("+")[0]
+    if meta["device"] == "cuda":
+        return "an %s with PyTorch %s / CUDA %s" % (meta["device_name"], torch_version, meta["cuda_version"])
+    return "the CPU with PyTorch %s" % torch_version
+
+
+def write_sample_md(out_dir, meta):
+    """SAMPLE.md: what the folder holds and what recorded it, all from the run itself. The first bold
+    line is the statement the window shows while the sample is open."""
+    schedule_text = "schedule(wait=%(wait)d, warmup=%(warmup)d, active=%(active)d)" % meta["schedule"]
+    ranks = meta["world_size"]
+    lines = [
+        "# %s: a real recording" % meta["case"],
+        "",
+        "**Recorded on %s (%s) by tools/collect.**" % (recorded_on(meta), meta["recorded_utc"][:10]),
+        "",
+        "What it is: %s" % (meta["what"] or meta["case"]),
+        "",
+        "| what recorded it | |",
+        "|---|---|",
+        "| device | %s (%s) |" % (meta["device_name"], meta["device"]),
+        "| CPU | %s, %s logical CPUs, torch threads %d |" % (meta["cpu"], meta["cpu_count"],
+                                                              meta["torch_threads"]),
+        "| PyTorch | %s (%s) |" % (meta["torch_version"],
+                                  "CUDA %s, driver %s" % (meta["cuda_version"], meta["cuda_driver"] or "unknown")
+                                  if meta["device"] == "cuda" else "CPU build"),
+        "| Python | %s on %s |" % (meta["python_version"], meta["host"]),
+        "| ranks | %d%s |" % (ranks, ", %s" % meta["distributed_backend"] if meta["distributed_backend"] else ""),
+        "| profiler | `%s`, record_shapes, profile_memory, with_stack%s; ExecutionTraceObserver over the "
+        "same steps |" % (schedule_text, ", CUDA sync events" if meta["cuda_sync_events"] else ""),
+        "| recorded | %s |" % meta["recorded_utc"],
+        "| command | `%s` |" % meta["command"],
+        "",
+        "Files: %s (Sutra pairs each rank's ET with its Kineto trace by the `rank<N>` in the name);"
+        " `meta.json` holds the same facts for programs." % ", ".join("`%s`" % f for f in meta["files"]),
+    ]
+    if meta["notes"]:
+        lines += ["", "Notes:"] + ["- %s" % n for n in meta["notes"]]
+    with open(os.path.join(out_dir, "SAMPLE.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
 
 
 # ---- RMSNorm three ways ----------------------------------------------------------------------
@@ -141,7 +221,16 @@ def rmsnorm_variants():
 
 def run_rmsnorm(args, device):
     dtype = torch.bfloat16 if device.type == "cuda" else torch.float32
-    x = torch.randn(4096, 4096, device=device, dtype=dtype)
+    rows, hidden = getattr(args, "rows", 4096), getattr(args, "hidden", 4096)
+    x = torch.randn(rows, hidden, device=device, dtype=dtype)
+    what = {
+        "rmsnorm_naive": "RMSNorm of a [%d, %d] %s tensor written out: x * rsqrt(mean(x * x, -1) + eps), "
+        "five ops (mul, mean, add, rsqrt, mul)",
+        "rmsnorm_fused": "torch.rms_norm on the same [%d, %d] %s tensor: one fused op",
+        "rmsnorm_compiled": "torch.compile of the naive RMSNorm on the same [%d, %d] %s tensor: Inductor fuses "
+        "the five ops into one generated kernel",
+    }
+    type_name = str(dtype).replace("torch.", "")
     for name, fn, why_not in rmsnorm_variants():
         if why_not:
             yield name, why_not
@@ -166,7 +255,8 @@ def run_rmsnorm(args, device):
         files, sync = record(out_dir, 0, device, step, args)
         if device.type == "cpu":
             notes.append("CPU run: float32 instead of bfloat16, no device kernels")
-        write_meta(out_dir, name, device, args, files, sync, notes=notes)
+        write_meta(out_dir, name, device, args, files, sync, notes=notes,
+                   what=what[name] % (rows, hidden, type_name))
         yield name, None
 
 
@@ -174,18 +264,21 @@ def run_rmsnorm(args, device):
 
 def run_matmul(args, device):
     dtype = torch.bfloat16 if device.type == "cuda" else torch.float32
-    a = torch.randn(1024, 1024, device=device, dtype=dtype)
-    b = torch.randn(1024, 1024, device=device, dtype=dtype)
+    n = getattr(args, "matmul_size", 1024)
+    a = torch.randn(n, n, device=device, dtype=dtype)
+    b = torch.randn(n, n, device=device, dtype=dtype)
     a @ b
     synchronize(device)
 
     def step(_):
         a @ b
         synchronize(device)
-    out_dir = os.path.join(args.out, "matmul_1024")
+    name = "matmul_%d" % n
+    out_dir = os.path.join(args.out, name)
     files, sync = record(out_dir, 0, device, step, args)
-    write_meta(out_dir, "matmul_1024", device, args, files, sync)
-    yield "matmul_1024", None
+    write_meta(out_dir, name, device, args, files, sync,
+               what="a %d x %d %s matmul" % (n, n, str(dtype).replace("torch.", "")))
+    yield name, None
 
 
 # ---- a small transformer training step on two streams ----------------------------------------
@@ -252,11 +345,16 @@ def run_transformer(args, device):
 
     for i in range(2):
         step(i)
-    out_dir = os.path.join(args.out, "transformer_two_streams")
+    name = "transformer_two_streams" if cuda else "transformer_step"
+    out_dir = os.path.join(args.out, name)
     files, sync = record(out_dir, 0, device, step, args)
     notes = [] if cuda else ["CPU run: one stream, no device syncs, float32"]
-    write_meta(out_dir, "transformer_two_streams", device, args, files, sync, notes=notes)
-    yield "transformer_two_streams", None
+    what = ("a transformer block's training step (d_model 1024, 16 heads, batch 4 x 512, SGD), forward and "
+            "backward (the autograd thread) " + ("with the next batch copied on a second CUDA stream, synced by "
+                                                 "events, stream waits, .item() and torch.cuda.synchronize()"
+                                                 if cuda else "on the CPU's intra-op threads"))
+    write_meta(out_dir, name, device, args, files, sync, notes=notes, what=what)
+    yield name, None
 
 
 # ---- two ranks, one collective ---------------------------------------------------------------
@@ -279,11 +377,14 @@ def _allreduce_rank(rank, world, port, args_dict, use_cuda, result_dir):
         device = torch.device("cuda", rank)
     else:
         device = torch.device("cpu")
+    if args_dict.get("threads"):
+        torch.set_num_threads(args_dict["threads"])
     dist.init_process_group(backend, rank=rank, world_size=world)
     try:
         dtype = torch.bfloat16 if use_cuda else torch.float32
-        a = torch.randn(2048, 2048, device=device, dtype=dtype)
-        grad = torch.randn(8 * 1024 * 1024, device=device, dtype=dtype)
+        n = 2 * args_dict.get("matmul_size", 1024)
+        a = torch.randn(n, n, device=device, dtype=dtype)
+        grad = torch.randn(8 * n * n // 4, device=device, dtype=dtype)
 
         def step(_):
             a @ a
@@ -298,7 +399,9 @@ def _allreduce_rank(rank, world, port, args_dict, use_cuda, result_dir):
         if rank == 0:
             all_files = sorted(files + [f.replace("rank0", "rank%d" % r) for r in range(1, world) for f in files])
             write_meta(out_dir, "allreduce_2ranks", device, args, all_files, sync, world_size=world,
-                       backend=backend)
+                       backend=backend,
+                       what="two ranks (torch.multiprocessing.spawn), each step a %d x %d matmul, an "
+                       "all-reduce of %d elements over %s, a wait and a divide" % (n, n, grad.numel(), backend))
     finally:
         dist.destroy_process_group()
 
@@ -314,7 +417,8 @@ def run_allreduce(args, device):
     if device.type == "cuda" and not use_cuda:
         print("allreduce_2ranks: fewer than 2 GPUs (or no NCCL): recording gloo on the CPU instead",
               file=sys.stderr)
-    mp.spawn(_allreduce_rank, args=(world, free_port(), vars(args), use_cuda, args.out), nprocs=world,
+    picklable = {k: v for k, v in vars(args).items() if k != "keep_profile"}
+    mp.spawn(_allreduce_rank, args=(world, free_port(), picklable, use_cuda, args.out), nprocs=world,
              join=True)
     yield "allreduce_2ranks", None
 
@@ -327,6 +431,8 @@ def run_case(case, args):
     """Yields (output folder name, None or the reason it failed) for each folder of the case."""
     device = pick_device(args.device)
     torch.manual_seed(0)
+    if getattr(args, "threads", 0):
+        torch.set_num_threads(args.threads)
     try:
         for result in RUNNERS[case](args, device):
             yield result

@@ -263,9 +263,13 @@ Files, one pair per rank (Sutra pairs them by the `rank<N>` in the name):
 - `expected.json`: the counts the generator wrote (events by category, flows, streams, ET nodes,
   what linking must find), used by Sutra's tests (tests/core/samples_test.cpp).
 
-Regenerate (deterministic, same bytes for the same seed):
+Why synthetic: it models a GPU run, and no GPU has recorded this case for Sutra yet. The test
+fixtures in tests/data/synthetic_samples are these models; resources/samples bundles a real CPU
+recording of each case but this one where the GPU's behaviour (streams, syncs) is the point.
 
-    python3 tools/samplegen/samplegen.py --out resources/samples --seed {seed} --case {case}
+Regenerate (deterministic, same bytes for the same seed) into the folder that holds this one:
+
+    python3 tools/samplegen/samplegen.py --out tests/data/synthetic_samples --seed {seed} --case {case}
 
 Record the real thing on a GPU machine instead:
 
@@ -307,8 +311,9 @@ def write_case(case, seed, out_root):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "..", "resources",
-                                                      "samples"), help="output root (default: resources/samples)")
+    parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "..", "tests", "data",
+                                                      "synthetic_samples"),
+                        help="output root (default: tests/data/synthetic_samples, the tests' fixtures)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     parser.add_argument("--case", action="append", choices=list(CASES), help="only these cases (repeatable)")
     args = parser.parse_args(argv)

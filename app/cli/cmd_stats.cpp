@@ -29,7 +29,13 @@ constexpr const char* kHelp =
     "  --limit N          at most N rows (default: 100 in the table, all in --json and --csv)\n"
     "  --json             {\"device\",\"window\":{\"start_ns\",\"end_ns\"},\"rows\":[{\"name\",\n"
     "                     \"input_shapes\"?,\"calls\",\"self_cpu_ns\",\"cpu_total_ns\",\n"
-    "                     \"self_device_ns\",\"device_total_ns\"}]}\n"
+    "                     \"self_device_ns\",\"device_total_ns\",\"cpu_memory_bytes\"?,\n"
+    "                     \"self_cpu_memory_bytes\"?,\"device_memory_bytes\"?,\n"
+    "                     \"self_device_memory_bytes\"?}],\"self_cpu_total_ns\",\n"
+    "                     \"self_device_total_ns\",\"memory_recorded\"?}; the memory columns "
+    "where\n"
+    "                     the trace has [memory] events (profile_memory=True), as torch counts "
+    "them\n"
     "  --csv              the rows as CSV\n";
 
 int runStats(int argc, char** argv) {

@@ -41,8 +41,8 @@ std::vector<const OpDelta*> outermostOnlyIn(const OpComparison& c, const Trace& 
 // The names of the rows found on one side only, the largest first (the comparison's order), at
 // most `most` of them and "..." for the rest: the outermost host ops where the side has some
 // (their device ops are counted after them, their kernel names say little), else the device ops.
-std::string namesOnlyIn(const OpComparison& c, const std::vector<const OpDelta*>& host,
-                        bool sideA, std::size_t most) {
+std::string namesOnlyIn(const OpComparison& c, const std::vector<const OpDelta*>& host, bool sideA,
+                        std::size_t most) {
   std::vector<const OpDelta*> device, frames;
   for (const OpDelta& d : c.rows)
     if (sideA ? d.inA && !d.inB : d.inB && !d.inA) (d.onDevice ? device : frames).push_back(&d);
@@ -128,8 +128,13 @@ ComparisonStory tellComparison(const OpComparison& c, const Trace& a, const Trac
     else
       h += ", " + plural(story.a.kernels / steps, "kernel", "kernels") + perStep + " in both";
   } else if (stepsA == stepsB && stepsA > 0) {
-    h += change("step", story.a.window / TimeNs(stepsA), story.b.window / TimeNs(stepsB)) +
-         (stepsA > 1 ? " (the mean of " + std::to_string(stepsA) + ")" : "");
+    const TimeNs stepA = story.a.window / TimeNs(stepsA), stepB = story.b.window / TimeNs(stepsB);
+    std::string how = describeChange(stepA, stepB);  // "2.50x less": of a step, "shorter"
+    if (how.ends_with(" less")) how.replace(how.size() - 4, 4, "shorter");
+    if (how.ends_with(" more")) how.replace(how.size() - 4, 4, "longer");
+    const std::string times = formatDuration(stepA) + " -> " + formatDuration(stepB) +
+                              (stepsA > 1 ? ", the mean of " + std::to_string(stepsA) : "");
+    h += how == "same" ? "steps the same (" + times + ")" : "step " + how + " (" + times + ")";
   }
   h += (h.ends_with(": ") ? "" : ", ") + change("CPU time", story.a.selfCpu, story.b.selfCpu);
   if (story.a.hostIdle != 0 || story.b.hostIdle != 0)
@@ -159,8 +164,8 @@ ComparisonStory tellComparison(const OpComparison& c, const Trace& a, const Trac
       story.replaced = count(hostA, true, onlyA) + " only in A, gone in B (" +
                        namesOnlyIn(c, hostA, true, 5) + ")";
     else
-      story.replaced = count(hostB, false, onlyB) + " only in B, new (" +
-                       namesOnlyIn(c, hostB, false, 5) + ")";
+      story.replaced =
+          count(hostB, false, onlyB) + " only in B, new (" + namesOnlyIn(c, hostB, false, 5) + ")";
   }
   return story;
 }

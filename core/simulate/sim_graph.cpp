@@ -94,8 +94,7 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
     return t != kNoTrack && !g.tracks[t].device ? t : kNoTrack;
   };
   auto isDeviceEvent = [&](EventId e) {
-    return e < eventCount && isOp(events[e]) &&
-           g.trackOfLane[events[e].lane] != kNoTrack;
+    return e < eventCount && isOp(events[e]) && g.trackOfLane[events[e].lane] != kNoTrack;
   };
 
   // The launch call of each device op (the first one given wins).

@@ -15,7 +15,11 @@ allocator hands the same tensors out again; --fresh-tensors shifts each copy's t
 ids too (every argument value then differs from copy to copy: the case where nothing repeats).
 Write OUT under /tmp: a scaled trace is never committed.
 """
-import argparse, gzip, json, sys
+
+import argparse
+import gzip
+import json
+import sys
 
 ap = argparse.ArgumentParser()
 ap.add_argument("source")
@@ -40,8 +44,12 @@ target = int(a.size_mb * 1e6)
 
 def is_tensor(v):
     # [tensor_id, storage_id, offset, numel, itemsize, device], as every ET schema writes it
-    return (isinstance(v, list) and len(v) == 6 and isinstance(v[5], str)
-            and all(isinstance(x, int) and not isinstance(x, bool) for x in v[:5]))
+    return (
+        isinstance(v, list)
+        and len(v) == 6
+        and isinstance(v[5], str)
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in v[:5])
+    )
 
 
 def fresh(value, shift):
@@ -101,5 +109,7 @@ with open(a.out, "w", encoding="utf-8") as out:
             written += len(text)
         copies += 1
     out.write("\n  ]\n}\n")
-print(f"{a.out}: {copies} copies of {len(nodes)} nodes ({copies * len(nodes)} nodes), "
-      f"{written / 1e6:.1f} MB", file=sys.stderr)
+print(
+    f"{a.out}: {copies} copies of {len(nodes)} nodes ({copies * len(nodes)} nodes), {written / 1e6:.1f} MB",
+    file=sys.stderr,
+)

@@ -252,8 +252,10 @@ TEST_F(AstraSimConfigFiles, NeverReplaceANonRegularFile) {
 }
 
 TEST_F(AstraSimConfigFiles, AreWrittenByEveryChakraExportFittedToItsCollectives) {
-  // The bundled two-rank sample (synthetic, tests/data/synthetic_samples): three 16 MiB all-reduces a rank.
-  const fs::path sample = fs::path(SUTRA_SOURCE_DIR) / "tests/data/synthetic_samples/allreduce_2ranks";
+  // The bundled two-rank sample (synthetic, tests/data/synthetic_samples): three 16 MiB all-reduces
+  // a rank.
+  const fs::path sample =
+      fs::path(SUTRA_SOURCE_DIR) / "tests/data/synthetic_samples/allreduce_2ranks";
   std::vector<RankExportInput> ranks;
   for (int r = 0; r < 2; ++r) {
     auto kineto =

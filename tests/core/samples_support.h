@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The synthetic samples (tests/data/synthetic_samples/<case>) and what their generator says they hold
+// The synthetic samples (tests/data/synthetic_samples/<case>) and what their generator says they
+// hold
 // (<case>/expected.json, written by tools/samplegen from its own records).
 #include <algorithm>
 #include <filesystem>
@@ -17,7 +18,9 @@ struct SampleCase {
   nlohmann::json expected;
 };
 
-inline std::string samplesRoot() { return std::string(SUTRA_SOURCE_DIR) + "/tests/data/synthetic_samples"; }
+inline std::string samplesRoot() {
+  return std::string(SUTRA_SOURCE_DIR) + "/tests/data/synthetic_samples";
+}
 
 // Every case folder with an expected.json, sorted by name.
 inline std::vector<SampleCase> bundledSamples() {

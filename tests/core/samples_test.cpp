@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Every synthetic sample (tests/data/synthetic_samples/<case>) loads with Sutra's readers and holds exactly what
-// its generator says it wrote (expected.json, counted by tools/samplegen from its own records, not
-// by reading the files back).
+// Every synthetic sample (tests/data/synthetic_samples/<case>) loads with Sutra's readers and holds
+// exactly what its generator says it wrote (expected.json, counted by tools/samplegen from its own
+// records, not by reading the files back).
 #include <gtest/gtest.h>
 
 #include <filesystem>

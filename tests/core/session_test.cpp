@@ -245,7 +245,8 @@ namespace {
 
 // The status line's words for how each rank's ET is paired. The sample's ET and Kineto trace were
 // written together (tools/samplegen): every ET op has its record function id in the Kineto trace.
-// Counted from the files: python3 -c "import gzip,json; d=json.load(gzip.open('tests/data/synthetic_samples/
+// Counted from the files: python3 -c "import gzip,json;
+// d=json.load(gzip.open('tests/data/synthetic_samples/
 //   transformer_two_streams/rank0.et.json.gz')); print(sum(1 for n in d['nodes'] if not
 //   n['name'].startswith('[pytorch|profiler')))" gives 351.
 TEST(Session, GlooRanksOfARealCpuRecordingMeetAtTheirAllReduces) {

@@ -4,6 +4,7 @@
 control fields, the files it installs, and that Depends names the Debian package of every shared
 library the packaged binaries link directly (what dpkg-shlibdeps is there to find).
 Usage: check_deb.py CPACK BUILD_DIR VERSION GUI(ON|OFF) MAN(ON|OFF)"""
+
 import os
 import re
 import subprocess
@@ -44,8 +45,10 @@ def main():
 
     arch = run(["dpkg", "--print-architecture"]).stdout.strip()
     with tempfile.TemporaryDirectory(prefix="sutra-deb-") as out:
-        r = run([cpack, "-G", "DEB", "--config", os.path.join(build_dir, "CPackConfig.cmake"),
-                 "-B", out], cwd=build_dir)
+        r = run(
+            [cpack, "-G", "DEB", "--config", os.path.join(build_dir, "CPackConfig.cmake"), "-B", out],
+            cwd=build_dir,
+        )
         deb = os.path.join(out, f"sutra_{version}_{arch}.deb")
         if r.returncode != 0 or not os.path.exists(deb):
             print(f"FAIL: cpack (exit {r.returncode}) did not write {deb}:\n{r.stdout}{r.stderr}")
@@ -57,19 +60,27 @@ def main():
         check(field("Version") == version, f"Version is {field('Version')!r}, not {version}")
         check(field("Architecture") == arch, f"Architecture is {field('Architecture')!r}")
         check(field("Section") == "devel", f"Section is {field('Section')!r}")
-        check(re.fullmatch(r".+ <[^@ ]+@[^> ]+>", field("Maintainer")) is not None,
-              f"Maintainer {field('Maintainer')!r} is not 'Name <email>'")
+        check(
+            re.fullmatch(r".+ <[^@ ]+@[^> ]+>", field("Maintainer")) is not None,
+            f"Maintainer {field('Maintainer')!r} is not 'Name <email>'",
+        )
         depends = {d.strip().split(" ")[0] for d in field("Depends").split(",")}
 
         contents = run(["dpkg-deb", "--contents", deb]).stdout
         files = {line.split()[-1].lstrip(".") for line in contents.splitlines()}
-        expected = ["/usr/bin/sutra-cli", "/usr/share/doc/sutra/copyright",
-                    "/usr/share/doc/sutra/changelog.gz"]
+        expected = [
+            "/usr/bin/sutra-cli",
+            "/usr/share/doc/sutra/copyright",
+            "/usr/share/doc/sutra/changelog.gz",
+        ]
         if on(gui):
-            expected += ["/usr/bin/sutra", "/usr/share/applications/sutra.desktop",
-                         "/usr/share/icons/hicolor/scalable/apps/sutra.svg",
-                         "/usr/share/metainfo/io.github.sutra.Sutra.metainfo.xml",
-                         "/usr/share/mime/packages/sutra.xml"]
+            expected += [
+                "/usr/bin/sutra",
+                "/usr/share/applications/sutra.desktop",
+                "/usr/share/icons/hicolor/scalable/apps/sutra.svg",
+                "/usr/share/metainfo/io.github.sutra.Sutra.metainfo.xml",
+                "/usr/share/mime/packages/sutra.xml",
+            ]
         if on(man):
             expected += ["/usr/share/man/man1/sutra-cli.1.gz"]
         for path in expected:
@@ -80,8 +91,7 @@ def main():
         for binary in ("sutra-cli", "sutra") if on(gui) else ("sutra-cli",):
             path = os.path.join(root, "usr/bin", binary)
             dynamic = run(["readelf", "--dynamic", path]).stdout
-            check(".debug_info" not in run(["readelf", "-S", path]).stdout,
-                  f"{binary} is not stripped")
+            check(".debug_info" not in run(["readelf", "-S", path]).stdout, f"{binary} is not stripped")
             needed = re.findall(r"\(NEEDED\)\s+Shared library: \[(.+?)\]", dynamic)
             resolved = dict(re.findall(r"^\s*(\S+) => (/\S+)", run(["ldd", path]).stdout, re.M))
             owners = owning_packages([resolved[s] for s in needed if s in resolved])

@@ -5,6 +5,7 @@ and asks GLib (`gio info`), as a file manager does, which type it gives to trace
 by content for files named only *.json, and through gzip. Files that are not traces must stay
 application/json. With ../shared/traces present, the start of real traces is checked too.
 Exits 77 (skipped) without update-mime-database or gio."""
+
 import gzip
 import os
 import shutil
@@ -20,21 +21,25 @@ CHAKRA = "application/x-chakra-et"
 JSON = "application/json"
 
 # Hand-made starts of files, in the shape torch.profiler and ExecutionTraceObserver write them.
-KINETO_TEXT = ('{\n  "schemaVersion": 1,\n  "deviceProperties": [{"id": 0, "name": "GPU"}],\n'
-               '  "traceEvents": [\n  {"ph": "X", "name": "aten::mm", "ts": 1, "dur": 2}\n  ]\n}\n')
-ET_TEXT = ('{\n  "schema": "1.1.0-chakra.0.0.4", "pid": 7, "time": "2024-01-01 00:00:00", '
-           '"start_ts": 5,\n  "nodes": [{"id": 1, "name": "[pytorch|profiler|execution_trace|'
-           'process]", "ctrl_deps": 0}]\n}\n')
+KINETO_TEXT = (
+    '{\n  "schemaVersion": 1,\n  "deviceProperties": [{"id": 0, "name": "GPU"}],\n'
+    '  "traceEvents": [\n  {"ph": "X", "name": "aten::mm", "ts": 1, "dur": 2}\n  ]\n}\n'
+)
+ET_TEXT = (
+    '{\n  "schema": "1.1.0-chakra.0.0.4", "pid": 7, "time": "2024-01-01 00:00:00", '
+    '"start_ts": 5,\n  "nodes": [{"id": 1, "name": "[pytorch|profiler|execution_trace|'
+    'process]", "ctrl_deps": 0}]\n}\n'
+)
 CASES = [
     ("step.pt.trace.json", KINETO_TEXT, KINETO),
     ("step.pt.trace.json.gz", gzip.compress(KINETO_TEXT.encode(), mtime=0), KINETO_GZ),
-    ("rank0.json", KINETO_TEXT, KINETO),                # by content
+    ("rank0.json", KINETO_TEXT, KINETO),  # by content
     ("rank0_et.json", ET_TEXT, ET),
     ("rank0.et.json", ET_TEXT, ET),
     ("rank0_et.json.gz", gzip.compress(ET_TEXT.encode(), mtime=0), ET_GZ),
     ("rank0.et.json.gz", gzip.compress(ET_TEXT.encode(), mtime=0), ET_GZ),
     ("other.json.gz", gzip.compress(ET_TEXT.encode(), mtime=0), "application/gzip"),
-    ("observer.json", ET_TEXT, ET),                     # by content
+    ("observer.json", ET_TEXT, ET),  # by content
     ("all_gather.0.et", b"\x12\x08\n\x061.0.0\x00\x01", CHAKRA),
     ("config.json", '{"name": "model", "nodes": 3}\n', JSON),
     ("manifest.json", '{"schema": "v1", "files": []}\n', JSON),
@@ -52,8 +57,13 @@ REAL = [
 
 
 def content_type(path, env):
-    r = subprocess.run(["gio", "info", "-a", "standard::content-type", path], env=env,
-                       capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        ["gio", "info", "-a", "standard::content-type", path],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     for line in r.stdout.splitlines():
         if "standard::content-type:" in line:
             return line.split(":", 3)[-1].strip()
@@ -74,8 +84,9 @@ def main():
         if r.returncode != 0 or "warning" in r.stderr.lower() or "error" in r.stderr.lower():
             print(f"FAIL: update-mime-database (exit {r.returncode}):\n{r.stderr}")
             return 1
-        env = dict(os.environ, XDG_DATA_HOME=os.path.join(tmp, "share"),
-                   XDG_DATA_DIRS="/usr/local/share:/usr/share")
+        env = dict(
+            os.environ, XDG_DATA_HOME=os.path.join(tmp, "share"), XDG_DATA_DIRS="/usr/local/share:/usr/share"
+        )
 
         files = os.path.join(tmp, "files")
         os.makedirs(files)

@@ -45,3 +45,22 @@ def run_cli(sutra_cli):
         return json.loads(done.stdout) if json_output else done.stdout
 
     return run
+
+
+# What the oracle tests measured, printed at the end of the run (the closing figures of a session).
+ORACLE_FIGURES: dict = {}
+
+
+@pytest.fixture(scope="session")
+def oracle_figures():
+    """oracle_figures[check] = {figure: value}: a test notes what it compared, and how closely."""
+    return ORACLE_FIGURES
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not ORACLE_FIGURES:
+        return
+    terminalreporter.section("oracle figures")
+    for check in sorted(ORACLE_FIGURES):
+        figures = ", ".join(f"{k} {v}" for k, v in sorted(ORACLE_FIGURES[check].items()))
+        terminalreporter.write_line(f"{check}: {figures}")

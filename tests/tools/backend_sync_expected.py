@@ -10,14 +10,23 @@ whose launching runtime call (same correlation) began after the call began.
 
 Usage: backend_sync_expected.py TRACE.json.gz  -> prints calls, dependencies, calls with none
 """
+
 import decimal
 import gzip
 import json
 import sys
 
 DEVICE_CATS = {"kernel", "gpu_memcpy", "gpu_memset", "mtia_ccp_events"}
-RUNTIME_CATS = {"cuda_runtime", "cuda_driver", "runtime", "mtia_runtime", "privateuse1_runtime",
-                "privateuse1_driver", "xpu_runtime", "xpu_driver"}
+RUNTIME_CATS = {
+    "cuda_runtime",
+    "cuda_driver",
+    "runtime",
+    "mtia_runtime",
+    "privateuse1_runtime",
+    "privateuse1_driver",
+    "xpu_runtime",
+    "xpu_driver",
+}
 
 
 def ns(v):
@@ -51,7 +60,8 @@ def main(path):
                 s = num(e.get("tid")) or 0
             c = num(e.get("args", {}).get("correlation"))
             streams.setdefault((pid, s), []).append(
-                (ns(e["ts"]), ns(e["ts"]) + ns(e.get("dur", 0)), launched_at.get(c) if c and c > 0 else None))
+                (ns(e["ts"]), ns(e["ts"]) + ns(e.get("dur", 0)), launched_at.get(c) if c and c > 0 else None)
+            )
     for ops in streams.values():
         ops.sort(key=lambda o: o[0])
     calls = deps = empty = 0
@@ -79,7 +89,9 @@ def main(path):
             if not one and device is not None and pid != device:
                 continue
             k = len([o for o in ops if o[0] <= end])
-            while k > 0 and (ops[k - 1][1] > end or (ops[k - 1][2] is not None and ops[k - 1][2] > ns(e["ts"]))):
+            while k > 0 and (
+                ops[k - 1][1] > end or (ops[k - 1][2] is not None and ops[k - 1][2] > ns(e["ts"]))
+            ):
                 k -= 1
             if k > 0:
                 found += 1

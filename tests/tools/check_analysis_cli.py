@@ -7,6 +7,7 @@ Exit 0 when every check passes, 1 on a failed check, 77 (skipped) when TRACES_DI
 stats --json is compared row by row with op_table_expected.py, which computes the table from the
 JSON without Sutra's code.
 """
+
 import json
 import os
 import subprocess
@@ -45,8 +46,11 @@ def main():
     rc, out, _ = run(cli, "stats", base, "--step", "1009", "--json")
     check(rc == 0, "stats --json exit 0")
     got = json.loads(out)
-    want = json.loads(subprocess.check_output(
-        [sys.executable, os.path.join(HERE, "op_table_expected.py"), base, "--step", "1009"]))
+    want = json.loads(
+        subprocess.check_output(
+            [sys.executable, os.path.join(HERE, "op_table_expected.py"), base, "--step", "1009"]
+        )
+    )
     check(got["device"] == "CUDA", "stats device")
     check([got["window"]["start_ns"], got["window"]["end_ns"]] == want["window"], "stats window")
     fields = ("calls", "self_cpu_ns", "cpu_total_ns", "self_device_ns", "device_total_ns")
@@ -54,8 +58,10 @@ def main():
     check(sorted(map(key, got["rows"])) == sorted(map(key, want["rows"])), "stats rows = independent rows")
 
     rc, out, _ = run(cli, "stats", base)
-    check(rc == 0 and "Self CPU time total: 223.188ms" in out and "Self CUDA time total: 1.694ms" in out,
-          "stats text totals as torch prints them")
+    check(
+        rc == 0 and "Self CPU time total: 223.188ms" in out and "Self CUDA time total: 1.694ms" in out,
+        "stats text totals as torch prints them",
+    )
     rc, out, _ = run(cli, "stats", base, "--csv", "--limit", "2", "--sort", "calls")
     check(rc == 0 and len(out.strip().splitlines()) == 3, "stats --csv --limit 2")
     rc, _, err = run(cli, "stats", base, "--sort", "bogus")
@@ -66,15 +72,22 @@ def main():
     rc, out, _ = run(cli, "compare", base, test, "--json")
     check(rc == 0, "compare exit 0")
     doc = json.loads(out)
-    check(doc["a"]["self_device_total_ns"] == 1694000 and doc["b"]["self_device_total_ns"] == 1690000,
-          "compare totals")
+    check(
+        doc["a"]["self_device_total_ns"] == 1694000 and doc["b"]["self_device_total_ns"] == 1690000,
+        "compare totals",
+    )
     check(sum(1 for r in doc["rows"] if r["side"] == "b") == 3, "compare: 3 ops only in test")
     rc, out, _ = run(cli, "compare", base, "--step-a", "1009", "--step-b", "1010")
     # 16 of the file's 18 device ops have no launch in it: they belong to no step (HTA's iteration
     # -1), shown apart (before: charged to the step they ran in, 727 us -> 959 us).
-    check(rc == 0 and "Self CUDA total: 4.000 us -> 4.000 us (same)" in out
-          and "Launched before the trace (in no step, not in the rows): A 9 device ops, 723.0 us; "
-          "B 5 device ops, 955.0 us" in out, "compare two steps")
+    check(
+        rc == 0
+        and "Self CUDA total: 4.000 us -> 4.000 us (same)" in out
+        and "Launched before the trace (in no step, not in the rows): A 9 device ops, 723.0 us; "
+        "B 5 device ops, 955.0 us"
+        in out,
+        "compare two steps",
+    )
     rc, _, err = run(cli, "compare", base)
     check(rc == 2 and "two different steps" in err, "compare one trace without steps")
 
@@ -89,7 +102,9 @@ def main():
 
     linear = os.path.join(traces, "param/linear_kineto.json.gz")
     linear_et = os.path.join(traces, "param/linear_et.json.gz")
-    rc, out, _ = run(cli, "chain", linear, "--name", "aten::addmm", "--nth", "22", "--et", linear_et, "--json")
+    rc, out, _ = run(
+        cli, "chain", linear, "--name", "aten::addmm", "--nth", "22", "--et", linear_et, "--json"
+    )
     kinds = [h["kind"] for h in json.loads(out)["hops"]] if rc == 0 else []
     check("data_producer" in kinds and "data_consumer" in kinds, "chain --et lists data dependencies")
     rc, _, err = run(cli, "chain", linear, "--name", "aten::addmm", "--et", "/nonexistent/et.json")
@@ -102,8 +117,10 @@ def main():
     check(path["length_ns"] == sum(s["weight_ns"] for s in path["segments"]), "segments sum to the length")
     rc, out, _ = run(cli, "critical-path", sync)
     # The step annotation is no CPU work (HTA): the path runs from the first op to the last.
-    check(rc == 0 and out.startswith("Window: step 100\nCritical path: 2.419 ms of a 2.577 ms span"),
-          "critical-path text")
+    check(
+        rc == 0 and out.startswith("Window: step 100\nCritical path: 2.419 ms of a 2.577 ms span"),
+        "critical-path text",
+    )
     return 1 if failures else 0
 
 

@@ -7,6 +7,7 @@ beside the measured and Sutra's.
 
 Usage: check_astra_sim_cli.py SUTRA_CLI SHARED_TRACES WORK_DIR   (exit 77: traces absent)
 """
+
 import json
 import os
 import shutil
@@ -38,14 +39,22 @@ def main():
     prefix = os.path.join(work, "linear")
     ok = True
 
-    out = subprocess.run([cli, "convert", "--et", et, "--kineto", kineto, "--ranks", "2", "-o",
-                          prefix, "--json"], capture_output=True, text=True)
+    out = subprocess.run(
+        [cli, "convert", "--et", et, "--kineto", kineto, "--ranks", "2", "-o", prefix, "--json"],
+        capture_output=True,
+        text=True,
+    )
     if out.returncode != 0:
         print("BAD convert: rc %d: %s" % (out.returncode, out.stderr))
         return 1
     summary = json.loads(out.stdout)
-    expected = [prefix + ".0.et", prefix + ".1.et", prefix + ".network.yml",
-                prefix + ".system.json", prefix + ".memory.json"]
+    expected = [
+        prefix + ".0.et",
+        prefix + ".1.et",
+        prefix + ".network.yml",
+        prefix + ".system.json",
+        prefix + ".memory.json",
+    ]
     if summary.get("outputs") != expected or not all(os.path.isfile(p) for p in expected):
         print("BAD convert outputs: %s" % summary.get("outputs"))
         ok = False
@@ -62,13 +71,13 @@ def main():
 
     # Absent: exit 2, and the message says how to point Sutra at it.
     env = dict(os.environ, ASTRA_SIM=os.path.join(work, "no_such_astra_sim"))
-    out = subprocess.run([cli, "simulate", "--engine", "astra-sim", prefix], capture_output=True,
-                         text=True, env=env)
+    out = subprocess.run(
+        [cli, "simulate", "--engine", "astra-sim", prefix], capture_output=True, text=True, env=env
+    )
     if out.returncode != 2 or "ASTRA_SIM" not in out.stderr:
         print("BAD absent ASTRA-sim: rc %d: %s" % (out.returncode, out.stderr))
         ok = False
-    out = subprocess.run([cli, "simulate", "--engine", "nosuch", prefix], capture_output=True,
-                         text=True)
+    out = subprocess.run([cli, "simulate", "--engine", "nosuch", prefix], capture_output=True, text=True)
     if out.returncode != 2:
         print("BAD unknown engine: rc %d" % out.returncode)
         ok = False
@@ -84,29 +93,40 @@ def main():
     os.chmod(fake, 0o755)
     other = os.path.join(work, "other.network.yml")
     with open(other, "w") as f:
-        f.write("topology: [ FullyConnected ]\nnpus_count: [ 2 ]\nbandwidth: [ 25.0 ]\n"
-                "latency: [ 700.0 ]\n")
-    out = subprocess.run([cli, "simulate", "--engine", "astra-sim", "--network", other, prefix],
-                         capture_output=True, text=True, env=dict(os.environ, ASTRA_SIM=fake))
+        f.write("topology: [ FullyConnected ]\nnpus_count: [ 2 ]\nbandwidth: [ 25.0 ]\nlatency: [ 700.0 ]\n")
+    out = subprocess.run(
+        [cli, "simulate", "--engine", "astra-sim", "--network", other, prefix],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, ASTRA_SIM=fake),
+    )
     args = open(seen).read() if os.path.isfile(seen) else ""
-    if out.returncode != 0 or "--network-configuration=" + other not in args or \
-            "--system-configuration=" + prefix + ".system.json" not in args:
-        print("BAD --network with --engine astra-sim: rc %d: %s; ran with: %s"
-              % (out.returncode, out.stderr, args))
+    if (
+        out.returncode != 0
+        or "--network-configuration=" + other not in args
+        or "--system-configuration=" + prefix + ".system.json" not in args
+    ):
+        print(
+            "BAD --network with --engine astra-sim: rc %d: %s; ran with: %s"
+            % (out.returncode, out.stderr, args)
+        )
         ok = False
 
     if astra_sim_found():
-        out = subprocess.run([cli, "simulate", "--engine", "astra-sim", "--json", work],
-                             capture_output=True, text=True)
+        out = subprocess.run(
+            [cli, "simulate", "--engine", "astra-sim", "--json", work], capture_output=True, text=True
+        )
         if out.returncode != 0:
             print("BAD simulate --engine astra-sim: rc %d: %s" % (out.returncode, out.stderr))
             ok = False
         else:
             result = json.loads(out.stdout)
             ranks = result.get("ranks", [])
-            if result.get("engine") != "astra-sim" or [r["rank"] for r in ranks] != [0, 1] or \
-                    not all(r["astra_sim_ns"] > 0 and r["sutra_ns"] and r["measured_ns"]
-                            for r in ranks):
+            if (
+                result.get("engine") != "astra-sim"
+                or [r["rank"] for r in ranks] != [0, 1]
+                or not all(r["astra_sim_ns"] > 0 and r["sutra_ns"] and r["measured_ns"] for r in ranks)
+            ):
                 print("BAD simulate --engine astra-sim --json: %s" % out.stdout)
                 ok = False
             else:

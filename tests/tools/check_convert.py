@@ -7,6 +7,7 @@ Converts the real ET + Kineto pairs and Kineto traces alone (replicated to 2 ran
 needs), requires et_check.py to pass on each, and requires it to fail on the reference converter's
 feeder_chakra.0.et. Exit 0 pass, 1 fail, 77 skip (../shared absent).
 """
+
 import json
 import os
 import shutil
@@ -21,8 +22,11 @@ KINETO_ONLY = [
 
 PAIRS = [
     ("linear", "traces/param/linear_et.json.gz", "traces/param/linear_kineto.json.gz"),
-    ("simple_add", "traces/hta/execution_trace/simple_add_et.json.gz",
-     "traces/hta/execution_trace/simple_add_kineto.json.gz"),
+    (
+        "simple_add",
+        "traces/hta/execution_trace/simple_add_et.json.gz",
+        "traces/hta/execution_trace/simple_add_kineto.json.gz",
+    ),
 ]
 
 
@@ -36,8 +40,21 @@ def main():
     os.makedirs(out)
     for name, et, kineto in PAIRS:
         prefix = os.path.join(out, name)
-        subprocess.run([cli, "convert", "--et", os.path.join(shared, et), "--kineto",
-                        os.path.join(shared, kineto), "-o", prefix, "--ranks", "2"], check=True)
+        subprocess.run(
+            [
+                cli,
+                "convert",
+                "--et",
+                os.path.join(shared, et),
+                "--kineto",
+                os.path.join(shared, kineto),
+                "-o",
+                prefix,
+                "--ranks",
+                "2",
+            ],
+            check=True,
+        )
         res = subprocess.run([sys.executable, check, prefix, "2"], capture_output=True, text=True)
         print(res.stdout)
         if res.returncode != 0:
@@ -47,8 +64,21 @@ def main():
     # MTIA, pass the same rules.
     for name, kineto in KINETO_ONLY:
         prefix = os.path.join(out, name)
-        res = subprocess.run([cli, "convert", "--kineto", os.path.join(shared, kineto), "-o", prefix,
-                              "--ranks", "2", "--json"], capture_output=True, text=True)
+        res = subprocess.run(
+            [
+                cli,
+                "convert",
+                "--kineto",
+                os.path.join(shared, kineto),
+                "-o",
+                prefix,
+                "--ranks",
+                "2",
+                "--json",
+            ],
+            capture_output=True,
+            text=True,
+        )
         if res.returncode != 0:
             print("FAIL: converting %s alone: %s" % (kineto, res.stderr))
             return 1
@@ -65,8 +95,9 @@ def main():
     feeder = os.path.join(shared, "traces", "chakra", "feeder_chakra.0.et")
     for r in (0, 1):
         shutil.copyfile(feeder, os.path.join(out, "feeder.%d.et" % r))
-    res = subprocess.run([sys.executable, check, os.path.join(out, "feeder"), "2"],
-                         capture_output=True, text=True)
+    res = subprocess.run(
+        [sys.executable, check, os.path.join(out, "feeder"), "2"], capture_output=True, text=True
+    )
     print(res.stdout)
     if res.returncode != 1 or "dependency edges point to 210 node ids absent" not in res.stdout:
         print("FAIL: et_check should reject feeder_chakra.0.et")
@@ -75,8 +106,20 @@ def main():
     victim = os.path.join(out, "victim")
     shutil.copyfile(os.path.join(shared, PAIRS[1][1]), victim + ".0.et")
     before = open(victim + ".0.et", "rb").read()
-    res = subprocess.run([cli, "convert", "--et", victim + ".0.et", "--kineto",
-                          os.path.join(shared, PAIRS[1][2]), "-o", victim], capture_output=True, text=True)
+    res = subprocess.run(
+        [
+            cli,
+            "convert",
+            "--et",
+            victim + ".0.et",
+            "--kineto",
+            os.path.join(shared, PAIRS[1][2]),
+            "-o",
+            victim,
+        ],
+        capture_output=True,
+        text=True,
+    )
     if res.returncode != 2 or "refusing to overwrite" not in res.stderr:
         print("FAIL: converting onto the input was not refused: %d %s" % (res.returncode, res.stderr))
         return 1

@@ -8,6 +8,7 @@ read back with Python's json; the real linear pair (../shared, skipped where abs
 to ET+, Chakra and the simulated timeline, and the ET+ file converts to the same Chakra graph as
 the pair it came from. Exit 0 pass, 1 fail.
 """
+
 import gzip
 import json
 import os
@@ -21,8 +22,10 @@ FAILED = []
 def run(cli, *args, expect=0):
     res = subprocess.run([cli, *args], capture_output=True, text=True)
     if res.returncode != expect:
-        FAILED.append("%s: exit %d, expected %d\n%s%s" % (" ".join(args), res.returncode, expect,
-                                                         res.stdout, res.stderr))
+        FAILED.append(
+            "%s: exit %d, expected %d\n%s%s"
+            % (" ".join(args), res.returncode, expect, res.stdout, res.stderr)
+        )
     return res
 
 
@@ -58,9 +61,11 @@ def main():
     summary = json.loads(res.stdout or "{}")
     check(summary.get("events") == 4, "step 1 summary: %s" % res.stdout)
     _, events = complete_events(step)
-    check(sorted(e["name"] for e in events) ==
-          sorted(["ProfilerStep#1", "aten::mm", "cudaLaunchKernel", 'gemm "quoted" \u00e9']),
-          "step 1 events: %s" % [e["name"] for e in events])
+    check(
+        sorted(e["name"] for e in events)
+        == sorted(["ProfilerStep#1", "aten::mm", "cudaLaunchKernel", 'gemm "quoted" \u00e9']),
+        "step 1 events: %s" % [e["name"] for e in events],
+    )
 
     # Never over the input; a step the trace lacks; a format nobody knows; a directory of ranks.
     copy = os.path.join(out, "input.json")
@@ -69,8 +74,9 @@ def main():
     res = run(cli, "export", "--to", "chrome", copy, "-o", copy, expect=2)
     check("refusing to overwrite an input" in res.stderr, "overwrite: " + res.stderr)
     check(open(copy, "rb").read() == before, "the input was changed")
-    res = run(cli, "export", "--to", "chrome", fixture, "--step", "9", "-o",
-              os.path.join(out, "x.json"), expect=2)
+    res = run(
+        cli, "export", "--to", "chrome", fixture, "--step", "9", "-o", os.path.join(out, "x.json"), expect=2
+    )
     check("9" in res.stderr and "step" in res.stderr, "missing step: " + res.stderr)
     res = run(cli, "export", "--to", "pdf", fixture, "-o", os.path.join(out, "x.pdf"), expect=2)
     check(res.stderr.startswith("sutra-cli export: unknown format 'pdf'"), "format: " + res.stderr)
@@ -79,11 +85,27 @@ def main():
     check("ranks; choose one: a rank's own file, or --rank R" in res.stderr, "ranks: " + res.stderr)
     run(cli, "export", "--to", "chrome", two_ranks, "--rank", "1", "-o", os.path.join(out, "r1.json"))
     # A file that is no Kineto trace says what it is, or why it is no trace.
-    res = run(cli, "export", "--to", "chrome", os.path.join(data, "et", "flat_1.0.1.json"), "-o",
-              os.path.join(out, "x.json"), expect=2)
+    res = run(
+        cli,
+        "export",
+        "--to",
+        "chrome",
+        os.path.join(data, "et", "flat_1.0.1.json"),
+        "-o",
+        os.path.join(out, "x.json"),
+        expect=2,
+    )
     check(res.stderr.rstrip().endswith("no Kineto trace (it is a PyTorch ET)"), "ET: " + res.stderr)
-    res = run(cli, "export", "--to", "chrome", os.path.join(data, "bad", "empty.json.gz"), "-o",
-              os.path.join(out, "x.json"), expect=2)
+    res = run(
+        cli,
+        "export",
+        "--to",
+        "chrome",
+        os.path.join(data, "bad", "empty.json.gz"),
+        "-o",
+        os.path.join(out, "x.json"),
+        expect=2,
+    )
     check("no Kineto trace (empty file" in res.stderr, "empty: " + res.stderr)
     res = run(cli, "help", "export")
     check(res.stdout.startswith("Usage: sutra-cli export"), "help export: " + res.stdout)
@@ -98,14 +120,32 @@ def main():
         run(cli, "export", "--to", "et+", "--et", et, "--kineto", kineto, "-o", etplus)
         res = run(cli, "info", "--json", etplus)
         check('"linked_et"' in res.stdout, "the ET+ export is not classified as ET+: " + res.stdout[:300])
-        direct = json.loads(run(cli, "export", "--to", "chakra", "--et", et, "--kineto", kineto,
-                                "-o", os.path.join(out, "direct"), "--json").stdout or "{}")
-        linked = json.loads(run(cli, "convert", "--linked", etplus, "-o",
-                                os.path.join(out, "from_etplus"), "--json").stdout or "{}")
+        direct = json.loads(
+            run(
+                cli,
+                "export",
+                "--to",
+                "chakra",
+                "--et",
+                et,
+                "--kineto",
+                kineto,
+                "-o",
+                os.path.join(out, "direct"),
+                "--json",
+            ).stdout
+            or "{}"
+        )
+        linked = json.loads(
+            run(cli, "convert", "--linked", etplus, "-o", os.path.join(out, "from_etplus"), "--json").stdout
+            or "{}"
+        )
         d, l = direct.get("ranks", [{}])[0], linked.get("ranks", [{}])[0]
         for key in ("nodes", "nodes_by_type", "cpu_nodes", "device_nodes"):
-            check(d.get(key) == l.get(key) and d.get(key) is not None,
-                  "convert --linked %s: %s, from the pair: %s" % (key, l.get(key), d.get(key)))
+            check(
+                d.get(key) == l.get(key) and d.get(key) is not None,
+                "convert --linked %s: %s, from the pair: %s" % (key, l.get(key), d.get(key)),
+            )
         check(os.path.isfile(os.path.join(out, "from_etplus.0.et")), "no from_etplus.0.et")
         sim = os.path.join(out, "simulated.json")
         run(cli, "export", "--to", "simulated", "--kineto", kineto, "-o", sim)

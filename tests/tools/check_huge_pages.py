@@ -7,7 +7,12 @@ space and non-ASCII letters checks that the arguments pass through the exec unto
 
   check_huge_pages.py SUTRA_CLI FIXTURE_DIR
 """
-import os, shutil, subprocess, sys, tempfile
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
 
 cli, data = sys.argv[1], sys.argv[2]
 work = tempfile.mkdtemp()

@@ -5,6 +5,7 @@ standard-library decoding of the .et file holds (ids, names, types, dependencies
 
 Usage: check_jsonize.py SUTRA_CLI FILE.et...   exit 0 pass, 1 fail, 77 skip (file absent).
 """
+
 import json
 import os
 import subprocess
@@ -13,8 +14,16 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import et_counts  # noqa: E402
 
-TYPES = {0: "INVALID_NODE", 1: "METADATA_NODE", 2: "MEM_LOAD_NODE", 3: "MEM_STORE_NODE",
-         4: "COMP_NODE", 5: "COMM_SEND_NODE", 6: "COMM_RECV_NODE", 7: "COMM_COLL_NODE"}
+TYPES = {
+    0: "INVALID_NODE",
+    1: "METADATA_NODE",
+    2: "MEM_LOAD_NODE",
+    3: "MEM_STORE_NODE",
+    4: "COMP_NODE",
+    5: "COMM_SEND_NODE",
+    6: "COMM_RECV_NODE",
+    7: "COMM_COLL_NODE",
+}
 
 
 def decode(path):
@@ -22,7 +31,7 @@ def decode(path):
     msgs, pos = [], 0
     while pos < len(data):
         ln, pos = et_counts.varint(data, pos)
-        msgs.append(data[pos:pos + ln])
+        msgs.append(data[pos : pos + ln])
         pos += ln
     nodes = []
     for m in msgs[1:]:

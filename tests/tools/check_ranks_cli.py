@@ -10,6 +10,7 @@ time.
 
 Usage: check_ranks_cli.py SUTRA_CLI SUTRA_GEN_RANKS
 """
+
 import json
 import os
 import shutil
@@ -36,8 +37,12 @@ def check_rows(doc, truth):
         assert row["rank"] == want["rank"]
         assert row["steps"] == n
         # Integer means, as Sutra keeps nanoseconds.
-        for key, field in (("step_ns", "duration_ns"), ("compute_ns", "compute_ns"),
-                           ("comm_ns", "exposed_comm_ns"), ("idle_ns", "idle_ns")):
+        for key, field in (
+            ("step_ns", "duration_ns"),
+            ("compute_ns", "compute_ns"),
+            ("comm_ns", "exposed_comm_ns"),
+            ("idle_ns", "idle_ns"),
+        ):
             mean = sum(s[field] for s in steps) // n
             assert row[key] == mean, (row["rank"], key, row[key], mean)
         assert row["clock_offset_ns"] == -want["clock_skew_ns"], row
@@ -46,8 +51,24 @@ def check_rows(doc, truth):
 def check_breakdown(cli, gen, tmp):
     job = os.path.join(tmp, "breakdown_job")
     truth_path = os.path.join(tmp, "breakdown_truth.json")
-    run([gen, job, "--ranks", "4", "--steps", "3", "--buckets", "2", "--kernels", "5",
-         "--slow-rank", "2", "--truth", truth_path])
+    run(
+        [
+            gen,
+            job,
+            "--ranks",
+            "4",
+            "--steps",
+            "3",
+            "--buckets",
+            "2",
+            "--kernels",
+            "5",
+            "--slow-rank",
+            "2",
+            "--truth",
+            truth_path,
+        ]
+    )
     truth = json.load(open(truth_path))
     doc = json.loads(run([cli, "breakdown", job, "--json"]).stdout)
     assert [r["rank"] for r in doc["ranks"]] == [0, 1, 2, 3], doc["ranks"]
@@ -86,8 +107,24 @@ def main():
     try:
         job = os.path.join(tmp, "job")
         truth_path = os.path.join(tmp, "truth.json")
-        run([gen, job, "--ranks", "20", "--steps", "3", "--buckets", "2", "--kernels", "5",
-             "--slow-rank", "13", "--truth", truth_path])
+        run(
+            [
+                gen,
+                job,
+                "--ranks",
+                "20",
+                "--steps",
+                "3",
+                "--buckets",
+                "2",
+                "--kernels",
+                "5",
+                "--slow-rank",
+                "13",
+                "--truth",
+                truth_path,
+            ]
+        )
         truth = json.load(open(truth_path))
         cache = os.path.join(tmp, "cache")
         p = run([cli, "ranks", job, "--json", "--cache-dir", cache, "--progress"])
@@ -139,8 +176,9 @@ def main():
         bad = os.path.join(tmp, "bad.json")
         open(bad, "w").write('{"sutra_rank_summaries": 1, "ranks": 3}')
         p = run([cli, "ranks", bad], expect=2)
-        assert p.stderr == (f"sutra-cli ranks: {bad}: not a rank summary file Sutra can read: "
-                            'no "ranks" array\n'), p.stderr
+        assert p.stderr == (
+            f'sutra-cli ranks: {bad}: not a rank summary file Sutra can read: no "ranks" array\n'
+        ), p.stderr
         p = run([cli, "ranks", job, "--sort", "speed"], expect=2)
         assert "--sort: 'speed' is not a column" in p.stderr, p.stderr
         p = run([cli, "ranks", job, "--save", os.path.join(job, "rank0.pt.trace.json")], expect=2)

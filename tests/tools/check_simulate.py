@@ -12,6 +12,7 @@ step's start to the later of its end and the end of the last device op whose lau
 Knobs never make a step slower when they make kernels faster; -o writes Chrome-trace JSON; bad
 input exits 2 with a message naming the problem.
 """
+
 import decimal
 import gzip
 import json
@@ -21,8 +22,16 @@ import sys
 import tempfile
 
 DEVICE_CATS = {"kernel", "gpu_memcpy", "gpu_memset", "mtia_ccp_events"}
-RUNTIME_CATS = {"cuda_runtime", "cuda_driver", "runtime", "mtia_runtime", "privateuse1_runtime",
-                "privateuse1_driver", "xpu_runtime", "xpu_driver"}
+RUNTIME_CATS = {
+    "cuda_runtime",
+    "cuda_driver",
+    "runtime",
+    "mtia_runtime",
+    "privateuse1_runtime",
+    "privateuse1_driver",
+    "xpu_runtime",
+    "xpu_driver",
+}
 
 
 def ns(value):
@@ -42,7 +51,7 @@ def repeat_steps(xs):
         e["_start"], e["_end"] = ns(e["ts"]), ns(e["ts"]) + ns(e.get("dur", 0))
         by_thread.setdefault((str(e["pid"]), str(e["tid"])), []).append(e)
     candidates = []  # (start, -dur, thread, name)
-    outer = {}       # thread -> name -> starts of instances not nested in their own name
+    outer = {}  # thread -> name -> starts of instances not nested in their own name
     for thread, evs in by_thread.items():
         evs.sort(key=lambda e: (e["_start"], -e["_end"]))
         stack = []
@@ -72,7 +81,7 @@ def expected_steps(path):
     for e in xs:
         name = str(e.get("name", ""))
         if e.get("cat") == "user_annotation" and name.startswith("ProfilerStep#"):
-            n = int(name[len("ProfilerStep#"):])
+            n = int(name[len("ProfilerStep#") :])
             start = ns(e["ts"])
             if n not in steps or start < steps[n][0]:
                 steps[n] = (start, start + ns(e.get("dur", 0)))
@@ -123,7 +132,9 @@ def main():
         check(len(steps) > 0, f"{trace}: no steps")
         for s in steps:
             m, sim = s["measured_ns"], s["simulated_ns"]
-            check(m > 0 and abs(sim - m) <= 0.03 * m, f"{trace}: step {s['step']} measured {m} simulated {sim}")
+            check(
+                m > 0 and abs(sim - m) <= 0.03 * m, f"{trace}: step {s['step']} measured {m} simulated {sim}"
+            )
         expected = expected_steps(trace)
         if expected is not None:
             got = {s["step"]: s["measured_ns"] for s in steps}
@@ -133,17 +144,28 @@ def main():
         if rc == 0:
             faster_rank = json.loads(out)["ranks"][0]
             faster = faster_rank["steps"]
-            check(faster_rank["simulated_ns"] <= rank["simulated_ns"], f"{trace}: faster kernels made the trace slower")
+            check(
+                faster_rank["simulated_ns"] <= rank["simulated_ns"],
+                f"{trace}: faster kernels made the trace slower",
+            )
             # A step of its own annotation never gets slower; a span between repeats of an
             # annotation may (its start moves earlier than its end where the previous span waited
             # on the faster device), their sum may not.
-            own = [(a, b) for a, b in zip(steps, faster)
-                   if a["name"].startswith("ProfilerStep#") or a["name"] == "whole trace"]
+            own = [
+                (a, b)
+                for a, b in zip(steps, faster)
+                if a["name"].startswith("ProfilerStep#") or a["name"] == "whole trace"
+            ]
             for a, b in own:
-                check(b["simulated_ns"] <= a["simulated_ns"], f"{trace}: faster kernels made step {a['step']} slower")
+                check(
+                    b["simulated_ns"] <= a["simulated_ns"],
+                    f"{trace}: faster kernels made step {a['step']} slower",
+                )
             if len(own) < len(steps):
-                check(sum(b["simulated_ns"] for b in faster) <= sum(a["simulated_ns"] for a in steps),
-                      f"{trace}: faster kernels made the steps slower")
+                check(
+                    sum(b["simulated_ns"] for b in faster) <= sum(a["simulated_ns"] for a in steps),
+                    f"{trace}: faster kernels made the steps slower",
+                )
 
     trace = traces[0]
     with tempfile.TemporaryDirectory() as tmp:
@@ -156,13 +178,15 @@ def main():
             complete = [e for e in doc["traceEvents"] if e["ph"] == "X"]
             check(len(complete) > 0 and all(e["dur"] >= 0 for e in complete), "-o: no or negative events")
         missing = os.path.join(tmp, "missing.json.gz")
-        for args, needle in [(["--kineto", missing], "missing.json.gz"),
-                             (["--kineto", trace, "--scale", "gemm"], "REGEX=FACTOR"),
-                             (["--kineto", trace, "--scale", "(=2"], "not a valid regular expression"),
-                             (["--kineto", trace, "--cpu-speed", "0"], "--cpu-speed"),
-                             (["--kineto", trace, "--step", "123456"], "no step 123456"),
-                             (["--kineto", trace, "--bogus"], "unknown option"),
-                             ([], "no input")]:
+        for args, needle in [
+            (["--kineto", missing], "missing.json.gz"),
+            (["--kineto", trace, "--scale", "gemm"], "REGEX=FACTOR"),
+            (["--kineto", trace, "--scale", "(=2"], "not a valid regular expression"),
+            (["--kineto", trace, "--cpu-speed", "0"], "--cpu-speed"),
+            (["--kineto", trace, "--step", "123456"], "no step 123456"),
+            (["--kineto", trace, "--bogus"], "unknown option"),
+            ([], "no input"),
+        ]:
             rc, out, err = run(cli, *args)
             check(rc == 2 and needle in err, f"{args}: expected exit 2 naming '{needle}', got {rc}: {err}")
     rc, out, err = run(cli, "--help")

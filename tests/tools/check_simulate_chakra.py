@@ -24,6 +24,7 @@ The rules, as the simulator's documentation states them:
   or at its own start if later, and the send ends after its own duration. Computed here by iterating the ranks' schedules to a
   fixed point (not by the C++'s event queue).
 """
+
 import heapq
 import json
 import os
@@ -218,7 +219,8 @@ def simulate(ranks, rank_numbers):
                 if kind == "p2p":
                     sent = known[0]
                     coupled[r][i] = (lambda a, t: lambda s: s + t if a is None else max(s, a + t))(
-                        sent, transfer)
+                        sent, transfer
+                    )
                     continue
                 others = [a for a in known if a is not None]
                 coupled[r][i] = (lambda o, t: lambda s: max([s] + o) + t)(others, transfer)
@@ -246,7 +248,7 @@ def main():
     if "--comm-bandwidth-gbs" in args:
         k = args.index("--comm-bandwidth-gbs")
         gbs = float(args[k + 1])
-        del args[k:k + 2]
+        del args[k : k + 2]
     files = args
     if not all(os.path.exists(f) for f in files):
         print("skipped: traces absent")

@@ -6,6 +6,7 @@ the problem, never a crash.
 Usage: check_simulate_inputs.py SUTRA_CLI ASTRA_SIM_RING_DIR WORK_DIR   (exit 77: traces absent)
 The ring directory holds custom_allreduce.{0..7}.et.
 """
+
 import os
 import shutil
 import subprocess
@@ -15,8 +16,16 @@ import sys
 def expect_bad(cli, args, *needles):
     out = subprocess.run([cli, "simulate"] + args, capture_output=True, text=True)
     ok = out.returncode == 2 and all(n in out.stderr for n in needles)
-    print(("ok  " if ok else "BAD ") + " ".join(args[-1:]) + ": rc " + str(out.returncode) + ": " +
-          out.stderr.strip().splitlines()[0] if out.stderr.strip() else "(no message)")
+    print(
+        ("ok  " if ok else "BAD ")
+        + " ".join(args[-1:])
+        + ": rc "
+        + str(out.returncode)
+        + ": "
+        + out.stderr.strip().splitlines()[0]
+        if out.stderr.strip()
+        else "(no message)"
+    )
     return ok
 
 

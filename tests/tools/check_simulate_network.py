@@ -6,6 +6,7 @@ that a network too small for the run is refused.
 
 Usage: check_simulate_network.py SUTRA_CLI ASTRA_SIM_DIR NETWORK_FIXTURES (exit 77: skipped)
 """
+
 import json
 import os
 import subprocess
@@ -28,9 +29,16 @@ def main():
         return 77
     ok = True
     for example, network, expected in CASES:
-        cmd = [cli, "simulate", "--json", os.path.join(astra, example),
-               "--network", os.path.join(fixtures, network),
-               "--system", os.path.join(fixtures, "ring_4chunks.json")]
+        cmd = [
+            cli,
+            "simulate",
+            "--json",
+            os.path.join(astra, example),
+            "--network",
+            os.path.join(fixtures, network),
+            "--system",
+            os.path.join(fixtures, "ring_4chunks.json"),
+        ]
         out = subprocess.run(cmd, capture_output=True, text=True)
         if out.returncode != 0:
             print(example, "sutra-cli failed:", out.stderr)
@@ -39,13 +47,18 @@ def main():
         for rank in json.loads(out.stdout)["ranks"]:
             got = rank["simulated_ns"]
             good = abs(got - expected) <= 0.05 * expected
-            print(f"{example} rank {rank['rank']}: ASTRA-sim {expected} ns, sutra-cli {got} ns"
-                  f" ({100.0 * (got - expected) / expected:+.2f} %)")
+            print(
+                f"{example} rank {rank['rank']}: ASTRA-sim {expected} ns, sutra-cli {got} ns"
+                f" ({100.0 * (got - expected) / expected:+.2f} %)"
+            )
             ok = ok and good
     # A network with fewer NPUs than the run has ranks is refused, naming the file.
     small = os.path.join(fixtures, "ring_4npus.yml")
-    out = subprocess.run([cli, "simulate", os.path.join(astra, "custom_allreduce_8npus"),
-                          "--network", small], capture_output=True, text=True)
+    out = subprocess.run(
+        [cli, "simulate", os.path.join(astra, "custom_allreduce_8npus"), "--network", small],
+        capture_output=True,
+        text=True,
+    )
     refused = out.returncode == 2 and f"{small} has 4 NPUs, too few for rank 4" in out.stderr
     print("8 ranks on a 4-NPU network:", "refused" if refused else f"not refused: {out.stderr}")
     ok = ok and refused

@@ -5,6 +5,7 @@
 Usage: et_counts.py FILE.et...   prints, per file: messages, nodes by type, ctrl/data dependency
 edges, edges to absent ids, self dependencies, whether the ids are sorted, and attributes by name.
 """
+
 import collections
 import gzip
 import sys
@@ -30,13 +31,13 @@ def fields(buf):
             val, pos = varint(buf, pos)
         elif wt == 2:
             ln, pos = varint(buf, pos)
-            val = buf[pos:pos + ln]
+            val = buf[pos : pos + ln]
             pos += ln
         elif wt == 1:
-            val = buf[pos:pos + 8]
+            val = buf[pos : pos + 8]
             pos += 8
         elif wt == 5:
-            val = buf[pos:pos + 4]
+            val = buf[pos : pos + 4]
             pos += 4
         else:
             raise ValueError("wire type %d" % wt)
@@ -61,7 +62,7 @@ def main():
         msgs, pos = [], 0
         while pos < len(data):
             ln, pos = varint(data, pos)
-            msgs.append(data[pos:pos + ln])
+            msgs.append(data[pos : pos + ln])
             pos += ln
         types = collections.Counter()
         attrs = collections.Counter()
@@ -95,8 +96,10 @@ def main():
         selfdep = sum(1 for n, ds in deps if n in ds)
         print(path)
         print("  messages %d nodes %d types %s" % (len(msgs), len(ids), dict(sorted(types.items()))))
-        print("  ctrl_deps %d data_deps %d absent-edges %d absent-ids %d self-dependent %d sorted %s"
-              % (ctrl, dat, absent, absent_ids, selfdep, ids == sorted(ids)))
+        print(
+            "  ctrl_deps %d data_deps %d absent-edges %d absent-ids %d self-dependent %d sorted %s"
+            % (ctrl, dat, absent, absent_ids, selfdep, ids == sorted(ids))
+        )
         print("  attrs %s" % dict(sorted(attrs.items())))
 
 

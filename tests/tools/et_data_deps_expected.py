@@ -7,6 +7,7 @@ latest earlier node (by id) that output it, not an enclosing node; the consumers
 the later nodes outside the op's subtree that read it, until a node writes it again.
 Usage: et_data_deps_expected.py ET.json.gz NODE_ID
 """
+
 import gzip
 import json
 import sys
@@ -35,8 +36,9 @@ def main():
             p = nodes.get(p["parent"])
         return seen
 
-    ops = sorted((n for n in doc["nodes"] if not n["name"].startswith("[pytorch|profiler")),
-                 key=lambda n: n["id"])
+    ops = sorted(
+        (n for n in doc["nodes"] if not n["name"].startswith("[pytorch|profiler")), key=lambda n: n["id"]
+    )
     me = nodes[node_id]
     above = ancestors(me)
     producers, consumers = [], []

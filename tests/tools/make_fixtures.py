@@ -4,12 +4,12 @@
 cut-short JSON, control characters, hand-encoded Chakra protobuf, discovery directories).
 Deterministic (gzip mtime 0): run it from anywhere, commit what it writes.
 The plain-text fixtures next to them are written by hand."""
+
 import bz2
 import gzip
 import json
 import lzma
 import os
-import struct
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data")
 
@@ -72,8 +72,12 @@ def delimited(*messages):
 
 def chakra_trace(rank):
     meta = field_bytes(1, "0.0.4")
-    comm = node(1, "allreduce", 7, attrs=[attr_int64("comm_type", 0), attr_int64("comm_size", 1024),
-                                           attr_bool("is_cpu_op", False)])
+    comm = node(
+        1,
+        "allreduce",
+        7,
+        attrs=[attr_int64("comm_type", 0), attr_int64("comm_size", 1024), attr_bool("is_cpu_op", False)],
+    )
     comp = node(2, "compute_%d" % rank, 4, ctrl=[1], dur=5, attrs=[attr_bool("is_cpu_op", False)])
     return delimited(meta, comm, comp)
 
@@ -83,10 +87,26 @@ def kineto(rank_head=None, rank_tail=None, name="aten::add"):
     if rank_head is not None:
         head += '  "distributedInfo": {"backend": "nccl", "rank": %d, "world_size": 2},\n' % rank_head
     events = [
-        {"ph": "X", "cat": "cpu_op", "name": name, "pid": 1, "tid": 1, "ts": 10, "dur": 5,
-         "args": {"External id": 1, "Record function id": 3}},
-        {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 20, "dur": 2,
-         "args": {"correlation": 4, "stream": 7, "device": 0}},
+        {
+            "ph": "X",
+            "cat": "cpu_op",
+            "name": name,
+            "pid": 1,
+            "tid": 1,
+            "ts": 10,
+            "dur": 5,
+            "args": {"External id": 1, "Record function id": 3},
+        },
+        {
+            "ph": "X",
+            "cat": "kernel",
+            "name": "k",
+            "pid": 0,
+            "tid": 7,
+            "ts": 20,
+            "dur": 2,
+            "args": {"correlation": 4, "stream": 7, "device": 0},
+        },
     ]
     body = '  "traceEvents": [\n' + ",\n".join("  " + json.dumps(e) for e in events) + "\n  ]"
     if rank_tail is not None:
@@ -96,26 +116,80 @@ def kineto(rank_head=None, rank_tail=None, name="aten::add"):
 
 def et_flat(ts_from=None):
     """An ET 1.0.1; with ts_from, nodes from that index on carry ET+ fields (as a linker adds)."""
-    nodes = [{"name": "[pytorch|profiler|execution_trace|thread]", "id": 2, "rf_id": 0, "parent": 1,
-              "fw_parent": 0, "seq_id": -1, "scope": 7, "tid": 1, "fw_tid": 0, "op_schema": "",
-              "inputs": [], "input_shapes": [], "input_types": [], "outputs": [], "output_shapes": [],
-              "output_types": []}]
+    nodes = [
+        {
+            "name": "[pytorch|profiler|execution_trace|thread]",
+            "id": 2,
+            "rf_id": 0,
+            "parent": 1,
+            "fw_parent": 0,
+            "seq_id": -1,
+            "scope": 7,
+            "tid": 1,
+            "fw_tid": 0,
+            "op_schema": "",
+            "inputs": [],
+            "input_shapes": [],
+            "input_types": [],
+            "outputs": [],
+            "output_shapes": [],
+            "output_types": [],
+        }
+    ]
     for i in range(6):
-        nodes.append({"name": "aten::op%d" % i, "id": 3 + i, "rf_id": 3 + i, "parent": 2, "fw_parent": 0,
-                      "seq_id": i, "scope": 0, "tid": 1, "fw_tid": 0, "op_schema": "",
-                      "inputs": [], "input_shapes": [], "input_types": [], "outputs": [],
-                      "output_shapes": [], "output_types": []})
-    nodes.append({"name": "[pytorch|profiler|execution_trace|process]", "id": 1, "rf_id": 0, "parent": 1,
-                  "fw_parent": 0, "seq_id": -1, "scope": 7, "tid": 0, "fw_tid": 0, "op_schema": "",
-                  "inputs": [], "input_shapes": [], "input_types": [], "outputs": [], "output_shapes": [],
-                  "output_types": []})
+        nodes.append(
+            {
+                "name": "aten::op%d" % i,
+                "id": 3 + i,
+                "rf_id": 3 + i,
+                "parent": 2,
+                "fw_parent": 0,
+                "seq_id": i,
+                "scope": 0,
+                "tid": 1,
+                "fw_tid": 0,
+                "op_schema": "",
+                "inputs": [],
+                "input_shapes": [],
+                "input_types": [],
+                "outputs": [],
+                "output_shapes": [],
+                "output_types": [],
+            }
+        )
+    nodes.append(
+        {
+            "name": "[pytorch|profiler|execution_trace|process]",
+            "id": 1,
+            "rf_id": 0,
+            "parent": 1,
+            "fw_parent": 0,
+            "seq_id": -1,
+            "scope": 7,
+            "tid": 0,
+            "fw_tid": 0,
+            "op_schema": "",
+            "inputs": [],
+            "input_shapes": [],
+            "input_types": [],
+            "outputs": [],
+            "output_shapes": [],
+            "output_types": [],
+        }
+    )
     if ts_from is not None:
         for i, n in enumerate(nodes[ts_from:-1]):
             n["ts"] = 10 + 10 * i
             n["inclusive_dur"] = 5
             n["exclusive_dur"] = 5
-    doc = {"schema": "1.0.1", "pid": 9, "time": "2024-01-01 00:00:00", "start_ts": 1, "nodes": nodes,
-           "finish_ts": 2}
+    doc = {
+        "schema": "1.0.1",
+        "pid": 9,
+        "time": "2024-01-01 00:00:00",
+        "start_ts": 1,
+        "nodes": nodes,
+        "finish_ts": 2,
+    }
     return json.dumps(doc, indent=1) + "\n"
 
 
@@ -133,9 +207,11 @@ def main():
     write("bad/truncated.json", basic[: basic.index(b'"cuda_runtime"')])
     write("bad/garbage.bin", bytes((i * 73 + 5) % 256 for i in range(512)))
     write("bad/deep_nesting.json", b"[" * 100000)
-    write("bad/control_chars.json",
-          b'{"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "tab\there\x01\x02 bell\x07", '
-          b'"pid": 1, "tid": 1, "ts": 1, "dur": 2, "args": {"note": "line\nbreak"}}]}\n')
+    write(
+        "bad/control_chars.json",
+        b'{"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "tab\there\x01\x02 bell\x07", '
+        b'"pid": 1, "tid": 1, "ts": 1, "dur": 2, "args": {"note": "line\nbreak"}}]}\n',
+    )
     write("bad/truncated.et", chakra_trace(0)[:-4])
     write("bad/a_directory.json/inside.txt", "A directory named like a trace file.\n")
     # Zeros: a whole file of them, and a header followed by them (a preallocated, never-written
@@ -150,14 +226,22 @@ def main():
     # A UTF-8 byte-order mark before the JSON, as some editors write.
     write("bad/bom.json", b"\xef\xbb\xbf" + basic)
     # Chakra of 2023: nodes without a GlobalMetadata before them.
-    write("bad/chakra_2023_no_metadata.et",
-          delimited(node(1, "compute", 4, dur=5, attrs=[attr_bool("is_cpu_op", False)]),
-                    node(2, "allreduce", 7, ctrl=[1], attrs=[attr_int64("comm_type", 0),
-                                                             attr_int64("comm_size", 1024)])))
+    write(
+        "bad/chakra_2023_no_metadata.et",
+        delimited(
+            node(1, "compute", 4, dur=5, attrs=[attr_bool("is_cpu_op", False)]),
+            node(
+                2, "allreduce", 7, ctrl=[1], attrs=[attr_int64("comm_type", 0), attr_int64("comm_size", 1024)]
+            ),
+        ),
+    )
     # A node type outside et_def.proto's NodeType (42), and one of an absent id.
-    write("bad/chakra_unknown_node_type.et",
-          delimited(field_bytes(1, "0.0.4"), node(1, "compute", 4, dur=5),
-                    node(2, "mystery", 42, ctrl=[1], dur=3)))
+    write(
+        "bad/chakra_unknown_node_type.et",
+        delimited(
+            field_bytes(1, "0.0.4"), node(1, "compute", 4, dur=5), node(2, "mystery", 42, ctrl=[1], dur=3)
+        ),
+    )
 
     # Discovery: a two-rank run with every kind of file, classified by content.
     write("discover/two_ranks/kineto_rank_0.json", kineto(rank_head=0))

@@ -4,6 +4,7 @@
 (valid traces of each layout, truncated, wrong types, deep nesting, huge numbers, bad UTF-8, gzip
 garbage). Deterministic: run it from anywhere, commit what it writes. Crashers that libFuzzer
 finds are committed next to these as crash-<what>, by hand, never rewritten here."""
+
 import gzip
 import os
 import sys
@@ -26,30 +27,41 @@ def gz(data):
 
 
 def kineto_cases():
-    ev = ('{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":2,"ts":10,"dur":5,'
-          '"args":{"External id":3,"Record function id":4,"Input Dims":[[2,2]]}}')
-    valid = ('{"schemaVersion":1,"deviceProperties":[{"id":0,"name":"GPU","totalGlobalMem":1,"numSms":2}],'
-             '"distributedInfo":{"rank":1,"world_size":2,"backend":"nccl"},"baseTimeNanoseconds":1700000000000000000,'
-             '"traceEvents":[' + ",".join([
-                 '{"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"python"}}',
-                 '{"ph":"M","name":"thread_sort_index","pid":1,"tid":2,"args":{"sort_index":5}}',
-                 ev,
-                 '{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":20.125,"dur":2.5,'
-                 '"args":{"correlation":9,"stream":7,"device":0}}',
-                 '{"ph":"B","name":"b","pid":"p","tid":"t","ts":1}',
-                 '{"ph":"E","pid":"p","tid":"t","ts":4}',
-                 '{"ph":"E","pid":"p","tid":"x","ts":4}',
-                 '{"ph":"s","id":9,"pid":1,"tid":2,"ts":11,"cat":"ac2g","name":"ac2g"}',
-                 '{"ph":"f","id":9,"pid":0,"tid":7,"ts":20,"cat":"ac2g","name":"ac2g","bp":"e"}',
-                 '{"ph":"i","name":"mark","pid":1,"tid":2,"ts":12,"s":"g"}',
-                 '{"ph":"C","name":"mem","pid":1,"ts":13,"args":{"a":1,"b":2.5}}',
-                 '{"ph":"Q","name":"unknown phase","pid":1,"tid":2,"ts":1}',
-                 '5', '"text"', '[1,2]', 'null',
-             ]) + '],"traceName":"t","extra":{"x":[1,2,{"y":null}]}}')
+    ev = (
+        '{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":2,"ts":10,"dur":5,'
+        '"args":{"External id":3,"Record function id":4,"Input Dims":[[2,2]]}}'
+    )
+    valid = (
+        '{"schemaVersion":1,"deviceProperties":[{"id":0,"name":"GPU","totalGlobalMem":1,"numSms":2}],'
+        '"distributedInfo":{"rank":1,"world_size":2,"backend":"nccl"},"baseTimeNanoseconds":1700000000000000000,'
+        '"traceEvents":['
+        + ",".join(
+            [
+                '{"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"python"}}',
+                '{"ph":"M","name":"thread_sort_index","pid":1,"tid":2,"args":{"sort_index":5}}',
+                ev,
+                '{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":20.125,"dur":2.5,'
+                '"args":{"correlation":9,"stream":7,"device":0}}',
+                '{"ph":"B","name":"b","pid":"p","tid":"t","ts":1}',
+                '{"ph":"E","pid":"p","tid":"t","ts":4}',
+                '{"ph":"E","pid":"p","tid":"x","ts":4}',
+                '{"ph":"s","id":9,"pid":1,"tid":2,"ts":11,"cat":"ac2g","name":"ac2g"}',
+                '{"ph":"f","id":9,"pid":0,"tid":7,"ts":20,"cat":"ac2g","name":"ac2g","bp":"e"}',
+                '{"ph":"i","name":"mark","pid":1,"tid":2,"ts":12,"s":"g"}',
+                '{"ph":"C","name":"mem","pid":1,"ts":13,"args":{"a":1,"b":2.5}}',
+                '{"ph":"Q","name":"unknown phase","pid":1,"tid":2,"ts":1}',
+                "5",
+                '"text"',
+                "[1,2]",
+                "null",
+            ]
+        )
+        + '],"traceName":"t","extra":{"x":[1,2,{"y":null}]}}'
+    )
     yield "valid.json", valid
     yield "valid.json.gz", gz(valid)
     yield "two_members.json.gz", gz(valid[:200]) + gz(valid[200:])
-    yield "bare_array.json", '[' + ev + ',' + ev + ']'
+    yield "bare_array.json", "[" + ev + "," + ev + "]"
     for cut in (1, 37, 120, len(valid) // 2, len(valid) - 2):
         yield "truncated_%d.json" % cut, valid[:cut]
     yield "truncated.json.gz", gz(valid)[:80]
@@ -59,30 +71,55 @@ def kineto_cases():
     yield "gzip_then_garbage.gz", gz('{"traceEvents":[]}') + b"garbage"
     yield "events_not_array.json", '{"traceEvents":5}'
     yield "events_object.json", '{"traceEvents":{"ph":"X"}}'
-    yield "events_twice.json", '{"traceEvents":[],"traceEvents":[' + ev + ']}'
+    yield "events_twice.json", '{"traceEvents":[],"traceEvents":[' + ev + "]}"
     yield "no_events.json", '{"schemaVersion":1}'
-    yield "wrong_types.json", ('{"traceEvents":[{"ph":5,"name":[1],"cat":{},"pid":null,"tid":true,"ts":"x",'
-                               '"dur":{"a":1},"id":[],"args":"str"},{"ph":"X","ts":[1],"dur":"2"},'
-                               '{"ph":"C","ts":1,"args":{"v":"nan","w":[1]}},{"ph":"s","ts":1,"id":"abc"},'
-                               '{"ph":"M","name":"process_name","pid":1,"args":{"name":5}},'
-                               '{"ph":"M","name":"thread_sort_index","pid":1,"tid":1,"args":{"sort_index":"x"}}],'
-                               '"baseTimeNanoseconds":"x","deviceProperties":{"id":0},"distributedInfo":[1]}')
-    yield "huge_numbers.json", ('{"traceEvents":[{"ph":"X","name":"a","pid":99999999999999999999999,'
-                                '"tid":-1e400,"ts":1e300,"dur":18446744073709551616,'
-                                '"args":{"External id":1e19,"correlation":-9223372036854775809}},'
-                                '{"ph":"X","name":"b","pid":1,"tid":1,"ts":9223372036854775.807,"dur":-1},'
-                                '{"ph":"X","name":"c","pid":1,"tid":1,"ts":-9223372036854775808,"dur":1e-320},'
-                                '{"ph":"f","id":1e30,"ts":0},{"ph":"C","name":"n","pid":1,"ts":1,"args":{"v":1e999}}],'
-                                '"baseTimeNanoseconds":99999999999999999999999}')
-    yield "deep_nesting.json", '{"traceEvents":[{"ph":"X","args":' + "[" * 3000 + "]" * 3000 + '}]}'
+    yield (
+        "wrong_types.json",
+        (
+            '{"traceEvents":[{"ph":5,"name":[1],"cat":{},"pid":null,"tid":true,"ts":"x",'
+            '"dur":{"a":1},"id":[],"args":"str"},{"ph":"X","ts":[1],"dur":"2"},'
+            '{"ph":"C","ts":1,"args":{"v":"nan","w":[1]}},{"ph":"s","ts":1,"id":"abc"},'
+            '{"ph":"M","name":"process_name","pid":1,"args":{"name":5}},'
+            '{"ph":"M","name":"thread_sort_index","pid":1,"tid":1,"args":{"sort_index":"x"}}],'
+            '"baseTimeNanoseconds":"x","deviceProperties":{"id":0},"distributedInfo":[1]}'
+        ),
+    )
+    yield (
+        "huge_numbers.json",
+        (
+            '{"traceEvents":[{"ph":"X","name":"a","pid":99999999999999999999999,'
+            '"tid":-1e400,"ts":1e300,"dur":18446744073709551616,'
+            '"args":{"External id":1e19,"correlation":-9223372036854775809}},'
+            '{"ph":"X","name":"b","pid":1,"tid":1,"ts":9223372036854775.807,"dur":-1},'
+            '{"ph":"X","name":"c","pid":1,"tid":1,"ts":-9223372036854775808,"dur":1e-320},'
+            '{"ph":"f","id":1e30,"ts":0},{"ph":"C","name":"n","pid":1,"ts":1,"args":{"v":1e999}}],'
+            '"baseTimeNanoseconds":99999999999999999999999}'
+        ),
+    )
+    yield "deep_nesting.json", '{"traceEvents":[{"ph":"X","args":' + "[" * 3000 + "]" * 3000 + "}]}"
     yield "deep_open.json", "[" * 5000
     yield "deep_object.json", '{"a":' * 2000 + "1" + "}" * 2000
-    yield "bad_utf8.json", (b'{"traceEvents":[{"ph":"X","name":"cut \xe4\xb8","pid":1,"tid":1,"ts":1,"dur":1},'
-                            b'{"ph":"X","name":"\xff\xfe\xc0\x80\xed\xa0\x80\xf4\x90\x80\x80","pid":1,"tid":1,"ts":2,"dur":1}]}')
-    yield "control_chars.json", (b'{"traceEvents":[{"ph":"X","name":"a\x01b\tc","pid":1,"tid":1,"ts":1,"dur":1,'
-                                 b'"args":{"n":"x\ny"}}]}')
-    yield "escapes.json", ('{"traceEvents":[{"ph":"X","name":"q\\"\\\\\\u00e9\\ud83d\\ude00\\ud800","pid":"\\u0031",'
-                           '"tid":1,"ts":1,"dur":1,"args":{"k\\"":"\\\\"}}]}')
+    yield (
+        "bad_utf8.json",
+        (
+            b'{"traceEvents":[{"ph":"X","name":"cut \xe4\xb8","pid":1,"tid":1,"ts":1,"dur":1},'
+            b'{"ph":"X","name":"\xff\xfe\xc0\x80\xed\xa0\x80\xf4\x90\x80\x80","pid":1,"tid":1,"ts":2,"dur":1}]}'
+        ),
+    )
+    yield (
+        "control_chars.json",
+        (
+            b'{"traceEvents":[{"ph":"X","name":"a\x01b\tc","pid":1,"tid":1,"ts":1,"dur":1,'
+            b'"args":{"n":"x\ny"}}]}'
+        ),
+    )
+    yield (
+        "escapes.json",
+        (
+            '{"traceEvents":[{"ph":"X","name":"q\\"\\\\\\u00e9\\ud83d\\ude00\\ud800","pid":"\\u0031",'
+            '"tid":1,"ts":1,"dur":1,"args":{"k\\"":"\\\\"}}]}'
+        ),
+    )
     yield "empty_elements.json", '{"traceEvents":[,]}'
     yield "trailing_comma.json", '{"traceEvents":[{"ph":"X"},]}'
     yield "trailing_garbage.json", '{"traceEvents":[]} x'
@@ -105,18 +142,41 @@ def et_cases():
     for cut in (10, len(flat) // 3, len(attrs) - 3):
         yield "truncated_%d.json" % cut, attrs[:cut]
     yield "nodes_not_array.json", '{"schema":"1.0.1","nodes":5}'
-    yield "unknown_schema.json", ('{"schema":"9.9","nodes":[{"id":1,"name":"a","parent":1},'
-                                  '{"id":2,"name":"b","ctrl_deps":1,"attrs":[{"name":"rf_id","type":"uint64","value":3}]}]}')
-    yield "wrong_types.json", ('{"schema":5,"pid":"x","nodes":[{"id":"a","name":1,"parent":[],"inputs":{"values":5,'
-                               '"shapes":"s","types":[1]},"outputs":[[1]],"attrs":[{"name":5},{"value":1},5,'
-                               '{"name":"rf_id","type":"uint64","value":"x"}]},5,null,[],'
-                               '{"id":2,"inputs":[[1,2,3]],"input_shapes":5,"input_types":[[]]}]}')
-    yield "huge_numbers.json", ('{"schema":"1.0.1","nodes":[{"id":99999999999999999999999,"name":"a","parent":-1e400,'
-                                '"rf_id":1e300,"tid":18446744073709551616,"inputs":[[1e999,2,3,4,5,"cpu"]],'
-                                '"input_shapes":[[99999999999999999999]],"input_types":["Tensor(float)"]}]}')
-    yield "cycle.json", ('{"schema":"1.0.1","nodes":[{"id":1,"name":"a","parent":2},{"id":2,"name":"b","parent":1},'
-                         '{"id":3,"name":"c","parent":3},{"id":3,"name":"dup","parent":9}]}')
-    yield "deep_nesting.json", '{"schema":"1.0.1","nodes":[{"id":1,"inputs":' + "[" * 3000 + "]" * 3000 + '}]}'
+    yield (
+        "unknown_schema.json",
+        (
+            '{"schema":"9.9","nodes":[{"id":1,"name":"a","parent":1},'
+            '{"id":2,"name":"b","ctrl_deps":1,"attrs":[{"name":"rf_id","type":"uint64","value":3}]}]}'
+        ),
+    )
+    yield (
+        "wrong_types.json",
+        (
+            '{"schema":5,"pid":"x","nodes":[{"id":"a","name":1,"parent":[],"inputs":{"values":5,'
+            '"shapes":"s","types":[1]},"outputs":[[1]],"attrs":[{"name":5},{"value":1},5,'
+            '{"name":"rf_id","type":"uint64","value":"x"}]},5,null,[],'
+            '{"id":2,"inputs":[[1,2,3]],"input_shapes":5,"input_types":[[]]}]}'
+        ),
+    )
+    yield (
+        "huge_numbers.json",
+        (
+            '{"schema":"1.0.1","nodes":[{"id":99999999999999999999999,"name":"a","parent":-1e400,'
+            '"rf_id":1e300,"tid":18446744073709551616,"inputs":[[1e999,2,3,4,5,"cpu"]],'
+            '"input_shapes":[[99999999999999999999]],"input_types":["Tensor(float)"]}]}'
+        ),
+    )
+    yield (
+        "cycle.json",
+        (
+            '{"schema":"1.0.1","nodes":[{"id":1,"name":"a","parent":2},{"id":2,"name":"b","parent":1},'
+            '{"id":3,"name":"c","parent":3},{"id":3,"name":"dup","parent":9}]}'
+        ),
+    )
+    yield (
+        "deep_nesting.json",
+        '{"schema":"1.0.1","nodes":[{"id":1,"inputs":' + "[" * 3000 + "]" * 3000 + "}]}",
+    )
     yield "bad_utf8.json", b'{"schema":"1.0.1","nodes":[{"id":1,"name":"\xff\xe4\xb8","parent":0}]}'
     yield "gzip_garbage.gz", b"\x1f\x8b\x08\x00" + bytes((i * 53 + 3) % 256 for i in range(200))
     yield "empty_gzip.gz", gz(b"")
@@ -127,26 +187,46 @@ def et_plus_cases():
     linked = fx.et_flat(ts_from=3)
     yield "linked.json", linked
     yield "linked.json.gz", gz(linked)
-    device = ('{"schema":"1.0.1","pid":1,"nodes":['
-              '{"id":1,"name":"[pytorch|profiler|execution_trace|process]","parent":1,"tid":0},'
-              '{"id":2,"name":"aten::mm","parent":1,"tid":1,"rf_id":2,"ts":10.5,"inclusive_dur":4.25,'
-              '"exclusive_dur":1.125,"inter_thread_dep":5,"sync_dep":[3,4]},'
-              '{"id":3,"name":"cudaLaunchKernel","parent":2,"tid":1,"ts":11,"inclusive_dur":1,"exclusive_dur":1},'
-              '{"id":4,"name":"gemm","parent":3,"cat":"kernel","stream":7,"ts":12.001,"inclusive_dur":3,'
-              '"exclusive_dur":3,"pg_name":"0"},'
-              '{"id":5,"name":"nccl:all_reduce","parent":4,"cat":"kernel","stream":"x","ts":-1,'
-              '"inclusive_dur":1e300,"sync_dep":["a",null,{}]}]}')
+    device = (
+        '{"schema":"1.0.1","pid":1,"nodes":['
+        '{"id":1,"name":"[pytorch|profiler|execution_trace|process]","parent":1,"tid":0},'
+        '{"id":2,"name":"aten::mm","parent":1,"tid":1,"rf_id":2,"ts":10.5,"inclusive_dur":4.25,'
+        '"exclusive_dur":1.125,"inter_thread_dep":5,"sync_dep":[3,4]},'
+        '{"id":3,"name":"cudaLaunchKernel","parent":2,"tid":1,"ts":11,"inclusive_dur":1,"exclusive_dur":1},'
+        '{"id":4,"name":"gemm","parent":3,"cat":"kernel","stream":7,"ts":12.001,"inclusive_dur":3,'
+        '"exclusive_dur":3,"pg_name":"0"},'
+        '{"id":5,"name":"nccl:all_reduce","parent":4,"cat":"kernel","stream":"x","ts":-1,'
+        '"inclusive_dur":1e300,"sync_dep":["a",null,{}]}]}'
+    )
     yield "device_nodes.json", device
     for cut in (9, len(device) // 2, len(device) - 3):
         yield "truncated_%d.json" % cut, device[:cut]
-    yield "device_parent_loop.json", ('{"schema":"1.0.1","nodes":[{"id":1,"name":"k","parent":2,"cat":"kernel",'
-                                      '"ts":1,"inclusive_dur":1},{"id":2,"name":"k2","parent":1,"cat":"kernel",'
-                                      '"ts":1,"inclusive_dur":1}]}')
-    yield "huge_times.json", ('{"schema":"1.0.1","nodes":[{"id":1,"name":"a","parent":1,"ts":1e400,'
-                              '"inclusive_dur":-99999999999999999999999,"exclusive_dur":"x","cat":5}]}')
-    yield "duplicate_ids.json", ('{"schema":"1.0.1","nodes":[{"id":1,"name":"a","parent":1,"ts":1,"inclusive_dur":1},'
-                                 '{"id":1,"name":"b","parent":1,"cat":"kernel","ts":1,"inclusive_dur":1}]}')
-    yield "bad_utf8.json", b'{"schema":"1.0.1","nodes":[{"id":1,"name":"\xff","parent":1,"cat":"\xe4\xb8","ts":1}]}'
+    yield (
+        "device_parent_loop.json",
+        (
+            '{"schema":"1.0.1","nodes":[{"id":1,"name":"k","parent":2,"cat":"kernel",'
+            '"ts":1,"inclusive_dur":1},{"id":2,"name":"k2","parent":1,"cat":"kernel",'
+            '"ts":1,"inclusive_dur":1}]}'
+        ),
+    )
+    yield (
+        "huge_times.json",
+        (
+            '{"schema":"1.0.1","nodes":[{"id":1,"name":"a","parent":1,"ts":1e400,'
+            '"inclusive_dur":-99999999999999999999999,"exclusive_dur":"x","cat":5}]}'
+        ),
+    )
+    yield (
+        "duplicate_ids.json",
+        (
+            '{"schema":"1.0.1","nodes":[{"id":1,"name":"a","parent":1,"ts":1,"inclusive_dur":1},'
+            '{"id":1,"name":"b","parent":1,"cat":"kernel","ts":1,"inclusive_dur":1}]}'
+        ),
+    )
+    yield (
+        "bad_utf8.json",
+        b'{"schema":"1.0.1","nodes":[{"id":1,"name":"\xff","parent":1,"cat":"\xe4\xb8","ts":1}]}',
+    )
     yield "zeros_after_header.json", b'{"schema":"1.0.1","nodes":[' + bytes(4096)
     yield "kineto_not_et.json", '{"traceEvents":[]}'
     yield "empty", b""
@@ -159,11 +239,21 @@ def chakra_cases():
     for cut in (1, 5, len(whole) // 2, len(whole) - 1):
         yield "truncated_%d.et" % cut, whole[:cut]
     meta = fx.field_bytes(1, "0.0.4")
-    yield "cycle.et", fx.delimited(meta, fx.node(1, "a", 4, ctrl=[2], dur=3), fx.node(2, "b", 4, ctrl=[1], dur=3))
+    yield (
+        "cycle.et",
+        fx.delimited(meta, fx.node(1, "a", 4, ctrl=[2], dur=3), fx.node(2, "b", 4, ctrl=[1], dur=3)),
+    )
     yield "missing_dep.et", fx.delimited(meta, fx.node(1, "a", 4, ctrl=[77, 1], dur=3))
     yield "duplicate_id.et", fx.delimited(meta, fx.node(5, "a", 4, dur=1), fx.node(5, "b", 7, dur=1))
-    yield "huge_values.et", fx.delimited(meta, fx.node(2**64 - 1, "a", 99, ctrl=[2**64 - 1], dur=2**64 - 1,
-                                                        attrs=[fx.attr_int64("comm_size", 2**63)]))
+    yield (
+        "huge_values.et",
+        fx.delimited(
+            meta,
+            fx.node(
+                2**64 - 1, "a", 99, ctrl=[2**64 - 1], dur=2**64 - 1, attrs=[fx.attr_int64("comm_size", 2**63)]
+            ),
+        ),
+    )
     yield "length_too_big.et", fx.varint(2**40) + b"\x0a\x01x"
     yield "varint_overlong.et", b"\xff" * 12
     yield "wrong_wire_type.et", fx.delimited(meta, fx.field_bytes(1, b"\x01\x02"))
@@ -202,8 +292,13 @@ def sniff_cases():
 
 
 def main():
-    for target, cases in (("kineto", kineto_cases), ("et", et_cases), ("et_plus", et_plus_cases),
-                          ("chakra", chakra_cases), ("sniff", sniff_cases)):
+    for target, cases in (
+        ("kineto", kineto_cases),
+        ("et", et_cases),
+        ("et_plus", et_plus_cases),
+        ("chakra", chakra_cases),
+        ("sniff", sniff_cases),
+    ):
         for name, data in cases():
             write(target, name, data)
 

@@ -24,18 +24,54 @@ def rank_events(rank, base):
     host = {"pid": 100 + rank, "tid": 100 + rank}
     gpu = {"pid": rank}
     return [
-        {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", **host, "ts": base, "dur": STEP_END - base},
+        {
+            "ph": "X",
+            "cat": "user_annotation",
+            "name": "ProfilerStep#1",
+            **host,
+            "ts": base,
+            "dur": STEP_END - base,
+        },
         {"ph": "X", "cat": "cpu_op", "name": "aten::mm", **host, "ts": base + 10, "dur": 40},
-        {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", **host, "ts": base + 20, "dur": 10,
-         "args": {"correlation": 11}},
-        {"ph": "X", "cat": "kernel", "name": "gemm_kernel", **gpu, "tid": 7, "ts": base + 35, "dur": 100,
-         "args": {"correlation": 11, "stream": 7, "device": rank}},
+        {
+            "ph": "X",
+            "cat": "cuda_runtime",
+            "name": "cudaLaunchKernel",
+            **host,
+            "ts": base + 20,
+            "dur": 10,
+            "args": {"correlation": 11},
+        },
+        {
+            "ph": "X",
+            "cat": "kernel",
+            "name": "gemm_kernel",
+            **gpu,
+            "tid": 7,
+            "ts": base + 35,
+            "dur": 100,
+            "args": {"correlation": 11, "stream": 7, "device": rank},
+        },
         {"ph": "X", "cat": "cpu_op", "name": "c10d::allreduce_", **host, "ts": base + 60, "dur": 30},
-        {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", **host, "ts": base + 70, "dur": 8,
-         "args": {"correlation": 12}},
-        {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL", **gpu, "tid": 20,
-         "ts": base + 140, "dur": COLLECTIVE_END - (base + 140),
-         "args": {"correlation": 12, "stream": 20, "device": rank}},
+        {
+            "ph": "X",
+            "cat": "cuda_runtime",
+            "name": "cudaLaunchKernel",
+            **host,
+            "ts": base + 70,
+            "dur": 8,
+            "args": {"correlation": 12},
+        },
+        {
+            "ph": "X",
+            "cat": "kernel",
+            "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL",
+            **gpu,
+            "tid": 20,
+            "ts": base + 140,
+            "dur": COLLECTIVE_END - (base + 140),
+            "args": {"correlation": 12, "stream": 20, "device": rank},
+        },
         {"ph": "X", "cat": "cpu_op", "name": "aten::mm", **host, "ts": base + 100, "dur": 30},
         {"ph": "s", "cat": "ac2g", "name": "ac2g", "id": 11, **host, "ts": base + 20},
         {"ph": "f", "cat": "ac2g", "name": "ac2g", "id": 11, "bp": "e", **gpu, "tid": 7, "ts": base + 35},
@@ -45,8 +81,11 @@ def rank_events(rank, base):
 
 
 def write(out, rank, world, events):
-    doc = {"schemaVersion": 1, "distributedInfo": {"backend": "nccl", "rank": rank, "world_size": world},
-           "traceEvents": events}
+    doc = {
+        "schemaVersion": 1,
+        "distributedInfo": {"backend": "nccl", "rank": rank, "world_size": world},
+        "traceEvents": events,
+    }
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, f"rank{rank}.json"), "w") as f:  # one event a line
         head = json.dumps({k: v for k, v in doc.items() if k != "traceEvents"})[:-1]

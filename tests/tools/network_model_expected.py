@@ -7,7 +7,6 @@ ASTRA-sim reads it), 500 ns per hop, and the default system (ring, 4 chunks, 1 a
 
 Usage: network_model_expected.py   (prints the C++ table rows)
 """
-import math
 
 BW = 50 * 2**30 / 1e9  # bytes per ns
 LAT = 500.0

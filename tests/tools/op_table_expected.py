@@ -18,21 +18,39 @@ Output: {"window": [start_ns, end_ns] | null, "self_cpu_total_ns", "self_device_
          "rows": [{"name", "on_device", "calls", "self_cpu_ns", "cpu_total_ns", "self_device_ns",
                    "device_total_ns"}]}  (rows sorted by name, then on_device)
 """
+
 import decimal
 import gzip
 import json
 import sys
 
-HOST_CATS = {"cpu_op", "operator", "Operator", "hpu_op", "user_annotation", "cuda_runtime",
-             "runtime", "Runtime",
-             "mtia_runtime", "privateuse1_runtime", "xpu_runtime", "cuda_driver",
-             "privateuse1_driver", "xpu_driver"}
+HOST_CATS = {
+    "cpu_op",
+    "operator",
+    "Operator",
+    "hpu_op",
+    "user_annotation",
+    "cuda_runtime",
+    "runtime",
+    "Runtime",
+    "mtia_runtime",
+    "privateuse1_runtime",
+    "xpu_runtime",
+    "cuda_driver",
+    "privateuse1_driver",
+    "xpu_driver",
+}
 FRAMEWORK_CATS = {"cpu_op", "operator", "Operator", "hpu_op", "user_annotation"}
 RUNTIME_CATS = HOST_CATS - FRAMEWORK_CATS
 DEVICE_CATS = {"kernel", "Kernel", "mtia_ccp_events", "gpu_memcpy", "Memcpy", "gpu_memset", "Memset"}
-FILTERED = {"profiler::_record_function_enter", "profiler::_record_function_enter_new",
-            "profiler::_record_function_exit", "aten::is_leaf", "aten::output_nr",
-            "aten::_version"}
+FILTERED = {
+    "profiler::_record_function_enter",
+    "profiler::_record_function_enter_new",
+    "profiler::_record_function_exit",
+    "aten::is_leaf",
+    "aten::output_nr",
+    "aten::_version",
+}
 
 
 def ns(value):
@@ -51,10 +69,20 @@ def load(path):
         if e["name"] in FILTERED:
             continue
         start = ns(e["ts"])
-        out.append({"name": e["name"], "cat": e["cat"], "thread": (str(e["pid"]), str(e["tid"])),
-                    "start": start, "end": start + ns(e.get("dur", 0)), "order": order,
-                    "corr": e.get("args", {}).get("correlation"), "children": [],
-                    "parent": None, "kernels": 0})
+        out.append(
+            {
+                "name": e["name"],
+                "cat": e["cat"],
+                "thread": (str(e["pid"]), str(e["tid"])),
+                "start": start,
+                "end": start + ns(e.get("dur", 0)),
+                "order": order,
+                "corr": e.get("args", {}).get("correlation"),
+                "children": [],
+                "parent": None,
+                "kernels": 0,
+            }
+        )
     return out
 
 
@@ -114,9 +142,18 @@ def main():
     rows = {}
 
     def row(key):
-        return rows.setdefault(key, {"name": key[0], "on_device": key[1], "calls": 0,
-                                     "self_cpu_ns": 0, "cpu_total_ns": 0, "self_device_ns": 0,
-                                     "device_total_ns": 0})
+        return rows.setdefault(
+            key,
+            {
+                "name": key[0],
+                "on_device": key[1],
+                "calls": 0,
+                "self_cpu_ns": 0,
+                "cpu_total_ns": 0,
+                "self_device_ns": 0,
+                "device_total_ns": 0,
+            },
+        )
 
     for e in host:
         if not inside(e["start"]):
@@ -147,10 +184,16 @@ def main():
         r["self_device_ns"] += d["end"] - d["start"]
         r["device_total_ns"] += d["end"] - d["start"]
     out = sorted(rows.values(), key=lambda r: (r["name"], r["on_device"]))
-    json.dump({"window": list(window) if window else None,
-               "self_cpu_total_ns": sum(r["self_cpu_ns"] for r in out),
-               "self_device_total_ns": sum(r["self_device_ns"] for r in out if r["on_device"]),
-               "rows": out}, sys.stdout, indent=1)
+    json.dump(
+        {
+            "window": list(window) if window else None,
+            "self_cpu_total_ns": sum(r["self_cpu_ns"] for r in out),
+            "self_device_total_ns": sum(r["self_device_ns"] for r in out if r["on_device"]),
+            "rows": out,
+        },
+        sys.stdout,
+        indent=1,
+    )
     print()
 
 

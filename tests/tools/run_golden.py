@@ -10,6 +10,7 @@ usage: run_golden.py --cwd DIR --exit N [--stdout FILE] [--stderr FILE | --stder
 --stderr FILE / --stderr-text TEXT: stderr must equal it (absent: stderr must be empty).
 With SUTRA_UPDATE_GOLDEN=1 in the environment, the expected files are rewritten from the output.
 """
+
 import argparse
 import os
 import subprocess
@@ -52,8 +53,10 @@ def main():
         else:
             expected = ""
         if actual != expected:
-            failures.append("%s differs from %s:\n--- expected\n%s--- actual\n%s" %
-                            (name, path or "the expected text", expected, actual))
+            failures.append(
+                "%s differs from %s:\n--- expected\n%s--- actual\n%s"
+                % (name, path or "the expected text", expected, actual)
+            )
 
     if not args.any_stdout:
         compare("stdout", out, args.stdout, None)

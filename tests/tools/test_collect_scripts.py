@@ -6,6 +6,7 @@ says clearly that PyTorch is missing (exit 2) instead of failing with a tracebac
 PyTorch is hidden from the child interpreter (sys.modules["torch"] = None makes `import torch`
 raise ImportError), so the test means the same on a machine that has it.
 """
+
 import os
 import subprocess
 import sys
@@ -14,13 +15,16 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 COLLECT = os.path.join(ROOT, "tools", "collect", "collect.py")
-HIDE_TORCH = ("import runpy, sys; sys.modules['torch'] = None; sys.argv = sys.argv[1:]; "
-              "runpy.run_path(sys.argv[0], run_name='__main__')")
+HIDE_TORCH = (
+    "import runpy, sys; sys.modules['torch'] = None; sys.argv = sys.argv[1:]; "
+    "runpy.run_path(sys.argv[0], run_name='__main__')"
+)
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-c", HIDE_TORCH, COLLECT] + list(args), capture_output=True,
-                          text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-c", HIDE_TORCH, COLLECT] + list(args), capture_output=True, text=True, timeout=60
+    )
 
 
 class CollectWithoutTorch(unittest.TestCase):

@@ -11,6 +11,7 @@ category and id, each end on an event of its lane: the enclosing one, or for an 
 Execution traces: nodes in total, operators (neither "[pytorch|profiler|...|process]" nor
 "...|thread]"), distinct tids of the operators, distinct non-empty tensor devices.
 """
+
 import bisect
 import collections
 import decimal
@@ -22,8 +23,7 @@ import sys
 def load(path):
     opener = gzip.open if open(path, "rb").read(2) == b"\x1f\x8b" else open
     with opener(path, "rb") as f:
-        return json.loads(f.read().decode("utf-8", "replace"), parse_float=decimal.Decimal,
-                          strict=False)
+        return json.loads(f.read().decode("utf-8", "replace"), parse_float=decimal.Decimal, strict=False)
 
 
 def ns(value):
@@ -74,18 +74,28 @@ def kineto(doc):
             return False
         return bisect.bisect_left(starts.get(lane, []), t) < len(starts.get(lane, []))
 
-    flows = sum(1 for ends in flow_ends.values()
-                if ends["s"] and ends["f"] and bound(ends["s"]) and bound(ends["f"]))
+    flows = sum(
+        1 for ends in flow_ends.values() if ends["s"] and ends["f"] and bound(ends["s"]) and bound(ends["f"])
+    )
     all_spans = [x for v in spans.values() for x in v]
     span = max(f for _, f in all_spans) - min(s for s, _ in all_spans) if all_spans else 0
-    return {"events": sum(by_cat.values()), "by_category": dict(sorted(by_cat.items())),
-            "lanes": len(lanes), "flows": flows, "instants": instants, "span_ns": span}
+    return {
+        "events": sum(by_cat.values()),
+        "by_category": dict(sorted(by_cat.items())),
+        "lanes": len(lanes),
+        "flows": flows,
+        "instants": instants,
+        "span_ns": span,
+    }
 
 
 def tensor_devices(value, out):
     if isinstance(value, list):
-        if len(value) == 6 and isinstance(value[5], str) and all(
-                isinstance(x, (int, decimal.Decimal)) for x in value[:5]):
+        if (
+            len(value) == 6
+            and isinstance(value[5], str)
+            and all(isinstance(x, (int, decimal.Decimal)) for x in value[:5])
+        ):
             if value[5]:  # "" = no device recorded
                 out.add(value[5])
         else:
@@ -95,8 +105,11 @@ def tensor_devices(value, out):
 
 def execution_trace(doc):
     nodes = doc["nodes"]
-    ops = [n for n in nodes if not (n["name"].startswith("[pytorch|profiler|") and
-                                    n["name"].endswith(("|process]", "|thread]")))]
+    ops = [
+        n
+        for n in nodes
+        if not (n["name"].startswith("[pytorch|profiler|") and n["name"].endswith(("|process]", "|thread]")))
+    ]
     tids = set()
     devices = set()
     for n in ops:
@@ -105,8 +118,13 @@ def execution_trace(doc):
         for side in ("inputs", "outputs"):
             v = n.get(side, [])
             tensor_devices(v["values"] if isinstance(v, dict) else v, devices)
-    return {"nodes": len(nodes), "operators": len(ops), "threads": len(tids),
-            "devices": sorted(devices), "schema": doc.get("schema")}
+    return {
+        "nodes": len(nodes),
+        "operators": len(ops),
+        "threads": len(tids),
+        "devices": sorted(devices),
+        "schema": doc.get("schema"),
+    }
 
 
 def main():

@@ -15,14 +15,25 @@ same stack; a node per path of names with calls, total CPU (their durations), se
 minus the children's totals) and total device (durations of the device ops whose runtime call,
 by correlation, lies in the node's subtree).
 """
+
 import decimal
 import gzip
 import json
 
 FRAMEWORK = {"cpu_op", "operator", "Operator", "hpu_op", "user_annotation", "python_function"}
 CPU_OP = {"cpu_op", "operator", "Operator", "hpu_op"}
-RUNTIME = {"cuda_runtime", "cuda_driver", "cuda_sync", "Runtime", "runtime", "mtia_runtime",
-           "privateuse1_runtime", "privateuse1_driver", "xpu_runtime", "xpu_driver"}
+RUNTIME = {
+    "cuda_runtime",
+    "cuda_driver",
+    "cuda_sync",
+    "Runtime",
+    "runtime",
+    "mtia_runtime",
+    "privateuse1_runtime",
+    "privateuse1_driver",
+    "xpu_runtime",
+    "xpu_driver",
+}
 KERNEL = {"kernel", "Kernel", "mtia_ccp_events"}
 MEMCPY = {"gpu_memcpy", "Memcpy"}
 MEMSET = {"gpu_memset", "Memset"}
@@ -44,9 +55,18 @@ def load(path):
             continue
         start = ns(e["ts"])
         dur = max(0, ns(e.get("dur", 0)))
-        out.append({"name": e.get("name", ""), "cat": e.get("cat", ""), "pid": str(e.get("pid")),
-                    "tid": str(e.get("tid")), "start": start, "end": start + dur,
-                    "corr": (e.get("args") or {}).get("correlation"), "order": order})
+        out.append(
+            {
+                "name": e.get("name", ""),
+                "cat": e.get("cat", ""),
+                "pid": str(e.get("pid")),
+                "tid": str(e.get("tid")),
+                "start": start,
+                "end": start + dur,
+                "corr": (e.get("args") or {}).get("correlation"),
+                "order": order,
+            }
+        )
     return out
 
 
@@ -55,8 +75,11 @@ def nest(events):
     events.sort(key=lambda e: (e["start"], -(e["end"] - e["start"]), e["order"]))
     stack = []
     for e in events:
-        while stack and stack[-1]["end"] <= e["start"] and not (
-                stack[-1]["end"] == e["start"] == stack[-1]["start"]):
+        while (
+            stack
+            and stack[-1]["end"] <= e["start"]
+            and not (stack[-1]["end"] == e["start"] == stack[-1]["start"])
+        ):
             stack.pop()
         while stack and e["end"] > stack[-1]["end"]:
             stack.pop()  # overlaps without nesting: not a child of it
@@ -169,8 +192,7 @@ def call_tree(events):
             device_of[id(call)] = device_of.get(id(call), 0) + (e["end"] - e["start"])
     out = {}
     device_threads = {e["pid"] for e in events if e["cat"] in DEVICE}
-    for key, evs in threads([e for e in events if e["cat"] in FRAMEWORK | RUNTIME],
-                            device_threads).items():
+    for key, evs in threads([e for e in events if e["cat"] in FRAMEWORK | RUNTIME], device_threads).items():
         tree = {}
         path_of = {}
         for e in evs:  # sorted: parents first

@@ -234,7 +234,8 @@ std::string cliOutput(const std::string& arguments) {
 // coupled at their collectives in both; and the same under a what-if.
 TEST(SimulationView, TheGuiSimulatesARunAsTheCliDoes) {
   test::qtApp();
-  const std::string dir = std::string(SUTRA_SOURCE_DIR) + "/tests/data/synthetic_samples/allreduce_2ranks";
+  const std::string dir =
+      std::string(SUTRA_SOURCE_DIR) + "/tests/data/synthetic_samples/allreduce_2ranks";
   TraceSession session;
   QSignalSpy finished(&session, &TraceSession::finished);
   session.open({QString::fromStdString(dir)});

@@ -120,8 +120,7 @@ TEST(TraceSession, CancelStopsTheLoad) {
 TEST(TraceSession, AFailedOrCancelledOpenKeepsTheRunLoadedBefore) {
   test::qtApp();
   TraceSession session;
-  const QString sample =
-      QString::fromStdString(test::fixture("synthetic_samples/matmul_1024"));
+  const QString sample = QString::fromStdString(test::fixture("synthetic_samples/matmul_1024"));
   session.open({sample});
   ASSERT_EQ(waitForEnd(session), "finished");
   ASSERT_EQ(session.ranks().size(), 1u);

@@ -24,6 +24,7 @@ Cases:
 Example: python3 tools/collect/collect.py --case all --out traces/
 Then:    sutra traces/rmsnorm_naive     (or sutra-cli info traces/rmsnorm_naive)
 """
+
 import argparse
 import os
 import sys
@@ -37,21 +38,38 @@ def parse_args(argv):
         prog="collect.py",
         description=__doc__.split("\n\n")[0],
         epilog="\n\n".join(__doc__.split("\n\n")[2:]),
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--case", action="append", choices=CASES + ("all",), required=True,
-                        help="what to record (repeatable)")
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--case", action="append", choices=CASES + ("all",), required=True, help="what to record (repeatable)"
+    )
     parser.add_argument("--out", required=True, help="output folder; one sub-folder per case")
-    parser.add_argument("--device", choices=("auto", "cuda", "cpu"), default="auto",
-                        help="where to run (default: cuda when available)")
+    parser.add_argument(
+        "--device",
+        choices=("auto", "cuda", "cpu"),
+        default="auto",
+        help="where to run (default: cuda when available)",
+    )
     parser.add_argument("--wait", type=int, default=1, help="profiler schedule: steps skipped (default 1)")
     parser.add_argument("--warmup", type=int, default=1, help="profiler schedule: warm-up steps (default 1)")
     parser.add_argument("--active", type=int, default=3, help="profiler schedule: recorded steps (default 3)")
     parser.add_argument("--no-gzip", action="store_true", help="keep the traces as plain .json")
-    parser.add_argument("--threads", type=int, default=0,
-                        help="torch.set_num_threads before recording (default: torch's own choice)")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=0,
+        help="torch.set_num_threads before recording (default: torch's own choice)",
+    )
     parser.add_argument("--rows", type=int, default=4096, help="rmsnorm: rows of the input (default 4096)")
-    parser.add_argument("--hidden", type=int, default=4096, help="rmsnorm: the normalised size (default 4096)")
-    parser.add_argument("--matmul-size", type=int, default=1024, help="matmul: N of the N x N operands (allreduce: 2N; default 1024)")
+    parser.add_argument(
+        "--hidden", type=int, default=4096, help="rmsnorm: the normalised size (default 4096)"
+    )
+    parser.add_argument(
+        "--matmul-size",
+        type=int,
+        default=1024,
+        help="matmul: N of the N x N operands (allreduce: 2N; default 1024)",
+    )
     args = parser.parse_args(argv)
     if args.active < 1 or args.wait < 0 or args.warmup < 0:
         parser.error("--active must be >= 1, --wait and --warmup >= 0")
@@ -59,7 +77,7 @@ def parse_args(argv):
         parser.error("--threads must be >= 0, --rows, --hidden and --matmul-size >= 1")
     cases = []
     for c in args.case:
-        for name in (CASES if c == "all" else (c,)):
+        for name in CASES if c == "all" else (c,):
             if name not in cases:
                 cases.append(name)
     args.case = cases
@@ -73,15 +91,21 @@ def torch_or_exit():
     try:
         import torch
     except ImportError:
-        print("collect.py: PyTorch is not installed in this Python (%s).\n"
-              "Install PyTorch >= %d.%d (https://pytorch.org/get-started/locally/), e.g.\n"
-              "  python3 -m pip install 'torch>=%d.%d'\n"
-              "then run this script again." % ((sys.executable,) + MIN_TORCH + MIN_TORCH), file=sys.stderr)
+        print(
+            "collect.py: PyTorch is not installed in this Python (%s).\n"
+            "Install PyTorch >= %d.%d (https://pytorch.org/get-started/locally/), e.g.\n"
+            "  python3 -m pip install 'torch>=%d.%d'\n"
+            "then run this script again." % ((sys.executable,) + MIN_TORCH + MIN_TORCH),
+            file=sys.stderr,
+        )
         sys.exit(2)
     version = tuple(int(p) for p in torch.__version__.split("+")[0].split(".")[:2] if p.isdigit())
     if version < MIN_TORCH:
-        print("collect.py: PyTorch %s is too old: the execution trace needs PyTorch >= %d.%d"
-              % ((torch.__version__,) + MIN_TORCH), file=sys.stderr)
+        print(
+            "collect.py: PyTorch %s is too old: the execution trace needs PyTorch >= %d.%d"
+            % ((torch.__version__,) + MIN_TORCH),
+            file=sys.stderr,
+        )
         sys.exit(2)
     return torch
 
@@ -93,7 +117,9 @@ def main(argv=None):
     import workloads  # imports torch: only after the check above
 
     os.makedirs(args.out, exist_ok=True)
-    args.command = " ".join(["python3", "tools/collect/collect.py"] + (sys.argv[1:] if argv is None else list(argv)))
+    args.command = " ".join(
+        ["python3", "tools/collect/collect.py"] + (sys.argv[1:] if argv is None else list(argv))
+    )
     failures = 0
     for case in args.case:
         for name, outcome in workloads.run_case(case, args):

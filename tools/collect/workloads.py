@@ -8,6 +8,7 @@ ExecutionTraceObserver registered before, started just before the first recorded
 stopped just after the last one ends, so that both traces cover the same steps and every Kineto
 CPU op's "Record function id" is the rf_id of its ET node.
 """
+
 import datetime
 import gzip
 import json
@@ -69,10 +70,15 @@ def record(out_dir, rank, device, step_fn, args):
     total = first_active + args.active
     if first_active == 0:
         et.start()  # the profiler opens ProfilerStep#0 as it starts: the observer must be on already
-    with profile(activities=activities,
-                 schedule=schedule(wait=args.wait, warmup=args.warmup, active=args.active, repeat=1),
-                 record_shapes=True, profile_memory=True, with_stack=True, on_trace_ready=on_trace_ready,
-                 **extra) as prof:
+    with profile(
+        activities=activities,
+        schedule=schedule(wait=args.wait, warmup=args.warmup, active=args.active, repeat=1),
+        record_shapes=True,
+        profile_memory=True,
+        with_stack=True,
+        on_trace_ready=on_trace_ready,
+        **extra,
+    ) as prof:
         for step in range(total):
             step_fn(step)
             if step == first_active - 1:
@@ -109,8 +115,9 @@ def cpu_name():
     return platform.processor() or platform.machine()
 
 
-def write_meta(out_dir, case, device, args, files, sync_events, world_size=1, backend=None, notes=(),
-               what=""):
+def write_meta(
+    out_dir, case, device, args, files, sync_events, world_size=1, backend=None, notes=(), what=""
+):
     meta = {
         "case": case,
         "what": what,
@@ -147,8 +154,12 @@ def cuda_driver():
     try:
         import subprocess
 
-        out = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
-                             capture_output=True, text=True, timeout=30)
+        out = subprocess.run(
+            ["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
         return out.stdout.strip().splitlines()[0] if out.returncode == 0 and out.stdout.strip() else None
     except (OSError, subprocess.SubprocessError):
         return None
@@ -177,13 +188,18 @@ def write_sample_md(out_dir, meta):
         "| what recorded it | |",
         "|---|---|",
         "| device | %s (%s) |" % (meta["device_name"], meta["device"]),
-        "| CPU | %s, %s logical CPUs, torch threads %d |" % (meta["cpu"], meta["cpu_count"],
-                                                              meta["torch_threads"]),
-        "| PyTorch | %s (%s) |" % (meta["torch_version"],
-                                  "CUDA %s, driver %s" % (meta["cuda_version"], meta["cuda_driver"] or "unknown")
-                                  if meta["device"] == "cuda" else "CPU build"),
+        "| CPU | %s, %s logical CPUs, torch threads %d |"
+        % (meta["cpu"], meta["cpu_count"], meta["torch_threads"]),
+        "| PyTorch | %s (%s) |"
+        % (
+            meta["torch_version"],
+            "CUDA %s, driver %s" % (meta["cuda_version"], meta["cuda_driver"] or "unknown")
+            if meta["device"] == "cuda"
+            else "CPU build",
+        ),
         "| Python | %s on %s |" % (meta["python_version"], meta["host"]),
-        "| ranks | %d%s |" % (ranks, ", %s" % meta["distributed_backend"] if meta["distributed_backend"] else ""),
+        "| ranks | %d%s |"
+        % (ranks, ", %s" % meta["distributed_backend"] if meta["distributed_backend"] else ""),
         "| profiler | `%s`, record_shapes, profile_memory, with_stack%s; ExecutionTraceObserver over the "
         "same steps |" % (schedule_text, ", CUDA sync events" if meta["cuda_sync_events"] else ""),
         "| recorded | %s |" % meta["recorded_utc"],
@@ -200,6 +216,7 @@ def write_sample_md(out_dir, meta):
 
 # ---- RMSNorm three ways ----------------------------------------------------------------------
 
+
 def rmsnorm_naive(x):
     return x * torch.rsqrt(torch.mean(x * x, dim=-1, keepdim=True) + EPS)
 
@@ -213,8 +230,9 @@ def rmsnorm_variants():
     if hasattr(torch, "rms_norm"):
         variants.append(("rmsnorm_fused", rmsnorm_fused, None))
     else:
-        variants.append(("rmsnorm_fused", None, "torch.rms_norm needs PyTorch >= 2.4 (this is %s)"
-                         % torch.__version__))
+        variants.append(
+            ("rmsnorm_fused", None, "torch.rms_norm needs PyTorch >= 2.4 (this is %s)" % torch.__version__)
+        )
     variants.append(("rmsnorm_compiled", "compile", None))
     return variants
 
@@ -251,16 +269,19 @@ def run_rmsnorm(args, device):
         def step(_, fn=fn):
             fn(x)
             synchronize(device)
+
         out_dir = os.path.join(args.out, name)
         files, sync = record(out_dir, 0, device, step, args)
         if device.type == "cpu":
             notes.append("CPU run: float32 instead of bfloat16, no device kernels")
-        write_meta(out_dir, name, device, args, files, sync, notes=notes,
-                   what=what[name] % (rows, hidden, type_name))
+        write_meta(
+            out_dir, name, device, args, files, sync, notes=notes, what=what[name] % (rows, hidden, type_name)
+        )
         yield name, None
 
 
 # ---- matmul ----------------------------------------------------------------------------------
+
 
 def run_matmul(args, device):
     dtype = torch.bfloat16 if device.type == "cuda" else torch.float32
@@ -273,15 +294,24 @@ def run_matmul(args, device):
     def step(_):
         a @ b
         synchronize(device)
+
     name = "matmul_%d" % n
     out_dir = os.path.join(args.out, name)
     files, sync = record(out_dir, 0, device, step, args)
-    write_meta(out_dir, name, device, args, files, sync,
-               what="a %d x %d %s matmul" % (n, n, str(dtype).replace("torch.", "")))
+    write_meta(
+        out_dir,
+        name,
+        device,
+        args,
+        files,
+        sync,
+        what="a %d x %d %s matmul" % (n, n, str(dtype).replace("torch.", "")),
+    )
     yield name, None
 
 
 # ---- a small transformer training step on two streams ----------------------------------------
+
 
 class Block(nn.Module):
     def __init__(self, d_model=1024, heads=16, d_ff=4096):
@@ -349,15 +379,22 @@ def run_transformer(args, device):
     out_dir = os.path.join(args.out, name)
     files, sync = record(out_dir, 0, device, step, args)
     notes = [] if cuda else ["CPU run: one stream, no device syncs, float32"]
-    what = ("a transformer block's training step (d_model 1024, 16 heads, batch 4 x 512, SGD), forward and "
-            "backward (the autograd thread) " + ("with the next batch copied on a second CUDA stream, synced by "
-                                                 "events, stream waits, .item() and torch.cuda.synchronize()"
-                                                 if cuda else "on the CPU's intra-op threads"))
+    what = (
+        "a transformer block's training step (d_model 1024, 16 heads, batch 4 x 512, SGD), forward and "
+        "backward (the autograd thread) "
+        + (
+            "with the next batch copied on a second CUDA stream, synced by "
+            "events, stream waits, .item() and torch.cuda.synchronize()"
+            if cuda
+            else "on the CPU's intra-op threads"
+        )
+    )
     write_meta(out_dir, name, device, args, files, sync, notes=notes, what=what)
     yield name, None
 
 
 # ---- two ranks, one collective ---------------------------------------------------------------
+
 
 def free_port():
     with socket.socket() as s:
@@ -367,7 +404,9 @@ def free_port():
 
 def _allreduce_rank(rank, world, port, args_dict, use_cuda, result_dir):
     import argparse
+
     import torch.distributed as dist
+
     args = argparse.Namespace(**args_dict)
     os.environ["MASTER_ADDR"] = "127.0.0.1"
     os.environ["MASTER_PORT"] = str(port)
@@ -392,16 +431,27 @@ def _allreduce_rank(rank, world, port, args_dict, use_cuda, result_dir):
             work.wait()
             grad.div_(world)
             synchronize(device)
+
         step(0)
         out_dir = os.path.join(args.out, "allreduce_2ranks")
         files, sync = record(out_dir, rank, device, step, args)
         dist.barrier()
         if rank == 0:
-            all_files = sorted(files + [f.replace("rank0", "rank%d" % r) for r in range(1, world) for f in files])
-            write_meta(out_dir, "allreduce_2ranks", device, args, all_files, sync, world_size=world,
-                       backend=backend,
-                       what="two ranks (torch.multiprocessing.spawn), each step a %d x %d matmul, an "
-                       "all-reduce of %d elements over %s, a wait and a divide" % (n, n, grad.numel(), backend))
+            all_files = sorted(
+                files + [f.replace("rank0", "rank%d" % r) for r in range(1, world) for f in files]
+            )
+            write_meta(
+                out_dir,
+                "allreduce_2ranks",
+                device,
+                args,
+                all_files,
+                sync,
+                world_size=world,
+                backend=backend,
+                what="two ranks (torch.multiprocessing.spawn), each step a %d x %d matmul, an "
+                "all-reduce of %d elements over %s, a wait and a divide" % (n, n, grad.numel(), backend),
+            )
     finally:
         dist.destroy_process_group()
 
@@ -409,22 +459,30 @@ def _allreduce_rank(rank, world, port, args_dict, use_cuda, result_dir):
 def run_allreduce(args, device):
     import torch.distributed as dist
     import torch.multiprocessing as mp
+
     if not dist.is_available():
         yield "allreduce_2ranks", "torch.distributed is not available in this PyTorch build"
         return
     world = 2
     use_cuda = device.type == "cuda" and torch.cuda.device_count() >= world and dist.is_nccl_available()
     if device.type == "cuda" and not use_cuda:
-        print("allreduce_2ranks: fewer than 2 GPUs (or no NCCL): recording gloo on the CPU instead",
-              file=sys.stderr)
+        print(
+            "allreduce_2ranks: fewer than 2 GPUs (or no NCCL): recording gloo on the CPU instead",
+            file=sys.stderr,
+        )
     picklable = {k: v for k, v in vars(args).items() if k != "keep_profile"}
-    mp.spawn(_allreduce_rank, args=(world, free_port(), picklable, use_cuda, args.out), nprocs=world,
-             join=True)
+    mp.spawn(
+        _allreduce_rank, args=(world, free_port(), picklable, use_cuda, args.out), nprocs=world, join=True
+    )
     yield "allreduce_2ranks", None
 
 
-RUNNERS = {"rmsnorm": run_rmsnorm, "matmul": run_matmul, "transformer": run_transformer,
-           "allreduce": run_allreduce}
+RUNNERS = {
+    "rmsnorm": run_rmsnorm,
+    "matmul": run_matmul,
+    "transformer": run_transformer,
+    "allreduce": run_allreduce,
+}
 
 
 def run_case(case, args):

@@ -2,7 +2,11 @@
 # SPDX-License-Identifier: MIT
 """Count the nodes of a Chakra .et file by type and its dependencies, decoded with Chakra's own
 protolib and et_def_pb2 (PYTHONPATH must hold the reference's chakra package)."""
-import collections, json, sys
+
+import collections
+import json
+import sys
+
 from chakra.schema.protobuf.et_def_pb2 import GlobalMetadata, Node
 from chakra.src.third_party.utils.protolib import decodeMessage, openFileRd
 

@@ -13,10 +13,14 @@ Input changes only (the reference's code is untouched):
               with correlation / External id / flow ids offset so they stay unique; only copy 0
               carries the Record function ids (the ET holds one iteration).
 """
-import argparse, json, sys
+
+import argparse
+import json
+import sys
 
 ap = argparse.ArgumentParser()
-ap.add_argument("kineto"); ap.add_argument("out")
+ap.add_argument("kineto")
+ap.add_argument("out")
 ap.add_argument("--steps", action="store_true")
 ap.add_argument("--rfid")
 ap.add_argument("--copies", type=int, default=1)
@@ -43,27 +47,57 @@ if a.rfid:
             if k in want:
                 e.setdefault("args", {})["Record function id"] = want.pop(k)
                 hit += 1
-    print(f"rf_id: {hit} Kineto cpu_ops got a Record function id ({len(want)} ET+ nodes not found)", file=sys.stderr)
+    print(
+        f"rf_id: {hit} Kineto cpu_ops got a Record function id ({len(want)} ET+ nodes not found)",
+        file=sys.stderr,
+    )
 
 if a.steps:
     cpu = [e for e in ev if e.get("cat") in ("cpu_op", "user_annotation")]
-    main = max(set((e["pid"], e["tid"]) for e in cpu), key=lambda pt: sum(1 for e in cpu if (e["pid"], e["tid"]) == pt and e["name"].startswith("Optimizer.step")) * 10**9 + sum(1 for e in cpu if (e["pid"], e["tid"]) == pt))
-    ends = sorted(e["ts"] + e["dur"] for e in cpu if e["name"].startswith("Optimizer.step") and (e["pid"], e["tid"]) == main)
+    main = max(
+        set((e["pid"], e["tid"]) for e in cpu),
+        key=lambda pt: (
+            sum(1 for e in cpu if (e["pid"], e["tid"]) == pt and e["name"].startswith("Optimizer.step"))
+            * 10**9
+            + sum(1 for e in cpu if (e["pid"], e["tid"]) == pt)
+        ),
+    )
+    ends = sorted(
+        e["ts"] + e["dur"]
+        for e in cpu
+        if e["name"].startswith("Optimizer.step") and (e["pid"], e["tid"]) == main
+    )
     if not ends:
         ends = [t1]
     ends[-1] = max(ends[-1], t1)
     start = t0
     maxext = max(int(e.get("args", {}).get("External id", 0)) for e in ev)
     for j, end in enumerate(ends):
-        ev.append({"ph": "X", "cat": "user_annotation", "name": f"ProfilerStep#{j}", "pid": main[0], "tid": main[1],
-                   "ts": start, "dur": end - start, "args": {"External id": maxext + 1 + j}})
+        ev.append(
+            {
+                "ph": "X",
+                "cat": "user_annotation",
+                "name": f"ProfilerStep#{j}",
+                "pid": main[0],
+                "tid": main[1],
+                "ts": start,
+                "dur": end - start,
+                "args": {"External id": maxext + 1 + j},
+            }
+        )
         start = end + 1
     print(f"steps: {len(ends)} ProfilerStep annotations on pid/tid {main}", file=sys.stderr)
 
 # Write the trace, streaming the copies event by event (a 1 GB output needs no more memory than the input).
-idoff = 1 + max([int(e.get("args", {}).get(k, 0)) for e in ev for k in ("External id", "correlation")
-                 if isinstance(e.get("args", {}).get(k, 0), int)] +
-                [int(e.get("id", 0)) for e in ev if e.get("ph") in ("s", "f")])
+idoff = 1 + max(
+    [
+        int(e.get("args", {}).get(k, 0))
+        for e in ev
+        for k in ("External id", "correlation")
+        if isinstance(e.get("args", {}).get(k, 0), int)
+    ]
+    + [int(e.get("id", 0)) for e in ev if e.get("ph") in ("s", "f")]
+)
 with open(a.out, "w") as f:
     head = {k: v for k, v in d.items() if k != "traceEvents"}
     f.write(json.dumps(head)[:-1] + (", " if head else "") + '"traceEvents": [')

@@ -13,10 +13,12 @@
 # other: nodes by name of the two .et files (et_names.py) and ASTRA-sim's rules (et_check.py);
 # per-name call counts of the two comparisons (compare_agreement.py).
 #
-# Everything is built and written under $WORK (default /tmp/ref21), never in a repository. Needs
-# Debian's python3-pandas, python3-protobuf, python3-plotly (installed with apt-get when missing, as
-# root) and bare clones of mlcommons/chakra and facebookresearch/HolisticTraceAnalysis under
-# $MIRRORS/<owner>+<name>/repo holding the commits below. The reference's code is not changed.
+# Everything is built and written under $WORK (default /tmp/ref21), never in a repository. HTA is
+# PyPI's HolisticTraceAnalysis, pinned in python/requirements.txt, run by build/venv's Python
+# (`make venv`; HTA_PY overrides). MLCommons Chakra has no PyPI package: its converter runs from a
+# bare clone of mlcommons/chakra under $MIRRORS/mlcommons+chakra/repo at the commit below, with
+# Debian's python3-protobuf (installed with apt-get when missing, as root). The reference's code is
+# not changed.
 #
 # Usage: measure_convert_compare.sh
 #   env: SUTRA (the sutra-cli to measure), WORK, REPS (3), SIZE_MB (100), PHASES ("convert compare"),
@@ -34,8 +36,8 @@ SIZE_MB=${SIZE_MB:-100}
 PHASES=${PHASES:-convert compare}
 SIDES=${SIDES:-ref sutra}
 PY=/usr/bin/python3
+HTA_PY=${HTA_PY:-$ROOT/build/venv/bin/python}
 CHAKRA_COMMIT=21585d8f2d65603d791d2121e3d4632351120262   # mlcommons/chakra (as measure_reference.sh)
-HTA_COMMIT=f4d0062c382f42bd8a74838bcdad1916c7d5d2da      # HolisticTraceAnalysis HEAD of the mirror
 D=$WORK/data; O=$WORK/out; P=$WORK/pkgs
 RES=$WORK/results.jsonl
 
@@ -43,23 +45,21 @@ log() { echo "[$(date -u +%H:%M:%S)] $*" >&2; }
 has() { case " $1 " in *" $2 "*) return 0;; esac; return 1; }
 
 setup() {
-  if ! $PY -c "import pandas, numpy, google.protobuf, plotly" 2>/dev/null; then
-    log "installing Debian packages (python3-pandas ...)"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-pandas \
-      python3-numpy python3-protobuf python3-plotly >/dev/null || { echo "apt-get failed" >&2; exit 1; }
+  if ! $PY -c "import google.protobuf" 2>/dev/null; then
+    log "installing Debian's python3-protobuf"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-protobuf \
+      >/dev/null || { echo "apt-get failed" >&2; exit 1; }
   fi
+  "$HTA_PY" -c "import hta" 2>/dev/null || { echo "no HTA in $HTA_PY: run make venv" >&2; exit 2; }
   rm -rf "$WORK/src" "$P"
-  mkdir -p "$WORK/src/chakra" "$WORK/src/hta"
+  mkdir -p "$WORK/src/chakra"
   git -C "$MIRRORS/mlcommons+chakra/repo" archive $CHAKRA_COMMIT | tar -x -C "$WORK/src/chakra" || exit 1
-  # only the hta/ package: a notebook blob elsewhere in HTA's history is missing from the mirror
-  git -C "$MIRRORS/facebookresearch+HolisticTraceAnalysis/repo" archive $HTA_COMMIT hta | tar -x -C "$WORK/src/hta" || exit 1
   # the package layout of chakra's pyproject.toml (chakra.src.*, chakra.schema.protobuf)
   mkdir -p $P/chakra/src $P/chakra/schema/protobuf
   touch $P/chakra/__init__.py $P/chakra/src/__init__.py $P/chakra/schema/__init__.py $P/chakra/schema/protobuf/__init__.py
   for d in converter trace_link third_party jsonizer; do ln -s "$WORK/src/chakra/src/$d" $P/chakra/src/$d; done
   cp "$WORK/src/chakra/schema/protobuf/et_def.proto" $P/chakra/schema/protobuf/
   (cd $P/chakra/schema/protobuf && protoc --python_out=. et_def.proto) || exit 1
-  ln -s "$WORK/src/hta/hta" $P/hta
 }
 
 inputs() {
@@ -71,7 +71,7 @@ inputs() {
   $SUTRA link --et $D/linear_et_c004.json --kineto $D/linear_kineto.json -o $D/linear_etplus.json --json \
     > $O/linear_link.json || exit 1
   $PY "$ROOT/tests/bench/scale_et.py" $D/linear_etplus.json $D/etplus.json --size-mb $SIZE_MB || exit 1
-  local s=$ROOT/resources/samples
+  local s=$ROOT/tests/data/synthetic_samples  # the GPU models: kernels on both sides
   $PY "$HERE/scale_kineto.py" $s/rmsnorm_naive/rank0.kineto.json.gz $D/naive/rank0.kineto.json --size-mb $SIZE_MB || exit 1
   $PY "$HERE/scale_kineto.py" $s/rmsnorm_fused/rank0.kineto.json.gz $D/fused/rank0.kineto.json --size-mb $SIZE_MB || exit 1
 }
@@ -111,7 +111,7 @@ compare() {
   local r
   for r in $(seq 1 $REPS); do
     if has "$SIDES" ref; then
-      PYTHONPATH=$P T "compare|ref|$r" -- $PY "$HERE/hta_trace_diff.py" $D/naive $D/fused $O/hta.csv
+      T "compare|ref|$r" -- "$HTA_PY" "$HERE/hta_trace_diff.py" $D/naive $D/fused $O/hta.csv
     fi
     if has "$SIDES" sutra; then
       T "compare|sutra|$r" -- $SUTRA compare $D/naive/rank0.kineto.json $D/fused/rank0.kineto.json --json

@@ -15,7 +15,12 @@ every copy keeps the source's steps instead, renumbered (copy k's j-th step is P
 Metadata events (ph "M") are written once. One event a line, json.dumps's default separators.
 Write OUT under /tmp: a scaled trace is never committed.
 """
-import argparse, gzip, json, math, sys
+
+import argparse
+import gzip
+import json
+import math
+import sys
 
 ap = argparse.ArgumentParser()
 ap.add_argument("source")
@@ -42,8 +47,12 @@ t0 = min(float(e["ts"]) for e in timed)
 t1 = max(float(e["ts"]) + float(e.get("dur", 0)) for e in timed)
 span = t1 - t0 + 1000.0
 ID_KEYS = ("External id", "correlation")
-ids = [int(e["args"][k]) for e in events for k in ID_KEYS
-       if isinstance(e.get("args"), dict) and isinstance(e["args"].get(k), int)]
+ids = [
+    int(e["args"][k])
+    for e in events
+    for k in ID_KEYS
+    if isinstance(e.get("args"), dict) and isinstance(e["args"].get(k), int)
+]
 ids += [int(e["id"]) for e in events if e.get("ph") in ("s", "f", "t") and isinstance(e.get("id"), int)]
 id_stride = max(ids, default=0) + 1
 # the thread of the source's steps, else the thread with the most CPU ops
@@ -88,9 +97,16 @@ with open(a.out, "w", encoding="utf-8") as out:
         first = False
     for j in range(a.steps):
         k0, k1 = round(j * per_step), round((j + 1) * per_step)
-        step = {"ph": "X", "cat": "user_annotation", "name": f"ProfilerStep#{j}", "pid": thread[0],
-                "tid": thread[1], "ts": round(t0 + k0 * span - 1, 3), "dur": round((k1 - k0) * span - 998, 3),
-                "args": {"External id": copies * id_stride + j + 1}}
+        step = {
+            "ph": "X",
+            "cat": "user_annotation",
+            "name": f"ProfilerStep#{j}",
+            "pid": thread[0],
+            "tid": thread[1],
+            "ts": round(t0 + k0 * span - 1, 3),
+            "dur": round((k1 - k0) * span - 998, 3),
+            "args": {"External id": copies * id_stride + j + 1},
+        }
         out.write(("" if first else ",\n") + json.dumps(step))
         first = False
     for k in range(copies):
@@ -99,6 +115,9 @@ with open(a.out, "w", encoding="utf-8") as out:
             first = False
     out.write("\n]}\n")
     written = out.tell()
-print(f"{a.out}: {copies} copies of {len(body)} events ({copies * len(body)} events) in "
-      f"{copies * len(steps) if a.keep_steps else a.steps} "
-      f"ProfilerSteps, {written / 1e6:.1f} MB", file=sys.stderr)
+print(
+    f"{a.out}: {copies} copies of {len(body)} events ({copies * len(body)} events) in "
+    f"{copies * len(steps) if a.keep_steps else a.steps} "
+    f"ProfilerSteps, {written / 1e6:.1f} MB",
+    file=sys.stderr,
+)

@@ -10,6 +10,7 @@ of exactly one ET node of the same name, ET parents exist, and the counts in exp
 the files. With --regenerate it also regenerates the case into a temporary folder and compares the
 bytes (the generator is deterministic). Exit 0 when all pass, 1 with the failures listed.
 """
+
 import collections
 import gzip
 import json
@@ -145,17 +146,28 @@ def main(argv):
         with open(exp_path) as f:
             exp = json.load(f)
         for r in exp["ranks"]:
-            check_rank(case, os.path.join(root, case, r["kineto"]["file"]), os.path.join(root, case, r["et"]["file"]),
-                       r, errors)
+            check_rank(
+                case,
+                os.path.join(root, case, r["kineto"]["file"]),
+                os.path.join(root, case, r["et"]["file"]),
+                r,
+                errors,
+            )
         if regenerate:
             sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
             import samplegen
+
             with tempfile.TemporaryDirectory() as tmp:
                 samplegen.write_case(case, exp["seed"], tmp)
                 for name in sorted(os.listdir(os.path.join(tmp, case))):
-                    with open(os.path.join(tmp, case, name), "rb") as a, open(os.path.join(root, case, name), "rb") as b:
+                    with (
+                        open(os.path.join(tmp, case, name), "rb") as a,
+                        open(os.path.join(root, case, name), "rb") as b,
+                    ):
                         if a.read() != b.read():
-                            errors.append("%s: %s differs from a fresh generation (seed %d)" % (case, name, exp["seed"]))
+                            errors.append(
+                                "%s: %s differs from a fresh generation (seed %d)" % (case, name, exp["seed"])
+                            )
         checked += 1
     if checked == 0:
         errors.append("no sample with an expected.json under %s" % root)

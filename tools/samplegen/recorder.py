@@ -9,6 +9,7 @@ rf_id, runtime calls and device ops share a CUPTI `correlation`, and ac2g flows 
 
 Times are integer nanoseconds throughout; the writers turn them into Kineto's microsecond text.
 """
+
 import zlib
 
 DTYPES = {
@@ -45,8 +46,9 @@ class Tensor:
         return self.numel() * self.itemsize()
 
     def view(self, shape, strides=None):
-        return Tensor(shape, self.dtype, self.device, storage=self.storage or self, offset=self.offset,
-                      strides=strides)
+        return Tensor(
+            shape, self.dtype, self.device, storage=self.storage or self, offset=self.offset, strides=strides
+        )
 
 
 def contiguous_strides(shape):
@@ -120,29 +122,29 @@ class Recorder:
         self.device = device
         self.pid = pid if pid is not None else 20481 + 977 * rank
         self.start_ns = start_ns
-        self.host = []      # framework events (cpu_op, user_annotation): dicts
-        self.runtime = []   # runtime/driver calls, device ops, cuda_sync events and flows, in order
+        self.host = []  # framework events (cpu_op, user_annotation): dicts
+        self.runtime = []  # runtime/driver calls, device ops, cuda_sync events and flows, in order
         self.et_nodes = []  # in write order (an op is written when it exits)
         self.threads = {}
         self.cur = None
-        self.next_id = 1        # ET node ids and tensor/storage ids share one counter
-        self.next_rf = 1        # RecordFunction handles
-        self.next_ext = 1       # Kineto External id
-        self.next_corr = 1      # CUPTI correlation id
+        self.next_id = 1  # ET node ids and tensor/storage ids share one counter
+        self.next_rf = 1  # RecordFunction handles
+        self.next_ext = 1  # Kineto External id
+        self.next_corr = 1  # CUPTI correlation id
         self.next_cuda_event = 1
         self.ev_idx = 0
-        self.streams = {}       # stream id -> ns when its last queued work ends
+        self.streams = {}  # stream id -> ns when its last queued work ends
         self.flows = {"ac2g": 0, "fwdbwd": 0}
         self.collective_ready = {}  # collective index -> ns its kernel could start on this rank
-        self.peer_ready = {}        # collective index -> latest start over all ranks (previous pass)
-        self.et_only_ops = 0        # ET operators with no Kineto event (## process_group:init ##)
-        self.launched = set()       # streams that have had device work queued
+        self.peer_ready = {}  # collective index -> latest start over all ranks (previous pass)
+        self.et_only_ops = 0  # ET operators with no Kineto event (## process_group:init ##)
+        self.launched = set()  # streams that have had device work queued
         # Waits that have device work to wait on: a stream wait whose event follows work on its
         # stream; a blocking call per stream (Context Sync: every stream) it waits on.
         self.stream_waits_on_work = 0
         self.host_waits_on_work = 0
         self.blocking_calls_on_work = 0  # blocking calls that waited on at least one device op
-        self.waits_without_work = 0      # event waits on an event recorded before any work
+        self.waits_without_work = 0  # event waits on an event recorded before any work
         self.et_active = et_active
         self.process_root = self._new_id()  # id 1: the process root, written last
         self.thread(0)
@@ -160,8 +162,16 @@ class Recorder:
         self.cur = t
         if t.et_root is None and self.et_active:
             t.et_root = self._new_id()
-            self._write_et_node(t.et_root, "[pytorch|profiler|execution_trace|thread]", self.process_root,
-                                rf_id=0, scope=7, tid=t.et_tid, inputs=[], outputs=[])
+            self._write_et_node(
+                t.et_root,
+                "[pytorch|profiler|execution_trace|thread]",
+                self.process_root,
+                rf_id=0,
+                scope=7,
+                tid=t.et_tid,
+                inputs=[],
+                outputs=[],
+            )
         return t
 
     def now(self):
@@ -183,8 +193,9 @@ class Recorder:
         return self.streams.get(stream, 0)
 
     # ---- operators ----------------------------------------------------------------------------
-    def op(self, name, inputs=(), outputs=(), schema="", scope=0, seq=None, fwd_tid=None,
-           kargs=None, attrs=None):
+    def op(
+        self, name, inputs=(), outputs=(), schema="", scope=0, seq=None, fwd_tid=None, kargs=None, attrs=None
+    ):
         """A RecordFunction: an aten op (scope 0), a backward function (1) or an annotation (7)."""
         return _Op(self, name, inputs, outputs, schema, scope, seq, fwd_tid, kargs, attrs)
 
@@ -221,13 +232,33 @@ class Recorder:
         args.update(op.kargs)
         args["Ev Idx"] = self.ev_idx
         self.ev_idx += 1
-        self.host.append({"ph": "X", "cat": cat, "name": op.name, "pid": self.pid, "tid": t.os_tid,
-                          "ts": op.start, "dur": op.end - op.start, "args": args})
+        self.host.append(
+            {
+                "ph": "X",
+                "cat": cat,
+                "name": op.name,
+                "pid": self.pid,
+                "tid": t.os_tid,
+                "ts": op.start,
+                "dur": op.end - op.start,
+                "args": args,
+            }
+        )
         if self.et_active:
-            self._write_et_node(op.et_id, op.name, op.parent_et, rf_id=op.rf_id, scope=op.scope,
-                                tid=t.et_tid, inputs=op.inputs, outputs=op.outputs, schema=op.schema,
-                                seq=op.seq, fw_tid=(op.fwd_tid or 0) if op.seq is not None else 0,
-                                extra=op.attrs)
+            self._write_et_node(
+                op.et_id,
+                op.name,
+                op.parent_et,
+                rf_id=op.rf_id,
+                scope=op.scope,
+                tid=t.et_tid,
+                inputs=op.inputs,
+                outputs=op.outputs,
+                schema=op.schema,
+                seq=op.seq,
+                fw_tid=(op.fwd_tid or 0) if op.seq is not None else 0,
+                extra=op.attrs,
+            )
 
     def _name_tensors(self, values):
         for v in values:
@@ -245,8 +276,21 @@ class Recorder:
             owner.storage_id = self._new_id()
         t.storage_id = owner.storage_id
 
-    def _write_et_node(self, node_id, name, parent, rf_id, scope, tid, inputs, outputs, schema="",
-                       seq=None, fw_tid=0, extra=()):
+    def _write_et_node(
+        self,
+        node_id,
+        name,
+        parent,
+        rf_id,
+        scope,
+        tid,
+        inputs,
+        outputs,
+        schema="",
+        seq=None,
+        fw_tid=0,
+        extra=(),
+    ):
         attrs = [
             {"name": "rf_id", "type": "uint64", "value": rf_id},
             {"name": "fw_parent", "type": "uint64", "value": 0},
@@ -257,13 +301,29 @@ class Recorder:
             {"name": "op_schema", "type": "string", "value": schema},
         ]
         attrs.extend(extra)
-        self.et_nodes.append({"id": node_id, "name": name, "ctrl_deps": parent,
-                              "inputs": et_args(inputs), "outputs": et_args(outputs), "attrs": attrs})
+        self.et_nodes.append(
+            {
+                "id": node_id,
+                "name": name,
+                "ctrl_deps": parent,
+                "inputs": et_args(inputs),
+                "outputs": et_args(outputs),
+                "attrs": attrs,
+            }
+        )
 
     def finish_et(self):
         """Writes the process root last, as the observer does when it stops."""
-        self._write_et_node(self.process_root, "[pytorch|profiler|execution_trace|process]",
-                            self.process_root, rf_id=0, scope=7, tid=0, inputs=[], outputs=[])
+        self._write_et_node(
+            self.process_root,
+            "[pytorch|profiler|execution_trace|process]",
+            self.process_root,
+            rf_id=0,
+            scope=7,
+            tid=0,
+            inputs=[],
+            outputs=[],
+        )
 
     # ---- runtime calls and device work --------------------------------------------------------
     def _corr(self):
@@ -283,16 +343,43 @@ class Recorder:
             args["External id"] = ext
         args["cbid"] = cbid
         args["correlation"] = corr
-        ev = {"ph": "X", "cat": cat, "name": name, "pid": self.pid, "tid": self.cur.os_tid,
-              "ts": self.cur.clock, "dur": dur_ns, "args": args}
+        ev = {
+            "ph": "X",
+            "cat": cat,
+            "name": name,
+            "pid": self.pid,
+            "tid": self.cur.os_tid,
+            "ts": self.cur.clock,
+            "dur": dur_ns,
+            "args": args,
+        }
         self.runtime.append(ev)
         return ev, corr
 
     def _flow(self, corr, call_ev, dev_pid, dev_tid, dev_ts):
-        self.runtime.append({"ph": "s", "id": corr, "pid": call_ev["pid"], "tid": call_ev["tid"],
-                             "ts": call_ev["ts"], "cat": "ac2g", "name": "ac2g"})
-        self.runtime.append({"ph": "f", "id": corr, "pid": dev_pid, "tid": dev_tid, "ts": dev_ts,
-                             "cat": "ac2g", "name": "ac2g", "bp": "e"})
+        self.runtime.append(
+            {
+                "ph": "s",
+                "id": corr,
+                "pid": call_ev["pid"],
+                "tid": call_ev["tid"],
+                "ts": call_ev["ts"],
+                "cat": "ac2g",
+                "name": "ac2g",
+            }
+        )
+        self.runtime.append(
+            {
+                "ph": "f",
+                "id": corr,
+                "pid": dev_pid,
+                "tid": dev_tid,
+                "ts": dev_ts,
+                "cat": "ac2g",
+                "name": "ac2g",
+                "bp": "e",
+            }
+        )
         self.flows["ac2g"] += 1
 
     def _queue(self, stream, earliest, dur_ns):
@@ -301,11 +388,26 @@ class Recorder:
         self.streams[stream] = start + dur_ns
         return start
 
-    def kernel(self, name, dur_us, stream=7, grid=(1, 1, 1), block=(128, 1, 1), regs=32, smem=0,
-               api="cudaLaunchKernel", api_cat="cuda_runtime", jitter=0.04):
+    def kernel(
+        self,
+        name,
+        dur_us,
+        stream=7,
+        grid=(1, 1, 1),
+        block=(128, 1, 1),
+        regs=32,
+        smem=0,
+        api="cudaLaunchKernel",
+        api_cat="cuda_runtime",
+        jitter=0.04,
+    ):
         """Launches a kernel of about dur_us microseconds on `stream` from the current op."""
-        cbid = {"cudaLaunchKernel": 211, "cudaLaunchKernelExC": 430, "cuLaunchKernel": 307,
-                "cuLaunchKernelEx": 652}[api]
+        cbid = {
+            "cudaLaunchKernel": 211,
+            "cudaLaunchKernelExC": 430,
+            "cuLaunchKernel": 307,
+            "cuLaunchKernelEx": 652,
+        }[api]
         call_dur = self.us(2.6, 4.8) if api_cat == "cuda_runtime" else self.us(4.0, 7.5)
         call, corr = self._runtime_call(api, cbid, call_dur, cat=api_cat)
         dur = int(dur_us * 1000 * self.rng.uniform(1 - jitter, 1 + jitter))
@@ -315,15 +417,32 @@ class Recorder:
         sms = 132
         warps_per_sm = round(blocks * ((threads + 31) // 32) / sms, 6)
         occupancy = min(100, int(100 * min(warps_per_sm, 64) / 64))
-        self.runtime.append({
-            "ph": "X", "cat": "kernel", "name": name, "pid": self.device, "tid": stream,
-            "ts": start, "dur": dur,
-            "args": {"External id": call["args"].get("External id", 0), "queued": 0,
-                     "device": self.device, "context": 1, "stream": stream, "correlation": corr,
-                     "registers per thread": regs, "shared memory": smem,
-                     "blocks per SM": round(blocks / sms, 6), "warps per SM": warps_per_sm,
-                     "grid": list(grid), "block": list(block),
-                     "est. achieved occupancy %": occupancy}})
+        self.runtime.append(
+            {
+                "ph": "X",
+                "cat": "kernel",
+                "name": name,
+                "pid": self.device,
+                "tid": stream,
+                "ts": start,
+                "dur": dur,
+                "args": {
+                    "External id": call["args"].get("External id", 0),
+                    "queued": 0,
+                    "device": self.device,
+                    "context": 1,
+                    "stream": stream,
+                    "correlation": corr,
+                    "registers per thread": regs,
+                    "shared memory": smem,
+                    "blocks per SM": round(blocks / sms, 6),
+                    "warps per SM": warps_per_sm,
+                    "grid": list(grid),
+                    "block": list(block),
+                    "est. achieved occupancy %": occupancy,
+                },
+            }
+        )
         self._flow(corr, call, self.device, stream, start)
         self.cur.clock += call_dur + self.us(0.3, 1.0)
         return start + dur
@@ -338,15 +457,32 @@ class Recorder:
         end = max(start, self.peer_ready.get(index, start)) + int(transfer_us * 1000)
         self.streams[stream] = end
         self.launched.add(stream)
-        self.runtime.append({
-            "ph": "X", "cat": "kernel", "name": name, "pid": self.device, "tid": stream,
-            "ts": start, "dur": end - start,
-            "args": {"External id": call["args"].get("External id", 0), "queued": 0,
-                     "device": self.device, "context": 1, "stream": stream, "correlation": corr,
-                     "registers per thread": regs, "shared memory": 0,
-                     "blocks per SM": round(grid[0] / 132, 6),
-                     "warps per SM": round(grid[0] * block[0] / 32 / 132, 6),
-                     "grid": list(grid), "block": list(block), "est. achieved occupancy %": 0}})
+        self.runtime.append(
+            {
+                "ph": "X",
+                "cat": "kernel",
+                "name": name,
+                "pid": self.device,
+                "tid": stream,
+                "ts": start,
+                "dur": end - start,
+                "args": {
+                    "External id": call["args"].get("External id", 0),
+                    "queued": 0,
+                    "device": self.device,
+                    "context": 1,
+                    "stream": stream,
+                    "correlation": corr,
+                    "registers per thread": regs,
+                    "shared memory": 0,
+                    "blocks per SM": round(grid[0] / 132, 6),
+                    "warps per SM": round(grid[0] * block[0] / 32 / 132, 6),
+                    "grid": list(grid),
+                    "block": list(block),
+                    "est. achieved occupancy %": 0,
+                },
+            }
+        )
         self._flow(corr, call, self.device, stream, start)
         self.cur.clock += call_dur + self.us(0.3, 1.0)
         return end
@@ -358,25 +494,43 @@ class Recorder:
         rf_id = self.next_rf
         self.next_rf += 1
         parent = t.stack[-1].et_id if t.stack else t.et_root
-        self._write_et_node(node_id, name, parent, rf_id=rf_id, scope=scope, tid=t.et_tid,
-                            inputs=inputs, outputs=[])
+        self._write_et_node(
+            node_id, name, parent, rf_id=rf_id, scope=scope, tid=t.et_tid, inputs=inputs, outputs=[]
+        )
         self.et_only_ops += 1
 
     def memcpy(self, kind, nbytes, stream=7, gbps=None, blocking=False):
         """cudaMemcpyAsync of `nbytes`; kind "HtoD" (pinned) or "DtoH" (pageable)."""
-        names = {"HtoD": "Memcpy HtoD (Pinned -> Device)", "DtoH": "Memcpy DtoH (Device -> Pageable)",
-                 "DtoD": "Memcpy DtoD (Device -> Device)"}
+        names = {
+            "HtoD": "Memcpy HtoD (Pinned -> Device)",
+            "DtoH": "Memcpy DtoH (Device -> Pageable)",
+            "DtoD": "Memcpy DtoD (Device -> Device)",
+        }
         gbps = gbps or {"HtoD": 48.0, "DtoH": 12.0, "DtoD": 1400.0}[kind]
         call_dur = self.us(3.5, 7.0)
         call, corr = self._runtime_call("cudaMemcpyAsync", 41, call_dur)
         dur = max(1200, int(nbytes / gbps)) + self.us(0.5, 1.2)  # bytes / (GB/s) = ns
         start = self._queue(stream, call["ts"] + self.us(2.0, 4.0), dur)
-        self.runtime.append({
-            "ph": "X", "cat": "gpu_memcpy", "name": names[kind], "pid": self.device, "tid": stream,
-            "ts": start, "dur": dur,
-            "args": {"External id": call["args"].get("External id", 0), "device": self.device,
-                     "context": 1, "stream": stream, "correlation": corr, "bytes": nbytes,
-                     "memory bandwidth (GB/s)": round(nbytes / dur, 6)}})
+        self.runtime.append(
+            {
+                "ph": "X",
+                "cat": "gpu_memcpy",
+                "name": names[kind],
+                "pid": self.device,
+                "tid": stream,
+                "ts": start,
+                "dur": dur,
+                "args": {
+                    "External id": call["args"].get("External id", 0),
+                    "device": self.device,
+                    "context": 1,
+                    "stream": stream,
+                    "correlation": corr,
+                    "bytes": nbytes,
+                    "memory bandwidth (GB/s)": round(nbytes / dur, 6),
+                },
+            }
+        )
         self._flow(corr, call, self.device, stream, start)
         self.cur.clock += call_dur + self.us(0.3, 1.0)
         return start + dur
@@ -386,12 +540,26 @@ class Recorder:
         call, corr = self._runtime_call("cudaMemsetAsync", 51, call_dur)
         dur = max(1100, int(nbytes / 2000.0)) + self.us(0.2, 0.6)
         start = self._queue(stream, call["ts"] + self.us(2.0, 4.0), dur)
-        self.runtime.append({
-            "ph": "X", "cat": "gpu_memset", "name": "Memset (Device)", "pid": self.device, "tid": stream,
-            "ts": start, "dur": dur,
-            "args": {"External id": call["args"].get("External id", 0), "device": self.device,
-                     "context": 1, "stream": stream, "correlation": corr, "bytes": nbytes,
-                     "memory bandwidth (GB/s)": round(nbytes / dur, 6)}})
+        self.runtime.append(
+            {
+                "ph": "X",
+                "cat": "gpu_memset",
+                "name": "Memset (Device)",
+                "pid": self.device,
+                "tid": stream,
+                "ts": start,
+                "dur": dur,
+                "args": {
+                    "External id": call["args"].get("External id", 0),
+                    "device": self.device,
+                    "context": 1,
+                    "stream": stream,
+                    "correlation": corr,
+                    "bytes": nbytes,
+                    "memory bandwidth (GB/s)": round(nbytes / dur, 6),
+                },
+            }
+        )
         self._flow(corr, call, self.device, stream, start)
         self.cur.clock += call_dur + self.us(0.3, 1.0)
         return start + dur
@@ -400,12 +568,41 @@ class Recorder:
         args = {"External id": call["args"].get("External id", 0), "cuda_sync_kind": kind}
         args.update(extra)
         args.update({"correlation": corr, "device": self.device, "context": 1})
-        self.runtime.append({"ph": "X", "cat": "cuda_sync", "name": kind, "pid": self.device, "tid": tid,
-                             "ts": ts, "dur": dur, "args": args})
-        self.runtime.append({"ph": "s", "id": corr, "pid": call["pid"], "tid": call["tid"],
-                             "ts": call["ts"], "cat": "ac2g", "name": "ac2g"})
-        self.runtime.append({"ph": "f", "id": corr, "pid": self.device, "tid": tid, "ts": ts,
-                             "cat": "ac2g", "name": "ac2g", "bp": "e"})
+        self.runtime.append(
+            {
+                "ph": "X",
+                "cat": "cuda_sync",
+                "name": kind,
+                "pid": self.device,
+                "tid": tid,
+                "ts": ts,
+                "dur": dur,
+                "args": args,
+            }
+        )
+        self.runtime.append(
+            {
+                "ph": "s",
+                "id": corr,
+                "pid": call["pid"],
+                "tid": call["tid"],
+                "ts": call["ts"],
+                "cat": "ac2g",
+                "name": "ac2g",
+            }
+        )
+        self.runtime.append(
+            {
+                "ph": "f",
+                "id": corr,
+                "pid": self.device,
+                "tid": tid,
+                "ts": ts,
+                "cat": "ac2g",
+                "name": "ac2g",
+                "bp": "e",
+            }
+        )
         self.flows["ac2g"] += 1
 
     def record_event(self, stream=7):
@@ -425,9 +622,20 @@ class Recorder:
         self.streams[stream] = max(self.stream_free(stream), ev.done_ns)
         self.stream_waits_on_work += ev.has_work
         self.waits_without_work += not ev.has_work
-        self._sync_event("Stream Wait Event", call, corr, stream, call["ts"] + 500, call_dur - 800,
-                         {"wait_on_stream": ev.stream, "wait_on_cuda_event_record_corr_id": ev.record_corr,
-                          "wait_on_cuda_event_id": ev.event_id, "stream": stream})
+        self._sync_event(
+            "Stream Wait Event",
+            call,
+            corr,
+            stream,
+            call["ts"] + 500,
+            call_dur - 800,
+            {
+                "wait_on_stream": ev.stream,
+                "wait_on_cuda_event_record_corr_id": ev.record_corr,
+                "wait_on_cuda_event_id": ev.event_id,
+                "stream": stream,
+            },
+        )
         self.cur.clock += call_dur + self.us(0.2, 0.6)
 
     def _blocking(self, name, cbid, until_ns):
@@ -443,9 +651,20 @@ class Recorder:
         self.host_waits_on_work += ev.has_work
         self.blocking_calls_on_work += ev.has_work
         self.waits_without_work += not ev.has_work
-        self._sync_event("Event Sync", call, corr, -1, t0 + 700, dur - 1200,
-                         {"wait_on_stream": ev.stream, "wait_on_cuda_event_record_corr_id": ev.record_corr,
-                          "wait_on_cuda_event_id": ev.event_id, "stream": -1})
+        self._sync_event(
+            "Event Sync",
+            call,
+            corr,
+            -1,
+            t0 + 700,
+            dur - 1200,
+            {
+                "wait_on_stream": ev.stream,
+                "wait_on_cuda_event_record_corr_id": ev.record_corr,
+                "wait_on_cuda_event_id": ev.event_id,
+                "stream": -1,
+            },
+        )
 
     def stream_synchronize(self, stream=7):
         call, corr, t0, dur = self._blocking("cudaStreamSynchronize", 131, self.stream_free(stream))
@@ -464,10 +683,29 @@ class Recorder:
     def fwdbwd(self, fwd_op_ev_ts, fwd_tid, bwd_ts, bwd_tid):
         """The forward-to-backward flow Kineto draws from a forward op to its backward function."""
         flow_id = self.flows["fwdbwd"] + 1
-        self.host.append({"ph": "s", "id": flow_id, "pid": self.pid, "tid": fwd_tid, "ts": fwd_op_ev_ts,
-                          "cat": "fwdbwd", "name": "fwdbwd"})
-        self.host.append({"ph": "f", "id": flow_id, "pid": self.pid, "tid": bwd_tid, "ts": bwd_ts,
-                          "cat": "fwdbwd", "name": "fwdbwd", "bp": "e"})
+        self.host.append(
+            {
+                "ph": "s",
+                "id": flow_id,
+                "pid": self.pid,
+                "tid": fwd_tid,
+                "ts": fwd_op_ev_ts,
+                "cat": "fwdbwd",
+                "name": "fwdbwd",
+            }
+        )
+        self.host.append(
+            {
+                "ph": "f",
+                "id": flow_id,
+                "pid": self.pid,
+                "tid": bwd_tid,
+                "ts": bwd_ts,
+                "cat": "fwdbwd",
+                "name": "fwdbwd",
+                "bp": "e",
+            }
+        )
         self.flows["fwdbwd"] += 1
 
 
@@ -510,14 +748,16 @@ def kineto_inputs(values):
             types.append("")
             strides.append([])
             dims.append([])
-    return {"Concrete Inputs": concrete, "Input type": types, "Input Strides": strides,
-            "Input Dims": dims}
+    return {"Concrete Inputs": concrete, "Input type": types, "Input Strides": strides, "Input Dims": dims}
 
 
 def _et_value(v):
     if isinstance(v, Tensor):
-        return ([v.tensor_id, v.storage_id, v.offset, v.numel(), v.itemsize(), v.device],
-                list(v.shape), DTYPES[v.dtype][0])
+        return (
+            [v.tensor_id, v.storage_id, v.offset, v.numel(), v.itemsize(), v.device],
+            list(v.shape),
+            DTYPES[v.dtype][0],
+        )
     if isinstance(v, IntList):
         return list(v), [[] for _ in v], "GenericList[Int]"
     if isinstance(v, Tup):

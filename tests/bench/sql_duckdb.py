@@ -58,7 +58,9 @@ def main():
         cpus.append(c)
         walls.append(w)
         print(f"  Q1 round {r + 1}: {c:.3f} s CPU, {w:.3f} s wall, {n} rows")
-    print(f"Q1 GROUP BY name: median {statistics.median(cpus):.3f} s CPU, {statistics.median(walls):.3f} s wall")
+    print(
+        f"Q1 GROUP BY name: median {statistics.median(cpus):.3f} s CPU, {statistics.median(walls):.3f} s wall"
+    )
 
     cpus, walls, rows = [], [], 0
     for t in starts:
@@ -68,7 +70,8 @@ def main():
         rows += n
     print(
         f"Q2 1 ms window: median {statistics.median(cpus) * 1e3:.3f} ms CPU, "
-        f"{statistics.median(walls) * 1e3:.3f} ms wall ({len(starts)} windows, {rows / max(len(starts), 1):.0f} rows each)"
+        f"{statistics.median(walls) * 1e3:.3f} ms wall "
+        f"({len(starts)} windows, {rows / max(len(starts), 1):.0f} rows each)"
     )
     print(
         f"memory: frame {frame - base:.1f} MiB, DuckDB {resident_mib() - frame:.1f} MiB more; "

@@ -310,6 +310,17 @@ std::size_t QuerySession::memoryBytes() const {
   return bytes;
 }
 
+std::optional<SliceLocation> locateSlice(const Run& run, std::int64_t id) {
+  if (id < 0) return std::nullopt;
+  for (const auto& rank : run.ranks) {
+    if (!rank->trace) continue;
+    const auto events = static_cast<std::int64_t>(rank->trace->events.size());
+    if (id < events) return SliceLocation{rank->rank, static_cast<EventId>(id)};
+    id -= events;
+  }
+  return std::nullopt;
+}
+
 bool completeStatement(const std::string& sql) { return sqlite3_complete(sql.c_str()) != 0; }
 
 std::vector<TableDoc> tableDocs() {

@@ -16,6 +16,7 @@
 // it runs. One query runs at a time; another thread may cancel it (the CancelToken given to run(),
 // or interrupt()), and a canceled query fails with kCanceled and leaves the session usable.
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -58,6 +59,15 @@ class QuerySession {
   explicit QuerySession(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
+
+// Where slice `id` of a session over `run` is: its rank's number (RankRun::rank) and its event in
+// that rank's trace; nullopt for an id no rank holds. (Slice ids number each rank's events after
+// the ranks before it, in the run's rank order.)
+struct SliceLocation {
+  int rank = 0;
+  EventId event = kNoEvent;
+};
+std::optional<SliceLocation> locateSlice(const Run& run, std::int64_t id);
 
 // A table of the session, for the docs, the CLI's help and the window's list.
 struct TableDoc {

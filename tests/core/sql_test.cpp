@@ -351,6 +351,13 @@ TEST(SqlSamples, TwoRanksLinkedEveryTableAgainstTheModel) {
   EXPECT_GT(members, 0);
   EXPECT_EQ(scalar(s, "SELECT count(*) FROM collective c JOIN kernel k ON k.id = c.slice_id"),
             members);
+  // A slice id tells its rank and event (the window selects it so).
+  const auto last = locateSlice(*run, events - 1);
+  ASSERT_TRUE(last);
+  EXPECT_EQ(last->rank, run->ranks[1]->rank);
+  EXPECT_EQ(last->event, run->ranks[1]->trace->events.size() - 1);
+  EXPECT_FALSE(locateSlice(*run, events));
+  EXPECT_EQ(locateSlice(*run, 0)->rank, run->ranks[0]->rank);
   // Memory events: as buildMemoryReport finds them (the samples have none or some).
   EXPECT_GE(scalar(s, "SELECT count(*) FROM memory_event"), 0);
 }

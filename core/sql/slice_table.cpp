@@ -120,7 +120,13 @@ class SliceCursor final : public Cursor {
         resultView(ctx, trace.category(e));
         break;
       case kName:
-        resultView(ctx, trace.name(e));
+        // Rows in the name order come a name at a time: its text is looked up once.
+        if (e.name != nameCacheId_ || rank_at_ != nameCacheRank_) {
+          nameCacheId_ = e.name;
+          nameCacheRank_ = rank_at_;
+          nameCache_ = trace.name(e);
+        }
+        resultView(ctx, nameCache_);
         break;
       case kTrackId:
         resultInt(ctx, slot.laneBase + e.lane);
@@ -271,10 +277,24 @@ class SliceCursor final : public Cursor {
     event_ = static_cast<EventId>(id - model_->slots()[rank_at_].eventBase);
   }
 
+  // The name order jumps through the events (each name's slices by id): the event a few rows
+  // ahead is asked for now, so it is in the cache when its row comes.
+  void prefetchAhead() const {
+    constexpr std::size_t kAhead = 16;
+    if (pos_ + kAhead >= end_) return;
+    const std::size_t k = pos_ + kAhead;
+    const std::int64_t id = order_->slices[descending_ ? end_ - 1 - (k - begin_) : k];
+    const std::size_t r = model_->rankOfSlice(id, rank_at_);
+    if (r == kNoRank) return;
+    const RankSlot& slot = model_->slots()[r];
+    __builtin_prefetch(&slot.trace->events[static_cast<std::size_t>(id - slot.eventBase)]);
+  }
+
   void advance() {
     if (byName_) {
       ++pos_;
       locate();
+      prefetchAhead();
       return;
     }
     if (++event_ >= spans_[span_].end) startAt(span_ + 1);
@@ -308,6 +328,9 @@ class SliceCursor final : public Cursor {
   bool byName_ = false, descending_ = false;
   const NameOrder* order_ = nullptr;
   std::size_t begin_ = 0, pos_ = 0, end_ = 0;  // entries [begin_, end_) of order_->slices
+  mutable StringId nameCacheId_ = StringTable::kMissing;
+  mutable std::size_t nameCacheRank_ = kNoRank;
+  mutable std::string_view nameCache_;
   std::size_t rank_at_ = 0;
   EventId event_ = 0;
   bool done_ = false;

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 // sutra-bench-sql: SQL over a loaded run (core/sql), the two queries timed in-process on
 // one loaded trace, and the memory the SQL layer adds beside the model's.
-//   sutra-bench-sql RUN [--rounds N] [--windows N] [--export DIR]
+//   sutra-bench-sql RUN [--rounds N] [--windows N] [--export DIR] [--no-baseline]
 // Q1 is `SELECT name, count(*), sum(dur) FROM slice GROUP BY name` (goal < 1 s on 3 M slices); Q2
 // a 1 ms time window, `SELECT id, ts, dur, name FROM slice WHERE ts >= T AND ts < T + 1000000`,
 // at N window starts spread over the trace (goal < 10 ms). Medians of CPU and wall time.
 // Memory: resident memory after loading (the model), then after the session is opened and Q1
 // and Q2 ran (the name order built), against the model's (goal < 5 %). Then, for comparison, the
 // same queries where the table cannot narrow or order (GROUP BY +name, WHERE +ts: SQLite sorts or
-// scans every slice; the sort's working memory comes and goes with the query).
+// scans every slice; the sort's working memory comes and goes with the query); --no-baseline
+// leaves them out.
 // --export DIR writes the same events (id, ts, dur, name, track_id) as DIR/slices.csv and the
 // window starts as DIR/windows.txt, for tests/bench/sql_duckdb.py to time the same queries in
 // DuckDB over a pandas frame. Make a 3 M-slice run with tools/reference/scale_kineto.py.
@@ -49,7 +50,10 @@ int main(int argc, char** argv) {
   }
   const std::string path = argv[1];
   int rounds = 5, windows = 20;
+  bool baseline = true;
   std::string exportDir;
+  for (int i = 2; i < argc; ++i)
+    if (std::string(argv[i]) == "--no-baseline") baseline = false;
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     if (flag == "--rounds") rounds = std::stoi(argv[i + 1]);
@@ -133,7 +137,7 @@ int main(int argc, char** argv) {
 
   // The same two queries where the table cannot help: `+name` and `+ts` are expressions, so
   // SQLite sorts every slice for the GROUP BY and scans every slice for the window.
-  {
+  if (baseline) {
     std::vector<double> c1, w1;
     for (int r = 0; r < std::min(rounds, 3); ++r) {
       auto [c, w] = timed("SELECT name, count(*), sum(dur) FROM slice GROUP BY +name", rows);

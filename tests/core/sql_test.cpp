@@ -9,6 +9,7 @@
 #include <map>
 #include <thread>
 
+#include "analysis/memory.h"
 #include "link/launch_index.h"
 #include "session/run_collectives.h"
 #include "sql/query_session.h"
@@ -230,6 +231,63 @@ TEST(SqlSutraTables, FixtureKernelLaunchStepOpTable) {
   EXPECT_EQ(scalar(*o.session, "SELECT count(*) FROM op WHERE et_node_id IS NOT NULL"), 0);
   EXPECT_EQ(scalar(*o.session, "SELECT events FROM rank"),
             static_cast<std::int64_t>(t.events.size()));
+}
+
+// Counters and [memory] events (tests/data/kineto): every sample and every point, as the model
+// and buildMemoryReport hold them.
+TEST(SqlTracks, CountersAndMemoryEventsAgainstTheModel) {
+  for (const std::string& file :
+       {std::string("kineto/basic.json"), std::string("kineto/memory_events.json")}) {
+    auto opened = openRun({test::fixture(file)}, RunOptions::upTo(RunStage::Analyse));
+    ASSERT_TRUE(opened.ok()) << opened.error().message;
+    const Trace& t = *opened->ranks[0]->trace;
+    auto session = QuerySession::open(*opened);
+    ASSERT_TRUE(session.ok());
+    const QueryResult counters =
+        query(**session,
+              "SELECT c.ts, c.value, t.name, c.track_id - (SELECT count(*) "
+              "FROM thread_track) FROM counter c JOIN counter_track t ON "
+              "c.track_id = t.id ORDER BY c.id");
+    std::size_t row = 0;
+    for (std::size_t k = 0; k < t.counters.size(); ++k)
+      for (const auto& [time, value] : t.counters[k].samples) {
+        ASSERT_LT(row, counters.rows.size()) << file;
+        EXPECT_EQ(integer(counters.rows[row][0]), time);
+        EXPECT_EQ(std::get<double>(counters.rows[row][1]), value);
+        EXPECT_EQ(text(counters.rows[row][2]), t.counters[k].name);
+        EXPECT_EQ(integer(counters.rows[row][3]), static_cast<std::int64_t>(k));
+        ++row;
+      }
+    EXPECT_EQ(row, counters.rows.size()) << file;
+    EXPECT_GT(row, 0u) << file;
+    // A time window on one track reads its samples by binary search.
+    if (!t.counters.empty() && t.counters[0].samples.size() > 1) {
+      const TimeNs second = t.counters[0].samples[1].first;
+      EXPECT_EQ(scalar(**session, "SELECT count(*) FROM counter WHERE track_id = " +
+                                      std::to_string(t.lanes.size()) +
+                                      " AND ts >= " + std::to_string(second)),
+                static_cast<std::int64_t>(t.counters[0].samples.size() - 1));
+    }
+    const MemoryReport report = buildMemoryReport(t);
+    const QueryResult memory = query(**session,
+                                     "SELECT device_type, device_id, ts, bytes, allocated, "
+                                     "op_slice_id FROM memory_event");
+    row = 0;
+    for (const MemoryDevice& d : report.devices)
+      for (const MemoryPoint& p : d.points) {
+        ASSERT_LT(row, memory.rows.size());
+        EXPECT_EQ(integer(memory.rows[row][0]), d.deviceType);
+        EXPECT_EQ(integer(memory.rows[row][1]), d.deviceId);
+        EXPECT_EQ(integer(memory.rows[row][2]), p.time);
+        EXPECT_EQ(integer(memory.rows[row][3]), p.bytes);
+        EXPECT_EQ(integer(memory.rows[row][4]), p.allocated);
+        if (p.op != kNoEvent) {
+          EXPECT_EQ(integer(memory.rows[row][5]), p.op);
+        }
+        ++row;
+      }
+    EXPECT_EQ(row, memory.rows.size());
+  }
 }
 
 TEST(SqlErrors, BadQueriesSayWhereAndTheSessionStays) {

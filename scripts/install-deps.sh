@@ -9,7 +9,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl1-mesa-dev
-  libprotobuf-dev protobuf-compiler nlohmann-json3-dev libsimdjson-dev zlib1g-dev libyaml-cpp-dev
+  libprotobuf-dev protobuf-compiler nlohmann-json3-dev libsimdjson-dev zlib1g-dev libyaml-cpp-dev libsqlite3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-venv xvfb xauth
   help2man dpkg-dev desktop-file-utils appstream shared-mime-info libglib2.0-bin

@@ -39,6 +39,7 @@
 #include "io/discover.h"
 #include "op_table_view.h"
 #include "problems_model.h"
+#include "query_action.h"
 #include "rank_overview_action.h"
 #include "run_naming.h"
 #include "sample_notice.h"
@@ -82,6 +83,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   buildMenus();
   installAnalysisMenus(this, session_, [this] { return currentRank(); });
   installTimelineKeys(this, timeline_);
+  installQueryDock(this);
 
   progress_ = new QProgressBar(this);
   progress_->setRange(0, 100);

@@ -64,7 +64,7 @@ TEST(AnalysisMenus, MainWindowHasCompareExportSimulationAndCharts) {
   ASSERT_NE(analysis, nullptr);
   EXPECT_EQ(actionTexts(analysis),
             (QStringList{"Simulate", "Simulate with ASTRA-sim...", "Charts", "Step Breakdown",
-                         "Flame Graph", "Call Tree", "Critical Path", "Memory"}));
+                         "Flame Graph", "Call Tree", "Critical Path", "Memory", "SQL Query"}));
   // In the menu bar between View and Help.
   QStringList bar;
   for (const QAction* a : window.menuBar()->actions()) bar << a->text().remove('&');

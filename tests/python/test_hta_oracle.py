@@ -155,16 +155,18 @@ class Case:
 
 
 @pytest.fixture(scope="module")
-def case_of(shared_traces, run_cli, tmp_path_factory):
+def case_of(request, run_cli, tmp_path_factory):
+    """case_of(name) -> the Case of a trace of ../shared/traces (skipped where that folder is
+    absent) or of a bundled sample (resources/...), loaded once per module."""
     cases = {}
 
     def load(name):
         if name not in cases:
-            path = shared_traces / name if not name.startswith("resources/") else None
-            if path is None:
+            if name.startswith("resources/"):
                 path = os.path.join(SOURCE_DIR, name)
-            folder = tmp_path_factory.mktemp("hta")
-            cases[name] = Case(str(path), folder, run_cli)
+            else:
+                path = request.getfixturevalue("shared_traces") / name
+            cases[name] = Case(str(path), tmp_path_factory.mktemp("hta"), run_cli)
         return cases[name]
 
     return load

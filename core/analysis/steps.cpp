@@ -136,6 +136,19 @@ const Step* findStep(std::span<const Step> steps, std::int64_t number) {
   return nullptr;
 }
 
+std::vector<EventId> deviceOpsInWindow(const Trace& trace, const LaunchIndex& launches,
+                                       const TimeWindow& window) {
+  const bool wholeTrace = window.start <= trace.startNs && window.end > trace.endNs;
+  std::vector<EventId> ops;
+  for (const DeviceLaunch& launch : launches.launches()) {
+    const bool in = launch.runtimeCall != kNoEvent
+                        ? window.contains(trace.events[launch.runtimeCall].start)
+                        : wholeTrace;
+    if (in) ops.push_back(launch.deviceOp);
+  }
+  return ops;
+}
+
 Result<TimeWindow> resolveWindow(const Trace& trace, std::span<const Step> steps,
                                  const WindowSpec& spec) {
   if (spec.step && (spec.start || spec.end))

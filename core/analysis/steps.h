@@ -65,6 +65,11 @@ Result<TimeWindow> resolveWindow(const Trace& trace, std::span<const Step> steps
                                  const WindowSpec& spec);
 // The step with that number, or null.
 const Step* findStep(std::span<const Step> steps, std::int64_t number);
+// The device ops (kernels, memcpy, memset) that belong to `window`: those whose launch call starts
+// in it, and, where the window holds the whole trace, those launched before the trace began (no
+// launch call in it). By event id.
+std::vector<EventId> deviceOpsInWindow(const Trace& trace, const LaunchIndex& launches,
+                                       const TimeWindow& window);
 
 // What a window spec covers, in words, saying where the steps came from: "step 5" (ProfilerStep#5),
 // "iteration 2: Optimizer.zero_grad#SGD.zero_grad #2 to #3 (no ProfilerStep in

@@ -300,7 +300,11 @@ void TraceBuilder::classifyLane(Lane& lane) {
   if (device && !host) {
     lane.kind = LaneKind::DeviceStream;
     lane.device = static_cast<std::int32_t>(lane.pidNumber);
-    lane.stream = lane.tidNumber;
+    // PyTorch <= 1.9 names a stream's lane "stream 7" (its events' args say stream 7).
+    constexpr std::string_view kStreamPrefix = "stream ";
+    lane.stream = lane.tid.starts_with(kStreamPrefix)
+                      ? numberOr(std::string_view(lane.tid).substr(kStreamPrefix.size()), 0)
+                      : lane.tidNumber;
   } else if (!host && lane.endEvent > lane.firstEvent) {
     lane.kind = LaneKind::Other;
   }

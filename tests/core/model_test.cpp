@@ -145,6 +145,19 @@ TEST(TraceBuilder, CountsPartialOverlapAndClassifiesDeviceLanes) {
   EXPECT_EQ(trace.lanes[host].kind, LaneKind::HostThread);
 }
 
+// PyTorch <= 1.9 names a stream's lane "stream 7": its stream is 7, not 0 for every stream.
+TEST(TraceBuilder, ReadsTheStreamOfAnOldKinetoStreamLane) {
+  TraceBuilder b("old");
+  const LaneId s7 = b.lane("0", "stream 7");
+  const LaneId s15 = b.lane("0", "stream 15");
+  b.addEvent(makeEvent(b, s7, "k", 0, 4, "Kernel"));
+  b.addEvent(makeEvent(b, s15, "m", 0, 4, "Memcpy"));
+  Trace trace = b.finish();
+  EXPECT_EQ(trace.lanes[s7].stream, 7);
+  EXPECT_EQ(trace.lanes[s15].stream, 15);
+  EXPECT_EQ(trace.lanes[s15].device, 0);
+}
+
 TEST(TraceBuilder, BindsFlowsByCategoryAndId) {
   TraceBuilder b("mem");
   const LaneId host = b.lane("1", "1");

@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: MIT
+"""Sutra for notebooks: PyTorch traces opened by Sutra's C++ core, answers as pandas DataFrames.
+
+    import sutra
+    run = sutra.open("resources/samples/rmsnorm_naive")
+    run.op_table()          # torch.profiler's key_averages()
+    run.kernels()           # one row per device op, ts_ns / dur_ns, names as categoricals
+
+See docs/python.md.
+"""
+
+from ._core import SutraError
+from ._run import Run, open, open_ranks
+
+__all__ = ["Run", "SutraError", "open", "open_ranks"]

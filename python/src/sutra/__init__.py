@@ -9,7 +9,18 @@
 See docs/python.md.
 """
 
+from ._compare import Comparison, compare
 from ._core import SutraError
+from ._ranks import RankOverview, rank_overview
 from ._run import Run, open, open_ranks
 
-__all__ = ["Run", "SutraError", "open", "open_ranks"]
+__all__ = [
+    "Comparison",
+    "RankOverview",
+    "Run",
+    "SutraError",
+    "compare",
+    "open",
+    "open_ranks",
+    "rank_overview",
+]

@@ -92,3 +92,10 @@ def launches_frame(columns: dict) -> pd.DataFrame:
     # From the launch call's start to the device op's: how long the work waited in the queue.
     frame["launch_delay_ns"] = frame["ts_ns"] - frame["runtime_call_ts_ns"]
     return frame
+
+
+def ordered(frame: pd.DataFrame, first: list[str]) -> pd.DataFrame:
+    """``frame`` with the columns of ``first`` that it has in front, in that order (core's JSON
+    documents come with their keys sorted)."""
+    front = [c for c in first if c in frame.columns]
+    return frame[front + [c for c in frame.columns if c not in front]]

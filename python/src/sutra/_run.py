@@ -18,6 +18,7 @@ _OP_KINDS = [_KINDS.index("cpu_op")]
 _DEVICE_OP_KINDS = [_KINDS.index(k) for k in ("kernel", "memcpy", "memset")]
 
 _STAGES = ("read", "link", "analyse", "simulate")
+_KNOBS = ("scale", "launch_latency_us", "launch_latency_scale", "cpu_speed", "no_sync")
 
 
 def _paths(paths: str | Sequence[str]) -> list[str]:
@@ -36,9 +37,12 @@ class Run:
     names as categoricals.
     """
 
-    def __init__(self, handle: _core.RunHandle):
+    def __init__(self, handle: _core.RunHandle, reopen=None):
         self._handle = handle
         self._info = [handle.rank_info(i) for i in range(handle.rank_count)]
+        # reopen(until, progress) -> RunHandle: the same inputs opened to a later stage.
+        self._reopen = reopen
+        self._simulated: _core.RunHandle | None = None
 
     # --- what was opened -------------------------------------------------------------------
     @property
@@ -234,23 +238,23 @@ class Run:
     ) -> pd.DataFrame:
         """The call tree (top-down, or bottom-up), flattened: one row per node with its ``path``.
 
-        Columns: level, path (names from the root, joined by " > "), name, calls, self_cpu_ns,
+        Columns: thread, level, path (names from the root, joined by " > "), name, calls, self_cpu_ns,
         total_cpu_ns, self_device_ns, total_device_ns; ``attrs["tree"]`` holds the nested document.
         """
         i = self._one_rank(rank)
         doc = json.loads(_core.call_tree_json(self._handle, i, step, start_ns, end_ns, bottom_up, depth))
         rows: list[dict] = []
 
-        def walk(nodes: list[dict], level: int, prefix: str) -> None:
+        def walk(nodes: list[dict], thread: str, level: int, prefix: str) -> None:
             for node in nodes:
                 path = f"{prefix} > {node['name']}" if prefix else node["name"]
                 row = {k: v for k, v in node.items() if k != "children"}
-                rows.append({"level": level, "path": path, **row})
-                walk(node.get("children", []), level + 1, path)
+                rows.append({"thread": thread, "level": level, "path": path, **row})
+                walk(node.get("children", []), thread, level + 1, path)
 
-        for root in doc.get("threads", doc.get("roots", [])):
-            walk(root.get("nodes", []), 0, root.get("thread", root.get("name", "")))
-        frame = pd.DataFrame(rows)
+        for thread in doc["threads"]:
+            walk(thread["nodes"], thread["thread"], 0, "")
+        frame = _frames.ordered(pd.DataFrame(rows), ["thread", "level", "path", "name", "calls"])
         frame.attrs["tree"] = doc
         return frame
 
@@ -269,6 +273,10 @@ class Run:
         i = self._one_rank(rank)
         doc = json.loads(_core.critical_path_json(self._handle, i, step, start_ns, end_ns))
         frame = pd.DataFrame(doc.get("segments", []))
+        if "event" in frame.columns:
+            frame["event"] = frame["event"].astype("Int64")
+        columns = ["kind", "name", "event", "start_ns", "end_ns", "weight_ns"]
+        frame = _frames.ordered(frame, columns)
         frame.attrs = {k: v for k, v in doc.items() if k != "segments"}
         return frame
 
@@ -289,6 +297,56 @@ class Run:
         return json.loads(
             _core.chain_json(self._handle, self._one_rank(rank), event, name, nth, max_launches)
         )
+
+    def simulate(self, knobs: dict | None = None, *, step: int | None = None, progress=True, **more):
+        """Replays the run in Sutra's simulator, as measured and under what-if knobs, per step.
+
+        ``knobs`` (or keyword arguments): ``scale`` ({regex: factor}: device ops whose name matches
+        take factor times as long), ``launch_latency_us`` (every launch latency set to it),
+        ``launch_latency_scale``, ``cpu_speed`` (host time divided by it), ``no_sync`` (blocking calls
+        wait for nothing). Returns one row per rank and step: measured_ns, replayed_ns (simulated as
+        measured), projected_ns (under the knobs), speedup (measured / projected); ``attrs["knobs"]``
+        says the knobs in words. A run opened before its Simulate stage is opened again up to it.
+        """
+        knobs = {**(knobs or {}), **more}
+        unknown = sorted(set(knobs) - set(_KNOBS))
+        if unknown:
+            raise ValueError(f"unknown knob {unknown[0]!r} (knobs: {', '.join(_KNOBS)})")
+        handle = self._handle
+        if any(info["kineto_path"] and not info.get("simulated") for info in self._info):
+            if self._simulated is None:
+                if self._reopen is None:
+                    raise ValueError("this run cannot be opened again up to its simulation")
+                with progress_reporter(progress, "sutra: simulating") as report:
+                    self._simulated = self._reopen("simulate", report)
+            handle = self._simulated
+        result = _core.simulate(
+            handle,
+            [(str(k), float(v)) for k, v in (knobs.get("scale") or {}).items()],
+            knobs.get("launch_latency_us"),
+            float(knobs.get("launch_latency_scale", 1.0)),
+            float(knobs.get("cpu_speed", 1.0)),
+            bool(knobs.get("no_sync", False)),
+            step,
+        )
+        columns = ["rank", "step", "name", "measured_ns", "replayed_ns", "projected_ns"]
+        frame = pd.DataFrame(result["rows"], columns=columns)
+        frame["speedup"] = frame["measured_ns"] / frame["projected_ns"]
+        frame.attrs = {"knobs": result["knobs"], "collectives_matched": result["collectives_matched"]}
+        return frame
+
+    def to_chakra(self, prefix: str, *, gzip: bool = False, progress=True) -> pd.DataFrame:
+        """Writes each rank as a Chakra execution trace, ``<prefix>.<rank>.et``, with ASTRA-sim's
+        configurations beside them (as File > Export and ``sutra-cli convert``). Returns one row per
+        rank: path, nodes, edges, matching, et_path, error (why a rank was not written), problems."""
+        with progress_reporter(progress, "sutra: exporting") as report:
+            rows = _core.to_chakra(self._handle, str(prefix), gzip, report)
+        return pd.DataFrame(rows)
+
+    def to_et_plus(self, path: str, rank: int | None = None) -> str:
+        """Writes one rank's ET linked with its Kineto trace as ET+ JSON at ``path`` (as
+        ``sutra-cli link``); returns how it was matched ("rf_id", "alignment" ...)."""
+        return _core.to_et_plus(self._handle, self._one_rank(rank), str(path))
 
 
 def open(
@@ -314,9 +372,14 @@ def open(
     """
     if until not in _STAGES:
         raise ValueError(f"until: one of {', '.join(_STAGES)}, not {until!r}")
+    given = _paths(paths)
+
+    def reopen(stage, report):
+        return _core.open_run(given, stage, link_et, event_args, chakra_graphs, rank, report)
+
     with progress_reporter(progress, "sutra: opening") as report:
-        handle = _core.open_run(_paths(paths), until, link_et, event_args, chakra_graphs, rank, report)
-    return Run(handle)
+        handle = reopen(until, report)
+    return Run(handle, reopen)
 
 
 def open_ranks(
@@ -335,6 +398,10 @@ def open_ranks(
     if until not in _STAGES:
         raise ValueError(f"until: one of {', '.join(_STAGES)}, not {until!r}")
     files = [{k: (str(v) if k != "rank" and v is not None else v) for k, v in r.items()} for r in ranks]
+
+    def reopen(stage, report):
+        return _core.open_rank_files(files, stage, link_et, event_args, report)
+
     with progress_reporter(progress, "sutra: opening") as report:
-        handle = _core.open_rank_files(files, until, link_et, event_args, report)
-    return Run(handle)
+        handle = reopen(until, report)
+    return Run(handle, reopen)

@@ -175,7 +175,11 @@ std::string compare(const RunHandle& a, std::size_t rankA, std::optional<std::in
                     bool byShape) {
   const RankRun& ra = analysedRank(a, rankA);
   const RankRun& rb = analysedRank(b, rankB);
-  const auto labels = runLabels({ra.kinetoPath, rb.kinetoPath});
+  // Named as sutra-cli compare names them: by the path given (a run's folder), else the trace.
+  auto given = [](const RunHandle& h, const RankRun& rank) {
+    return h.run.paths.size() == 1 ? h.run.paths.front() : rank.kinetoPath;
+  };
+  const auto labels = runLabels({given(a, ra), given(b, rb)});
   auto side = [&](const RankRun& rank, std::optional<std::int64_t> step, const std::string& run,
                   std::string& label) {
     const TimeWindow window = valueOr(resolveWindow(*rank.trace, rank.steps, {.step = step}));

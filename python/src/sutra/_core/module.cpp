@@ -11,4 +11,5 @@ NB_MODULE(_core, m) {
   sutra::python::bindColumns(m);
   sutra::python::bindAnalyses(m);
   sutra::python::bindRankOverview(m);
+  sutra::python::bindExports(m);
 }

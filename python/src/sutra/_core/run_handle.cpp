@@ -75,6 +75,7 @@ nb::dict rankInfo(const RankRun& rank) {
   info["chakra_path"] = rank.chakraPath;
   info["et_link"] = describeEtLink(rank);
   info["events"] = rank.trace ? rank.trace->events.size() : 0;
+  info["simulated"] = rank.simulation != nullptr;
   info["start_ns"] = rank.trace ? rank.trace->startNs : 0;
   info["end_ns"] = rank.trace ? rank.trace->endNs : 0;
   info["device"] = rank.trace ? rank.trace->meta.deviceBackend : std::string();

@@ -51,5 +51,6 @@ void bindRun(nb::module_& m);
 void bindColumns(nb::module_& m);
 void bindAnalyses(nb::module_& m);
 void bindRankOverview(nb::module_& m);
+void bindExports(nb::module_& m);
 
 }  // namespace sutra::python

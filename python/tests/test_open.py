@@ -166,3 +166,27 @@ def test_repr_html_is_a_summary_table(samples):
     info = run.rank_info()
     assert list(info["rank"]) == [0, 1]
     assert run.problems.columns.tolist()[:4] == ["rank", "where", "severity", "problem"]
+
+
+def test_open_ranks_given_file_by_file(samples):
+    folder = samples / "allreduce_2ranks"
+    run = sutra.open_ranks(
+        [
+            {"kineto": folder / f"rank{r}.kineto.json.gz", "et": folder / f"rank{r}.et.json.gz"}
+            for r in (0, 1)
+        ],
+        progress=False,
+    )
+    found = sutra.open(folder, progress=False)
+    assert run.ranks == found.ranks == [0, 1]
+    assert run.rank_info()["et_link"].tolist() == found.rank_info()["et_link"].tolist()
+    assert len(run.events()) == len(found.events())
+    with pytest.raises(sutra.SutraError, match="missing.kineto.json"):
+        sutra.open_ranks([{"kineto": folder / "missing.kineto.json"}], progress=False)
+
+
+def test_a_tqdm_bar_by_default(samples, capsys):
+    pytest.importorskip("tqdm")
+    run = sutra.open(samples / "rmsnorm_naive")  # progress=True: a tqdm bar on stderr
+    assert run.ranks == [0]
+    assert "sutra: opening" in capsys.readouterr().err

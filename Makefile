@@ -48,7 +48,7 @@ python-package: venv $(BUILD)/build.ninja
 # build's sutra-cli and its sutra package.
 pytest: venv python-package
 	SUTRA_BUILD=$(BUILD) PYTHONPATH=$(abspath $(BUILD))/python $(VENV)/bin/python -m pytest \
-	  -c tests/python/pytest.ini tests/python python/tests
+	  -c tests/python/pytest.ini --rootdir=. tests/python python/tests
 
 bench: build
 	./scripts/bench.sh $(BUILD)

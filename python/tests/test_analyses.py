@@ -147,6 +147,11 @@ def test_rank_overview(samples, cli_json, tmp_path):
     assert overview.document == expected
     assert overview.ranks["rank"].tolist() == [0, 1]
     assert overview.ranks.columns[:3].tolist() == ["rank", "steps", "step_ns"]
+    # Saved summaries (sutra-cli ranks --save) open as the traces do.
+    saved = tmp_path / "job.summaries.json"
+    cli_json("ranks", samples / "allreduce_2ranks", "--no-cache", "--save", saved)
+    from_file = sutra.rank_overview(saved, progress=False)
+    assert from_file.document["ranks"] == expected["ranks"]
     with pytest.raises(sutra.SutraError, match="nothing.json"):
         sutra.rank_overview(tmp_path / "nothing.json", use_cache=False, progress=False)
 

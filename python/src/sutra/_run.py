@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 from collections.abc import Iterable, Sequence
 
 import pandas as pd
@@ -21,12 +22,11 @@ _STAGES = ("read", "link", "analyse", "simulate")
 _KNOBS = ("scale", "launch_latency_us", "launch_latency_scale", "cpu_speed", "no_sync")
 
 
-def _paths(paths: str | Sequence[str]) -> list[str]:
-    return (
-        [str(paths)]
-        if isinstance(paths, (str, bytes)) or hasattr(paths, "__fspath__")
-        else [str(p) for p in paths]
-    )
+def _paths(paths: str | os.PathLike | Sequence[str | os.PathLike]) -> list[str]:
+    """One path or several, as strings."""
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        paths = [paths]
+    return [os.fsdecode(p) for p in paths]
 
 
 class Run:
@@ -397,7 +397,9 @@ def open_ranks(
     """
     if until not in _STAGES:
         raise ValueError(f"until: one of {', '.join(_STAGES)}, not {until!r}")
-    files = [{k: (str(v) if k != "rank" and v is not None else v) for k, v in r.items()} for r in ranks]
+    files = [
+        {k: (os.fsdecode(v) if k != "rank" and v is not None else v) for k, v in r.items()} for r in ranks
+    ]
 
     def reopen(stage, report):
         return _core.open_rank_files(files, stage, link_et, event_args, report)

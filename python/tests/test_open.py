@@ -3,13 +3,17 @@
 recordings and the real traces in ../shared; bad input and Ctrl-C during a load."""
 
 import gzip
+import os
 import signal
+import subprocess
 import threading
+from pathlib import Path
 
 import pandas as pd
 import pytest
 import sutra
 
+SOURCE_DIR = Path(__file__).resolve().parents[2]
 CASES = ["rmsnorm_naive", "rmsnorm_fused", "matmul_1024", "transformer_two_streams"]
 
 
@@ -112,6 +116,10 @@ def test_a_broken_trace_raises_naming_the_file_and_the_problem(tmp_path):
         sutra.open(broken, progress=False)
     assert "broken.pt.trace.json.gz" in str(raised.value)
     assert isinstance(raised.value, ValueError)
+    # Core's own words, as sutra-cli prints them.
+    cli = SOURCE_DIR / os.environ.get("SUTRA_BUILD", "build/release") / "app/cli/sutra-cli"
+    done = subprocess.run([str(cli), "stats", str(broken)], capture_output=True, text=True)
+    assert done.stderr.strip() == f"sutra-cli stats: {raised.value}"
 
 
 def test_bad_arguments_are_python_errors(samples):

@@ -11,7 +11,7 @@ RELWITHDEBINFO_FLAGS ?= -O2 -g1 -DNDEBUG
 VENV ?= build/venv
 PYTHON ?= python3
 
-.PHONY: deps venv build run test pytest bench deb clean
+.PHONY: deps venv build python-package run test pytest bench deb clean
 
 deps:
 	@./scripts/install-deps.sh
@@ -36,10 +36,19 @@ test: build venv
 	cd $(BUILD) && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j $(JOBS)
 	$(MAKE) --no-print-directory pytest
 
+# The Python package (python/, `import sutra`): its extension module built in the same build tree
+# as core (no second build of core), with the venv's Python and nanobind; the package lands in
+# $(BUILD)/python/sutra.
+python-package: venv $(BUILD)/build.ninja
+	cmake -S . -B $(BUILD) -DSUTRA_BUILD_PYTHON=ON -DPython_EXECUTABLE=$(abspath $(VENV))/bin/python >/dev/null
+	cmake --build $(BUILD) --target sutra_python -j $(JOBS)
+
 # The Python tests: the live oracles (a fresh torch recording judged against torch's own numbers,
-# HTA on the real traces) and the tools. They use the build's sutra-cli.
-pytest: venv
-	SUTRA_BUILD=$(BUILD) $(VENV)/bin/python -m pytest tests/python
+# HTA on the real traces), the tools, and the package's own tests (python/tests). They use the
+# build's sutra-cli and its sutra package.
+pytest: venv python-package
+	SUTRA_BUILD=$(BUILD) PYTHONPATH=$(abspath $(BUILD))/python $(VENV)/bin/python -m pytest \
+	  -c tests/python/pytest.ini --rootdir=. tests/python python/tests
 
 bench: build
 	./scripts/bench.sh $(BUILD)

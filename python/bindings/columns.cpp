@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: MIT
+// A run's events, flows, counters and launches as columns: one NumPy array per column over all the
+// ranks asked for, filled with the GIL released and handed to NumPy without a copy; names as codes
+// into one table shared by the ranks (pandas.Categorical.from_codes builds the names column from
+// them without a Python string per event).
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstdint>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "link/launch_index.h"
+#include "run_handle.h"
+
+namespace sutra::python {
+namespace {
+
+template <class T>
+using Array = nb::ndarray<nb::numpy, T, nb::ndim<1>>;
+
+// The vector handed to NumPy, which frees it with the array.
+template <class T>
+Array<T> toNumpy(std::vector<T>&& values) {
+  auto* owned = new std::vector<T>(std::move(values));
+  nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
+  return Array<T>(owned->data(), {owned->size()}, owner);
+}
+
+// Strings interned across ranks: code i is names[i].
+class SharedNames {
+ public:
+  std::int32_t code(std::string_view text) {
+    auto [it, added] = codes_.try_emplace(text, static_cast<std::int32_t>(names_.size()));
+    if (added) names_.push_back(text);
+    return it->second;
+  }
+  nb::list list() const {
+    nb::list out;
+    for (std::string_view n : names_) out.append(nb::str(n.data(), n.size()));
+    return out;
+  }
+
+ private:
+  std::unordered_map<std::string_view, std::int32_t> codes_;
+  std::vector<std::string_view> names_;
+};
+
+const Trace& traceOf(const RunHandle& h, std::size_t index) {
+  if (index >= h.run.ranks.size()) throw nb::index_error("no such rank index");
+  const auto& rank = h.run.ranks[index];
+  if (!rank->trace) throw CoreError(rank->path() + ": a Chakra graph alone has no Kineto events");
+  return *rank->trace;
+}
+
+// A rank's string table mapped onto the shared one, code by StringId.
+std::vector<std::int32_t> mapNames(const StringTable& table, SharedNames& shared) {
+  std::vector<std::int32_t> codes(table.size());
+  for (std::size_t i = 0; i < table.size(); ++i)
+    codes[i] = shared.code(table.view(static_cast<StringId>(i)));
+  return codes;
+}
+
+std::int64_t orMinusOne(std::int64_t id) { return id == kNoId ? -1 : id; }
+
+struct EventColumns {
+  std::vector<std::int32_t> rank, name, category, pid, tid;
+  std::vector<std::uint32_t> id;
+  std::vector<std::int64_t> ts, dur, stream, parent, externalId, correlation;
+  std::vector<std::uint8_t> kind;
+  std::vector<std::uint16_t> depth;
+};
+
+nb::dict events(const RunHandle& h, const std::vector<std::size_t>& ranks,
+                const std::vector<int>& kinds) {
+  for (std::size_t index : ranks) traceOf(h, index);  // fail before the work
+  EventColumns c;
+  SharedNames names, categories, pids, tids;
+  {
+    nb::gil_scoped_release release;
+    bool want[256] = {};
+    for (int k : kinds) want[static_cast<std::uint8_t>(k)] = true;
+    std::size_t total = 0;
+    for (std::size_t index : ranks) total += traceOf(h, index).events.size();
+    for (auto* v : {&c.rank, &c.name, &c.category, &c.pid, &c.tid}) v->reserve(total);
+    for (auto* v : {&c.ts, &c.dur, &c.stream, &c.parent, &c.externalId, &c.correlation})
+      v->reserve(total);
+    c.id.reserve(total);
+    c.kind.reserve(total);
+    c.depth.reserve(total);
+    for (std::size_t index : ranks) {
+      const Trace& trace = traceOf(h, index);
+      const int rank = h.run.ranks[index]->rank;
+      const auto nameCodes = mapNames(trace.names, names);
+      const auto categoryCodes = mapNames(trace.categories, categories);
+      std::vector<std::int32_t> lanePid, laneTid;
+      for (const Lane& lane : trace.lanes) {
+        lanePid.push_back(pids.code(lane.pid));
+        laneTid.push_back(tids.code(lane.tid));
+      }
+      for (std::size_t i = 0; i < trace.events.size(); ++i) {
+        const Event& e = trace.events[i];
+        if (!kinds.empty() && !want[static_cast<std::uint8_t>(e.klass)]) continue;
+        const Lane& lane = trace.lanes[e.lane];
+        c.rank.push_back(rank);
+        c.id.push_back(static_cast<std::uint32_t>(i));
+        c.ts.push_back(e.start);
+        c.dur.push_back(e.dur);
+        c.name.push_back(nameCodes[e.name]);
+        c.category.push_back(categoryCodes[e.category]);
+        c.kind.push_back(static_cast<std::uint8_t>(e.klass));
+        c.pid.push_back(lanePid[e.lane]);
+        c.tid.push_back(laneTid[e.lane]);
+        c.stream.push_back(lane.kind == LaneKind::DeviceStream ? lane.stream : -1);
+        c.depth.push_back(e.depth);
+        c.parent.push_back(e.parent == kNoEvent ? -1 : std::int64_t(e.parent));
+        c.externalId.push_back(orMinusOne(e.externalId));
+        c.correlation.push_back(orMinusOne(e.correlation));
+      }
+    }
+  }
+  nb::dict out;
+  out["rank"] = toNumpy(std::move(c.rank));
+  out["id"] = toNumpy(std::move(c.id));
+  out["ts_ns"] = toNumpy(std::move(c.ts));
+  out["dur_ns"] = toNumpy(std::move(c.dur));
+  out["name"] = toNumpy(std::move(c.name));
+  out["category"] = toNumpy(std::move(c.category));
+  out["kind"] = toNumpy(std::move(c.kind));
+  out["pid"] = toNumpy(std::move(c.pid));
+  out["tid"] = toNumpy(std::move(c.tid));
+  out["stream"] = toNumpy(std::move(c.stream));
+  out["depth"] = toNumpy(std::move(c.depth));
+  out["parent"] = toNumpy(std::move(c.parent));
+  out["external_id"] = toNumpy(std::move(c.externalId));
+  out["correlation"] = toNumpy(std::move(c.correlation));
+  out["names"] = names.list();
+  out["categories"] = categories.list();
+  out["pids"] = pids.list();
+  out["tids"] = tids.list();
+  return out;
+}
+
+nb::dict flows(const RunHandle& h, const std::vector<std::size_t>& ranks) {
+  std::vector<std::int32_t> rank, category;
+  std::vector<std::int64_t> id, from, to, fromTs, toTs;
+  SharedNames categories;
+  {
+    nb::gil_scoped_release release;
+    for (std::size_t index : ranks) {
+      const Trace& trace = traceOf(h, index);
+      const auto categoryCodes = mapNames(trace.categories, categories);
+      for (const Flow& f : trace.flows) {
+        rank.push_back(h.run.ranks[index]->rank);
+        id.push_back(f.id);
+        category.push_back(categoryCodes[f.category]);
+        from.push_back(f.from == kNoEvent ? -1 : std::int64_t(f.from));
+        to.push_back(f.to == kNoEvent ? -1 : std::int64_t(f.to));
+        fromTs.push_back(f.from == kNoEvent ? -1 : trace.events[f.from].start);
+        toTs.push_back(f.to == kNoEvent ? -1 : trace.events[f.to].start);
+      }
+    }
+  }
+  nb::dict out;
+  out["rank"] = toNumpy(std::move(rank));
+  out["flow_id"] = toNumpy(std::move(id));
+  out["category"] = toNumpy(std::move(category));
+  out["from_id"] = toNumpy(std::move(from));
+  out["to_id"] = toNumpy(std::move(to));
+  out["from_ts_ns"] = toNumpy(std::move(fromTs));
+  out["to_ts_ns"] = toNumpy(std::move(toTs));
+  out["categories"] = categories.list();
+  return out;
+}
+
+nb::dict counters(const RunHandle& h, const std::vector<std::size_t>& ranks) {
+  std::vector<std::int32_t> rank, name, pid;
+  std::vector<std::int64_t> ts;
+  std::vector<double> value;
+  SharedNames names, pids;
+  {
+    nb::gil_scoped_release release;
+    for (std::size_t index : ranks) {
+      const Trace& trace = traceOf(h, index);
+      for (const CounterSeries& series : trace.counters) {
+        const std::int32_t nameCode = names.code(series.name);
+        const std::int32_t pidCode = pids.code(series.pid);
+        for (const auto& [t, v] : series.samples) {
+          rank.push_back(h.run.ranks[index]->rank);
+          name.push_back(nameCode);
+          pid.push_back(pidCode);
+          ts.push_back(t);
+          value.push_back(v);
+        }
+      }
+    }
+  }
+  nb::dict out;
+  out["rank"] = toNumpy(std::move(rank));
+  out["name"] = toNumpy(std::move(name));
+  out["pid"] = toNumpy(std::move(pid));
+  out["ts_ns"] = toNumpy(std::move(ts));
+  out["value"] = toNumpy(std::move(value));
+  out["names"] = names.list();
+  out["pids"] = pids.list();
+  return out;
+}
+
+// Every device op with the runtime call that launched it and the framework op around that call.
+nb::dict launches(const RunHandle& h, const std::vector<std::size_t>& ranks) {
+  std::vector<std::int32_t> rank, opName, callName, launcherName;
+  std::vector<std::int64_t> op, opTs, opDur, call, callTs, launcher;
+  SharedNames names;
+  {
+    nb::gil_scoped_release release;
+    for (std::size_t index : ranks) {
+      const Trace& trace = traceOf(h, index);
+      const auto& runRank = *h.run.ranks[index];
+      if (!runRank.launches) throw CoreError(runRank.path() + ": not linked (open until 'link')");
+      const auto nameCodes = mapNames(trace.names, names);
+      for (const DeviceLaunch& l : runRank.launches->launches()) {
+        const Event& e = trace.events[l.deviceOp];
+        rank.push_back(runRank.rank);
+        op.push_back(l.deviceOp);
+        opName.push_back(nameCodes[e.name]);
+        opTs.push_back(e.start);
+        opDur.push_back(e.dur);
+        const bool called = l.runtimeCall != kNoEvent;
+        call.push_back(called ? std::int64_t(l.runtimeCall) : -1);
+        callName.push_back(called ? nameCodes[trace.events[l.runtimeCall].name] : -1);
+        callTs.push_back(called ? trace.events[l.runtimeCall].start : -1);
+        const bool launched = l.launcher != kNoEvent;
+        launcher.push_back(launched ? std::int64_t(l.launcher) : -1);
+        launcherName.push_back(launched ? nameCodes[trace.events[l.launcher].name] : -1);
+      }
+    }
+  }
+  nb::dict out;
+  out["rank"] = toNumpy(std::move(rank));
+  out["device_op_id"] = toNumpy(std::move(op));
+  out["device_op"] = toNumpy(std::move(opName));
+  out["ts_ns"] = toNumpy(std::move(opTs));
+  out["dur_ns"] = toNumpy(std::move(opDur));
+  out["runtime_call_id"] = toNumpy(std::move(call));
+  out["runtime_call"] = toNumpy(std::move(callName));
+  out["runtime_call_ts_ns"] = toNumpy(std::move(callTs));
+  out["launcher_id"] = toNumpy(std::move(launcher));
+  out["launcher"] = toNumpy(std::move(launcherName));
+  out["names"] = names.list();
+  return out;
+}
+
+}  // namespace
+
+void bindColumns(nb::module_& m) {
+  m.def("event_columns", &events, nb::arg("run"), nb::arg("ranks"), nb::arg("kinds"),
+        "The events of the ranks (indexes into the run's ranks) whose kind is one of `kinds` "
+        "(CategoryClass values; all where empty), as NumPy columns.");
+  m.def("flow_columns", &flows, nb::arg("run"), nb::arg("ranks"));
+  m.def("counter_columns", &counters, nb::arg("run"), nb::arg("ranks"));
+  m.def("launch_columns", &launches, nb::arg("run"), nb::arg("ranks"));
+  nb::list kinds;
+  for (int k = 0; k <= static_cast<int>(CategoryClass::TraceSpan); ++k)
+    kinds.append(std::string(categoryClassName(static_cast<CategoryClass>(k))));
+  m.attr("KIND_NAMES") = kinds;
+}
+
+}  // namespace sutra::python

@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: MIT
+"""Sutra for notebooks: PyTorch traces opened by Sutra's C++ core, answers as pandas DataFrames.
+
+    import sutra
+    run = sutra.open("resources/samples/rmsnorm_naive")
+    run.op_table()          # torch.profiler's key_averages()
+    run.kernels()           # one row per device op, ts_ns / dur_ns, names as categoricals
+
+See docs/python.md.
+"""
+
+from ._compare import Comparison, compare
+from ._core import SutraError
+from ._ranks import RankOverview, rank_overview
+from ._run import Run, open, open_ranks
+
+__all__ = [
+    "Comparison",
+    "RankOverview",
+    "Run",
+    "SutraError",
+    "compare",
+    "open",
+    "open_ranks",
+    "rank_overview",
+]

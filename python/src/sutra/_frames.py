@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: MIT
+"""DataFrames from the NumPy columns that sutra._core returns: no Python object per event.
+
+Names are pandas Categoricals made from codes into the one name table the ranks share; ids that an
+event lacks (-1 in the columns) become missing values of nullable integer columns.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+
+def categorical(codes: np.ndarray, names: list[str]) -> pd.Categorical:
+    """Codes into ``names`` as a Categorical (code -1: missing)."""
+    return pd.Categorical.from_codes(codes, categories=pd.Index(names, dtype=object), validate=False)
+
+
+def nullable(values: np.ndarray) -> pd.arrays.IntegerArray:
+    """Int64 values where -1 stands for "none", as a nullable Int64 column."""
+    return pd.arrays.IntegerArray(values.astype(np.int64, copy=False), values == -1)
+
+
+def events_frame(columns: dict, kind_names: list[str]) -> pd.DataFrame:
+    """The events frame of ``_core.event_columns``."""
+    return pd.DataFrame(
+        {
+            "rank": columns["rank"],
+            "id": columns["id"],
+            "ts_ns": columns["ts_ns"],
+            "dur_ns": columns["dur_ns"],
+            "name": categorical(columns["name"], columns["names"]),
+            "category": categorical(columns["category"], columns["categories"]),
+            "kind": categorical(columns["kind"].astype(np.int8), kind_names),
+            "pid": categorical(columns["pid"], columns["pids"]),
+            "tid": categorical(columns["tid"], columns["tids"]),
+            "stream": nullable(columns["stream"]),
+            "depth": columns["depth"],
+            "parent": nullable(columns["parent"]),
+            "external_id": nullable(columns["external_id"]),
+            "correlation": nullable(columns["correlation"]),
+        },
+        copy=False,
+    )
+
+
+def flows_frame(columns: dict) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "rank": columns["rank"],
+            "flow_id": columns["flow_id"],
+            "category": categorical(columns["category"], columns["categories"]),
+            "from_id": nullable(columns["from_id"]),
+            "to_id": nullable(columns["to_id"]),
+            "from_ts_ns": nullable(columns["from_ts_ns"]),
+            "to_ts_ns": nullable(columns["to_ts_ns"]),
+        },
+        copy=False,
+    )
+
+
+def counters_frame(columns: dict) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "rank": columns["rank"],
+            "name": categorical(columns["name"], columns["names"]),
+            "pid": categorical(columns["pid"], columns["pids"]),
+            "ts_ns": columns["ts_ns"],
+            "value": columns["value"],
+        },
+        copy=False,
+    )
+
+
+def launches_frame(columns: dict) -> pd.DataFrame:
+    names = columns["names"]
+    frame = pd.DataFrame(
+        {
+            "rank": columns["rank"],
+            "device_op_id": columns["device_op_id"],
+            "device_op": categorical(columns["device_op"], names),
+            "ts_ns": columns["ts_ns"],
+            "dur_ns": columns["dur_ns"],
+            "runtime_call_id": nullable(columns["runtime_call_id"]),
+            "runtime_call": categorical(columns["runtime_call"], names),
+            "runtime_call_ts_ns": nullable(columns["runtime_call_ts_ns"]),
+            "launcher_id": nullable(columns["launcher_id"]),
+            "launcher": categorical(columns["launcher"], names),
+        },
+        copy=False,
+    )
+    # From the launch call's start to the device op's: how long the work waited in the queue.
+    frame["launch_delay_ns"] = frame["ts_ns"] - frame["runtime_call_ts_ns"]
+    return frame
+
+
+def ordered(frame: pd.DataFrame, first: list[str]) -> pd.DataFrame:
+    """``frame`` with the columns of ``first`` that it has in front, in that order (core's JSON
+    documents come with their keys sorted)."""
+    front = [c for c in first if c in frame.columns]
+    return frame[front + [c for c in frame.columns if c not in front]]

@@ -1,0 +1,409 @@
+# SPDX-License-Identifier: MIT
+"""A run opened through core's run API, and its tables and analyses as pandas objects."""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from collections.abc import Iterable, Sequence
+
+import pandas as pd
+
+from . import _core, _frames
+from ._progress import ProgressCallback, progress_reporter
+
+# Event kinds (core's CategoryClass) as _core names them.
+_KINDS = list(_core.KIND_NAMES)
+_OP_KINDS = [_KINDS.index("cpu_op")]
+_DEVICE_OP_KINDS = [_KINDS.index(k) for k in ("kernel", "memcpy", "memset")]
+
+_STAGES = ("read", "link", "analyse", "simulate")
+_KNOBS = ("scale", "launch_latency_us", "launch_latency_scale", "cpu_speed", "no_sync")
+
+
+def _paths(paths: str | os.PathLike | Sequence[str | os.PathLike]) -> list[str]:
+    """One path or several, as strings."""
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        paths = [paths]
+    return [os.fsdecode(p) for p in paths]
+
+
+class Run:
+    """One run: the ranks of a trace folder (or files), read, linked and analysed by Sutra's core.
+
+    Made by :func:`sutra.open` or :func:`sutra.open_ranks`. Its tables are pandas DataFrames with
+    one row per event and a ``rank`` column, times in integer nanoseconds (``ts_ns``, ``dur_ns``),
+    names as categoricals.
+    """
+
+    def __init__(self, handle: _core.RunHandle, reopen=None):
+        self._handle = handle
+        self._info = [handle.rank_info(i) for i in range(handle.rank_count)]
+        # reopen(until, progress) -> RunHandle: the same inputs opened to a later stage.
+        self._reopen = reopen
+        self._simulated: _core.RunHandle | None = None
+
+    # --- what was opened -------------------------------------------------------------------
+    @property
+    def paths(self) -> list[str]:
+        """The paths as given."""
+        return list(self._handle.paths)
+
+    @property
+    def notes(self) -> list[str]:
+        """Discovery's notes: files not paired with a rank, and why."""
+        return list(self._handle.notes)
+
+    @property
+    def ranks(self) -> list[int]:
+        """The rank numbers, in order."""
+        return [info["rank"] for info in self._info]
+
+    def rank_info(self) -> pd.DataFrame:
+        """One row per rank: its files, how its execution trace was linked, its event count."""
+        columns = ["rank", "kineto_path", "et_path", "chakra_path", "et_link", "events", "device"]
+        return pd.DataFrame([{c: info[c] for c in columns} for info in self._info], columns=columns)
+
+    @property
+    def problems(self) -> pd.DataFrame:
+        """What reading and linking could not resolve, counted by kind, per rank."""
+        columns = ["rank", "where", "severity", "problem", "count", "example"]
+        rows = [p for info in self._info for p in info["problems"]]
+        return pd.DataFrame(rows, columns=columns)
+
+    def __len__(self) -> int:
+        return len(self._info)
+
+    def __repr__(self) -> str:
+        return f"<sutra.Run {len(self)} rank(s): {', '.join(self.paths)}>"
+
+    def _repr_html_(self) -> str:
+        rows = "".join(
+            "<tr>"
+            + "".join(
+                f"<td>{html.escape(str(v))}</td>"
+                for v in (
+                    info["rank"],
+                    info["kineto_path"] or info["chakra_path"],
+                    f"{info['events']:,}",
+                    f"{(info['end_ns'] - info['start_ns']) / 1e6:.3f}",
+                    info["et_link"],
+                    sum(p["count"] for p in info["problems"]),
+                )
+            )
+            + "</tr>"
+            for info in self._info
+        )
+        head = "".join(f"<th>{h}</th>" for h in ("rank", "trace", "events", "span ms", "ET", "problems"))
+        return (
+            f"<p><b>sutra.Run</b>: {len(self)} rank(s)</p>"
+            f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+        )
+
+    # --- events as DataFrames --------------------------------------------------------------
+    def _rank_indexes(self, ranks: int | Iterable[int] | None) -> list[int]:
+        with_trace = [i for i, info in enumerate(self._info) if info["kineto_path"]]
+        if ranks is None:
+            return with_trace
+        wanted = [ranks] if isinstance(ranks, int) else list(ranks)
+        by_number = {self._info[i]["rank"]: i for i in with_trace}
+        missing = [r for r in wanted if r not in by_number]
+        if missing:
+            raise KeyError(f"no rank {missing[0]} with a Kineto trace (ranks: {sorted(by_number)})")
+        return [by_number[r] for r in wanted]
+
+    def events(self, ranks: int | Iterable[int] | None = None) -> pd.DataFrame:
+        """Every complete event of the ranks (all by default), one frame with a ``rank`` column.
+
+        Columns: rank, id (the event's index in its rank, as ``chain`` takes it), ts_ns, dur_ns,
+        name, category, kind (cpu_op, kernel, runtime ...), pid, tid, stream (device ops), depth,
+        parent (id of the enclosing event), external_id, correlation.
+        """
+        return self._events(ranks, [])
+
+    def ops(self, ranks: int | Iterable[int] | None = None) -> pd.DataFrame:
+        """The framework operators (cpu_op events: aten::mm ...), as :meth:`events` has them."""
+        return self._events(ranks, _OP_KINDS)
+
+    def kernels(self, ranks: int | Iterable[int] | None = None) -> pd.DataFrame:
+        """The device ops (kernels, memcpys and memsets; ``kind`` tells them apart)."""
+        return self._events(ranks, _DEVICE_OP_KINDS)
+
+    def _events(self, ranks, kinds: list[int]) -> pd.DataFrame:
+        columns = _core.event_columns(self._handle, self._rank_indexes(ranks), kinds)
+        return _frames.events_frame(columns, _KINDS)
+
+    def launches(self, ranks: int | Iterable[int] | None = None) -> pd.DataFrame:
+        """Each device op with the runtime call that launched it and the op around that call.
+
+        Columns: rank, device_op_id, device_op, ts_ns, dur_ns, runtime_call_id, runtime_call,
+        runtime_call_ts_ns, launcher_id, launcher, launch_delay_ns (device start minus call start).
+        """
+        return _frames.launches_frame(_core.launch_columns(self._handle, self._rank_indexes(ranks)))
+
+    def flows(self, ranks: int | Iterable[int] | None = None) -> pd.DataFrame:
+        """The trace's flow arrows: rank, flow_id, category, from_id, to_id and their starts."""
+        return _frames.flows_frame(_core.flow_columns(self._handle, self._rank_indexes(ranks)))
+
+    def counters(self, ranks: int | Iterable[int] | None = None) -> pd.DataFrame:
+        """Counter samples, long form: rank, name (series), pid, ts_ns, value."""
+        return _frames.counters_frame(_core.counter_columns(self._handle, self._rank_indexes(ranks)))
+
+    # --- analyses --------------------------------------------------------------------------
+    def _one_rank(self, rank: int | None) -> int:
+        indexes = self._rank_indexes(None if rank is None else [rank])
+        if not indexes:
+            raise ValueError("the run has no rank with a Kineto trace")
+        return indexes[0]
+
+    def _per_rank(self, rank: int | None, table) -> pd.DataFrame:
+        """``table(index)`` for one rank, or for every rank in one frame with a ``rank`` column."""
+        indexes = self._rank_indexes(None if rank is None else [rank])
+        frames = []
+        for i in indexes:
+            frame = table(i)
+            frame.insert(0, "rank", self._info[i]["rank"])
+            frames.append(frame)
+        return pd.concat(frames, ignore_index=True) if len(frames) != 1 else frames[0]
+
+    def op_table(
+        self,
+        group_by_input_shape: bool = False,
+        *,
+        rank: int | None = None,
+        step: int | None = None,
+        start_ns: int | None = None,
+        end_ns: int | None = None,
+        count_recursion_once: bool = False,
+    ) -> pd.DataFrame:
+        """torch.profiler's ``key_averages()``: one row per operator (and input shapes).
+
+        Columns: rank, name, [input_shapes], calls, self_cpu_ns, cpu_total_ns, self_device_ns,
+        device_total_ns; sorted by self device time (self CPU time where there is none), as
+        ``sutra-cli stats --json``. ``step`` or ``start_ns``/``end_ns`` restrict it to a window.
+        ``attrs`` carries the device name and the window.
+        """
+
+        def table(i: int) -> pd.DataFrame:
+            doc = json.loads(
+                _core.op_table_json(
+                    self._handle,
+                    i,
+                    group_by_input_shape,
+                    count_recursion_once,
+                    step,
+                    start_ns,
+                    end_ns,
+                )
+            )
+            columns = ["name"] + (["input_shapes"] if group_by_input_shape else [])
+            columns += ["calls", "self_cpu_ns", "cpu_total_ns", "self_device_ns", "device_total_ns"]
+            frame = pd.DataFrame(doc["rows"], columns=columns)
+            frame.attrs = {k: v for k, v in doc.items() if k != "rows"}
+            return frame
+
+        return self._per_rank(rank, table)
+
+    def steps(self, rank: int | None = None) -> pd.DataFrame:
+        """The steps (ProfilerStep#N, else iterations of the outermost repeating annotation).
+
+        Columns: rank, step, name, annotation_id, start_ns, end_ns, device_end_ns, dur_ns (to the
+        end of the last device op launched in it), source.
+        """
+        return self._per_rank(rank, lambda i: pd.DataFrame(json.loads(_core.steps_json(self._handle, i))))
+
+    def breakdown(
+        self, rank: int | None = None, *, step: int | None = None, idle_hint_percent: float = 10
+    ) -> dict:
+        """Where each step's time went, on the device and on the host (``sutra-cli breakdown``).
+
+        Returns ``sutra-cli breakdown --json``'s document for one rank (the first by default),
+        with ``steps`` and ``devices`` also as DataFrames under ``steps_frame``.
+        """
+        i = self._one_rank(rank)
+        doc = json.loads(_core.breakdown_json(self._handle, i, step, float(idle_hint_percent)))
+        doc["steps_frame"] = pd.json_normalize(doc.get("steps", []), sep="_")
+        return doc
+
+    def call_tree(
+        self,
+        rank: int | None = None,
+        *,
+        step: int | None = None,
+        start_ns: int | None = None,
+        end_ns: int | None = None,
+        bottom_up: bool = False,
+        depth: int = 0,
+    ) -> pd.DataFrame:
+        """The call tree (top-down, or bottom-up), flattened: one row per node with its ``path``.
+
+        Columns: thread, level, path (names from the root, joined by " > "), name, calls, self_cpu_ns,
+        total_cpu_ns, self_device_ns, total_device_ns; ``attrs["tree"]`` holds the nested document.
+        """
+        i = self._one_rank(rank)
+        doc = json.loads(_core.call_tree_json(self._handle, i, step, start_ns, end_ns, bottom_up, depth))
+        rows: list[dict] = []
+
+        def walk(nodes: list[dict], thread: str, level: int, prefix: str) -> None:
+            for node in nodes:
+                path = f"{prefix} > {node['name']}" if prefix else node["name"]
+                row = {k: v for k, v in node.items() if k != "children"}
+                rows.append({"thread": thread, "level": level, "path": path, **row})
+                walk(node.get("children", []), thread, level + 1, path)
+
+        for thread in doc["threads"]:
+            walk(thread["nodes"], thread["thread"], 0, "")
+        frame = _frames.ordered(pd.DataFrame(rows), ["thread", "level", "path", "name", "calls"])
+        frame.attrs["tree"] = doc
+        return frame
+
+    def critical_path(
+        self,
+        rank: int | None = None,
+        *,
+        step: int | None = None,
+        start_ns: int | None = None,
+        end_ns: int | None = None,
+    ) -> pd.DataFrame:
+        """The critical path of a step (the first by default, as ``sutra-cli critical-path``).
+
+        One row per segment; ``attrs`` holds the document's totals and label.
+        """
+        i = self._one_rank(rank)
+        doc = json.loads(_core.critical_path_json(self._handle, i, step, start_ns, end_ns))
+        frame = pd.DataFrame(doc.get("segments", []))
+        if "event" in frame.columns:
+            frame["event"] = frame["event"].astype("Int64")
+        columns = ["kind", "name", "event", "start_ns", "end_ns", "weight_ns"]
+        frame = _frames.ordered(frame, columns)
+        frame.attrs = {k: v for k, v in doc.items() if k != "segments"}
+        return frame
+
+    def memory(self, rank: int | None = None, *, limit: int = 10) -> dict:
+        """Memory from the trace's ``[memory]`` events, per device (``sutra-cli memory --json``).
+
+        ``limit``: the ops listed live at each peak (0: all).
+        """
+        return json.loads(_core.memory_json(self._handle, self._one_rank(rank), limit))
+
+    def chain(self, op: int | str, rank: int | None = None, *, nth: int = 0, max_launches: int = 32) -> dict:
+        """The dependency chain through one event (``sutra-cli chain --json``).
+
+        ``op``: an event id (the ``id`` column of :meth:`events`) or a name (its ``nth``
+        occurrence in time order).
+        """
+        event, name = (op, None) if isinstance(op, int) else (None, str(op))
+        return json.loads(
+            _core.chain_json(self._handle, self._one_rank(rank), event, name, nth, max_launches)
+        )
+
+    def simulate(self, knobs: dict | None = None, *, step: int | None = None, progress=True, **more):
+        """Replays the run in Sutra's simulator, as measured and under what-if knobs, per step.
+
+        ``knobs`` (or keyword arguments): ``scale`` ({regex: factor}: device ops whose name matches
+        take factor times as long), ``launch_latency_us`` (every launch latency set to it),
+        ``launch_latency_scale``, ``cpu_speed`` (host time divided by it), ``no_sync`` (blocking calls
+        wait for nothing). Returns one row per rank and step: measured_ns, replayed_ns (simulated as
+        measured), projected_ns (under the knobs), speedup (measured / projected); ``attrs["knobs"]``
+        says the knobs in words. A run opened before its Simulate stage is opened again up to it.
+        """
+        knobs = {**(knobs or {}), **more}
+        unknown = sorted(set(knobs) - set(_KNOBS))
+        if unknown:
+            raise ValueError(f"unknown knob {unknown[0]!r} (knobs: {', '.join(_KNOBS)})")
+        handle = self._handle
+        if any(info["kineto_path"] and not info.get("simulated") for info in self._info):
+            if self._simulated is None:
+                if self._reopen is None:
+                    raise ValueError("this run cannot be opened again up to its simulation")
+                with progress_reporter(progress, "sutra: simulating") as report:
+                    self._simulated = self._reopen("simulate", report)
+            handle = self._simulated
+        result = _core.simulate(
+            handle,
+            [(str(k), float(v)) for k, v in (knobs.get("scale") or {}).items()],
+            knobs.get("launch_latency_us"),
+            float(knobs.get("launch_latency_scale", 1.0)),
+            float(knobs.get("cpu_speed", 1.0)),
+            bool(knobs.get("no_sync", False)),
+            step,
+        )
+        columns = ["rank", "step", "name", "measured_ns", "replayed_ns", "projected_ns"]
+        frame = pd.DataFrame(result["rows"], columns=columns)
+        frame["speedup"] = frame["measured_ns"] / frame["projected_ns"]
+        frame.attrs = {"knobs": result["knobs"], "collectives_matched": result["collectives_matched"]}
+        return frame
+
+    def to_chakra(self, prefix: str, *, gzip: bool = False, progress=True) -> pd.DataFrame:
+        """Writes each rank as a Chakra execution trace, ``<prefix>.<rank>.et``, with ASTRA-sim's
+        configurations beside them (as File > Export and ``sutra-cli convert``). Returns one row per
+        rank: path, nodes, edges, matching, et_path, error (why a rank was not written), problems."""
+        with progress_reporter(progress, "sutra: exporting") as report:
+            rows = _core.to_chakra(self._handle, str(prefix), gzip, report)
+        return pd.DataFrame(rows)
+
+    def to_et_plus(self, path: str, rank: int | None = None) -> str:
+        """Writes one rank's ET linked with its Kineto trace as ET+ JSON at ``path`` (as
+        ``sutra-cli link``); returns how it was matched ("rf_id", "alignment" ...)."""
+        return _core.to_et_plus(self._handle, self._one_rank(rank), str(path))
+
+
+def open(
+    paths: str | Sequence[str],
+    *,
+    until: str = "analyse",
+    link_et: bool = True,
+    event_args: bool = True,
+    chakra_graphs: bool = False,
+    rank: int | None = None,
+    progress: bool | ProgressCallback = True,
+) -> Run:
+    """Opens trace files and folders as one run (as the window and ``sutra-cli`` do).
+
+    ``paths``: a folder of ranks, Kineto traces, execution traces. ``until``: the last stage to
+    build (read, link, analyse, simulate; analyses need 'analyse', :meth:`Run.simulate` needs
+    'simulate'). ``link_et``: link each rank's execution trace where it has one. ``event_args``:
+    keep the events' args text (input shapes need it; without it a load takes a third less time
+    and memory). ``rank``: open this rank alone. ``progress``: True for a tqdm bar where tqdm is
+    installed, False for none, or a callable ``progress(percent, what)``; Ctrl-C (or an exception
+    raised in the callable) cancels the load. Raises :class:`sutra.SutraError` naming the file and
+    the problem where there is nothing to open or a trace cannot be read.
+    """
+    if until not in _STAGES:
+        raise ValueError(f"until: one of {', '.join(_STAGES)}, not {until!r}")
+    given = _paths(paths)
+
+    def reopen(stage, report):
+        return _core.open_run(given, stage, link_et, event_args, chakra_graphs, rank, report)
+
+    with progress_reporter(progress, "sutra: opening") as report:
+        handle = reopen(until, report)
+    return Run(handle, reopen)
+
+
+def open_ranks(
+    ranks: Sequence[dict],
+    *,
+    until: str = "analyse",
+    link_et: bool = True,
+    event_args: bool = True,
+    progress: bool | ProgressCallback = True,
+) -> Run:
+    """Opens ranks given file by file (``sutra-cli --kineto K --et E``).
+
+    ``ranks``: dicts with ``kineto`` (a Kineto trace) or ``chakra`` (a Chakra graph alone),
+    optionally ``et`` (its execution trace) and ``rank`` (else the trace's own, else 0).
+    """
+    if until not in _STAGES:
+        raise ValueError(f"until: one of {', '.join(_STAGES)}, not {until!r}")
+    files = [
+        {k: (os.fsdecode(v) if k != "rank" and v is not None else v) for k, v in r.items()} for r in ranks
+    ]
+
+    def reopen(stage, report):
+        return _core.open_rank_files(files, stage, link_et, event_args, report)
+
+    with progress_reporter(progress, "sutra: opening") as report:
+        handle = reopen(until, report)
+    return Run(handle, reopen)

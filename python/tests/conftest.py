@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: MIT
+"""Fixtures of the sutra package's tests: the bundled samples, real CPU recordings, the real traces
+in ../shared, and sutra-cli's --json answers to judge the package against."""
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+SOURCE_DIR = Path(__file__).resolve().parents[2]
+SAMPLES = SOURCE_DIR / "resources" / "samples"
+SHARED_TRACES = SOURCE_DIR.parent / "shared" / "traces"
+# Recordings made by tools/collect/collect.py --device cpu --case all (SUTRA_RECORDINGS, else
+# /tmp/rec1 where a developer made them).
+RECORDINGS = Path(os.environ.get("SUTRA_RECORDINGS", "/tmp/rec1"))
+
+
+@pytest.fixture(scope="session")
+def samples() -> Path:
+    return SAMPLES
+
+
+@pytest.fixture(scope="session")
+def recordings() -> Path:
+    if not (RECORDINGS / "rmsnorm_naive").is_dir():
+        pytest.skip(f"{RECORDINGS} holds no recordings (tools/collect/collect.py --case all)")
+    return RECORDINGS
+
+
+@pytest.fixture(scope="session")
+def shared_kineto() -> Path:
+    folder = SHARED_TRACES / "kineto"
+    if not folder.is_dir():
+        pytest.skip(f"{folder} is absent: the real traces live beside the project checkout")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def cli_json():
+    """cli_json(*args) -> the parsed output of `sutra-cli ARGS --json`."""
+    build = (SOURCE_DIR / os.environ.get("SUTRA_BUILD", "build/release")).resolve()
+    cli = build / "app" / "cli" / "sutra-cli"
+    if not cli.is_file():
+        pytest.fail(f"{cli} is not built: run `make build` (or set SUTRA_BUILD)")
+
+    def run(*args):
+        cmd = [str(cli), *map(str, args), "--json"]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        if done.returncode != 0:
+            pytest.fail(f"{' '.join(cmd)} exited {done.returncode}:\n{done.stderr}")
+        return json.loads(done.stdout)
+
+    return run

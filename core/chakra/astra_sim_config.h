@@ -58,6 +58,10 @@ struct AstraSimConfig {
   double latencyNs = kAstraSimDefaultLatencyNs;
   std::size_t collectivesFitted = 0;  // 0: the network is the defaults
   std::string networkBasis;           // how bandwidth and latency were chosen, in words
+  // The fitted ring against the collectives it was fitted to: root mean square and the largest
+  // error as a share of the measured duration (0 where nothing was fitted).
+  double residualRmsNs = 0;
+  double residualMaxRelative = 0;
   bool roofline = false;
   double peakPerfTflops = kAstraSimDefaultPeakPerfTflops;
   std::string computeBasis;  // why roofline is on or off, and where peak-perf comes from

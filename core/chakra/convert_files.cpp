@@ -6,6 +6,7 @@
 #include <regex>
 
 #include "chakra/astra_sim_config.h"
+#include "chakra/astra_sim_graph.h"
 #include "io/readers.h"
 #include "link/link_words.h"
 #include "util/atomic_file.h"
@@ -82,6 +83,43 @@ Result<std::vector<std::string>> writeRankFiles(const EncodedChakra& encoded,
   return written;
 }
 
+namespace {
+
+// The ASTRA-sim graph is laid out from the whole conversion, so it is built in memory, then
+// written.
+Result<EncodedChakra> encodeAstraSimRankFiles(const LinkedTrace& linked, const std::string& prefix,
+                                              const std::vector<int>& ranks,
+                                              const ChakraWriteOptions& write,
+                                              const ConvertOptions& convert,
+                                              const std::function<void(const NodeFacts&)>& eachNode,
+                                              std::vector<std::string>& written) {
+  auto conversion = convertToChakra(linked, convert);
+  if (!conversion) return conversion.error();
+  auto graph = astraSimGraph(linked, conversion->trace);
+  if (!graph) return graph.error();
+  EncodedChakra out;
+  out.meta = graph->trace.meta;
+  out.nodeCount = graph->trace.nodes.size();
+  out.problems.merge(conversion->trace.problems);
+  out.stats = conversion->stats;
+  out.stats.hostGapNodes = graph->report.hostGapNodes;
+  out.stats.deviceGapNodes = graph->report.deviceGapNodes;
+  const std::string what = describeAstraSimGraphReport(graph->report);
+  for (std::size_t at = 0; at < what.size();) {
+    const auto end = what.find('\n', at);
+    out.problems.add(Severity::Info, what.substr(at, end - at));
+    at = end == std::string::npos ? what.size() : end + 1;
+  }
+  if (eachNode)
+    for (const auto& n : graph->trace.nodes) eachNode(nodeFacts(n));
+  auto paths = writeRankFiles(graph->trace, prefix, ranks, write);
+  if (!paths) return paths.error();
+  written = std::move(paths.value());
+  return out;
+}
+
+}  // namespace
+
 Result<EncodedChakra> encodeRankFiles(const LinkedTrace& linked, const std::string& prefix,
                                       const std::vector<int>& ranks,
                                       const ChakraWriteOptions& write,
@@ -89,6 +127,8 @@ Result<EncodedChakra> encodeRankFiles(const LinkedTrace& linked, const std::stri
                                       const std::function<void(const NodeFacts&)>& eachNode,
                                       std::vector<std::string>& written) {
   written.clear();
+  if (convert.astraSimTimelines)
+    return encodeAstraSimRankFiles(linked, prefix, ranks, write, convert, eachNode, written);
   if (ranks.size() != 1) {
     auto encoded = encodeToChakra(linked, convert, eachNode);
     if (!encoded) return encoded.error();

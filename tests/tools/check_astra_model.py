@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""`sutra-cli convert --for astra-sim` on multi-rank runs, judged by `sutra-cli simulate --engine
+astra-model` (ASTRA-sim's rules in Sutra): every rank must finish within TOLERANCE of its measured
+iteration. The bundled samples (two ranks with NCCL, one rank with two streams replicated), a
+folder of 8 ranks from sutra-gen-ranks (compute and communication streams overlapping, a slow
+rank) and, where ../shared is beside the project, real traces from it. The default export (made
+for Sutra's simulator) is run under the same rules beside it, the "before". Where ASTRA-sim is
+found ($ASTRA_SIM or on PATH), `--engine astra-sim` runs too: within 5 % of measured, and
+astra-model within 1 % of ASTRA-sim. The graphs pass et_check.py where ../shared/tools has it.
+
+Usage: check_astra_model.py SUTRA_CLI SAMPLES SHARED_TRACES GEN_RANKS WORK_DIR [--table]
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+TOLERANCE = 0.01  # astra-model against the measured iteration, per rank
+ASTRA_SIM_TOLERANCE = 0.05  # ASTRA-sim against the measured iteration
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("%s: rc %d: %s%s" % (" ".join(cmd), p.returncode, p.stdout, p.stderr))
+    return p.stdout
+
+
+def astra_sim_found():
+    env = os.environ.get("ASTRA_SIM")
+    if env:
+        return os.access(env, os.X_OK)
+    return shutil.which("AstraSim_Analytical_Congestion_Unaware") is not None
+
+
+def convert(cli, inputs, prefix, extra):
+    summary = json.loads(run([cli, "convert", *inputs, "-o", prefix, "--json", *extra]))
+    return summary
+
+
+def model(cli, prefix):
+    out = json.loads(run([cli, "simulate", "--engine", "astra-model", prefix, "--json"]))
+    return out["ranks"]
+
+
+def main():
+    args = [a for a in sys.argv[1:] if a != "--table"]
+    table = "--table" in sys.argv
+    if len(args) != 5:
+        print(__doc__)
+        return 2
+    cli, samples, shared, gen_ranks, work = args
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    gen_dir = os.path.join(work, "gen8")
+    run([gen_ranks, gen_dir, "--ranks", "8", "--steps", "2", "--buckets", "3", "--kernels", "6",
+         "--slow-rank", "3"])
+    cases = [
+        ("samples/allreduce_2ranks", [os.path.join(samples, "allreduce_2ranks")], []),
+        ("samples/transformer_two_streams x2",
+         [os.path.join(samples, "transformer_two_streams")], ["--ranks", "2"]),
+        ("sutra-gen-ranks 8 ranks", [gen_dir], []),
+    ]
+    for name, rel, extra in [
+        ("shared hta/critical_path/cuda_event_sync_multi_stream x2",
+         "hta/critical_path/cuda_event_sync_multi_stream.json.gz", ["--ranks", "2"]),
+        ("shared hta/critical_path/alexnet x2", "hta/critical_path/alexnet.json.gz",
+         ["--ranks", "2"]),
+    ]:
+        path = os.path.join(shared, rel)
+        if os.path.isfile(path):
+            cases.append((name, ["--kineto", path], extra))
+        else:
+            print("skipped %s: ../shared absent" % name)
+    for name, path in [("rec1 allreduce_2ranks (gloo)", "/tmp/rec1/allreduce_2ranks")]:
+        if os.path.isdir(path):  # a local recording, where the machine has one
+            cases.append((name, [path], []))
+    et_check = os.path.join(os.path.dirname(shared.rstrip("/")), "tools", "et_check.py")
+    astra = astra_sim_found()
+
+    ok = True
+    for index, (name, inputs, extra) in enumerate(cases):
+        before = os.path.join(work, "c%d_sutra" % index, "x")
+        after = os.path.join(work, "c%d_astra" % index, "x")
+        for p in (before, after):
+            os.makedirs(os.path.dirname(p))
+        try:
+            convert(cli, inputs, before, extra)
+            summary = convert(cli, inputs, after, extra + ["--for", "astra-sim"])
+            ranks_before = model(cli, before)
+            ranks_after = model(cli, after)
+            sims = {}
+            if astra:
+                for label, prefix in (("before", before), ("after", after)):
+                    out = json.loads(run([cli, "simulate", "--engine", "astra-sim", prefix,
+                                          "--json"]))
+                    sims[label] = {r["rank"]: r["astra_sim_ns"] for r in out["ranks"]}
+        except (RuntimeError, ValueError, KeyError) as e:
+            print("BAD %s: %s" % (name, e))
+            ok = False
+            continue
+        if os.path.isfile(et_check):
+            p = subprocess.run([sys.executable, et_check, after, str(len(ranks_after))],
+                               capture_output=True, text=True)
+            if p.returncode != 0:
+                print("BAD %s: et_check: %s%s" % (name, p.stdout[-2000:], p.stderr[-2000:]))
+                ok = False
+        for b, a in zip(ranks_before, ranks_after):
+            measured = a["measured_ns"]
+            off_after = (a["astra_model_ns"] - measured) / measured
+            off_before = (b["astra_model_ns"] - b["measured_ns"]) / b["measured_ns"]
+            line = "%-58s rank %d measured %10.3f ms  astra-model before %+7.2f %%  after %+7.2f %%" % (
+                name, a["rank"], measured / 1e6, 100 * off_before, 100 * off_after)
+            if astra:
+                sb, sa = sims["before"][a["rank"]], sims["after"][a["rank"]]
+                line += "  ASTRA-sim before %+7.2f %%  after %+7.2f %%  model vs ASTRA-sim %+6.2f %%" % (
+                    100 * (sb - b["measured_ns"]) / b["measured_ns"],
+                    100 * (sa - measured) / measured, 100 * (a["astra_model_ns"] - sa) / sa)
+                if abs(sa - measured) > ASTRA_SIM_TOLERANCE * measured or \
+                        abs(a["astra_model_ns"] - sa) > 0.01 * sa:
+                    line = "BAD " + line
+                    ok = False
+            if abs(off_after) > TOLERANCE:
+                line = "BAD " + line
+                ok = False
+            print(line)
+        if table:
+            for r in summary["ranks"]:
+                for p in r["problems"]:
+                    if "ASTRA-sim" in p.get("what", ""):
+                        print("    rank %d: %s" % (r["rank"], p["what"]))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

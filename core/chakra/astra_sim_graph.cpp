@@ -54,6 +54,14 @@ TimeNs overlapBeyondUnion(std::vector<std::pair<TimeNs, TimeNs>> spans, std::siz
   return total - unionNs;
 }
 
+// What a dependency of a node on `line` on a node of `from` stands for, as convert counts edges.
+EdgeKind edgeKindOf(Timeline line, Timeline from) {
+  if (line == from) return line == Timeline::Host ? EdgeKind::Serial : EdgeKind::Stream;
+  if (from == Timeline::Host) return EdgeKind::Launch;
+  if (line == Timeline::Host) return EdgeKind::Sync;
+  return EdgeKind::Stream;  // compute and communication waiting on each other
+}
+
 std::string formatMs(TimeNs ns) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.3f ms", static_cast<double>(ns) / 1e6);
@@ -176,7 +184,8 @@ Result<AstraSimGraph> astraSimGraph(const LinkedTrace& linked, const ChakraTrace
       const TimeNs limit = line == Timeline::Host ? x.end : x.start;
       for (const auto d : depsOf(k)) {
         if (items[d].line == line) continue;  // the timeline's own order covers it
-        if (items[d].end <= limit) {
+        // Begun before the limit too: a node of no time at the limit could wait on this one.
+        if (items[d].end <= limit && items[d].start < limit) {
           holds.push_back(d);
         } else {
           ++report.depsDropped;
@@ -209,7 +218,10 @@ Result<AstraSimGraph> astraSimGraph(const LinkedTrace& linked, const ChakraTrace
         if (attrs->Get(a).name() == "num_ops" || attrs->Get(a).name() == "tensor_size")
           attrs->DeleteSubrange(a, 1);
       std::vector<std::uint64_t> deps;
-      for (auto h : holds) deps.push_back(nodes[items[h].node].id());
+      for (auto h : holds) {
+        deps.push_back(nodes[items[h].node].id());
+        ++report.edges[static_cast<std::size_t>(edgeKindOf(line, items[h].line))];
+      }
       if (line == Timeline::Comm) {
         node.set_start_time_micros(static_cast<std::uint64_t>(micros(x.start)));
         node.set_duration_micros(static_cast<std::uint64_t>(micros(x.end) - micros(x.start)));
@@ -228,6 +240,7 @@ Result<AstraSimGraph> astraSimGraph(const LinkedTrace& linked, const ChakraTrace
           addAttr(gap, onHost ? "tid" : "stream", x.lane);
           for (auto d : deps) gap.add_data_deps(d);
           deps.assign(1, gap.id());
+          ++report.edges[static_cast<std::size_t>(edgeKindOf(line, line))];
           out.trace.nodes.push_back(std::move(gap));
           ++(onHost ? report.hostGapNodes : report.deviceGapNodes);
         }

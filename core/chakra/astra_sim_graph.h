@@ -17,9 +17,11 @@
 // where the trace shows it began after their measured end (the others would hold it late), and
 // on the latest host node that ended before it began where its launcher ended after. So, with
 // communication taking what it measured, every node ends where it was measured (to a us).
+#include <array>
 #include <cstdint>
 #include <string>
 
+#include "chakra/converter.h"
 #include "chakra/et_file.h"
 #include "link/linked_trace.h"
 #include "model/time.h"
@@ -36,6 +38,9 @@ struct AstraSimGraphReport {
   std::size_t hostGapNodes = 0;
   std::size_t deviceGapNodes = 0;
   std::size_t depsDropped = 0;  // cross-timeline deps on nodes that ended after the node began
+  // The graph's data_deps by what they stand for: a timeline's order (Serial on the host, Stream
+  // on the device), Launch (host to device), Sync (device to host).
+  std::array<std::size_t, static_cast<std::size_t>(EdgeKind::Count)> edges{};
 };
 
 struct AstraSimGraph {

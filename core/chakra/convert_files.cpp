@@ -104,6 +104,10 @@ Result<EncodedChakra> encodeAstraSimRankFiles(const LinkedTrace& linked, const s
   out.stats = conversion->stats;
   out.stats.hostGapNodes = graph->report.hostGapNodes;
   out.stats.deviceGapNodes = graph->report.deviceGapNodes;
+  out.stats.edges = graph->report.edges;
+  out.stats.nodesByType.clear();
+  for (const auto& n : graph->trace.nodes) ++out.stats.nodesByType[n.type()];
+  out.stats.cyclesBroken = 0;  // of the graph laid out from, not of this one
   const std::string what = describeAstraSimGraphReport(graph->report);
   for (std::size_t at = 0; at < what.size();) {
     const auto end = what.find('\n', at);
@@ -317,6 +321,14 @@ ChakraExportSummary exportChakraTraces(const std::vector<RankExportInput>& ranks
     r.nodes = encoded->nodeCount;
     r.edges = encoded->stats.totalEdges();
     summary.ranks.push_back(std::move(r));
+  }
+  if (!summary.canceled && convert.astraSimTimelines && summary.written() > 1) {
+    // ASTRA-sim starts every rank at 0: the ranks that began later wait that long first.
+    std::vector<std::string> paths;
+    for (const auto& r : summary.ranks)
+      if (!r.path.empty()) paths.push_back(r.path);
+    if (auto leads = alignAstraSimRankStarts(paths, write); !leads)
+      summary.astraSimError = leads.error().message;
   }
   if (!summary.canceled && summary.written() > 0) {
     const AstraSimConfig config = fitAstraSimConfig(fitInput, static_cast<int>(summary.written()));

@@ -90,9 +90,9 @@ Result<AstraSimComparison> compareWithAstraSim(const std::string& binary,
   for (const auto& o : sutra->ranks) sutraByRank[o.rank->rank] = o.projection.simulatedNs;
 
   std::map<int, TimeNs> modelByRank;
-  auto model = runAstraModel(inputs);
-  if (!model) return model.error();
-  for (const auto& r : model->ranks) modelByRank[r.rank] = r.finishNs;
+  // A graph ASTRA-sim's rules cannot finish leaves the column empty: ASTRA-sim will say why.
+  if (auto model = runAstraModel(inputs))
+    for (const auto& r : model->ranks) modelByRank[r.rank] = r.finishNs;
 
   auto astra = runAstraSim(binary, inputs, run);
   if (!astra) return astra.error();

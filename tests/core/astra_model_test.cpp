@@ -7,12 +7,17 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "chakra/astra_sim_graph.h"
+#include "chakra/convert_files.h"
 #include "chakra/et_file.h"
 #include "link/linked_trace.h"
+#include "test_support.h"
 
 namespace sutra {
 namespace {
@@ -261,6 +266,55 @@ TEST(AstraSimGraph, ADeviceNodeWhoseLauncherEndedLateWaitsOnTheLastHostNodeBefor
   EXPECT_EQ(gap->duration_micros(), 1u);
   ASSERT_EQ(gap->data_deps_size(), 1);
   EXPECT_EQ(gap->data_deps(0), 2u);
+}
+
+// --- real traces (../shared)
+// ----------------------------------------------------------------------
+
+// The measured iteration of a graph: its first start to its last end (whole us, as in the file).
+TimeNs measuredSpan(const chakra::ChakraTrace& g) {
+  std::uint64_t first = UINT64_MAX, last = 0;
+  for (const auto& n : g.nodes) {
+    first = std::min<std::uint64_t>(first, n.start_time_micros());
+    last = std::max<std::uint64_t>(last, n.start_time_micros() + n.duration_micros());
+  }
+  return static_cast<TimeNs>(last - first) * kUs;
+}
+
+TEST(AstraModelReal, TheAstraSimGraphOfEachRealTraceFinishesWhereItWasMeasured) {
+  // Two copies of each rank (ASTRA-sim needs two). Host threads at once (mtia: 17, cpu_only: two
+  // gloo threads), streams overlapping, syncs: the graph made for Sutra's simulator, under
+  // ASTRA-sim's rules, is off by up to +1798 % (mtia); the one laid out for them by under 0.1 %.
+  SUTRA_REQUIRE_SHARED_TRACES();
+  struct Case {
+    const char* kineto;
+    double beforeAtLeast;  // the multi-stream graph's excess under ASTRA-sim's rules (-1: any)
+  };
+  for (const Case& c : {Case{"hta/mtia/mtia_inference_rank_0.json.gz", 10.0},
+                        Case{"hta/cpu_only/rank-34.pt.trace.json.gz", 0.5},
+                        Case{"hta/critical_path/cuda_event_sync_multi_stream.json.gz", -1.0},
+                        Case{"hta/critical_path/alexnet.json.gz", -1.0}}) {
+    SCOPED_TRACE(c.kineto);
+    auto pair = chakra::convertTracePair("", test::sharedTrace(c.kineto));
+    ASSERT_TRUE(pair.ok()) << pair.error().message;
+    const chakra::ChakraTrace& before = pair->chakra.trace;
+    auto after = chakra::astraSimGraph(pair->linked, before);
+    ASSERT_TRUE(after.ok()) << after.error().message;
+    const TimeNs measured = measuredSpan(after->trace);
+    ASSERT_GT(measured, 0);
+    const auto finishAfter = finishes(after->trace);
+    const auto finishBefore = finishes(before);
+    ASSERT_EQ(finishAfter.size(), 2u);
+    ASSERT_EQ(finishBefore.size(), 2u);
+    for (int r = 0; r < 2; ++r) {
+      const double off =
+          static_cast<double>(finishAfter[r] - measured) / static_cast<double>(measured);
+      EXPECT_LT(std::abs(off), 0.001) << "rank " << r << ": " << finishAfter[r] << " ns";
+      const double beforeOff =
+          static_cast<double>(finishBefore[r] - measured) / static_cast<double>(measured);
+      EXPECT_GE(beforeOff, c.beforeAtLeast) << "rank " << r;
+    }
+  }
 }
 
 }  // namespace

@@ -56,6 +56,9 @@ struct AstraSimConfig {
   int npus = 0;  // the ranks exported
   double bandwidthGBps = kAstraSimDefaultBandwidthGBps;
   double latencyNs = kAstraSimDefaultLatencyNs;
+  // system.json's local-mem-bw (GB/s): the reduction's memory traffic in every collective step;
+  // raised where ASTRA-sim's collectives could not be as fast as the measured ones without.
+  double localMemBwGBps = kAstraSimDefaultLocalMemBwGBps;
   std::size_t collectivesFitted = 0;  // 0: the network is the defaults
   std::string networkBasis;           // how bandwidth and latency were chosen, in words
   // The fitted ring against the collectives it was fitted to: root mean square and the largest

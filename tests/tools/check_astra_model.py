@@ -74,6 +74,8 @@ def main():
             "3",
         ]
     )
+    gen16_dir = os.path.join(work, "gen16")
+    run([gen_ranks, gen16_dir] + "--ranks 16 --steps 3 --buckets 4 --kernels 8 --slow-rank 9".split())
     cases = [
         ("samples/allreduce_2ranks", [os.path.join(samples, "allreduce_2ranks")], []),
         (
@@ -82,6 +84,7 @@ def main():
             ["--ranks", "2"],
         ),
         ("sutra-gen-ranks 8 ranks", [gen_dir], []),
+        ("sutra-gen-ranks 16 ranks, two hosts' clocks 1 s apart", [gen16_dir], []),
     ]
     for name, rel, extra in [
         (

@@ -173,6 +173,24 @@ TEST(AstraSimConfigFit, OneSizeKeepsTheDefaultLatencyAndFitsTheBandwidth) {
   EXPECT_LT(config.residualMaxRelative, 2e-3);
 }
 
+TEST(AstraSimConfigFit, RaisesLocalMemBwWhereTheReductionAloneOutlastsTheCollectives) {
+  // 16 MiB all-reduced over 16 ranks in 30 us: ASTRA-sim's local reduction at 1600 GB/s moves
+  // 3 x 16 MiB per rank, 31 us on its own, so no link is fast enough. local-mem-bw is raised (x64
+  // at a time) and the link tuned until ASTRA-sim's cost is the 30 us.
+  ChakraTrace trace;
+  trace.nodes = {collective(1, ChakraProtoMsg::ALL_REDUCE, 16 << 20, 30),
+                 collective(2, ChakraProtoMsg::ALL_REDUCE, 16 << 20, 30)};
+  AstraSimFitInput input;
+  input.addRank(trace);
+  const AstraSimConfig config = fitAstraSimConfig(input, 16);
+  EXPECT_EQ(config.localMemBwGBps, kAstraSimDefaultLocalMemBwGBps * 64);
+  EXPECT_NE(astraSimSystemJson(config).find("\"local-mem-bw\": 102400"), std::string::npos)
+      << astraSimSystemJson(config);
+  EXPECT_NE(config.networkBasis.find("local-mem-bw"), std::string::npos) << config.networkBasis;
+  // whole ns per chunk and step, 120 of them on a ring of 16
+  EXPECT_NEAR(modelExcess(config, {{CollectiveKind::AllReduce, 16 << 20}}, 30000), 0.0, 5e-3);
+}
+
 TEST(AstraSimConfigFit, NoCollectivesGiveTheDocumentedDefaults) {
   ChakraTrace trace;
   trace.nodes = {compute(1, 10, -1, -1)};

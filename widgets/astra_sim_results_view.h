@@ -21,7 +21,16 @@ class AstraSimResultsView : public QWidget {
   const AstraSimComparison& results() const { return results_; }
 
   // The columns, in order; exposed for the tests and the CSV export's header.
-  enum Column { Rank, Measured, Sutra, AstraSim, AstraSimVsMeasured, ExposedComm, ColumnCount };
+  enum Column {
+    Rank,
+    Measured,
+    Sutra,
+    AstraModel,
+    AstraSim,
+    AstraSimVsMeasured,
+    ExposedComm,
+    ColumnCount
+  };
 
  private:
   AstraSimComparison results_;

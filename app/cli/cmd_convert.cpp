@@ -7,6 +7,7 @@
 #include <set>
 
 #include "chakra/astra_sim_config.h"
+#include "chakra/astra_sim_graph.h"
 #include "chakra/convert_files.h"
 #include "cli_args.h"
 #include "command.h"
@@ -33,6 +34,14 @@ constexpr const char* kHelp =
     "  -o PREFIX          output prefix (required); writes PREFIX.<rank>.et, and ASTRA-sim's\n"
     "                     PREFIX.network.yml (a ring of the ranks, bandwidth and latency fitted\n"
     "                     to the measured collectives), PREFIX.system.json and PREFIX.memory.json\n"
+    "  --for ENGINE       which simulator the graphs are for (PREFIX.<rank>.et either way):\n"
+    "                     sutra (default): a timeline per host thread and per stream, for\n"
+    "                     `sutra-cli simulate`; astra-sim: one host, one compute and one\n"
+    "                     communication timeline per rank, as ASTRA-sim runs them (at most one\n"
+    "                     node of each in flight), each node ending where it was measured;\n"
+    "                     what ASTRA-sim cannot express (compute that overlapped on two\n"
+    "                     streams) is reported with its time. Check it with `sutra-cli simulate\n"
+    "                     --engine astra-model PREFIX` (ASTRA-sim's rules, no ASTRA-sim needed)\n"
     "  --rank R           the rank of an --et/--kineto pair (default: the trace's "
     "distributedInfo,\n"
     "                     else 0)\n"
@@ -109,7 +118,7 @@ Result<nlohmann::json> writeAstraSimConfigs(const chakra::AstraSimFitInput& fitI
 int runConvert(int argc, char** argv) {
   std::string error;
   auto args =
-      Args::parse(argc, argv, {"--et", "--kineto", "--linked", "-o", "--rank", "--ranks"},
+      Args::parse(argc, argv, {"--et", "--kineto", "--linked", "-o", "--rank", "--ranks", "--for"},
                   {"--metadata-nodes", "--keep-unsupported-collectives", "--no-stream-order",
                    "--no-costs", "--no-gaps", "--gzip", "--json", "--force", "-h", "--help"},
                   error);
@@ -180,6 +189,15 @@ int runConvert(int argc, char** argv) {
   copts.estimateCosts = !args->flag("--no-costs");
   copts.measuredGaps = !args->flag("--no-gaps");
   if (args->flag("--force")) copts.minMatchedEtRatio = 0;
+  if (auto engine = args->value("--for"); engine && *engine != "sutra") {
+    if (*engine != "astra-sim")
+      return fail("convert", "--for '" + *engine + "': expected sutra or astra-sim");
+    if (!copts.measuredGaps)
+      return fail("convert",
+                  "--no-gaps goes with --for sutra: the astra-sim graph is laid out "
+                  "from what was measured");
+    copts.astraSimTimelines = true;
+  }
   chakra::ChakraWriteOptions wopts;
   wopts.gzip = args->flag("--gzip");
 
@@ -276,6 +294,22 @@ int runConvert(int argc, char** argv) {
       keepUntilExit(std::move(linked.value()));
       keepUntilExit(std::move(conv.value()));
     }
+  }
+  if (copts.astraSimTimelines && replicate == 0 && outputs.size() > 1) {
+    // ASTRA-sim starts every rank at 0: the ranks that began later wait that long first.
+    auto leads = chakra::alignAstraSimRankStarts(outputs, wopts);
+    if (!leads) return fail("convert", leads.error().message);
+    summary["astra_sim_rank_leads_us"] = *leads;
+    std::string text;
+    for (std::size_t r = 0; r < leads->size(); ++r)
+      if ((*leads)[r] > 0)
+        text += (text.empty() ? "" : ", ") + std::string("rank ") + std::to_string(jobs[r].rank) +
+                " " + std::to_string((*leads)[r]) + " us";
+    if (!text.empty())
+      notes.push_back(
+          "ranks that began after the first (aligned on their first collective's end, "
+          "each waits that long at its start): " +
+          text);
   }
   summary["notes"] = notes;
   const std::size_t files = replicate > 0 ? static_cast<std::size_t>(replicate) : jobs.size();

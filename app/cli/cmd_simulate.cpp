@@ -17,6 +17,7 @@
 #include "session/run_simulation.h"
 #include "simulate/network_model.h"
 #include "simulate/timeline_export.h"
+#include "simulate_astra_model.h"
 #include "simulate_astra_sim.h"
 
 namespace sutra::cli {
@@ -84,7 +85,16 @@ constexpr const char* kHelp =
     "                       (what if another topology or bandwidth; npus_count >= ranks)\n"
     "  --timeout S          stop ASTRA-sim after S seconds (default 600)\n"
     "  --json               with --engine astra-sim: {\"engine\":\"astra-sim\",\"ranks\":\n"
-    "                       [{\"rank\",\"measured_ns\",\"sutra_ns\",\"astra_sim_ns\"}]}\n\n"
+    "                       [{\"rank\",\"measured_ns\",\"sutra_ns\",\"astra_model_ns\",\n"
+    "                       \"astra_sim_ns\"}]}\n"
+    "  --engine astra-model PREFIX  the export run by Sutra under ASTRA-sim's rules, without\n"
+    "                       ASTRA-sim: per rank one CPU, one compute and one communication node\n"
+    "                       in flight, ready nodes issued in id order, only data_deps waited\n"
+    "                       on, collectives on the same network model; each rank's finish\n"
+    "                       beside its measured iteration (--network/--system as above;\n"
+    "                       --json: {\"engine\":\"astra-model\",\"ranks\":[{\"rank\",\n"
+    "                       \"measured_ns\",\"astra_model_ns\",\"off_percent\"}]}). Made for the\n"
+    "                       graphs of `convert --for astra-sim`\n\n"
     "Exit status: 0 success, 2 bad input (or ASTRA-sim absent, failed, a rank unfinished).\n";
 
 using RankOutcome = RankSimulationResult;
@@ -394,8 +404,10 @@ int runSimulate(int argc, char** argv) {
   auto chakraOptions = chakraOptionsFrom(*args);
   if (!chakraOptions) return fail("simulate", chakraOptions.error().message);
   if (auto engine = args->value("--engine"); engine && *engine != "sutra") {
+    if (*engine == "astra-model") return runAstraModelEngine(*args);
     if (*engine != "astra-sim")
-      return fail("simulate", "--engine '" + *engine + "': expected astra-sim or sutra");
+      return fail("simulate",
+                  "--engine '" + *engine + "': expected sutra, astra-sim or astra-model");
     return runAstraSimEngine(*args, *chakraOptions);
   }
   if (args->value("--timeout")) return fail("simulate", "--timeout goes with --engine astra-sim");

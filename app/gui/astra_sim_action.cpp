@@ -157,8 +157,11 @@ void simulateWithAstraSim(QMainWindow* window, widgets::TraceSession* session) {
   watcher->setFuture(QtConcurrent::run(
       [inputs, prefix, folder, binaryPath, onExport, tell, canceled, exportSteps] {
         AstraSimOutcome out;
+        // The graphs laid out as ASTRA-sim runs them (one host, compute and comm timeline).
+        chakra::ConvertOptions convert;
+        convert.astraSimTimelines = true;
         const chakra::ChakraExportSummary summary =
-            chakra::exportChakraTraces(inputs, prefix, {}, onExport);
+            chakra::exportChakraTraces(inputs, prefix, {}, onExport, convert);
         if (summary.canceled || canceled->load()) {
           out.canceled = true;
           return out;

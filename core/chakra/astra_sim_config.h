@@ -56,8 +56,15 @@ struct AstraSimConfig {
   int npus = 0;  // the ranks exported
   double bandwidthGBps = kAstraSimDefaultBandwidthGBps;
   double latencyNs = kAstraSimDefaultLatencyNs;
+  // system.json's local-mem-bw (GB/s): the reduction's memory traffic in every collective step;
+  // raised where ASTRA-sim's collectives could not be as fast as the measured ones without.
+  double localMemBwGBps = kAstraSimDefaultLocalMemBwGBps;
   std::size_t collectivesFitted = 0;  // 0: the network is the defaults
   std::string networkBasis;           // how bandwidth and latency were chosen, in words
+  // The fitted ring against the collectives it was fitted to: root mean square and the largest
+  // error as a share of the measured duration (0 where nothing was fitted).
+  double residualRmsNs = 0;
+  double residualMaxRelative = 0;
   bool roofline = false;
   double peakPerfTflops = kAstraSimDefaultPeakPerfTflops;
   std::string computeBasis;  // why roofline is on or off, and where peak-perf comes from

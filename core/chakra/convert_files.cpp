@@ -6,6 +6,7 @@
 #include <regex>
 
 #include "chakra/astra_sim_config.h"
+#include "chakra/astra_sim_graph.h"
 #include "io/readers.h"
 #include "link/link_words.h"
 #include "util/atomic_file.h"
@@ -82,6 +83,47 @@ Result<std::vector<std::string>> writeRankFiles(const EncodedChakra& encoded,
   return written;
 }
 
+namespace {
+
+// The ASTRA-sim graph is laid out from the whole conversion, so it is built in memory, then
+// written.
+Result<EncodedChakra> encodeAstraSimRankFiles(const LinkedTrace& linked, const std::string& prefix,
+                                              const std::vector<int>& ranks,
+                                              const ChakraWriteOptions& write,
+                                              const ConvertOptions& convert,
+                                              const std::function<void(const NodeFacts&)>& eachNode,
+                                              std::vector<std::string>& written) {
+  auto conversion = convertToChakra(linked, convert);
+  if (!conversion) return conversion.error();
+  auto graph = astraSimGraph(linked, conversion->trace);
+  if (!graph) return graph.error();
+  EncodedChakra out;
+  out.meta = graph->trace.meta;
+  out.nodeCount = graph->trace.nodes.size();
+  out.problems.merge(conversion->trace.problems);
+  out.stats = conversion->stats;
+  out.stats.hostGapNodes = graph->report.hostGapNodes;
+  out.stats.deviceGapNodes = graph->report.deviceGapNodes;
+  out.stats.edges = graph->report.edges;
+  out.stats.nodesByType.clear();
+  for (const auto& n : graph->trace.nodes) ++out.stats.nodesByType[n.type()];
+  out.stats.cyclesBroken = 0;  // of the graph laid out from, not of this one
+  const std::string what = describeAstraSimGraphReport(graph->report);
+  for (std::size_t at = 0; at < what.size();) {
+    const auto end = what.find('\n', at);
+    out.problems.add(Severity::Info, what.substr(at, end - at));
+    at = end == std::string::npos ? what.size() : end + 1;
+  }
+  if (eachNode)
+    for (const auto& n : graph->trace.nodes) eachNode(nodeFacts(n));
+  auto paths = writeRankFiles(graph->trace, prefix, ranks, write);
+  if (!paths) return paths.error();
+  written = std::move(paths.value());
+  return out;
+}
+
+}  // namespace
+
 Result<EncodedChakra> encodeRankFiles(const LinkedTrace& linked, const std::string& prefix,
                                       const std::vector<int>& ranks,
                                       const ChakraWriteOptions& write,
@@ -89,6 +131,8 @@ Result<EncodedChakra> encodeRankFiles(const LinkedTrace& linked, const std::stri
                                       const std::function<void(const NodeFacts&)>& eachNode,
                                       std::vector<std::string>& written) {
   written.clear();
+  if (convert.astraSimTimelines)
+    return encodeAstraSimRankFiles(linked, prefix, ranks, write, convert, eachNode, written);
   if (ranks.size() != 1) {
     auto encoded = encodeToChakra(linked, convert, eachNode);
     if (!encoded) return encoded.error();
@@ -277,6 +321,14 @@ ChakraExportSummary exportChakraTraces(const std::vector<RankExportInput>& ranks
     r.nodes = encoded->nodeCount;
     r.edges = encoded->stats.totalEdges();
     summary.ranks.push_back(std::move(r));
+  }
+  if (!summary.canceled && convert.astraSimTimelines && summary.written() > 1) {
+    // ASTRA-sim starts every rank at 0: the ranks that began later wait that long first.
+    std::vector<std::string> paths;
+    for (const auto& r : summary.ranks)
+      if (!r.path.empty()) paths.push_back(r.path);
+    if (auto leads = alignAstraSimRankStarts(paths, write); !leads)
+      summary.astraSimError = leads.error().message;
   }
   if (!summary.canceled && summary.written() > 0) {
     const AstraSimConfig config = fitAstraSimConfig(fitInput, static_cast<int>(summary.written()));

@@ -7,6 +7,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <optional>
 #include <span>
 #include <unordered_map>
 
@@ -442,6 +443,31 @@ class Converter {
     plan.type = ChakraProtoMsg::COMM_COLL_NODE;
   }
 
+  // Without an ET (a Kineto trace alone): the message size record_param_comms, around the
+  // kernel's launch, gives in its args ("In msg nelems", "Out msg nelems", "dtype").
+  std::optional<std::int64_t> kinetoCommBytes(const Planned& plan, const CommPlan& comm) const {
+    const LinkedOp& op = L_.ops[static_cast<std::size_t>(plan.op)];
+    if (!L_.kineto || op.launchEvent == kNoEvent) return std::nullopt;
+    const Trace& k = *L_.kineto;
+    for (EventId e = op.launchEvent; e != kNoEvent && e < k.events.size(); e = k.events[e].parent) {
+      const std::string_view text = k.argsJson(k.events[e]);
+      if (text.find("msg nelems") == std::string_view::npos) continue;
+      const auto args = nlohmann::json::parse(text, nullptr, false);
+      if (!args.is_object()) continue;
+      auto count = [&](const char* key) -> std::int64_t {
+        const auto it = args.find(key);
+        return it != args.end() && it->is_number_integer() ? it->get<std::int64_t>() : 0;
+      };
+      const std::int64_t in = count("In msg nelems"), out = count("Out msg nelems");
+      const std::int64_t elems =
+          comm.collective == Collective::AllGather && in > 0 ? in : std::max(in, out);
+      const auto dtype = args.find("dtype");
+      if (elems > 0 && dtype != args.end() && dtype->is_string())
+        return elems * dtypeBytes(dtype->get<std::string>());
+    }
+    return std::nullopt;
+  }
+
   // comm_size as ASTRA-sim reads it: what each rank puts in. The larger of the ET's in/out
   // message sizes (reduce-scatter's input is the whole buffer), except for an all-gather, whose
   // output is every rank's part: its input. Else the input tensors of the host comm op.
@@ -459,6 +485,7 @@ class Converter {
       for (const auto& t : comm.commOp->inputs.tensors) bytes += t.numel * t.itemsize;
       if (bytes > 0) return bytes;
     }
+    if (const auto bytes = kinetoCommBytes(plan, comm)) return *bytes;
     problems().add(Severity::Warning, "collective of unknown size (comm_size 0)",
                    L_.ops[static_cast<std::size_t>(plan.op)].name);
     return 0;

@@ -48,6 +48,9 @@ struct ConvertOptions {
   // A link that matched fewer of the ET's ops than this is refused: the unmatched ops would be
   // nodes of 0 us and the graph would not be the run. 0 converts whatever matched (--force).
   double minMatchedEtRatio = 0.9;
+  // The graph for ASTRA-sim rather than for Sutra's simulator: one host, one compute and one
+  // communication timeline (chakra/astra_sim_graph.h), as its workload layer runs them.
+  bool astraSimTimelines = false;
 };
 
 // The names of the nodes that carry measured time between ops (see measured_gaps.h).

@@ -11,6 +11,7 @@
 #include "chakra/et_file.h"
 #include "session/run.h"
 #include "session/run_simulation.h"
+#include "simulate/astra_model.h"
 #include "simulate/network_model.h"
 
 namespace sutra {
@@ -88,6 +89,11 @@ Result<AstraSimComparison> compareWithAstraSim(const std::string& binary,
   std::map<int, TimeNs> sutraByRank;
   for (const auto& o : sutra->ranks) sutraByRank[o.rank->rank] = o.projection.simulatedNs;
 
+  std::map<int, TimeNs> modelByRank;
+  // A graph ASTRA-sim's rules cannot finish leaves the column empty: ASTRA-sim will say why.
+  if (auto model = runAstraModel(inputs))
+    for (const auto& r : model->ranks) modelByRank[r.rank] = r.finishNs;
+
   auto astra = runAstraSim(binary, inputs, run);
   if (!astra) return astra.error();
 
@@ -100,6 +106,7 @@ Result<AstraSimComparison> compareWithAstraSim(const std::string& binary,
     if (!measured) return measured.error();
     row.measuredNs = *measured;
     if (auto it = sutraByRank.find(f.rank); it != sutraByRank.end()) row.sutraNs = it->second;
+    if (auto it = modelByRank.find(f.rank); it != modelByRank.end()) row.astraModelNs = it->second;
     out.rows.push_back(row);
   }
   return out;

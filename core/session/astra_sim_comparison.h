@@ -17,9 +17,10 @@ namespace sutra {
 
 struct AstraSimRankRow {
   int rank = 0;
-  std::optional<TimeNs> measuredNs;  // none where the graph has no start times
-  std::optional<TimeNs> sutraNs;     // Sutra's replay of the same graphs, all ranks together
-  TimeNs astraSimNs = 0;             // the analytical backend's cycles are nanoseconds
+  std::optional<TimeNs> measuredNs;    // none where the graph has no start times
+  std::optional<TimeNs> sutraNs;       // Sutra's replay of the same graphs, all ranks together
+  std::optional<TimeNs> astraModelNs;  // Sutra's engine under ASTRA-sim's rules (astra_model.h)
+  TimeNs astraSimNs = 0;               // the analytical backend's cycles are nanoseconds
   std::optional<TimeNs> exposedCommNs;
 };
 
@@ -37,7 +38,8 @@ Result<std::optional<TimeNs>> chakraMeasuredSpanNs(const std::string& etPath);
 // network.yml in words, one dimension after another ("Ring, 2 NPUs, 164.5 GB/s, 500 ns").
 std::string describeAstraSimNetwork(const std::string& networkYmlPath);
 
-// Sutra's replay of the export's graphs (`chakra` as simulate's --graph-only and
+// Sutra's replay of the export's graphs, its replay under ASTRA-sim's rules (astra-model) (`chakra`
+// as simulate's --graph-only and
 // --comm-bandwidth-gbs set them), then ASTRA-sim on them with `run`, then each rank's measured
 // span. The error is the first step's that failed, as core gives it.
 Result<AstraSimComparison> compareWithAstraSim(const std::string& binary,

@@ -21,6 +21,7 @@ AstraSimComparison twoRanks() {
   r0.rank = 0;
   r0.measuredNs = 2000;
   r0.sutraNs = 1900;
+  r0.astraModelNs = 2490;
   r0.astraSimNs = 2500;
   r0.exposedCommNs = 300;
   AstraSimRankRow r1;
@@ -42,12 +43,14 @@ TEST(AstraSimResultsView, ShowsEveryRankBesideMeasuredAndSutra) {
   EXPECT_EQ(text(0, AstraSimResultsView::Rank), "0");
   EXPECT_EQ(text(0, AstraSimResultsView::Measured), QString::fromStdString(formatDuration(2000)));
   EXPECT_EQ(text(0, AstraSimResultsView::Sutra), QString::fromStdString(formatDuration(1900)));
+  EXPECT_EQ(text(0, AstraSimResultsView::AstraModel), QString::fromStdString(formatDuration(2490)));
   EXPECT_EQ(text(0, AstraSimResultsView::AstraSim), QString::fromStdString(formatDuration(2500)));
   EXPECT_EQ(text(0, AstraSimResultsView::AstraSimVsMeasured), "+25.0 %");
   EXPECT_EQ(text(0, AstraSimResultsView::ExposedComm), QString::fromStdString(formatDuration(300)));
   EXPECT_EQ(text(1, AstraSimResultsView::Rank), "1");
   EXPECT_EQ(text(1, AstraSimResultsView::Measured), "-");
   EXPECT_EQ(text(1, AstraSimResultsView::Sutra), "-");
+  EXPECT_EQ(text(1, AstraSimResultsView::AstraModel), "-");
   EXPECT_EQ(text(1, AstraSimResultsView::AstraSimVsMeasured), "-");
   EXPECT_EQ(text(1, AstraSimResultsView::ExposedComm), "-");
   auto* header = view.findChild<QLabel*>("AstraSimHeader");

@@ -59,6 +59,23 @@ std::string namesOnlyIn(const OpComparison& c, const std::vector<const OpDelta*>
   return out;
 }
 
+// The mean time a step of the window takes, ProfilerStep#N's first start to its last end over their
+// number (what torch's ProfilerStep events span); the window over `steps` where there are none.
+TimeNs timePerStep(const Trace& trace, const TimeWindow& window, std::size_t steps) {
+  TimeNs first = 0, last = 0;
+  std::size_t found = 0;
+  for (const Event& e : trace.events) {
+    if (e.klass != CategoryClass::UserAnnotation || !window.contains(e.start) ||
+        !trace.name(e).starts_with("ProfilerStep#"))
+      continue;
+    first = found == 0 ? e.start : std::min(first, e.start);
+    last = found == 0 ? e.end() : std::max(last, e.end());
+    ++found;
+  }
+  if (found > 0) return (last - first) / TimeNs(found);
+  return steps > 0 ? window.length() / TimeNs(steps) : window.length();
+}
+
 std::string plural(std::uint64_t n, const std::string& one, const std::string& many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
@@ -128,13 +145,15 @@ ComparisonStory tellComparison(const OpComparison& c, const Trace& a, const Trac
     else
       h += ", " + plural(story.a.kernels / steps, "kernel", "kernels") + perStep + " in both";
   } else if (stepsA == stepsB && stepsA > 0) {
-    const TimeNs stepA = story.a.window / TimeNs(stepsA), stepB = story.b.window / TimeNs(stepsB);
+    const TimeNs stepA = timePerStep(a, c.windowA, stepsA),
+                 stepB = timePerStep(b, c.windowB, stepsB);
     std::string how = describeChange(stepA, stepB);  // "2.50x less": of a step, "shorter"
     if (how.ends_with(" less")) how.replace(how.size() - 4, 4, "shorter");
     if (how.ends_with(" more")) how.replace(how.size() - 4, 4, "longer");
-    const std::string times = formatDuration(stepA) + " -> " + formatDuration(stepB) +
-                              (stepsA > 1 ? ", the mean of " + std::to_string(stepsA) : "");
-    h += how == "same" ? "steps the same (" + times + ")" : "step " + how + " (" + times + ")";
+    const std::string times = formatDuration(stepA) + " -> " + formatDuration(stepB) + " over " +
+                              std::to_string(stepsA) + (stepsA == 1 ? " step" : " steps");
+    h += how == "same" ? "time per step the same (" + times + ")"
+                       : "time per step " + how + " (" + times + ")";
   }
   h += (h.ends_with(": ") ? "" : ", ") + change("CPU time", story.a.selfCpu, story.b.selfCpu);
   if (story.a.hostIdle != 0 || story.b.hostIdle != 0)

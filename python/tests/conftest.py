@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Fixtures of the sutra package's tests: the bundled samples, real CPU recordings, the real traces
+"""Fixtures of the sutra package's tests: the synthetic samples, real CPU recordings, the real traces
 in ../shared, and sutra-cli's --json answers to judge the package against."""
 
 import json
@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 SOURCE_DIR = Path(__file__).resolve().parents[2]
-SAMPLES = SOURCE_DIR / "resources" / "samples"
+# The synthetic GPU models (tests/data/synthetic_samples): kernels, launches and flows with known
+# counts; the bundled CPU recordings (resources/samples) have none of those.
+SAMPLES = SOURCE_DIR / "tests" / "data" / "synthetic_samples"
 SHARED_TRACES = SOURCE_DIR.parent / "shared" / "traces"
 # Recordings made by tools/collect/collect.py --device cpu --case all (SUTRA_RECORDINGS, else
 # /tmp/rec1 where a developer made them).

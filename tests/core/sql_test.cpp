@@ -360,7 +360,8 @@ TEST(SqlFormat, TableCsvJson) {
 
 // The bundled allreduce sample: two ranks, each with its ET linked, simulated and matched.
 TEST(SqlSamples, TwoRanksLinkedEveryTableAgainstTheModel) {
-  auto run = openRun({std::string(SUTRA_SOURCE_DIR) + "/resources/samples/allreduce_2ranks"});
+  auto run =
+      openRun({std::string(SUTRA_SOURCE_DIR) + "/tests/data/synthetic_samples/allreduce_2ranks"});
   ASSERT_TRUE(run.ok()) << run.error().message;
   auto session = QuerySession::open(*run);
   ASSERT_TRUE(session.ok());

@@ -65,11 +65,11 @@ TRACES = [
     "param/linear_kineto.json.gz",
 ]
 
-# No real trace here has a communication kernel; the bundled all-reduce sample (synthetic, written
+# No real trace here has a communication kernel; the synthetic all-reduce model (tests/data, written
 # by tools/samplegen) has NCCL kernels, so the overlap is judged on it too.
 SAMPLES_WITH_COMMUNICATION = [
-    "resources/samples/allreduce_2ranks/rank0.kineto.json.gz",
-    "resources/samples/allreduce_2ranks/rank1.kineto.json.gz",
+    "tests/data/synthetic_samples/allreduce_2ranks/rank0.kineto.json.gz",
+    "tests/data/synthetic_samples/allreduce_2ranks/rank1.kineto.json.gz",
 ]
 
 US = 1000.0  # ns per HTA time unit
@@ -157,12 +157,12 @@ class Case:
 @pytest.fixture(scope="module")
 def case_of(request, run_cli, tmp_path_factory):
     """case_of(name) -> the Case of a trace of ../shared/traces (skipped where that folder is
-    absent) or of a bundled sample (resources/...), loaded once per module."""
+    absent) or of a fixture of this repository (tests/data/...), loaded once per module."""
     cases = {}
 
     def load(name):
         if name not in cases:
-            if name.startswith("resources/"):
+            if name.startswith("tests/data/"):
                 path = os.path.join(SOURCE_DIR, name)
             else:
                 path = request.getfixturevalue("shared_traces") / name

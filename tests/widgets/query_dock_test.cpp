@@ -33,7 +33,7 @@ bool waitFor(QSignalSpy& spy) {
 }
 
 std::string sample(const std::string& name) {
-  return std::string(SUTRA_SOURCE_DIR) + "/resources/samples/" + name;
+  return std::string(SUTRA_SOURCE_DIR) + "/tests/data/synthetic_samples/" + name;
 }
 
 struct Loaded {

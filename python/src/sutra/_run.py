@@ -180,7 +180,9 @@ class Run:
         """torch.profiler's ``key_averages()``: one row per operator (and input shapes).
 
         Columns: rank, name, [input_shapes], calls, self_cpu_ns, cpu_total_ns, self_device_ns,
-        device_total_ns; sorted by self device time (self CPU time where there is none), as
+        device_total_ns, and where the trace recorded memory (profile_memory=True) cpu_memory_bytes,
+        self_cpu_memory_bytes, device_memory_bytes, self_device_memory_bytes, as torch counts them;
+        sorted by self device time (self CPU time where there is none), as
         ``sutra-cli stats --json``. ``step`` or ``start_ns``/``end_ns`` restrict it to a window.
         ``attrs`` carries the device name and the window.
         """
@@ -199,6 +201,13 @@ class Run:
             )
             columns = ["name"] + (["input_shapes"] if group_by_input_shape else [])
             columns += ["calls", "self_cpu_ns", "cpu_total_ns", "self_device_ns", "device_total_ns"]
+            if doc.get("memory_recorded"):
+                columns += [
+                    "cpu_memory_bytes",
+                    "self_cpu_memory_bytes",
+                    "device_memory_bytes",
+                    "self_device_memory_bytes",
+                ]
             frame = pd.DataFrame(doc["rows"], columns=columns)
             frame.attrs = {k: v for k, v in doc.items() if k != "rows"}
             return frame

@@ -23,6 +23,8 @@ struct SimRun {
   // Nodes released without all their predecessors, to break a dependency cycle (inconsistent
   // dependencies in the input); 0 on a consistent graph.
   std::uint64_t forcedNodes = 0;
+  // The knobs' host time cuts of this rank, which host times between points also lose.
+  std::vector<HostTimeCut> hostCuts;
 };
 
 // Fails only on invalid knobs (a bad pattern, a non-positive factor).

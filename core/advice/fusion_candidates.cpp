@@ -2,6 +2,7 @@
 #include "advice/fusion_candidates.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <regex>
 
@@ -19,7 +20,8 @@ const std::regex& notFusible() {
       "aten::to$|_to_copy|aten::copy_|memcpy|memset|item|_local_scalar_dense|aten::empty|"
       "aten::zeros|aten::ones|aten::full|fill_|zero_|Optimizer|backward|autograd|"
       "record_param_comms|ProfilerStep|embedding|index|aten::cat$|aten::stack|aten::sort|"
-      "aten::topk|dropout|randn|rand|aten::where|nonzero",
+      "aten::topk|dropout|randn|rand|aten::where|nonzero|pool|interpolate|upsample|grid_sample|"
+      "scatter|gather",
       std::regex::ECMAScript | std::regex::icase);
   return re;
 }
@@ -102,6 +104,17 @@ void cutRuns(const Trace& trace, const std::vector<Member>& units, const Step* s
   flush();
 }
 
+// A member's name as a title shows it: the op that launched a kernel (aten::add), else the kernel's
+// name without its template arguments and parameters.
+std::string shortName(const Trace& trace, const Member& m) {
+  if (m.shapes != kNoEvent && m.shapes != m.event)
+    return std::string(trace.name(trace.events[m.shapes]));
+  std::string_view name = trace.name(trace.events[m.event]);
+  if (name.substr(0, 5) == "void ") name.remove_prefix(5);
+  name = name.substr(0, name.find_first_of("<("));
+  return std::string(name);
+}
+
 std::string patternKey(const Trace& trace, const Occurrence& o) {
   std::string key;
   for (const auto& m : o.members) {
@@ -163,8 +176,7 @@ std::vector<Finding> findFusionCandidates(const AdviceScope& scope) {
     f.steps = steps.size();
     const auto& first = list.front()->members;
     std::string names;
-    for (const auto& m : first)
-      names += (names.empty() ? "" : " > ") + std::string(trace.name(trace.events[m.event]));
+    for (const auto& m : first) names += (names.empty() ? "" : " > ") + shortName(trace, m);
     f.title = "fuse " + names + " (" + std::to_string(first.size()) +
               (device ? " kernels" : " ops") + ", " + std::to_string(list.size() / steps.size()) +
               " per step)";
@@ -211,7 +223,7 @@ std::vector<Finding> findFusionCandidates(const AdviceScope& scope) {
       fastestSeen = std::max(fastestSeen, fastest);
       fusedBytesSeen = std::max(fusedBytesSeen, fusedBytes);
       const auto fusedAt = [&](double rate) {
-        return static_cast<TimeNs>(static_cast<double>(fusedBytes) / rate);
+        return static_cast<TimeNs>(std::llround(static_cast<double>(fusedBytes) / rate));
       };
       auto addFix = [&](SimKnobs& knobs, TimeNs fusedNs) {
         if (device) {

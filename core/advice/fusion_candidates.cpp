@@ -181,54 +181,60 @@ std::vector<Finding> findFusionCandidates(const AdviceScope& scope) {
               (device ? " kernels" : " ops") + ", " + std::to_string(list.size() / steps.size()) +
               " per step)";
 
-    // Each occurrence priced on its own members' bytes and rates.
+    // Each member's rate (bytes moved over its time) in every occurrence; its median over the
+    // occurrences is its rate, robust to one slow step. Members that move little (a [4096, 1]
+    // rsqrt) say nothing about memory and are left out.
     TimeNs total = 0;
-    bool sized = true;
-    double slowestSeen = 0, fastestSeen = 0;
-    std::int64_t fusedBytesSeen = 0;
+    std::vector<std::vector<double>> ratesAt(first.size());
+    std::vector<std::int64_t> fusedBytesOf;
     for (const auto* o : list) {
       const Event& a = trace.events[o->members.front().event];
       const Event& b = trace.events[o->members.back().event];
-      const TimeNs span = b.end() - a.start;
-      TimeNs busy = 0;
       std::int64_t largest = 0, largestMoved = 0;
-      std::vector<std::pair<std::int64_t, TimeNs>> moved;  // per member: bytes, time
+      std::vector<std::int64_t> moved;
       for (const auto& m : o->members) {
         f.evidence.push_back(m.event);
-        busy += trace.events[m.event].dur;
+        total += device ? trace.events[m.event].dur : 0;
         const OpBytes bytes = m.shapes == kNoEvent ? OpBytes{} : opBytes(trace, m.shapes);
         largest = std::max(largest, bytes.largestInput);
         largestMoved = std::max(largestMoved, bytes.moved());
-        moved.emplace_back(bytes.moved(), trace.events[m.event].dur);
+        moved.push_back(bytes.moved());
       }
-      total += device ? busy : span;
-      const OpBytes lastBytes = o->members.back().shapes == kNoEvent
-                                    ? OpBytes{}
-                                    : opBytes(trace, o->members.back().shapes);
-      const std::int64_t fusedBytes = largest + lastBytes.written;
-      // Rates of the members that move a real share of the bytes (a [4096, 1] rsqrt's rate says
-      // nothing about memory).
-      double slowest = 0, fastest = 0;
-      for (const auto& [bytes, ns] : moved) {
-        if (bytes * 100 < largestMoved || ns <= 0) continue;
-        const double r = rateOf(bytes, ns);
-        slowest = slowest == 0 ? r : std::min(slowest, r);
-        fastest = std::max(fastest, r);
+      if (!device) total += b.end() - a.start;
+      for (std::size_t i = 0; i < moved.size() && i < ratesAt.size(); ++i) {
+        const TimeNs ns = trace.events[o->members[i].event].dur;
+        if (moved[i] > 0 && moved[i] * 100 >= largestMoved && ns > 0)
+          ratesAt[i].push_back(rateOf(moved[i], ns));
       }
-      if (fusedBytes <= 0 || slowest <= 0) {
-        sized = false;
-        continue;
-      }
-      slowestSeen = slowestSeen == 0 ? slowest : std::min(slowestSeen, slowest);
-      fastestSeen = std::max(fastestSeen, fastest);
-      fusedBytesSeen = std::max(fusedBytesSeen, fusedBytes);
+      const Member& last = o->members.back();
+      fusedBytesOf.push_back(largest +
+                             (last.shapes == kNoEvent ? 0 : opBytes(trace, last.shapes).written));
+    }
+    double slowest = 0, fastest = 0;
+    for (auto& rates : ratesAt) {
+      if (rates.empty()) continue;
+      std::sort(rates.begin(), rates.end());
+      const double median = rates.size() % 2
+                                ? rates[rates.size() / 2]
+                                : (rates[rates.size() / 2 - 1] + rates[rates.size() / 2]) / 2;
+      slowest = slowest == 0 ? median : std::min(slowest, median);
+      fastest = std::max(fastest, median);
+    }
+    const std::int64_t fusedBytesSeen = *std::max_element(fusedBytesOf.begin(), fusedBytesOf.end());
+    const bool sized = slowest > 0 && std::all_of(fusedBytesOf.begin(), fusedBytesOf.end(),
+                                                  [](std::int64_t bytes) { return bytes > 0; });
+    for (std::size_t k = 0; sized && k < list.size(); ++k) {
+      const Occurrence& o = *list[k];
+      const Event& a = trace.events[o.members.front().event];
+      const Event& b = trace.events[o.members.back().event];
+      const TimeNs span = b.end() - a.start;
       const auto fusedAt = [&](double rate) {
-        return static_cast<TimeNs>(std::llround(static_cast<double>(fusedBytes) / rate));
+        return static_cast<TimeNs>(std::llround(static_cast<double>(fusedBytesOf[k]) / rate));
       };
       auto addFix = [&](SimKnobs& knobs, TimeNs fusedNs) {
         if (device) {
-          for (std::size_t i = 0; i < o->members.size(); ++i) {
-            const Member& m = o->members[i];
+          for (std::size_t i = 0; i < o.members.size(); ++i) {
+            const Member& m = o.members[i];
             knobs.deviceOpDurations.push_back({scope.rankIndex, m.event, i == 0 ? fusedNs : 0});
             if (i == 0 || m.launch == kNoEvent) continue;
             const Event& call = trace.events[m.launch];
@@ -243,9 +249,11 @@ std::vector<Finding> findFusionCandidates(const AdviceScope& scope) {
       addFix(f.fix, fusedAt(slowest));
       addFix(f.otherBoundFix, fusedAt(fastest));
     }
+    const double slowestSeen = slowest, fastestSeen = fastest;
     f.measuredNs = total / static_cast<TimeNs>(steps.size());
-    char rates[160];
-    std::snprintf(rates, sizeof rates, "%.2f GB/s (slowest member), %.2f GB/s (fastest)",
+    char rates[200];
+    std::snprintf(rates, sizeof rates,
+                  "%.2f GB/s (the slowest member's median rate), %.2f GB/s (the fastest member's)",
                   slowestSeen, fastestSeen);
     f.explanation = std::to_string(first.size()) + (device ? " kernels" : " ops") +
                     " in a row over tensors of one shape, " + std::to_string(list.size()) +

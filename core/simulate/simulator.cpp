@@ -13,16 +13,36 @@ namespace {
 
 TimeNs scaled(TimeNs value, double factor) { return scaleDuration(value, factor); }
 
-// The CPU time that `cuts` take out of [from, to] on `lane`: each cut's removed time in proportion
-// to how much of its stretch lies inside.
-TimeNs cutTime(std::span<const HostTimeCut> cuts, LaneId lane, TimeNs from, TimeNs to) {
+// Host time cuts sorted by lane and start, with the longest stretch, so that the cuts that reach
+// into a range are found by a binary search (a host-bound fix has one cut per idle gap).
+void sortCuts(std::vector<HostTimeCut>& cuts) {
+  std::sort(cuts.begin(), cuts.end(), [](const HostTimeCut& a, const HostTimeCut& b) {
+    return a.lane != b.lane ? a.lane < b.lane : a.start < b.start;
+  });
+}
+TimeNs longestCut(const std::vector<HostTimeCut>& cuts) {
+  TimeNs longest = 0;
+  for (const auto& cut : cuts) longest = std::max(longest, cut.end - cut.start);
+  return longest;
+}
+
+// The CPU time that `cuts` (sorted) take out of [from, to] on `lane`: each cut's removed time in
+// proportion to how much of its stretch lies inside.
+TimeNs cutTime(std::span<const HostTimeCut> cuts, TimeNs longest, LaneId lane, TimeNs from,
+               TimeNs to) {
+  if (cuts.empty()) return 0;
+  auto it =
+      std::lower_bound(cuts.begin(), cuts.end(), std::make_pair(lane, from - longest),
+                       [](const HostTimeCut& c, const std::pair<LaneId, TimeNs>& key) {
+                         return c.lane != key.first ? c.lane < key.first : c.start < key.second;
+                       });
   double removed = 0;
-  for (const auto& cut : cuts) {
-    if (cut.lane != lane || cut.end <= cut.start) continue;
-    const TimeNs overlap = std::min(to, cut.end) - std::max(from, cut.start);
+  for (; it != cuts.end() && it->lane == lane && it->start < to; ++it) {
+    if (it->end <= it->start) continue;
+    const TimeNs overlap = std::min(to, it->end) - std::max(from, it->start);
     if (overlap <= 0) continue;
-    removed += static_cast<double>(cut.removeNs) * static_cast<double>(overlap) /
-               static_cast<double>(cut.end - cut.start);
+    removed += static_cast<double>(it->removeNs) * static_cast<double>(overlap) /
+               static_cast<double>(it->end - it->start);
   }
   return static_cast<TimeNs>(std::llround(removed));
 }
@@ -107,6 +127,11 @@ Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graph
   std::vector<std::vector<HostTimeCut>> cutsOf(graphs.size());
   for (const auto& cut : knobs.hostCuts)
     if (cut.rankIndex < graphs.size()) cutsOf[cut.rankIndex].push_back(cut);
+  std::vector<TimeNs> longestCutOf(graphs.size(), 0);
+  for (std::size_t r = 0; r < graphs.size(); ++r) {
+    sortCuts(cutsOf[r]);
+    longestCutOf[r] = longestCut(cutsOf[r]);
+  }
   std::vector<std::vector<EventId>> syncsRemovedOf(graphs.size());
   for (const auto& sync : knobs.syncsRemoved)
     if (sync.rankIndex < graphs.size()) syncsRemovedOf[sync.rankIndex].push_back(sync.call);
@@ -117,7 +142,8 @@ Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graph
     const SimNode& from = g.nodes[e.from];
     const TimeNs a = from.measured + from.span;
     const TimeNs b = std::max(a, g.nodes[e.to].measured);
-    return std::max<TimeNs>(0, e.weight - cutTime(cuts, g.tracks[from.track].lane, a, b));
+    return std::max<TimeNs>(
+        0, e.weight - cutTime(cuts, longestCutOf[r], g.tracks[from.track].lane, a, b));
   };
   auto syncRemoved = [&](const SimEdge& e, std::uint32_t r) {
     const auto& calls = syncsRemovedOf[r];
@@ -247,6 +273,7 @@ Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graph
     run.cpuSpeed = knobs.cpuSpeed;
     run.forcedNodes = forcedNodes[r];
     run.hostCuts = cutsOf[r];
+    run.longestHostCut = longestCutOf[r];
     const auto first = value.begin() + static_cast<std::ptrdiff_t>(offset[r]);
     const auto last = value.begin() + static_cast<std::ptrdiff_t>(offset[r + 1]);
     run.start.assign(first, last);
@@ -282,9 +309,13 @@ TimeNs mapHostTime(const SimGraph& g, const SimRun& run, std::uint32_t track, Ti
   const LaneId lane = g.tracks[track].lane;
   if (lo == 0)
     return run.start[keys.front()] -
-           scaled(times.front() - t - cutTime(run.hostCuts, lane, t, times.front()), inv);
-  TimeNs sim = run.start[keys[lo - 1]] +
-               scaled(t - times[lo - 1] - cutTime(run.hostCuts, lane, times[lo - 1], t), inv);
+           scaled(times.front() - t -
+                      cutTime(run.hostCuts, run.longestHostCut, lane, t, times.front()),
+                  inv);
+  TimeNs sim =
+      run.start[keys[lo - 1]] +
+      scaled(t - times[lo - 1] - cutTime(run.hostCuts, run.longestHostCut, lane, times[lo - 1], t),
+             inv);
   if (lo != keys.size()) sim = std::min(sim, run.start[keys[lo]]);
   return sim;
 }

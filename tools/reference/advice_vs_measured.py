@@ -10,6 +10,7 @@ Usage: advice_vs_measured.py SUTRA_CLI NAIVE_DIR:FUSED_DIR [...]   (prints a Mar
 
 import gzip
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -27,6 +28,16 @@ def mean_step_ns(folder):
     if not steps:
         raise SystemExit("%s: no ProfilerStep# events" % path)
     return 1000.0 * sum(steps) / len(steps)
+
+
+def shape_of(folder):
+    """The input's shape as meta.json's "what" says it ("[4096, 4096]"), else "?"."""
+    try:
+        with open(Path(folder) / "meta.json") as f:
+            found = re.search(r"\[\d+, \d+\]", json.load(f).get("what", ""))
+    except (OSError, ValueError):
+        return "?"
+    return found.group(0) if found else "?"
 
 
 def fusion_price(cli, folder):
@@ -47,6 +58,7 @@ def compare(cli, naive, fused):
     measured = naive_ns - fused_ns
     row = {
         "naive": Path(naive).name,
+        "shape": shape_of(naive),
         "fused": Path(fused).name,
         "naive_step_ns": naive_ns,
         "fused_step_ns": fused_ns,
@@ -67,17 +79,18 @@ def compare(cli, naive, fused):
 
 def markdown(rows):
     lines = [
-        "| naive run | measured fix | naive step | fixed step | measured saving | predicted saving "
+        "| naive run | input | measured fix | naive step | fixed step | measured saving | predicted saving "
         "(slowest rate) | error | at the fastest rate |",
-        "|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         ms = lambda ns: "%.1f ms" % (ns / 1e6) if ns is not None else "-"  # noqa: E731
         error = "%+.0f %%" % (100 * r["error"]) if r["error"] is not None else "-"
         lines.append(
-            "| %s | %s | %s | %s | %s (%.0f %%) | %s | %s | %s |"
+            "| %s | %s | %s | %s | %s | %s (%.0f %%) | %s | %s | %s |"
             % (
                 r["naive"],
+                r["shape"],
                 r["fused"],
                 ms(r["naive_step_ns"]),
                 ms(r["fused_step_ns"]),

@@ -2,9 +2,12 @@
 #include "advice/advise.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "advice/advice_scope.h"
 #include "advice/blocking_syncs.h"
+#include "advice/cpu_op_overhead.h"
+#include "advice/dataloader_wait.h"
 #include "advice/fusion_candidates.h"
 #include "advice/host_bound.h"
 #include "advice/memory_copies.h"
@@ -23,11 +26,17 @@ Result<Advice> adviseRun(const Run& run, const AdviceOptions& options, const Can
     auto fusion = findFusionCandidates(scope);
     if (fusion.size() > options.maxFusionCandidates) fusion.resize(options.maxFusionCandidates);
     for (auto& found :
-         {fusion, findHostBoundSteps(scope), findBlockingSyncs(scope), findMemoryCopies(scope)})
+         {fusion, findHostBoundSteps(scope), findBlockingSyncs(scope), findMemoryCopies(scope),
+          findDataLoaderWaits(scope), findCpuOpOverhead(scope)})
       advice.findings.insert(advice.findings.end(), found.begin(), found.end());
   }
+  // No finding without evidence.
+  std::erase_if(advice.findings, [](const Finding& f) { return f.evidence.empty(); });
   for (auto& f : advice.findings) {
     if (cancel.canceled()) return Error{kCanceled};
+    // Each event once, in the order the finder gave (the first is the one to show).
+    std::unordered_set<EventId> seen;
+    std::erase_if(f.evidence, [&](EventId id) { return !seen.insert(id).second; });
     if (options.price) priceFinding(run, f);
     if (f.price.priced) advice.stepNs = f.price.stepNs;
   }

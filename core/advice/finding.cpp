@@ -15,6 +15,10 @@ std::string_view findingKindName(FindingKind kind) {
       return "blocking-sync";
     case FindingKind::MemoryCopy:
       return "memory-copy";
+    case FindingKind::DataLoaderWait:
+      return "dataloader";
+    case FindingKind::CpuOpOverhead:
+      return "cpu-overhead";
   }
   return "unknown";
 }

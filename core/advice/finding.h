@@ -19,6 +19,8 @@ enum class FindingKind : std::uint8_t {
   HostBound,        // the device idle while the host launches
   BlockingSync,     // the host blocked on the device inside a step
   MemoryCopy,       // pageable or small copies, memsets
+  DataLoaderWait,   // the step's thread fetching its batch
+  CpuOpOverhead,    // ops whose host time is mostly dispatch around a tiny kernel
 };
 std::string_view findingKindName(FindingKind kind);  // "fusion", "host-bound" ... (--json)
 

@@ -53,8 +53,10 @@ def parse_args(argv):
     parser.add_argument("--no-gzip", action="store_true", help="keep the traces as plain .json")
     parser.add_argument("--threads", type=int, default=0,
                         help="torch.set_num_threads before recording (default: torch's own choice)")
-    parser.add_argument("--rows", type=int, default=4096, help="rmsnorm, layernorm, gelu: rows of the input (default 4096)")
-    parser.add_argument("--hidden", type=int, default=4096, help="rmsnorm, layernorm, gelu: the normalised size (default 4096)")
+    parser.add_argument("--rows", type=int, default=4096,
+                        help="rmsnorm, layernorm, gelu: rows of the input (default 4096)")
+    parser.add_argument("--hidden", type=int, default=4096,
+                        help="rmsnorm, layernorm, gelu: the normalised size (default 4096)")
     parser.add_argument("--matmul-size", type=int, default=1024, help="matmul: N of the N x N operands (allreduce: 2N; default 1024)")
     args = parser.parse_args(argv)
     if args.active < 1 or args.wait < 0 or args.warmup < 0:

@@ -288,16 +288,16 @@ PAIRS = {
     "layernorm": (
         (("layernorm_naive", layernorm_naive), ("layernorm_fused", layernorm_fused)),
         {
-            "layernorm_naive": "LayerNorm (no affine) of a [%d, %d] %s tensor written out: mean, sub, mul, mean, "
-            "add, rsqrt, mul",
+            "layernorm_naive": "LayerNorm (no affine) of a [%d, %d] %s tensor written out: mean, sub, "
+            "mul, mean, add, rsqrt, mul",
             "layernorm_fused": "F.layer_norm on the same [%d, %d] %s tensor: one fused op",
         },
     ),
     "gelu": (
         (("gelu_naive", gelu_naive), ("gelu_fused", gelu_fused)),
         {
-            "gelu_naive": "tanh-approximate GELU of a [%d, %d] %s tensor written out: mul, mul, mul, add, mul, "
-            "tanh, add, mul, mul",
+            "gelu_naive": "tanh-approximate GELU of a [%d, %d] %s tensor written out: mul, mul, mul, "
+            "add, mul, tanh, add, mul, mul",
             "gelu_fused": "F.gelu(approximate='tanh') on the same [%d, %d] %s tensor: one fused op",
         },
     ),
@@ -498,8 +498,8 @@ def run_allreduce(args, device):
     yield "allreduce_2ranks", None
 
 
-RUNNERS = {"rmsnorm": run_rmsnorm, "layernorm": run_layernorm, "gelu": run_gelu, "matmul": run_matmul,
-           "transformer": run_transformer, "allreduce": run_allreduce}
+RUNNERS = {"rmsnorm": run_rmsnorm, "layernorm": run_layernorm, "gelu": run_gelu,
+           "matmul": run_matmul, "transformer": run_transformer, "allreduce": run_allreduce}
 
 
 def run_case(case, args):

@@ -8,10 +8,12 @@
 #include "advice/blocking_syncs.h"
 #include "advice/cpu_op_overhead.h"
 #include "advice/dataloader_wait.h"
+#include "advice/exposed_communication.h"
 #include "advice/fusion_candidates.h"
 #include "advice/host_bound.h"
 #include "advice/memory_copies.h"
 #include "advice/price.h"
+#include "advice/stragglers.h"
 
 namespace sutra {
 
@@ -27,9 +29,11 @@ Result<Advice> adviseRun(const Run& run, const AdviceOptions& options, const Can
     if (fusion.size() > options.maxFusionCandidates) fusion.resize(options.maxFusionCandidates);
     for (auto& found :
          {fusion, findHostBoundSteps(scope), findBlockingSyncs(scope), findMemoryCopies(scope),
-          findDataLoaderWaits(scope), findCpuOpOverhead(scope)})
+          findDataLoaderWaits(scope), findCpuOpOverhead(scope), findExposedCommunication(scope)})
       advice.findings.insert(advice.findings.end(), found.begin(), found.end());
   }
+  const auto stragglers = findStragglers(run);
+  advice.findings.insert(advice.findings.end(), stragglers.begin(), stragglers.end());
   // No finding without evidence.
   std::erase_if(advice.findings, [](const Finding& f) { return f.evidence.empty(); });
   for (auto& f : advice.findings) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The advice on a run: every finding of every rank (fusion candidates, host-bound steps, blocking
-// syncs, memory copies, the data loader's wait, CPU operator overhead), each with its evidence and
+// syncs, memory copies, the data loader's wait, CPU operator overhead, exposed communication,
+// stragglers), each with its evidence and
 // its price, the step time the simulator projects with the fix applied (core/advice/price.h). The
 // one entry point that sutra-cli advise, Analysis > Advice and the Python API drive.
 #include <vector>

@@ -19,6 +19,10 @@ std::string_view findingKindName(FindingKind kind) {
       return "dataloader";
     case FindingKind::CpuOpOverhead:
       return "cpu-overhead";
+    case FindingKind::ExposedCommunication:
+      return "exposed-communication";
+    case FindingKind::Straggler:
+      return "straggler";
   }
   return "unknown";
 }

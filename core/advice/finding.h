@@ -15,12 +15,14 @@
 namespace sutra {
 
 enum class FindingKind : std::uint8_t {
-  FusionCandidate,  // short ops or kernels that repeat every step on the same tensors
-  HostBound,        // the device idle while the host launches
-  BlockingSync,     // the host blocked on the device inside a step
-  MemoryCopy,       // pageable or small copies, memsets
-  DataLoaderWait,   // the step's thread fetching its batch
-  CpuOpOverhead,    // ops whose host time is mostly dispatch around a tiny kernel
+  FusionCandidate,       // short ops or kernels that repeat every step on the same tensors
+  HostBound,             // the device idle while the host launches
+  BlockingSync,          // the host blocked on the device inside a step
+  MemoryCopy,            // pageable or small copies, memsets
+  DataLoaderWait,        // the step's thread fetching its batch
+  CpuOpOverhead,         // ops whose host time is mostly dispatch around a tiny kernel
+  ExposedCommunication,  // communication kernels running with no compute beside them
+  Straggler,             // the rank the others wait for at collectives
 };
 std::string_view findingKindName(FindingKind kind);  // "fusion", "host-bound" ... (--json)
 

@@ -8,21 +8,17 @@
 namespace sutra {
 namespace {
 
-// The mean over steps of the slowest rank's step, from each rank's projection.
+// The slowest rank's span of steps over its number of steps.
 TimeNs meanStep(const RunSimulation& sim, bool whatIf) {
-  std::size_t steps = SIZE_MAX;
-  for (const auto& r : sim.ranks)
-    steps = std::min(steps, (whatIf ? r.projection : r.baselineProjection).steps.size());
-  if (steps == 0 || steps == SIZE_MAX) return 0;
-  TimeNs total = 0;
-  for (std::size_t k = 0; k < steps; ++k) {
-    TimeNs slowest = 0;
-    for (const auto& r : sim.ranks)
-      slowest =
-          std::max(slowest, (whatIf ? r.projection : r.baselineProjection).steps[k].simulatedNs);
-    total += slowest;
+  TimeNs slowest = 0;
+  std::size_t steps = 0;
+  for (const auto& r : sim.ranks) {
+    const RankProjection& p = whatIf ? r.projection : r.baselineProjection;
+    if (p.steps.empty()) continue;
+    slowest = std::max(slowest, p.simulatedNs);
+    steps = std::max(steps, p.steps.size());
   }
-  return total / static_cast<TimeNs>(steps);
+  return steps == 0 ? 0 : slowest / static_cast<TimeNs>(steps);
 }
 
 }  // namespace

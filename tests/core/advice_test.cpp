@@ -221,6 +221,35 @@ TEST(Advice, BundledTwoStreamsModelFindsItsSyncsAndMemsets) {
   }
 }
 
+TEST(Advice, TwoRanksExposedCommunicationAndTheStraggler) {
+  // The synthetic two-rank model: each step's all-reduce runs after the matmul with nothing
+  // beside it, and rank 1 starts it last at 2 of the 3 steps.
+  auto run = openRun({test::fixture("synthetic_samples/allreduce_2ranks")});
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  auto advice = adviseRun(*run);
+  ASSERT_TRUE(advice.ok());
+  std::vector<const Finding*> exposed, stragglers;
+  for (const auto& f : advice->findings) {
+    if (f.kind == FindingKind::ExposedCommunication) exposed.push_back(&f);
+    if (f.kind == FindingKind::Straggler) stragglers.push_back(&f);
+  }
+  ASSERT_EQ(exposed.size(), 2u);
+  for (const Finding* f : exposed) {
+    EXPECT_EQ(f->occurrences, 3u);
+    ASSERT_TRUE(f->price.priced);
+    EXPECT_GT(f->price.savingNs(), 0);
+    EXPECT_LE(f->price.savingNs(), f->measuredNs);
+  }
+  ASSERT_EQ(stragglers.size(), 1u);
+  EXPECT_EQ(stragglers[0]->rank, 1);
+  EXPECT_EQ(stragglers[0]->title,
+            "straggler: rank 1 arrives last at 2 of 3 collectives; the other ranks wait 53.74 us "
+            "per step");
+  EXPECT_EQ(stragglers[0]->evidence.size(), 2u);
+  EXPECT_FALSE(stragglers[0]->price.priced);
+  EXPECT_FALSE(stragglers[0]->price.notPriced.empty());
+}
+
 TEST(Advice, RealGpuTraces) {
   SUTRA_REQUIRE_SHARED_TRACES();
   {

@@ -3,7 +3,8 @@
 (RMSNorm against its torch.compile run, LayerNorm against F.layer_norm, GELU against F.gelu) is
 recorded fresh on the CPU (four steps); `sutra-cli advise` must name the naive run's sequence of
 ops, and the saving it predicts from the naive run alone is compared with the measured one, the
-naive run's mean step minus the fused run's (tools/reference/advice_vs_measured.py; the table in docs/performance.md).
+naive run's mean step minus the fused run's (tools/reference/advice_vs_measured.py; the table in
+docs/performance.md).
 
 The goal is 25 %, which 13 of 16 recorded pairs meet (docs/performance.md gives the figures and
 the misses: a loaded machine's bursts, and Inductor's CPU RMSNorm kernel, which is not bound by

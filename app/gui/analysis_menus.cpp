@@ -17,6 +17,7 @@
 #include <QtConcurrent>
 #include <atomic>
 
+#include "advice_action.h"
 #include "analysis/breakdown.h"
 #include "analysis/call_tree.h"
 #include "analysis/critical_path.h"
@@ -713,6 +714,7 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
   });
   enableWithTrace(analysis->actions().back(), session);
   addAstraSimAction(window, analysis, session);
+  addAdviceAction(window, analysis, session);
   analysis->addAction(QObject::tr("&Charts"), window, [window, session, currentRank] {
     const auto rank = currentRankData(session, currentRank);
     if (!rank) return;

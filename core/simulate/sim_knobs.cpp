@@ -73,6 +73,15 @@ Status validateKnobs(const SimKnobs& knobs) {
   if (!within(knobs.cpuSpeed, kMinCpuSpeed, kMaxCpuSpeed))
     return Error{"CPU speed factor " + number(knobs.cpuSpeed) + " is out of range: it must be " +
                  range(kMinCpuSpeed, kMaxCpuSpeed)};
+  for (const auto& cut : knobs.hostCuts)
+    if (cut.end < cut.start || cut.removeNs < 0 || cut.removeNs > cut.end - cut.start)
+      return Error{"a host time cut must remove between 0 and its stretch's length (" +
+                   std::to_string(cut.removeNs) + " ns of [" + std::to_string(cut.start) + ", " +
+                   std::to_string(cut.end) + ") ns)"};
+  for (const auto& d : knobs.deviceOpDurations)
+    if (d.durationNs < 0)
+      return Error{"device op " + std::to_string(d.event) + ": a negative duration (" +
+                   std::to_string(d.durationNs) + " ns)"};
   auto scaler = DurationScaler::create(knobs.scales);
   if (!scaler) return scaler.error();
   return Ok{};
@@ -120,6 +129,10 @@ std::string describeKnobs(const SimKnobs& k) {
     add(buf);
   }
   if (k.dropSyncs) add("no syncs");
+  if (!k.hostCuts.empty()) add(std::to_string(k.hostCuts.size()) + " host time cuts");
+  if (!k.deviceOpDurations.empty())
+    add(std::to_string(k.deviceOpDurations.size()) + " device op durations");
+  if (!k.syncsRemoved.empty()) add(std::to_string(k.syncsRemoved.size()) + " syncs removed");
   return s;
 }
 

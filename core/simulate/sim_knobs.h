@@ -9,6 +9,7 @@
 
 #include "model/string_table.h"
 #include "model/time.h"
+#include "model/trace.h"
 #include "util/result.h"
 
 namespace sutra {
@@ -18,16 +19,46 @@ struct DurationScale {
   double factor = 1.0;  // the matching ops' durations are multiplied by it
 };
 
+// Targeted what-ifs: one fix applied to named events of one rank (the advice prices each finding
+// with them). `rankIndex` is the rank's position among the graphs simulated together.
+
+// A stretch of one host thread whose CPU time a fix takes away: `removeNs` of the measured time in
+// [start, end) on `lane`, spread over that stretch in proportion (a fused sequence replaced by one
+// op, dispatch overhead gone, a straggler's delay removed).
+struct HostTimeCut {
+  std::uint32_t rankIndex = 0;
+  LaneId lane = 0;
+  TimeNs start = 0;
+  TimeNs end = 0;
+  TimeNs removeNs = 0;
+};
+
+// A device op that takes `durationNs` instead of what was measured (a fused kernel, a pinned copy).
+struct DeviceOpDuration {
+  std::uint32_t rankIndex = 0;
+  EventId event = kNoEvent;
+  TimeNs durationNs = 0;
+};
+
+// A blocking call (its event) that no longer blocks the host: the wait becomes an event wait.
+struct SyncRemoved {
+  std::uint32_t rankIndex = 0;
+  EventId call = kNoEvent;
+};
+
 struct SimKnobs {
   std::vector<DurationScale> scales;      // every matching pattern applies (factors multiply)
   std::optional<TimeNs> launchLatencyNs;  // replaces every launch latency
   double launchLatencyScale = 1.0;        // multiplies every launch latency (after the above)
   double cpuSpeed = 1.0;                  // host CPU time is divided by it (2 = twice as fast)
   bool dropSyncs = false;                 // blocking calls and stream waits wait for nothing
+  std::vector<HostTimeCut> hostCuts;
+  std::vector<DeviceOpDuration> deviceOpDurations;
+  std::vector<SyncRemoved> syncsRemoved;
 
   bool any() const {
     return !scales.empty() || launchLatencyNs || launchLatencyScale != 1.0 || cpuSpeed != 1.0 ||
-           dropSyncs;
+           dropSyncs || !hostCuts.empty() || !deviceOpDurations.empty() || !syncsRemoved.empty();
   }
 };
 

@@ -13,6 +13,40 @@ namespace {
 
 TimeNs scaled(TimeNs value, double factor) { return scaleDuration(value, factor); }
 
+// Host time cuts sorted by lane and start, with the longest stretch, so that the cuts that reach
+// into a range are found by a binary search (a host-bound fix has one cut per idle gap).
+void sortCuts(std::vector<HostTimeCut>& cuts) {
+  std::sort(cuts.begin(), cuts.end(), [](const HostTimeCut& a, const HostTimeCut& b) {
+    return a.lane != b.lane ? a.lane < b.lane : a.start < b.start;
+  });
+}
+TimeNs longestCut(const std::vector<HostTimeCut>& cuts) {
+  TimeNs longest = 0;
+  for (const auto& cut : cuts) longest = std::max(longest, cut.end - cut.start);
+  return longest;
+}
+
+// The CPU time that `cuts` (sorted) take out of [from, to] on `lane`: each cut's removed time in
+// proportion to how much of its stretch lies inside.
+TimeNs cutTime(std::span<const HostTimeCut> cuts, TimeNs longest, LaneId lane, TimeNs from,
+               TimeNs to) {
+  if (cuts.empty()) return 0;
+  auto it =
+      std::lower_bound(cuts.begin(), cuts.end(), std::make_pair(lane, from - longest),
+                       [](const HostTimeCut& c, const std::pair<LaneId, TimeNs>& key) {
+                         return c.lane != key.first ? c.lane < key.first : c.start < key.second;
+                       });
+  double removed = 0;
+  for (; it != cuts.end() && it->lane == lane && it->start < to; ++it) {
+    if (it->end <= it->start) continue;
+    const TimeNs overlap = std::min(to, it->end) - std::max(from, it->start);
+    if (overlap <= 0) continue;
+    removed += static_cast<double>(it->removeNs) * static_cast<double>(overlap) /
+               static_cast<double>(it->end - it->start);
+  }
+  return static_cast<TimeNs>(std::llround(removed));
+}
+
 }  // namespace
 
 Result<SimRun> simulate(const SimGraph& g, const SimKnobs& knobs) {
@@ -84,15 +118,48 @@ Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graph
                                      knobs.launchLatencyScale);
       }
     }
+    for (const auto& d : knobs.deviceOpDurations)
+      if (d.rankIndex == r && d.event < g.nodeOfDeviceOp.size() &&
+          g.nodeOfDeviceOp[d.event] != kNoNode)
+        span[offset[r] + g.nodeOfDeviceOp[d.event]] = d.durationNs;
   }
-  auto weightOf = [&](const SimEdge& e) -> std::optional<TimeNs> {
+  // The targeted knobs of each rank.
+  std::vector<std::vector<HostTimeCut>> cutsOf(graphs.size());
+  for (const auto& cut : knobs.hostCuts)
+    if (cut.rankIndex < graphs.size()) cutsOf[cut.rankIndex].push_back(cut);
+  std::vector<TimeNs> longestCutOf(graphs.size(), 0);
+  for (std::size_t r = 0; r < graphs.size(); ++r) {
+    sortCuts(cutsOf[r]);
+    longestCutOf[r] = longestCut(cutsOf[r]);
+  }
+  std::vector<std::vector<EventId>> syncsRemovedOf(graphs.size());
+  for (const auto& sync : knobs.syncsRemoved)
+    if (sync.rankIndex < graphs.size()) syncsRemovedOf[sync.rankIndex].push_back(sync.call);
+  auto cpuWeight = [&](const SimEdge& e, std::uint32_t r) {
+    const auto& cuts = cutsOf[r];
+    if (cuts.empty()) return e.weight;
+    const SimGraph& g = *graphs[r];
+    const SimNode& from = g.nodes[e.from];
+    const TimeNs a = from.measured + from.span;
+    const TimeNs b = std::max(a, g.nodes[e.to].measured);
+    return std::max<TimeNs>(
+        0, e.weight - cutTime(cuts, longestCutOf[r], g.tracks[from.track].lane, a, b));
+  };
+  auto syncRemoved = [&](const SimEdge& e, std::uint32_t r) {
+    const auto& calls = syncsRemovedOf[r];
+    return !calls.empty() &&
+           std::find(calls.begin(), calls.end(), graphs[r]->nodes[e.to].event) != calls.end();
+  };
+  auto weightOf = [&](const SimEdge& e, std::uint32_t r) -> std::optional<TimeNs> {
     switch (e.kind) {
       case SimEdgeKind::Cpu:
-        return scaled(e.weight, cpuFactor);
+        return scaled(cpuWeight(e, r), cpuFactor);
       case SimEdgeKind::LaunchLatency:
         return scaled(knobs.launchLatencyNs ? *knobs.launchLatencyNs : e.weight,
                       knobs.launchLatencyScale);
       case SimEdgeKind::HostSync:
+        if (syncRemoved(e, r)) return std::nullopt;
+        [[fallthrough]];
       case SimEdgeKind::StreamWaitEvent:
         if (knobs.dropSyncs) return std::nullopt;
         return e.weight;
@@ -136,7 +203,7 @@ Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graph
       const SimEdge& e = g.edges[k];
       const std::size_t to = offset[r] + e.to;
       if (done[to]) continue;
-      if (auto w = weightOf(e)) value[to] = std::max(value[to], out + *w);
+      if (auto w = weightOf(e, r)) value[to] = std::max(value[to], out + *w);
       if (--pending[to] == 0) {
         // A node whose every incoming edge was dropped (no-sync) and that has no anchor sits at
         // its predecessor's end.
@@ -205,6 +272,8 @@ Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graph
     SimRun& run = runs[r];
     run.cpuSpeed = knobs.cpuSpeed;
     run.forcedNodes = forcedNodes[r];
+    run.hostCuts = cutsOf[r];
+    run.longestHostCut = longestCutOf[r];
     const auto first = value.begin() + static_cast<std::ptrdiff_t>(offset[r]);
     const auto last = value.begin() + static_cast<std::ptrdiff_t>(offset[r + 1]);
     run.start.assign(first, last);
@@ -237,8 +306,16 @@ TimeNs mapHostTime(const SimGraph& g, const SimRun& run, std::uint32_t track, Ti
   while (hi < times.size() && times[hi] == t) ++hi;
   if (lo != hi) return run.start[keys[isEnd ? hi - 1 : lo]];
   const double inv = 1.0 / run.cpuSpeed;
-  if (lo == 0) return run.start[keys.front()] - scaled(times.front() - t, inv);
-  TimeNs sim = run.start[keys[lo - 1]] + scaled(t - times[lo - 1], inv);
+  const LaneId lane = g.tracks[track].lane;
+  if (lo == 0)
+    return run.start[keys.front()] -
+           scaled(times.front() - t -
+                      cutTime(run.hostCuts, run.longestHostCut, lane, t, times.front()),
+                  inv);
+  TimeNs sim =
+      run.start[keys[lo - 1]] +
+      scaled(t - times[lo - 1] - cutTime(run.hostCuts, run.longestHostCut, lane, times[lo - 1], t),
+             inv);
   if (lo != keys.size()) sim = std::min(sim, run.start[keys[lo]]);
   return sim;
 }

@@ -23,6 +23,10 @@ struct SimRun {
   // Nodes released without all their predecessors, to break a dependency cycle (inconsistent
   // dependencies in the input); 0 on a consistent graph.
   std::uint64_t forcedNodes = 0;
+  // The knobs' host time cuts of this rank (by lane, then start), which host times between points
+  // also lose, and the longest of their stretches.
+  std::vector<HostTimeCut> hostCuts;
+  TimeNs longestHostCut = 0;
 };
 
 // Fails only on invalid knobs (a bad pattern, a non-positive factor).

@@ -13,6 +13,10 @@ Cases:
                mean, add, rsqrt, mul), torch.rms_norm (fused), torch.compile of the naive function
                (Inductor's fused C++ or Triton kernel) -> rmsnorm_naive/, rmsnorm_fused/,
                rmsnorm_compiled/
+  layernorm    LayerNorm (no affine) of a [rows, hidden] tensor two ways: naive (mean, sub, mul,
+               mean, add, rsqrt, mul) and F.layer_norm -> layernorm_naive/, layernorm_fused/
+  gelu         tanh GELU of a [rows, hidden] tensor two ways: naive (mul, add, tanh ...) and
+               F.gelu(approximate='tanh') -> gelu_naive/, gelu_fused/
   matmul       an N x N matmul (default 1024) -> matmul_<N>/
   transformer  a small transformer training step; on CUDA with work on two streams and explicit
                syncs (events, stream waits, synchronize) -> transformer_two_streams/; on the CPU
@@ -29,7 +33,7 @@ import argparse
 import os
 import sys
 
-CASES = ("rmsnorm", "matmul", "transformer", "allreduce")
+CASES = ("rmsnorm", "layernorm", "gelu", "matmul", "transformer", "allreduce")
 MIN_TORCH = (2, 1)
 
 
@@ -60,9 +64,14 @@ def parse_args(argv):
         default=0,
         help="torch.set_num_threads before recording (default: torch's own choice)",
     )
-    parser.add_argument("--rows", type=int, default=4096, help="rmsnorm: rows of the input (default 4096)")
     parser.add_argument(
-        "--hidden", type=int, default=4096, help="rmsnorm: the normalised size (default 4096)"
+        "--rows", type=int, default=4096, help="rmsnorm, layernorm, gelu: rows of the input (default 4096)"
+    )
+    parser.add_argument(
+        "--hidden",
+        type=int,
+        default=4096,
+        help="rmsnorm, layernorm, gelu: the normalised size (default 4096)",
     )
     parser.add_argument(
         "--matmul-size",

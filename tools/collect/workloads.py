@@ -280,6 +280,83 @@ def run_rmsnorm(args, device):
         yield name, None
 
 
+# ---- LayerNorm and GELU, naive against fused --------------------------------------------------
+# More naive/fused pairs for the advice's fusion prices (sutra-cli advise): each naive function is a
+# chain of elementwise and reduction ops on the same tensor, the fused one is the op torch provides.
+
+
+def layernorm_naive(x):
+    mean = torch.mean(x, dim=-1, keepdim=True)
+    centred = x - mean
+    var = torch.mean(centred * centred, dim=-1, keepdim=True)
+    return centred * torch.rsqrt(var + EPS)
+
+
+def layernorm_fused(x):
+    return F.layer_norm(x, [x.shape[-1]], None, None, EPS)
+
+
+def gelu_naive(x):
+    return 0.5 * x * (1.0 + torch.tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)))
+
+
+def gelu_fused(x):
+    return F.gelu(x, approximate="tanh")
+
+
+PAIRS = {
+    "layernorm": (
+        (("layernorm_naive", layernorm_naive), ("layernorm_fused", layernorm_fused)),
+        {
+            "layernorm_naive": "LayerNorm (no affine) of a [%d, %d] %s tensor written out: mean, sub, "
+            "mul, mean, add, rsqrt, mul",
+            "layernorm_fused": "F.layer_norm on the same [%d, %d] %s tensor: one fused op",
+        },
+    ),
+    "gelu": (
+        (("gelu_naive", gelu_naive), ("gelu_fused", gelu_fused)),
+        {
+            "gelu_naive": "tanh-approximate GELU of a [%d, %d] %s tensor written out: mul, mul, mul, "
+            "add, mul, tanh, add, mul, mul",
+            "gelu_fused": "F.gelu(approximate='tanh') on the same [%d, %d] %s tensor: one fused op",
+        },
+    ),
+}
+
+
+def run_pair(case, args, device):
+    """Records the naive and the fused variant of `case` on one [rows, hidden] input, as rmsnorm."""
+    dtype = torch.bfloat16 if device.type == "cuda" else torch.float32
+    rows, hidden = getattr(args, "rows", 4096), getattr(args, "hidden", 4096)
+    x = torch.randn(rows, hidden, device=device, dtype=dtype)
+    variants, what = PAIRS[case]
+    type_name = str(dtype).replace("torch.", "")
+    for name, fn in variants:
+        for _ in range(3):
+            fn(x)
+        synchronize(device)
+
+        def step(_, fn=fn):
+            fn(x)
+            synchronize(device)
+
+        out_dir = os.path.join(args.out, name)
+        files, sync = record(out_dir, 0, device, step, args)
+        notes = ["CPU run: float32 instead of bfloat16, no device kernels"] if device.type == "cpu" else []
+        write_meta(
+            out_dir, name, device, args, files, sync, notes=notes, what=what[name] % (rows, hidden, type_name)
+        )
+        yield name, None
+
+
+def run_layernorm(args, device):
+    return run_pair("layernorm", args, device)
+
+
+def run_gelu(args, device):
+    return run_pair("gelu", args, device)
+
+
 # ---- matmul ----------------------------------------------------------------------------------
 
 
@@ -479,6 +556,8 @@ def run_allreduce(args, device):
 
 RUNNERS = {
     "rmsnorm": run_rmsnorm,
+    "layernorm": run_layernorm,
+    "gelu": run_gelu,
     "matmul": run_matmul,
     "transformer": run_transformer,
     "allreduce": run_allreduce,

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+#include "advice_action.h"
+
+#include <QAction>
+#include <QFutureWatcher>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPointer>
+#include <QtConcurrent>
+#include <memory>
+
+#include "advice/advise.h"
+#include "advice_view.h"
+#include "analysis_menus.h"
+#include "timeline_view.h"
+#include "trace_session.h"
+
+namespace sutra::gui {
+namespace {
+
+// The worker's answer: the advice, or why there is none.
+struct AdviceOutcome {
+  std::shared_ptr<const Advice> advice;
+  std::string error;
+};
+
+void showAdvice(QMainWindow* window, widgets::TraceSession* session) {
+  const auto run = session->run();
+  if (session->ranks().empty() || !run) {
+    QMessageBox::information(window, QObject::tr("Advice"),
+                             QObject::tr("Open a trace and wait for it to load first."));
+    return;
+  }
+  auto* view = new widgets::AdviceView;
+  view->setObjectName("AdviceView");
+  QPointer<widgets::TimelineView> timeline = window->findChild<widgets::TimelineView*>();
+  QObject::connect(view, &widgets::AdviceView::findingActivated, view,
+                   [timeline](int rankIndex, const std::vector<EventId>& evidence) {
+                     if (!timeline || evidence.empty()) return;
+                     // The rank's part where the timeline shows every rank, else the one shown.
+                     const int part = timeline->partCount() > 1 ? rankIndex : 0;
+                     if (part >= timeline->partCount()) return;
+                     timeline->selectEvent(part, evidence.front(), true);
+                     timeline->showMatches(evidence);
+                   });
+  showAnalysisWindow(window, view, QObject::tr("Advice"))->resize(1000, 760);
+
+  auto* watcher = new QFutureWatcher<AdviceOutcome>(view);
+  QObject::connect(watcher, &QFutureWatcher<AdviceOutcome>::finished, view, [view, watcher, run] {
+    const AdviceOutcome outcome = watcher->result();
+    watcher->deleteLater();
+    if (!outcome.error.empty()) {
+      QMessageBox::critical(view, QObject::tr("Advice"), QString::fromStdString(outcome.error));
+      return;
+    }
+    view->setAdvice(run, outcome.advice);
+  });
+  watcher->setFuture(QtConcurrent::run([run] {
+    AdviceOutcome out;
+    auto advice = adviseRun(*run);
+    if (advice)
+      out.advice = std::make_shared<const Advice>(std::move(*advice));
+    else
+      out.error = advice.error().message;
+    return out;
+  }));
+}
+
+}  // namespace
+
+QAction* addAdviceAction(QMainWindow* window, QMenu* analysis, widgets::TraceSession* session) {
+  auto* action = new QAction(QObject::tr("&Advice"), window);
+  action->setObjectName("Advice");
+  action->setToolTip(
+      QObject::tr("The problems in the run, each with its evidence and its simulated price"));
+  analysis->addAction(action);
+  auto update = [action, session] {
+    action->setEnabled(!session->ranks().empty() && session->run() != nullptr);
+  };
+  update();
+  using widgets::TraceSession;
+  QObject::connect(session, &TraceSession::started, action, update);
+  QObject::connect(session, &TraceSession::finished, action, update);
+  QObject::connect(session, &TraceSession::failed, action, update);
+  QObject::connect(session, &TraceSession::canceled, action, update);
+  QObject::connect(action, &QAction::triggered, window,
+                   [window, session] { showAdvice(window, session); });
+  return action;
+}
+
+}  // namespace sutra::gui

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#include "advice/advice_scope.h"
+
+#include <algorithm>
+#include <map>
+
+namespace sutra {
+
+bool AdviceScope::hasDeviceOps() const {
+  return std::any_of(trace.events.begin(), trace.events.end(),
+                     [](const Event& e) { return isDeviceOp(e.klass); });
+}
+
+std::vector<EventId> outermostOps(const Trace& trace, LaneId lane, TimeNs start, TimeNs end) {
+  std::vector<EventId> ops;
+  const Lane& l = trace.lanes[lane];
+  for (EventId id = trace.lowerBound(lane, start); id < l.endEvent; ++id) {
+    const Event& e = trace.events[id];
+    if (e.start >= end) break;
+    if (e.klass != CategoryClass::CpuOp) continue;
+    bool nested = false;
+    for (EventId p = e.parent; p != kNoEvent; p = trace.events[p].parent)
+      if (trace.events[p].klass == CategoryClass::CpuOp) {
+        nested = true;
+        break;
+      }
+    if (!nested) ops.push_back(id);
+  }
+  return ops;
+}
+
+const Step* stepAt(std::span<const Step> steps, TimeNs t) {
+  for (const auto& s : steps)
+    if (t >= s.start && t < s.end) return &s;
+  return nullptr;
+}
+
+std::string topNames(const Trace& trace, std::span<const EventId> events, std::size_t limit) {
+  std::map<std::string_view, std::pair<std::size_t, TimeNs>> byName;
+  for (EventId id : events) {
+    auto& [count, total] = byName[trace.name(trace.events[id])];
+    ++count;
+    total += trace.events[id].dur;
+  }
+  std::vector<std::pair<std::string_view, std::pair<std::size_t, TimeNs>>> sorted(byName.begin(),
+                                                                                  byName.end());
+  std::sort(sorted.begin(), sorted.end(),
+            [](const auto& a, const auto& b) { return a.second.second > b.second.second; });
+  std::string text;
+  for (std::size_t i = 0; i < sorted.size() && i < limit; ++i) {
+    if (!text.empty()) text += ", ";
+    text += std::string(sorted[i].first) + " (" + std::to_string(sorted[i].second.first) + ", " +
+            formatDuration(sorted[i].second.second) + ")";
+  }
+  return text;
+}
+
+}  // namespace sutra

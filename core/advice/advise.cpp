@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#include "advice/advise.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "advice/advice_scope.h"
+#include "advice/blocking_syncs.h"
+#include "advice/cpu_op_overhead.h"
+#include "advice/dataloader_wait.h"
+#include "advice/exposed_communication.h"
+#include "advice/fusion_candidates.h"
+#include "advice/host_bound.h"
+#include "advice/memory_copies.h"
+#include "advice/price.h"
+#include "advice/stragglers.h"
+
+namespace sutra {
+
+Result<Advice> adviseRun(const Run& run, const AdviceOptions& options, const CancelToken& cancel) {
+  if (run.ranks.empty()) return Error{"advise: the run has no rank"};
+  Advice advice;
+  for (std::uint32_t i = 0; i < run.ranks.size(); ++i) {
+    const RankRun& rank = *run.ranks[i];
+    if (!rank.trace || rank.stage < RunStage::Simulate)
+      return Error{rank.path() + ": advise needs the rank read, linked, analysed and simulated"};
+    const AdviceScope scope{rank, i, *rank.trace, rank.steps};
+    auto fusion = findFusionCandidates(scope);
+    if (fusion.size() > options.maxFusionCandidates) fusion.resize(options.maxFusionCandidates);
+    for (auto& found :
+         {fusion, findHostBoundSteps(scope), findBlockingSyncs(scope), findMemoryCopies(scope),
+          findDataLoaderWaits(scope), findCpuOpOverhead(scope), findExposedCommunication(scope)})
+      advice.findings.insert(advice.findings.end(), found.begin(), found.end());
+  }
+  const auto stragglers = findStragglers(run);
+  advice.findings.insert(advice.findings.end(), stragglers.begin(), stragglers.end());
+  // No finding without evidence.
+  std::erase_if(advice.findings, [](const Finding& f) { return f.evidence.empty(); });
+  for (auto& f : advice.findings) {
+    if (cancel.canceled()) return Error{kCanceled};
+    // Each event once, in the order the finder gave (the first is the one to show).
+    std::unordered_set<EventId> seen;
+    std::erase_if(f.evidence, [&](EventId id) { return !seen.insert(id).second; });
+    if (options.price) priceFinding(run, f);
+    if (f.price.priced) advice.stepNs = f.price.stepNs;
+  }
+  std::stable_sort(advice.findings.begin(), advice.findings.end(),
+                   [](const Finding& a, const Finding& b) {
+                     if (a.price.priced != b.price.priced) return a.price.priced;
+                     if (a.price.priced) return a.price.savingNs() > b.price.savingNs();
+                     return a.measuredNs > b.measuredNs;
+                   });
+  return advice;
+}
+
+}  // namespace sutra

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+#include "advice/cpu_op_overhead.h"
+
+#include <algorithm>
+#include <map>
+
+namespace sutra {
+
+std::vector<Finding> findCpuOpOverhead(const AdviceScope& scope) {
+  const Trace& trace = scope.trace;
+  if (!scope.rank.launches) return {};
+  const LaunchIndex& launches = *scope.rank.launches;
+  // Per outermost op: its device time and its launch calls' host time.
+  struct OpWork {
+    TimeNs device = 0;
+    TimeNs launching = 0;
+    std::vector<EventId> calls;
+  };
+  std::map<EventId, OpWork> work;
+  for (const auto& l : launches.launches()) {
+    if (l.runtimeCall == kNoEvent) continue;
+    EventId op = kNoEvent;
+    for (EventId p = trace.events[l.runtimeCall].parent; p != kNoEvent; p = trace.events[p].parent)
+      if (trace.events[p].klass == CategoryClass::CpuOp) op = p;
+    if (op == kNoEvent || !stepAt(scope.steps, trace.events[op].start)) continue;
+    OpWork& w = work[op];
+    w.device += trace.events[l.deviceOp].dur;
+    if (std::find(w.calls.begin(), w.calls.end(), l.runtimeCall) == w.calls.end()) {
+      w.calls.push_back(l.runtimeCall);
+      w.launching += trace.events[l.runtimeCall].dur;
+    }
+  }
+  struct Group {
+    std::vector<EventId> ops;
+    TimeNs cpu = 0, device = 0, overhead = 0;
+    std::vector<const Step*> steps;
+  };
+  std::map<std::string_view, Group> groups;
+  for (const auto& [op, w] : work) {
+    const Event& e = trace.events[op];
+    if (w.device > kTinyKernelNs || static_cast<double>(e.dur) < kOverheadRatio * double(w.device))
+      continue;
+    Group& g = groups[trace.name(e)];
+    g.ops.push_back(op);
+    g.cpu += e.dur;
+    g.device += w.device;
+    g.overhead += std::max<TimeNs>(0, e.dur - w.launching);
+    const Step* step = stepAt(scope.steps, e.start);
+    if (std::find(g.steps.begin(), g.steps.end(), step) == g.steps.end()) g.steps.push_back(step);
+  }
+  std::vector<Finding> findings;
+  const auto stepCount = static_cast<TimeNs>(std::max<std::size_t>(scope.steps.size(), 1));
+  for (auto& [name, g] : groups) {
+    Finding f;
+    f.kind = FindingKind::CpuOpOverhead;
+    f.rank = scope.rank.rank;
+    f.rankIndex = scope.rankIndex;
+    f.evidence = g.ops;
+    f.occurrences = g.ops.size();
+    f.steps = g.steps.size();
+    f.measuredNs = g.overhead / stepCount;
+    for (EventId op : g.ops) {
+      const Event& e = trace.events[op];
+      const TimeNs launching = work[op].launching;
+      f.fix.hostCuts.push_back(
+          {scope.rankIndex, e.lane, e.start, e.end(), std::max<TimeNs>(0, e.dur - launching)});
+    }
+    f.title = "CPU overhead of " + std::string(name) + ": " + formatDuration(g.cpu / stepCount) +
+              " on the host per step for " + formatDuration(g.device / stepCount) +
+              " of device work (" + std::to_string(g.ops.size()) + " calls)";
+    f.explanation =
+        "each call spends its time in dispatch (argument checks, allocation, the "
+        "autograd record) around a kernel of at most " +
+        formatDuration(kTinyKernelNs) +
+        "; many small ops keep the host, not the device, busy. Fuse them "
+        "(torch.compile) or capture the step in a CUDA graph.";
+    f.price.model =
+        "each call's host time beyond its launch calls removed (the launches replayed "
+        "without the dispatch, as a CUDA graph does)";
+    findings.push_back(std::move(f));
+  }
+  std::sort(findings.begin(), findings.end(),
+            [](const Finding& a, const Finding& b) { return a.measuredNs > b.measuredNs; });
+  if (findings.size() > 5) findings.resize(5);
+  return findings;
+}
+
+}  // namespace sutra

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#include "advice/host_bound.h"
+
+#include <algorithm>
+
+namespace sutra {
+
+std::vector<Finding> findHostBoundSteps(const AdviceScope& scope) {
+  const Trace& trace = scope.trace;
+  if (!scope.rank.launches || !scope.hasDeviceOps()) return {};
+  const LaunchIndex& launches = *scope.rank.launches;
+  // Device ops with a launch call, by device start.
+  std::vector<EventId> ops;
+  for (const auto& l : launches.launches())
+    if (l.runtimeCall != kNoEvent) ops.push_back(l.deviceOp);
+  std::sort(ops.begin(), ops.end(),
+            [&](EventId a, EventId b) { return trace.events[a].start < trace.events[b].start; });
+
+  Finding f;
+  f.kind = FindingKind::HostBound;
+  f.rank = scope.rank.rank;
+  f.rankIndex = scope.rankIndex;
+  TimeNs idle = 0;
+  std::vector<EventId> hostOps;
+  std::vector<const Step*> steps;
+  TimeNs busyUntil = kNoAnchor;
+  for (EventId id : ops) {
+    const Event& op = trace.events[id];
+    const Event& call = trace.events[launches.runtimeCallOf(id)];
+    const Step* step = stepAt(scope.steps, call.start);
+    // Idle since busyUntil, and the op was launched only after the device went idle.
+    if (step && busyUntil != kNoAnchor && busyUntil >= step->start &&
+        op.start - busyUntil >= kHostBoundMinGapNs && call.start > busyUntil) {
+      const TimeNs waited = std::min(op.start, call.start) - busyUntil;
+      if (waited >= kHostBoundMinGapNs) {
+        idle += op.start - busyUntil;
+        ++f.occurrences;
+        f.evidence.push_back(id);
+        f.evidence.push_back(launches.runtimeCallOf(id));
+        for (EventId h : outermostOps(trace, call.lane, busyUntil, call.start)) {
+          f.evidence.push_back(h);
+          hostOps.push_back(h);
+        }
+        f.fix.hostCuts.push_back({scope.rankIndex, call.lane, busyUntil, call.start, waited});
+        if (std::find(steps.begin(), steps.end(), step) == steps.end()) steps.push_back(step);
+      }
+    }
+    busyUntil = busyUntil == kNoAnchor ? op.end() : std::max(busyUntil, op.end());
+  }
+  if (f.occurrences == 0) return {};
+  f.steps = steps.size();
+  f.measuredNs = idle / static_cast<TimeNs>(std::max<std::size_t>(scope.steps.size(), 1));
+  f.title = "host-bound: the device idles " + formatDuration(f.measuredNs) +
+            " per step waiting for launches (" + std::to_string(f.occurrences) + " gaps)";
+  f.explanation =
+      "the device had finished all it was given and the next op was launched only after: the "
+      "launch queue was empty, so the host, not the device, set the pace. The launching thread "
+      "was busy with: " +
+      (hostOps.empty() ? std::string("no framework op (runtime or Python time)")
+                       : topNames(trace, hostOps, 4));
+  f.price.model =
+      "the launching thread's time from the device going idle to the launch removed "
+      "(the host keeps ahead, as with CUDA graphs or the work moved off that thread)";
+  return {std::move(f)};
+}
+
+}  // namespace sutra

@@ -53,6 +53,8 @@ OpTableView::OpTableView(QWidget* parent) : QWidget(parent) {
   view_->horizontalHeader()->setHighlightSections(false);
   view_->setColumnHidden(OpTableModel::InputShapes, true);
   view_->setWordWrap(false);
+  connect(view_->horizontalHeader(), &QHeaderView::sectionClicked, this,
+          [this] { userSorted_ = true; });
 
   auto* top = new QHBoxLayout;
   top->setContentsMargins(4, 4, 4, 0);
@@ -99,6 +101,17 @@ void OpTableView::setSteps(std::vector<Step> steps) {
 
 void OpTableView::setTable(std::shared_ptr<const OpTable> table) {
   if (table && window_->currentIndex() <= 0) whole_ = table->window;
+  // A run with no device time (a CPU recording) shows no empty device columns, as torch prints
+  // none, and is sorted by self CPU unless the user chose another column.
+  const bool device = !table || table->hasDeviceTime();
+  for (int c : {OpTableModel::SelfDevice, OpTableModel::SelfDevicePercent,
+                OpTableModel::DeviceTotal, OpTableModel::DeviceAverage})
+    view_->setColumnHidden(c, !device);
+  const int sorted = view_->horizontalHeader()->sortIndicatorSection();
+  if (!device && sorted == OpTableModel::SelfDevice)
+    view_->sortByColumn(OpTableModel::SelfCpu, Qt::DescendingOrder);
+  else if (device && sorted == OpTableModel::SelfCpu && !userSorted_)
+    view_->sortByColumn(OpTableModel::SelfDevice, Qt::DescendingOrder);
   model_->setTable(std::move(table));
   view_->resizeColumnsToContents();
   view_->setColumnWidth(OpTableModel::Name, std::min(view_->columnWidth(OpTableModel::Name), 380));

@@ -68,6 +68,7 @@ class OpTableView : public QWidget {
   QLabel* summary_ = nullptr;
   std::vector<Step> steps_;
   TimeWindow whole_;
+  bool userSorted_ = false;          // a header was clicked: keep the user's sort across tables
   std::optional<TimeWindow> range_;  // the last item of the window box, where set
 };
 

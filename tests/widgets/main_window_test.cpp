@@ -7,6 +7,7 @@
 
 #include <QAction>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -118,6 +119,33 @@ QString sample(const char* name) {
 }
 
 QStringList recentEntries() { return QSettings().value("recent").toStringList(); }
+
+// A CPU recording's operator table has no empty device columns and sorts by self CPU; a run with
+// device time shows them again, sorted by self device time.
+TEST(MainWindow, TheOperatorTableOfACpuRecordingHidesTheDeviceColumns) {
+  test::qtApp();
+  MainWindow window;
+  auto* ops = window.findChild<widgets::OpTableView*>();
+  ASSERT_NE(ops, nullptr);
+  auto* view = ops->findChild<QTableView*>();
+  ASSERT_NE(view, nullptr);
+  auto open = [&](const QString& path) {
+    QSignalSpy loaded(&window, &MainWindow::loadFinished);
+    window.openPaths({path});
+    ASSERT_TRUE(waitFor(loaded));
+    for (int i = 0; i < 600 && !ops->model()->table(); ++i) QTest::qWait(100);
+    ASSERT_NE(ops->model()->table(), nullptr);
+  };
+  ASSERT_NO_FATAL_FAILURE(open(
+      QString::fromStdString(std::string(SUTRA_SOURCE_DIR) + "/resources/samples/matmul_1024")));
+  EXPECT_TRUE(view->isColumnHidden(widgets::OpTableModel::SelfDevice));
+  EXPECT_TRUE(view->isColumnHidden(widgets::OpTableModel::DeviceAverage));
+  EXPECT_EQ(view->horizontalHeader()->sortIndicatorSection(), widgets::OpTableModel::SelfCpu);
+  ASSERT_NO_FATAL_FAILURE(open(sample("matmul_1024")));
+  for (int i = 0; i < 600 && !ops->model()->table()->hasDeviceTime(); ++i) QTest::qWait(100);
+  EXPECT_FALSE(view->isColumnHidden(widgets::OpTableModel::SelfDevice));
+  EXPECT_EQ(view->horizontalHeader()->sortIndicatorSection(), widgets::OpTableModel::SelfDevice);
+}
 
 // A failed open keeps the trace loaded before, with its title, and stays out of Open Recent; only
 // what opened enters it.

@@ -62,10 +62,10 @@ TEST(AnalysisMenus, MainWindowHasCompareExportSimulationAndCharts) {
                                                   "Table as CSV...", "Chart (PNG, SVG, PDF)..."}));
   QMenu* analysis = menuNamed(&window, "Analysis");
   ASSERT_NE(analysis, nullptr);
-  EXPECT_EQ(actionTexts(analysis),
-            (QStringList{"Simulate", "Simulate with ASTRA-sim...", "Advice", "Charts",
-                         "Step Breakdown", "Flame Graph", "Call Tree", "Critical Path", "Memory",
-                         "SQL Query"}));
+  EXPECT_EQ(
+      actionTexts(analysis),
+      (QStringList{"Simulate", "Simulate with ASTRA-sim...", "Advice", "Charts", "Step Breakdown",
+                   "Flame Graph", "Call Tree", "Critical Path", "Memory", "SQL Query"}));
   // In the menu bar between View and Help.
   QStringList bar;
   for (const QAction* a : window.menuBar()->actions()) bar << a->text().remove('&');

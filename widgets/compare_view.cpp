@@ -210,6 +210,10 @@ void CompareView::setResult(ComparisonResult result) {
   }
   totals_->setText(totals);
   const bool third = result.aVsC.has_value();
+  // Runs with no device time on any side (CPU recordings) show no columns of device zeros.
+  const bool device = result.comparison.selfDeviceTotalA != 0 ||
+                      result.comparison.selfDeviceTotalB != 0 ||
+                      (third && result.aVsC->selfDeviceTotalB != 0);
   model_->setComparison(std::move(result.comparison), std::move(result.aVsC));
   // A bar's C values are those of the same operator's row (name, shapes, device side).
   if (third)
@@ -227,6 +231,10 @@ void CompareView::setResult(ComparisonResult result) {
   // sorts it (an indicator on Name would claim an order the rows are not in).
   proxy_->sort(-1);
   table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+  for (int c :
+       {CompareModel::DeviceTotalDelta, CompareModel::SelfDeviceA, CompareModel::SelfDeviceB,
+        CompareModel::SelfDeviceDelta, CompareModel::SelfDeviceC, CompareModel::SelfDeviceDeltaC})
+    table_->setColumnHidden(c, !device);
   table_->resizeColumnsToContents();
   table_->setColumnWidth(CompareModel::Name,
                          std::min(table_->columnWidth(CompareModel::Name), 260));

@@ -225,6 +225,31 @@ namespace {
 //   json.load(gzip.open(f'tests/data/synthetic_samples/{n}/rank0.kineto.json.gz'))['traceEvents']
 //   if e.get('cat')=='kernel']) for n in ('rmsnorm_naive','rmsnorm_fused')]"
 // gives 15 kernels of 241.751 us in all for naive, 3 of 77.052 us for fused: 3.14x less.
+// The bundled CPU recordings: the story is told by the time per step and the CPU time, and the
+// table has no columns of device zeros.
+TEST(CompareViewStory, NaiveAgainstCompiledRmsNormRecordedOnTheCpu) {
+  test::qtApp();
+  const QString samples =
+      QString::fromStdString(std::string(SUTRA_SOURCE_DIR) + "/resources/samples/");
+  CompareView view;
+  view.resize(1400, 900);
+  QSignalSpy ready(&view, &CompareView::ready);
+  view.openFiles(samples + "rmsnorm_naive", samples + "rmsnorm_compiled");
+  ASSERT_TRUE(ready.wait(60'000));
+  EXPECT_TRUE(view.headlineText().startsWith(
+      "B (rmsnorm_compiled) against A (rmsnorm_naive): time per step "))
+      << view.headlineText().toStdString();
+  EXPECT_FALSE(view.headlineText().contains("CUDA"));
+  EXPECT_TRUE(view.totalsText().startsWith(
+      "4 ops only in A (aten::mul, aten::mean, aten::add, aten::rsqrt)"))
+      << view.totalsText().toStdString();
+  auto* table = view.findChild<QTableView*>();
+  ASSERT_NE(table, nullptr);
+  EXPECT_TRUE(table->isColumnHidden(CompareModel::SelfDeviceA));
+  EXPECT_TRUE(table->isColumnHidden(CompareModel::DeviceTotalDelta));
+  EXPECT_FALSE(table->isColumnHidden(CompareModel::SelfCpuDelta));
+}
+
 TEST(CompareViewStory, NaiveAgainstFusedRmsNormOnOneTimeAxis) {
   test::qtApp();
   const QString samples =

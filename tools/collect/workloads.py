@@ -214,6 +214,23 @@ def write_sample_md(out_dir, meta):
         f.write("\n".join(lines) + "\n")
 
 
+def record_elementwise(args, device, name, fn, x, what):
+    """Records fn(x) per step into args.out/name, after three calls outside the profiler (caches
+    warm, lazy initialisation done), with its meta.json and SAMPLE.md."""
+    for _ in range(3):
+        fn(x)
+    synchronize(device)
+
+    def step(_):
+        fn(x)
+        synchronize(device)
+
+    out_dir = os.path.join(args.out, name)
+    files, sync = record(out_dir, 0, device, step, args)
+    notes = ["CPU run: float32 instead of bfloat16, no device kernels"] if device.type == "cpu" else []
+    write_meta(out_dir, name, device, args, files, sync, notes=notes, what=what)
+
+
 # ---- RMSNorm three ways ----------------------------------------------------------------------
 
 
@@ -253,7 +270,6 @@ def run_rmsnorm(args, device):
         if why_not:
             yield name, why_not
             continue
-        notes = []
         if fn == "compile":
             try:
                 fn = torch.compile(rmsnorm_naive)
@@ -262,21 +278,7 @@ def run_rmsnorm(args, device):
             except Exception as e:  # no C++ compiler or Triton on this machine, say
                 yield name, "torch.compile failed: %s" % str(e).splitlines()[0]
                 continue
-        for _ in range(3):
-            fn(x)
-        synchronize(device)
-
-        def step(_, fn=fn):
-            fn(x)
-            synchronize(device)
-
-        out_dir = os.path.join(args.out, name)
-        files, sync = record(out_dir, 0, device, step, args)
-        if device.type == "cpu":
-            notes.append("CPU run: float32 instead of bfloat16, no device kernels")
-        write_meta(
-            out_dir, name, device, args, files, sync, notes=notes, what=what[name] % (rows, hidden, type_name)
-        )
+        record_elementwise(args, device, name, fn, x, what[name] % (rows, hidden, type_name))
         yield name, None
 
 
@@ -332,20 +334,7 @@ def run_pair(case, args, device):
     variants, what = PAIRS[case]
     type_name = str(dtype).replace("torch.", "")
     for name, fn in variants:
-        for _ in range(3):
-            fn(x)
-        synchronize(device)
-
-        def step(_, fn=fn):
-            fn(x)
-            synchronize(device)
-
-        out_dir = os.path.join(args.out, name)
-        files, sync = record(out_dir, 0, device, step, args)
-        notes = ["CPU run: float32 instead of bfloat16, no device kernels"] if device.type == "cpu" else []
-        write_meta(
-            out_dir, name, device, args, files, sync, notes=notes, what=what[name] % (rows, hidden, type_name)
-        )
+        record_elementwise(args, device, name, fn, x, what[name] % (rows, hidden, type_name))
         yield name, None
 
 

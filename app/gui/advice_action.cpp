@@ -13,6 +13,7 @@
 #include "advice/advise.h"
 #include "advice_view.h"
 #include "analysis_menus.h"
+#include "session_updates.h"
 #include "timeline_view.h"
 #include "trace_session.h"
 
@@ -78,12 +79,7 @@ QAction* addAdviceAction(QMainWindow* window, QMenu* analysis, widgets::TraceSes
   auto update = [action, session] {
     action->setEnabled(!session->ranks().empty() && session->run() != nullptr);
   };
-  update();
-  using widgets::TraceSession;
-  QObject::connect(session, &TraceSession::started, action, update);
-  QObject::connect(session, &TraceSession::finished, action, update);
-  QObject::connect(session, &TraceSession::failed, action, update);
-  QObject::connect(session, &TraceSession::canceled, action, update);
+  updateOnLoadChanges(session, action, update);
   QObject::connect(action, &QAction::triggered, window,
                    [window, session] { showAdvice(window, session); });
   return action;

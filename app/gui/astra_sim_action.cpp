@@ -22,6 +22,7 @@
 #include "astra_sim_results_view.h"
 #include "chakra/convert_files.h"
 #include "session/astra_sim_comparison.h"
+#include "session_updates.h"
 #include "trace_session.h"
 
 namespace sutra::gui {
@@ -223,12 +224,7 @@ QAction* addAstraSimAction(QMainWindow* window, QMenu* analysis, widgets::TraceS
                   .arg(kAstraSimBinaryName)
             : QObject::tr("Export every rank to Chakra and run %1 on it.").arg(binary));
   };
-  update();
-  using widgets::TraceSession;
-  QObject::connect(session, &TraceSession::started, action, update);
-  QObject::connect(session, &TraceSession::finished, action, update);
-  QObject::connect(session, &TraceSession::failed, action, update);
-  QObject::connect(session, &TraceSession::canceled, action, update);
+  updateOnLoadChanges(session, action, update);
   QObject::connect(analysis, &QMenu::aboutToShow, action, update);
   QObject::connect(action, &QAction::triggered, window,
                    [window, session] { simulateWithAstraSim(window, session); });

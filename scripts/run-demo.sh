@@ -24,7 +24,7 @@ trap 'rm -rf "$out"' EXIT
 step() { printf '\n$ %s\n' "$*"; "$@" || echo "(exit status $?)"; }
 step "$cli" info "$naive"
 step "$cli" link "$naive" -o "$out/linked"
-step "$cli" convert "$naive" -o "$out/rmsnorm"
+step "$cli" convert "$naive" -o "$out/rmsnorm" --ranks 2
 step "$cli" stats "$naive/rank0.kineto.json.gz" --sort self_cpu --limit 10
 step "$cli" compare "$naive" "$compiled"
 step "$cli" simulate "$naive"

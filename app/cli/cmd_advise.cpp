@@ -5,6 +5,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "advice/advice_json.h"
 #include "advice/advise.h"
 #include "analysis_input.h"
 #include "cli_args.h"
@@ -29,36 +30,6 @@ constexpr const char* kHelp =
     "               \"start_ns\",\"dur_ns\"}],\"price\":{\"priced\",\"model\",\"not_priced\",\n"
     "               \"step_ns\",\"projected_step_ns\",\"saving_ns\",\"saving_fraction\",\n"
     "               \"other_bound_step_ns\"}}]}\n";
-
-nlohmann::json findingJson(const Run& run, const Finding& f) {
-  const Trace& trace = *run.ranks[f.rankIndex]->trace;
-  nlohmann::json evidence = nlohmann::json::array();
-  for (EventId id : f.evidence) {
-    const Event& e = trace.events[id];
-    evidence.push_back(
-        {{"event", id}, {"name", trace.name(e)}, {"start_ns", e.start}, {"dur_ns", e.dur}});
-  }
-  const FindingPrice& p = f.price;
-  nlohmann::json price = {{"priced", p.priced}, {"model", p.model}};
-  if (p.priced) {
-    price["step_ns"] = p.stepNs;
-    price["projected_step_ns"] = p.projectedStepNs;
-    price["saving_ns"] = p.savingNs();
-    price["saving_fraction"] = p.savingFraction();
-    if (p.otherBoundStepNs >= 0) price["other_bound_step_ns"] = p.otherBoundStepNs;
-  } else {
-    price["not_priced"] = p.notPriced;
-  }
-  return {{"kind", findingKindName(f.kind)},
-          {"rank", f.rank},
-          {"title", f.title},
-          {"explanation", f.explanation},
-          {"occurrences", f.occurrences},
-          {"steps", f.steps},
-          {"measured_ns", f.measuredNs},
-          {"evidence", std::move(evidence)},
-          {"price", std::move(price)}};
-}
 
 void printFinding(const Run& run, const Finding& f, std::size_t index) {
   const Trace& trace = *run.ranks[f.rankIndex]->trace;
@@ -100,10 +71,7 @@ int runAdvise(int argc, char** argv) {
   auto advice = adviseRun(*run, options);
   if (!advice) return fail("advise", advice.error().message);
   if (args->flag("--json")) {
-    nlohmann::json findings = nlohmann::json::array();
-    for (const auto& f : advice->findings) findings.push_back(findingJson(*run, f));
-    std::cout << jsonText(nlohmann::json{{"step_ns", advice->stepNs}, {"findings", findings}}, 2)
-              << "\n";
+    std::cout << jsonText(adviceJson(*run, *advice), 2) << "\n";
     return kExitOk;
   }
   if (advice->findings.empty()) {

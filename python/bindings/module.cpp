@@ -12,4 +12,6 @@ NB_MODULE(_core, m) {
   sutra::python::bindAnalyses(m);
   sutra::python::bindRankOverview(m);
   sutra::python::bindExports(m);
+  sutra::python::bindQuery(m);
+  sutra::python::bindAdvice(m);
 }

@@ -8,10 +8,12 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
 #include "session/run.h"
+#include "sql/query_session.h"
 #include "util/cancel_token.h"
 #include "util/result.h"
 
@@ -29,6 +31,10 @@ struct CoreError : std::runtime_error {
 struct RunHandle {
   Run run;
   RunOptions options;
+  // The SQL session over the run, opened by the first run.sql() and kept (its name order and row
+  // lists are built once).
+  std::mutex sqlOpening;
+  std::unique_ptr<sql::QuerySession> sql;
 };
 
 // Reports progress from the worker thread: a percentage and what is being done.
@@ -52,5 +58,7 @@ void bindColumns(nb::module_& m);
 void bindAnalyses(nb::module_& m);
 void bindRankOverview(nb::module_& m);
 void bindExports(nb::module_& m);
+void bindQuery(nb::module_& m);
+void bindAdvice(nb::module_& m);
 
 }  // namespace sutra::python

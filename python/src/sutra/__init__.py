@@ -5,12 +5,15 @@
     run = sutra.open("resources/samples/rmsnorm_naive")
     run.op_table()          # torch.profiler's key_averages()
     run.kernels()           # one row per device op, ts_ns / dur_ns, names as categoricals
+    run.sql("SELECT name, count(*) FROM slice GROUP BY name")
+    run.advise()            # the problems found, each with its simulated price
 
 See docs/python.md.
 """
 
 from ._compare import Comparison, compare
 from ._core import SutraError
+from ._query import tables as sql_tables
 from ._ranks import RankOverview, rank_overview
 from ._run import Run, open, open_ranks
 
@@ -23,4 +26,5 @@ __all__ = [
     "open",
     "open_ranks",
     "rank_overview",
+    "sql_tables",
 ]

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 
 import pandas as pd
 
-from . import _core, _frames
+from . import _advice, _core, _frames, _query
 from ._progress import ProgressCallback, progress_reporter
 
 # Event kinds (core's CategoryClass) as _core names them.
@@ -321,16 +321,8 @@ class Run:
         unknown = sorted(set(knobs) - set(_KNOBS))
         if unknown:
             raise ValueError(f"unknown knob {unknown[0]!r} (knobs: {', '.join(_KNOBS)})")
-        handle = self._handle
-        if any(info["kineto_path"] and not info.get("simulated") for info in self._info):
-            if self._simulated is None:
-                if self._reopen is None:
-                    raise ValueError("this run cannot be opened again up to its simulation")
-                with progress_reporter(progress, "sutra: simulating") as report:
-                    self._simulated = self._reopen("simulate", report)
-            handle = self._simulated
         result = _core.simulate(
-            handle,
+            self._simulation_handle(progress),
             [(str(k), float(v)) for k, v in (knobs.get("scale") or {}).items()],
             knobs.get("launch_latency_us"),
             float(knobs.get("launch_latency_scale", 1.0)),
@@ -343,6 +335,62 @@ class Run:
         frame["speedup"] = frame["measured_ns"] / frame["projected_ns"]
         frame.attrs = {"knobs": result["knobs"], "collectives_matched": result["collectives_matched"]}
         return frame
+
+    def _simulation_handle(self, progress) -> _core.RunHandle:
+        """The run up to its Simulate stage: this one, or the same inputs opened again once."""
+        if not any(info["kineto_path"] and not info["simulated"] for info in self._info):
+            return self._handle
+        if self._simulated is None:
+            if self._reopen is None:
+                raise ValueError("this run cannot be opened again up to its simulation")
+            with progress_reporter(progress, "sutra: simulating") as report:
+                self._simulated = self._reopen("simulate", report)
+        return self._simulated
+
+    def advise(self, *, top: int = 10, price: bool = True, progress=True) -> pd.DataFrame:
+        """The problems in the run, each with its evidence and its price (``sutra-cli advise``).
+
+        One row per finding (fusion candidates, host-bound steps, blocking syncs, memory copies,
+        the data loader's wait, CPU operator overhead, exposed communication, stragglers), priced
+        ones by saving, largest first: ``saving_ns`` is the mean step as the simulator replays it
+        (``step_ns``) minus the step it projects with the fix applied as a what-if
+        (``projected_step_ns``); ``model`` says how the fix was modelled, ``not_priced`` why a
+        finding has no price; ``evidence`` lists the event ids that show it (the ``id`` column of
+        :meth:`events`). ``top``: at most this many fusion candidates per rank. ``price=False``
+        finds without simulating. Ctrl-C cancels. A run opened before its Simulate stage is opened
+        again up to it.
+        """
+        if top < 0:
+            raise ValueError("top: a count, 0 or more")
+        handle = self._simulation_handle(progress)
+        doc = json.loads(_core.advise_json(handle, int(top), bool(price), None))
+        return _advice.advice_frame(doc)
+
+    def sql(self, query: str, *, max_rows: int | None = None) -> pd.DataFrame:
+        """Runs a read-only SQL query over the run and returns its rows (``sutra-cli query``).
+
+        The tables are virtual tables over the loaded run, nothing copied: Perfetto's where they
+        mean the same (``slice`` with ts, dur, name, category, depth, parent_id, track_id ...;
+        ``thread``, ``process``, ``thread_track``, ``counter``, ``flow``, ``args``) and Sutra's own
+        (``op``, ``kernel``, ``launch``, ``sync``, ``step``, ``rank``, ``et_node``,
+        ``memory_event``, ``collective``, ``op_table``); :func:`sutra.sql_tables` lists them. Times
+        are nanoseconds. Several statements run in order and the last one's rows come back. A bad
+        query raises :class:`sutra.SutraError` with SQLite's message and its line and column; a
+        query cannot write anywhere. Ctrl-C cancels it and the run stays usable. ``max_rows``: keep
+        at most this many rows (``attrs["truncated"]`` says whether it cut). A ``slice`` id maps to
+        its rank and event with :meth:`locate_slice`.
+        """
+        if max_rows is not None and max_rows < 1:
+            raise ValueError("max_rows: 1 or more (None: every row)")
+        return _query.result_frame(_core.sql(self._handle, str(query), max_rows or 0, None))
+
+    def locate_slice(self, slice_id: int) -> tuple[int, int]:
+        """The (rank, event id) of a ``slice`` id from :meth:`sql`; the event id is the ``id``
+        column of :meth:`events`. Raises KeyError for an id no rank holds."""
+        where = _core.locate_slice(self._handle, int(slice_id))
+        if where is None:
+            raise KeyError(f"no slice {slice_id} in this run")
+        return where
 
     def to_chakra(self, prefix: str, *, gzip: bool = False, progress=True) -> pd.DataFrame:
         """Writes each rank as a Chakra execution trace, ``<prefix>.<rank>.et``, with ASTRA-sim's

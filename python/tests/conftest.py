@@ -4,6 +4,7 @@ in ../shared, and sutra-cli's --json answers to judge the package against."""
 
 import json
 import os
+import signal
 import subprocess
 from pathlib import Path
 
@@ -55,3 +56,12 @@ def cli_json():
         return json.loads(done.stdout)
 
     return run
+
+
+@pytest.fixture
+def ctrl_c():
+    """Python's own SIGINT handler for the test (KeyboardInterrupt), even where the test run was
+    started with SIGINT ignored (a shell's background job): the Ctrl-C tests send SIGINT."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)

@@ -151,7 +151,7 @@ def test_a_callback_raising_keyboardinterrupt_cancels_the_load(samples):
     assert len(calls) == 1  # no callback after the first: the load stopped
 
 
-def test_ctrl_c_during_a_load_cancels_it(shared_kineto):
+def test_ctrl_c_during_a_load_cancels_it(shared_kineto, ctrl_c):
     """SIGINT from another thread while core reads: KeyboardInterrupt, and the open stops."""
     trace = shared_kineto / "resnet50_2021_autograd_api.pt.trace.json.gz"
     started = threading.Event()

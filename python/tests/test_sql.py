@@ -4,6 +4,7 @@
 
 import signal
 import threading
+import time
 
 import numpy as np
 import pandas as pd
@@ -106,15 +107,18 @@ def test_a_query_cannot_write(transformer, tmp_path):
     assert not target.exists()
 
 
-def test_ctrl_c_cancels_a_query_and_the_run_stays_usable(transformer):
-    endless = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
+def test_ctrl_c_cancels_a_query_and_the_run_stays_usable(transformer, ctrl_c):
+    # 300 M rows: many seconds, so that a Ctrl-C that did not cancel fails the test, not hangs it.
+    long = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 300000000) SELECT count(*) FROM c"
     timer = threading.Timer(0.3, signal.raise_signal, [signal.SIGINT])
     timer.start()
+    started = time.perf_counter()
     try:
         with pytest.raises(KeyboardInterrupt):
-            transformer.sql(endless)
+            transformer.sql(long)
     finally:
         timer.cancel()
+    assert time.perf_counter() - started < 5
     assert transformer.sql("SELECT count(*) AS n FROM slice")["n"].iloc[0] > 0
 
 

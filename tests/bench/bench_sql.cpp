@@ -15,6 +15,7 @@
 // DuckDB over a pandas frame. Make a 3 M-slice run with tools/reference/scale_kineto.py.
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -52,13 +53,21 @@ int main(int argc, char** argv) {
   int rounds = 5, windows = 20;
   bool baseline = true;
   std::string exportDir;
-  for (int i = 2; i < argc; ++i)
-    if (std::string(argv[i]) == "--no-baseline") baseline = false;
-  for (int i = 2; i + 1 < argc; i += 2) {
+  for (int i = 2; i < argc; ++i) {
     const std::string flag = argv[i];
-    if (flag == "--rounds") rounds = std::stoi(argv[i + 1]);
-    if (flag == "--windows") windows = std::stoi(argv[i + 1]);
-    if (flag == "--export") exportDir = argv[i + 1];
+    const bool valued = flag == "--rounds" || flag == "--windows" || flag == "--export";
+    if (flag == "--no-baseline") {
+      baseline = false;
+    } else if (!valued || i + 1 >= argc) {
+      std::fprintf(stderr, "sutra-bench-sql: %s: unknown, or its value is missing\n", flag.c_str());
+      return 2;
+    } else if (flag == "--rounds") {
+      rounds = std::stoi(argv[++i]);
+    } else if (flag == "--windows") {
+      windows = std::stoi(argv[++i]);
+    } else {
+      exportDir = argv[++i];
+    }
   }
 
   const double base = residentMiB();
@@ -161,7 +170,14 @@ int main(int argc, char** argv) {
   }
 
   if (!exportDir.empty()) {
+    std::error_code made;
+    std::filesystem::create_directories(exportDir, made);
     std::ofstream csv(exportDir + "/slices.csv");
+    if (made || !csv) {
+      std::fprintf(stderr, "sutra-bench-sql: %s: cannot write slices.csv there\n",
+                   exportDir.c_str());
+      return 1;
+    }
     csv << "id,ts,dur,name,track_id\n";
     std::int64_t id = 0;
     for (const auto& r : run->ranks) {
@@ -172,6 +188,12 @@ int main(int argc, char** argv) {
     }
     std::ofstream out(exportDir + "/windows.txt");
     for (const std::int64_t t : starts) out << t << '\n';
+    csv.close();
+    out.close();
+    if (!csv || !out) {
+      std::fprintf(stderr, "sutra-bench-sql: %s: writing the export failed\n", exportDir.c_str());
+      return 1;
+    }
     std::printf("exported %lld slices to %s\n", static_cast<long long>(id), exportDir.c_str());
   }
   return 0;

@@ -1,17 +1,19 @@
 # SPDX-License-Identifier: MIT
 """The advice's fusion prices checked against reality, live: each naive/fused pair of tools/collect
 (RMSNorm against its torch.compile run, LayerNorm against F.layer_norm, GELU against F.gelu) is
-recorded fresh on the CPU (four steps); `sutra-cli advise` must name the naive run's sequence of
-ops, and the saving it predicts from the naive run alone is compared with the measured one, the
-naive run's mean step minus the fused run's (tools/reference/advice_vs_measured.py; the table in
-docs/performance.md).
+recorded fresh on the CPU (six steps); `sutra-cli advise` must name the naive run's sequence of ops,
+and the saving it predicts from the naive run alone must be within 25 % (the goal) of the measured
+one, the naive run's mean step minus the fused run's (tools/reference/advice_vs_measured.py; the
+table in docs/performance.md).
 
-The goal is 25 %, which 13 of 16 recorded pairs meet (docs/performance.md gives the figures and
-the misses: a loaded machine's bursts, and Inductor's CPU RMSNorm kernel, which is not bound by
-memory on a quiet one); the check allows 50 %. A recording is a timing on a shared 2-core machine:
-where the measured saving itself is noise (the fused run not faster, or the price off by more
-than the tolerance), the pair is recorded afresh, three times at most, and every attempt is
-printed. Skips where torch is not installed."""
+Every pair is recorded at [4096, 4096] (64 MiB a tensor): there a step streams from memory and
+the steps of a recording agree within a few per cent, and 33 of 33 pairs recorded so (three
+shapes of 64 MiB) were within 25 % (-8 % to +18 %). At [2048, 2048] (16 MiB) the same programs'
+steps switch between two speeds from one step to the next (a fused LayerNorm 2.1 ms, then 4.4-4.7
+ms), whether the tensors stayed in the shared L3 cache or not, and the errors ran from -42 % to
++51 %: a timing of the cache, not of the model. A recording is still a timing on a shared 2-core
+machine: where the measured saving is off by more than the goal, the pair is recorded afresh,
+three times at most, and every attempt is printed. Skips where torch is not installed."""
 
 import sys
 
@@ -27,9 +29,7 @@ pytestmark = pytest.mark.torch_oracle
 sys.path.insert(0, str(SOURCE_DIR / "tools" / "reference"))
 import advice_vs_measured  # noqa: E402
 
-# case: (naive folder, fused folder, the sequence advise must name, the input's rows and columns);
-# RMSNorm at [4096, 4096]: at [2048, 2048] its compiled run alone varied from 3.8 to 10.5 ms a step
-# between recordings on a quiet machine.
+# case: (naive folder, fused folder, the sequence advise must name, the input's rows and columns)
 PAIRS = {
     "rmsnorm": (
         "rmsnorm_naive",
@@ -41,29 +41,20 @@ PAIRS = {
         "layernorm_naive",
         "layernorm_fused",
         "aten::mean > aten::sub > aten::mul > aten::mean > aten::add > aten::rsqrt > aten::mul",
-        (2048, 2048),
+        (4096, 4096),
     ),
     "gelu": (
         "gelu_naive",
         "gelu_fused",
         " > ".join(["aten::mul"] * 4 + ["aten::add", "aten::mul", "aten::tanh", "aten::add", "aten::mul"]),
-        (2048, 2048),
+        (4096, 4096),
     ),
 }
-TOLERANCE = 0.50
+TOLERANCE = 0.25
 ATTEMPTS = 3
-# Where the fused op torch provides is bound by its arithmetic, not its bytes, the bytes model prices
-# an ideal fusion and its saving is an upper bound. GELU on this CPU: aten::gelu (tanh form) takes
-# 3.6 ms over the same 16 MiB in and out that aten::tanh alone moves in 1.0 ms (sutra-cli stats of a
-# [2048, 2048] recording, 09:45 UTC, quiet machine): the price came out +58 % to +83 % over the
-# measured saving in six recordings (+1 % to +8 % under load, docs/performance.md). For such a pair
-# the check is that the price bounds the saving from above, within twice it.
-UPPER_BOUND_PAIRS = {"gelu"}
 
 
-def within(case, row):
-    if case in UPPER_BOUND_PAIRS:
-        return 0 <= row["error"] <= 1.0
+def within(row):
     return abs(row["error"]) <= TOLERANCE
 
 
@@ -84,10 +75,9 @@ def test_fusion_price_against_the_fused_run(case, sutra_cli, tmp_path):
         assert row["title"] is not None and row["title"].startswith("fuse " + sequence + " ("), row["title"]
         assert row["predicted_saving_ns"] is not None, "the fusion was not priced"
         attempts.append(row)
-        if row["measured_saving_ns"] > 0 and within(case, row):
+        if row["measured_saving_ns"] > 0 and within(row):
             return
     best = min(attempts, key=lambda r: abs(r["error"]) if r["measured_saving_ns"] > 0 else float("inf"))
-    # (for an upper-bound pair, closest to the measured saving as well)
     assert best["measured_saving_ns"] > 0, (
         f"the fused run was not faster in {ATTEMPTS} recordings: {attempts}"
     )

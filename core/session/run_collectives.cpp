@@ -2,6 +2,7 @@
 #include "session/run_collectives.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "session/run.h"
 
@@ -30,6 +31,25 @@ RunCollectives matchRunCollectives(const std::vector<std::shared_ptr<const RankR
   }
   out.matching = matchCollectives(comms);
   out.clockOffsets = estimateClockOffsets(graphs, out.matching, measured);
+  // Each member's end as measured, beyond the last arrival plus the transfer (the shortest span,
+  // the simulator's), on the aligned clocks.
+  for (SimCollective& collective : out.matching.collectives) {
+    if (collective.pointToPoint || collective.members.size() < 2) continue;
+    bool allMeasured = true;
+    TimeNs lastArrival = kNoAnchor, transfer = std::numeric_limits<TimeNs>::max();
+    for (const auto& m : collective.members) {
+      allMeasured = allMeasured && measured[m.rank];
+      const SimNode& n = graphs[m.rank]->nodes[m.node];
+      lastArrival = std::max(lastArrival, n.measured + out.clockOffsets[m.rank]);
+      transfer = std::min(transfer, n.span);
+    }
+    if (!allMeasured) continue;
+    for (const auto& m : collective.members) {
+      const SimNode& n = graphs[m.rank]->nodes[m.node];
+      collective.endResiduals.push_back(n.measured + n.span + out.clockOffsets[m.rank] -
+                                        lastArrival - transfer);
+    }
+  }
   out.matchedOps = out.matching.matchedOps;
   out.unmatchedOps = out.matching.unmatchedOps;
   out.problems = out.matching.problems;

@@ -95,7 +95,7 @@ CollectiveMatching matchCollectives(std::span<const RankComms> ranks) {
       continue;
     }
     out.matchedOps += members.size();
-    out.collectives.push_back({std::move(members), false});
+    out.collectives.push_back({std::move(members), false, {}});
   }
   for (auto& [key, pair] : pairs) {
     if (!pair.first || !pair.second) {
@@ -104,7 +104,7 @@ CollectiveMatching matchCollectives(std::span<const RankComms> ranks) {
       continue;
     }
     out.matchedOps += 2;
-    out.collectives.push_back({{*pair.first, *pair.second}, true});
+    out.collectives.push_back({{*pair.first, *pair.second}, true, {}});
   }
   if (unmatched && ranks.size() > 1)
     out.problems.add(

@@ -26,6 +26,7 @@ std::unique_ptr<RankSimulation> prepareRankSimulation(RankSimulationInputs in, i
   sim->launches = std::move(in.launches);
   static const std::vector<SyncDependency> kNone;
   SimGraphInputs inputs = simInputsFromKineto(*sim->launches, in.syncs ? *in.syncs : kNone);
+  addCpuCollectiveIssues(*sim->trace, inputs);
   if (in.linked) addLinkedDependencies(*in.linked, inputs);
   sim->steps = std::move(in.steps);
   sim->graph = buildSimGraph(*sim->trace, inputs);

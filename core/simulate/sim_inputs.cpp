@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "simulate/sim_inputs.h"
 
+#include <algorithm>
+#include <deque>
+#include <map>
+
+#include "chakra/collective.h"
+
 namespace sutra {
 
 SimGraphInputs simInputsFromKineto(const LaunchIndex& launches,
@@ -16,6 +22,62 @@ SimGraphInputs simInputsFromKineto(const LaunchIndex& launches,
       inputs.hostWaits.push_back({s.waiter, s.waitedOn});
   }
   return inputs;
+}
+
+namespace {
+
+// A framework's wait for a collective's work: c10d's op, or the Python binding's frame where the
+// profiler records stacks.
+bool isWorkWait(std::string_view name) {
+  return name == "c10d::wait" || name.starts_with("<built-in method wait of");
+}
+
+}  // namespace
+
+void addCpuCollectiveIssues(const Trace& trace, SimGraphInputs& inputs) {
+  std::vector<EventId> workers, issuers;
+  for (EventId e = 0; e < trace.events.size(); ++e) {
+    const Event& ev = trace.events[e];
+    const std::string_view name = trace.name(ev);
+    if (ev.klass == CategoryClass::UserAnnotation && chakra::isCommWorkerName(name))
+      workers.push_back(e);
+    else if (ev.klass == CategoryClass::CpuOp && name.starts_with("c10d::"))
+      issuers.push_back(e);
+  }
+  if (workers.empty() || issuers.empty()) return;
+  auto byStart = [&](EventId a, EventId b) {
+    return trace.events[a].start < trace.events[b].start;
+  };
+  std::sort(workers.begin(), workers.end(), byStart);
+  std::sort(issuers.begin(), issuers.end(), byStart);
+  // Per collective, the issuing ops not yet paired, oldest first.
+  std::map<chakra::Collective, std::deque<EventId>> waiting;
+  std::size_t next = 0;
+  for (EventId w : workers) {
+    const auto kind = chakra::collectiveFromName(trace.name(trace.events[w]));
+    const TimeNs start = trace.events[w].start;
+    for (; next < issuers.size() && trace.events[issuers[next]].start <= start; ++next)
+      if (const auto k = chakra::collectiveFromName(trace.name(trace.events[issuers[next]])))
+        waiting[*k].push_back(issuers[next]);
+    if (!kind) continue;
+    auto& queue = waiting[*kind];
+    if (queue.empty()) continue;
+    const EventId issuer = queue.front();
+    queue.pop_front();
+    inputs.launches.push_back({issuer, w});
+    // The issuing thread's wait for the work: the first wait after the issue that returned once
+    // the worker was done.
+    const Event& issued = trace.events[issuer];
+    const TimeNs done = trace.events[w].end();
+    for (const Event& e : trace.laneEvents(issued.lane)) {
+      if (e.start < issued.end() || !isWorkWait(trace.name(e))) continue;
+      if (e.start > done) break;
+      if (e.end() >= done) {
+        inputs.hostWaits.push_back({static_cast<EventId>(&e - trace.events.data()), w});
+        break;
+      }
+    }
+  }
 }
 
 void addLinkedDependencies(const LinkedTrace& linked, SimGraphInputs& inputs) {

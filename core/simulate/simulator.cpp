@@ -155,6 +155,9 @@ Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graph
       case SimEdgeKind::Cpu:
         return scaled(cpuWeight(e, r), cpuFactor);
       case SimEdgeKind::LaunchLatency:
+        // A CPU collective's wait for its worker thread is not a device's launch latency.
+        if (!isDeviceOp(graphs[r]->trace->events[graphs[r]->nodes[e.to].event].klass))
+          return e.weight;
         return scaled(knobs.launchLatencyNs ? *knobs.launchLatencyNs : e.weight,
                       knobs.launchLatencyScale);
       case SimEdgeKind::HostSync:
@@ -256,12 +259,15 @@ Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graph
     // A recv ends when the message has arrived (the send's start plus the transfer), or at its
     // own start when the message was there first; the others when the last one has arrived plus
     // the transfer.
-    for (const auto& m : coll->members)
-      if (!isSender(m))
-        end[globalId(m)] =
-            coll->pointToPoint
-                ? std::max(value[globalId(m)], value[globalId(coll->members.front())] + transfer)
-                : lastArrival[c] + transfer;
+    for (std::size_t i = 0; i < coll->members.size(); ++i) {
+      const auto& m = coll->members[i];
+      if (isSender(m)) continue;
+      const TimeNs residual = i < coll->endResiduals.size() ? coll->endResiduals[i] : 0;
+      end[globalId(m)] =
+          coll->pointToPoint
+              ? std::max(value[globalId(m)], value[globalId(coll->members.front())] + transfer)
+              : std::max(value[globalId(m)], lastArrival[c] + transfer + residual);
+    }
     for (const auto& m : coll->members)
       if (!isSender(m)) release(globalId(m));
   }

@@ -45,6 +45,10 @@ struct SimCollective {
   };
   std::vector<Member> members;
   bool pointToPoint = false;  // members[0] is a send, members[1] its recv
+  // Per member (or empty): how much later than the last arrival plus the transfer it ended as
+  // measured, on the aligned clocks: the ranks' clocks never align exactly, and a rank's kernel
+  // may finish after another's. Kept under any what-if, so that the measured run replays exactly.
+  std::vector<TimeNs> endResiduals;
 };
 
 // Simulates several ranks at once, coupled by their collectives, so that a slow rank delays the

@@ -54,6 +54,53 @@ TEST(SimInputs, LaunchesAndBlockingCallsFromTheLinker) {
   EXPECT_EQ(*after, std::make_pair(TimeNs{550}, TimeNs{600}));
 }
 
+// A gloo rank's main thread: c10d::allreduce_ at 100..110 queues the work, gloo's worker runs it
+// 150..550, the main thread waits in Work.wait 200..560 and goes on at 600. The worker's first
+// all-reduce (0..50) was queued before the profiler began: no op issued it.
+Trace glooTrace() {
+  SimFixture f;
+  const auto main = f.thread("1"), worker = f.thread("2");
+  f.add(main, "aten::mm", 10, 80);
+  f.add(main, "c10d::allreduce_", 100, 10);
+  f.add(main, "<built-in method wait of PyCapsule object at 0x7f>", 200, 360, "python_function");
+  f.add(main, "aten::div_", 600, 40);
+  f.add(worker, "gloo:all_reduce", 0, 50, "user_annotation");
+  f.add(worker, "gloo:all_reduce", 150, 400, "user_annotation");
+  return f.finish();
+}
+
+TEST(SimInputs, GlooWorkMovesWithTheThreadThatQueuedItAndHoldsItsWait) {
+  const Trace trace = glooTrace();
+  const LaunchIndex index = LaunchIndex::build(trace);
+  SimGraphInputs inputs = simInputsFromKineto(index, {});
+  addCpuCollectiveIssues(trace, inputs);
+  EventId first = kNoEvent, second = kNoEvent;
+  for (EventId e = 0; e < trace.events.size(); ++e)
+    if (trace.name(trace.events[e]) == "gloo:all_reduce")
+      (trace.events[e].start == 0 ? first : second) = e;
+  ASSERT_EQ(inputs.launches.size(), 1u);
+  EXPECT_EQ(inputs.launches[0].call, eventNamed(trace, "c10d::allreduce_"));
+  EXPECT_EQ(inputs.launches[0].deviceOp, second);
+  ASSERT_EQ(inputs.hostWaits.size(), 1u);
+  EXPECT_EQ(inputs.hostWaits[0].waitedOn, second);
+  const SimGraph graph = buildSimGraph(trace, inputs);
+  EXPECT_EQ(graph.hostWaitsUsed, 1u);
+  auto measured = simulate(graph, {});
+  ASSERT_TRUE(measured.ok());
+  EXPECT_EQ(simulatedTimes(graph, *measured, second), std::make_pair(TimeNs{150}, TimeNs{550}));
+  EXPECT_EQ(simulatedTimes(graph, *measured, first), std::make_pair(TimeNs{0}, TimeNs{50}));
+  // 30 ns of aten::mm cut: the all-reduce is queued, runs and is waited for 30 ns earlier; the
+  // launch-latency knobs (a device's) leave the worker's 40 ns start delay as it was.
+  SimKnobs knobs;
+  knobs.hostCuts.push_back({0, trace.events[eventNamed(trace, "aten::mm")].lane, 10, 90, 30});
+  knobs.launchLatencyNs = 0;
+  auto cut = simulate(graph, knobs);
+  ASSERT_TRUE(cut.ok());
+  EXPECT_EQ(simulatedTimes(graph, *cut, second), std::make_pair(TimeNs{120}, TimeNs{520}));
+  EXPECT_EQ(simulatedTimes(graph, *cut, eventNamed(trace, "aten::div_")),
+            std::make_pair(TimeNs{570}, TimeNs{610}));
+}
+
 TEST(TimelineExport, WritesEveryReplayedEventAtItsSimulatedTime) {
   const Trace trace = blockingTrace();
   const LaunchIndex index = LaunchIndex::build(trace);

@@ -13,6 +13,7 @@
 #include "advice/host_bound.h"
 #include "advice/memory_copies.h"
 #include "advice/price.h"
+#include "advice/runtime_setup.h"
 #include "advice/stragglers.h"
 
 namespace sutra {
@@ -29,7 +30,8 @@ Result<Advice> adviseRun(const Run& run, const AdviceOptions& options, const Can
     if (fusion.size() > options.maxFusionCandidates) fusion.resize(options.maxFusionCandidates);
     for (auto& found :
          {fusion, findHostBoundSteps(scope), findBlockingSyncs(scope), findMemoryCopies(scope),
-          findDataLoaderWaits(scope), findCpuOpOverhead(scope), findExposedCommunication(scope)})
+          findDataLoaderWaits(scope), findCpuOpOverhead(scope), findRuntimeSetup(scope),
+          findExposedCommunication(scope)})
       advice.findings.insert(advice.findings.end(), found.begin(), found.end());
   }
   const auto stragglers = findStragglers(run);

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <map>
 
+#include "advice/runtime_setup.h"
+
 namespace sutra {
 
 std::vector<Finding> findCpuOpOverhead(const AdviceScope& scope) {
@@ -36,15 +38,23 @@ std::vector<Finding> findCpuOpOverhead(const AdviceScope& scope) {
     std::vector<const Step*> steps;
   };
   std::map<std::string_view, Group> groups;
-  for (const auto& [op, w] : work) {
+  // An op's dispatch: its host time less its runtime calls' (launches, and the calls that launch
+  // nothing: a blocking wait, a cudaMalloc, the context's creation are not dispatch, and the
+  // blocking-sync and runtime set-up findings price them).
+  std::map<EventId, TimeNs> dispatchOf;
+  for (auto& [op, w] : work) {
     const Event& e = trace.events[op];
-    if (w.device > kTinyKernelNs || static_cast<double>(e.dur) < kOverheadRatio * double(w.device))
+    const TimeNs dispatch =
+        std::max<TimeNs>(0, e.dur - w.launching - nonLaunchRuntimeTime(trace, launches, op));
+    if (w.device > kTinyKernelNs ||
+        static_cast<double>(dispatch) < kOverheadRatio * double(w.device))
       continue;
+    dispatchOf[op] = dispatch;
     Group& g = groups[trace.name(e)];
     g.ops.push_back(op);
     g.cpu += e.dur;
     g.device += w.device;
-    g.overhead += std::max<TimeNs>(0, e.dur - w.launching);
+    g.overhead += dispatch;
     const Step* step = stepAt(scope.steps, e.start);
     if (std::find(g.steps.begin(), g.steps.end(), step) == g.steps.end()) g.steps.push_back(step);
   }
@@ -61,13 +71,12 @@ std::vector<Finding> findCpuOpOverhead(const AdviceScope& scope) {
     f.measuredNs = g.overhead / stepCount;
     for (EventId op : g.ops) {
       const Event& e = trace.events[op];
-      const TimeNs launching = work[op].launching;
-      f.fix.hostCuts.push_back(
-          {scope.rankIndex, e.lane, e.start, e.end(), std::max<TimeNs>(0, e.dur - launching)});
+      f.fix.hostCuts.push_back({scope.rankIndex, e.lane, e.start, e.end(), dispatchOf[op]});
     }
-    f.title = "CPU overhead of " + std::string(name) + ": " + formatDuration(g.cpu / stepCount) +
-              " on the host per step for " + formatDuration(g.device / stepCount) +
-              " of device work (" + std::to_string(g.ops.size()) + " calls)";
+    f.title = "CPU overhead of " + std::string(name) + ": " + formatDuration(f.measuredNs) +
+              " of dispatch per step (" + formatDuration(g.cpu / stepCount) + " on the host) for " +
+              formatDuration(g.device / stepCount) + " of device work (" +
+              std::to_string(g.ops.size()) + " calls)";
     f.explanation =
         "each call spends its time in dispatch (argument checks, allocation, the "
         "autograd record) around a kernel of at most " +
@@ -75,7 +84,7 @@ std::vector<Finding> findCpuOpOverhead(const AdviceScope& scope) {
         "; many small ops keep the host, not the device, busy. Fuse them "
         "(torch.compile) or capture the step in a CUDA graph.";
     f.price.model =
-        "each call's host time beyond its launch calls removed (the launches replayed "
+        "each call's host time beyond its runtime calls removed (the launches replayed "
         "without the dispatch, as a CUDA graph does)";
     findings.push_back(std::move(f));
   }

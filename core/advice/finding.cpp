@@ -23,6 +23,8 @@ std::string_view findingKindName(FindingKind kind) {
       return "exposed-communication";
     case FindingKind::Straggler:
       return "straggler";
+    case FindingKind::RuntimeSetup:
+      return "runtime-setup";
   }
   return "unknown";
 }

@@ -3,19 +3,127 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "advice/advice_scope.h"
 #include "session/run_collectives.h"
+#include "simulate/rank_simulation.h"
 
 namespace sutra {
+namespace {
+
+// The late rank's simulation graph, walked back from its collectives.
+class ArrivalChains {
+ public:
+  ArrivalChains(const SimGraph& g, std::vector<char> isCollective, std::uint32_t rankIndex)
+      : g_(g),
+        isCollective_(std::move(isCollective)),
+        rankIndex_(rankIndex),
+        incoming_(g.nodes.size()) {
+    for (std::uint32_t e = 0; e < g.edges.size(); ++e) incoming_[g.edges[e].to].push_back(e);
+  }
+
+  // Moves the arrival at `node` earlier by `lateness`: walks back over the edges that set each
+  // node's measured time (a tight edge: its source's end plus its weight is the node's time) to
+  // the rank's previous collective (where the ranks last met) or the chain's start, and takes the
+  // time from what that chain spent, latest first: a host thread's time between two of its points
+  // (a HostTimeCut) and a device op's duration (a DeviceOpDuration). Launch latencies, stream
+  // turnarounds and waits on other threads are not work: they are passed, not cut. What earlier
+  // arrivals already took from the same chain counts (a compute stream slow since the step began
+  // makes each arrival later than the one before: the second needs only what the first did not
+  // take). Returns the events whose time was taken.
+  std::vector<EventId> advance(std::uint32_t node, TimeNs lateness, SimKnobs& fix) {
+    struct Link {
+      std::uint32_t edge;  // the tight edge into the chain's later node
+      TimeNs capacity;     // what can be taken on it
+    };
+    std::vector<Link> chain;  // latest first
+    TimeNs already = 0;
+    std::uint32_t cur = node;
+    for (std::size_t guard = 0; guard < g_.nodes.size(); ++guard) {
+      const SimNode& to = g_.nodes[cur];
+      std::uint32_t tight = kNoNode;
+      for (std::uint32_t e : incoming_[cur]) {
+        const SimEdge& edge = g_.edges[e];
+        if (end(edge.from) + edge.weight != to.measured) continue;
+        if (tight == kNoNode || end(edge.from) > end(g_.edges[tight].from)) tight = e;
+      }
+      if (tight == kNoNode) break;
+      const SimEdge& edge = g_.edges[tight];
+      const SimNode& source = g_.nodes[edge.from];
+      if (isCollective_[edge.from]) break;
+      TimeNs capacity = 0;
+      if (edge.kind == SimEdgeKind::Cpu)
+        capacity = edge.weight;
+      else if (source.kind == SimNodeKind::DeviceOp && source.event != kNoEvent)
+        capacity = source.span;
+      if (capacity > 0) {
+        chain.push_back({tight, capacity});
+        already += taken(keyOf(edge, tight));
+      }
+      cur = edge.from;
+    }
+    std::vector<EventId> events;
+    TimeNs need = lateness - already;
+    for (const Link& link : chain) {
+      if (need <= 0) break;
+      const SimEdge& edge = g_.edges[link.edge];
+      const SimNode& source = g_.nodes[edge.from];
+      TimeNs& sofar = taken_[keyOf(edge, link.edge)];
+      const TimeNs take = std::min(link.capacity - sofar, need);
+      if (take <= 0) continue;
+      sofar += take;
+      need -= take;
+      if (edge.kind == SimEdgeKind::Cpu) {
+        // The edge's stretch of the thread: the source's end to the next point.
+        const LaneId lane = g_.tracks[source.track].lane;
+        const TimeNs a = end(edge.from), b = g_.nodes[edge.to].measured;
+        fix.hostCuts.push_back({rankIndex_, lane, a, b, take});
+        for (EventId op : outermostOps(*g_.trace, lane, a, b)) events.push_back(op);
+      } else {
+        fix.deviceOpDurations.push_back({rankIndex_, source.event, source.span - sofar});
+        events.push_back(source.event);
+      }
+    }
+    unmet_ += std::max<TimeNs>(0, need);
+    return events;
+  }
+
+  // The lateness no chain held (the rank started late, or waited on something that is not work).
+  TimeNs unmet() const { return unmet_; }
+
+ private:
+  TimeNs end(std::uint32_t n) const { return g_.nodes[n].measured + g_.nodes[n].span; }
+  // What a cut takes from: a thread's stretch is its edge; a device op is its node, whichever edge
+  // the chain left it by.
+  static std::uint64_t keyOf(const SimEdge& edge, std::uint32_t index) {
+    return edge.kind == SimEdgeKind::Cpu ? index : (std::uint64_t{1} << 32) | edge.from;
+  }
+  TimeNs taken(std::uint64_t key) const {
+    const auto it = taken_.find(key);
+    return it == taken_.end() ? 0 : it->second;
+  }
+
+  const SimGraph& g_;
+  std::vector<char> isCollective_;
+  std::uint32_t rankIndex_;
+  std::vector<std::vector<std::uint32_t>> incoming_;
+  std::unordered_map<std::uint64_t, TimeNs> taken_;  // what the cuts took, by keyOf
+  TimeNs unmet_ = 0;
+};
+
+}  // namespace
 
 std::vector<Finding> findStragglers(const Run& run) {
   if (!run.collectives || run.ranks.size() < 2) return {};
   const RunCollectives& rc = *run.collectives;
+  struct LateArrival {
+    EventId event = kNoEvent;
+    TimeNs lateness = 0;  // after the next-latest rank, on the common clock
+  };
   struct Late {
-    std::vector<EventId> events;
+    std::vector<LateArrival> arrivals;
     TimeNs othersWaited = 0;
-    std::size_t count = 0;
   };
   std::map<int, Late> byRank;  // rank index -> the collectives it arrived last at
   for (const auto& members : rc.collectives) {
@@ -31,37 +139,77 @@ std::vector<Finding> findStragglers(const Run& run) {
     if (arrivals.size() < 2) continue;
     std::sort(arrivals.begin(), arrivals.end());
     const auto [last, lateRank] = arrivals.back();
-    if (last - arrivals[arrivals.size() - 2].first < kStragglerMinNs) continue;
+    const TimeNs lateness = last - arrivals[arrivals.size() - 2].first;
+    if (lateness < kStragglerMinNs) continue;
     Late& late = byRank[lateRank];
-    ++late.count;
     for (const auto& [at, r] : arrivals) late.othersWaited += last - at;
     for (const auto& m : members)
-      if (m.rank == lateRank) late.events.push_back(m.event);
+      if (m.rank == lateRank) late.arrivals.push_back({m.event, lateness});
   }
   std::vector<Finding> findings;
   for (auto& [index, late] : byRank) {
     const RankRun& rank = *run.ranks[index];
+    const Trace& trace = *rank.trace;
     Finding f;
     f.kind = FindingKind::Straggler;
     f.rank = rank.rank;
     f.rankIndex = static_cast<std::uint32_t>(index);
-    f.evidence = late.events;
-    f.occurrences = late.count;
+    for (const auto& a : late.arrivals) f.evidence.push_back(a.event);
+    f.occurrences = late.arrivals.size();
     f.steps = rank.steps.size();
     const auto stepCount = static_cast<TimeNs>(std::max<std::size_t>(rank.steps.size(), 1));
     f.measuredNs = late.othersWaited / stepCount;
     f.title = "straggler: rank " + std::to_string(rank.rank) + " arrives last at " +
-              std::to_string(late.count) + " of " + std::to_string(rc.collectives.size()) +
-              " collectives; the other ranks wait " + formatDuration(f.measuredNs) + " per step";
+              std::to_string(late.arrivals.size()) + " of " +
+              std::to_string(rc.collectives.size()) + " collectives; the other ranks wait " +
+              formatDuration(f.measuredNs) + " per step";
+    f.price.model =
+        "the late rank arriving with the next-latest: the work on the chain that set its arrival "
+        "(host time and device ops since its previous collective, latest first) shortened by its "
+        "lateness";
+
+    // The chain behind each late arrival, on the rank's simulation graph, in time order.
+    std::vector<EventId> chainOps;
+    TimeNs lateness = 0;
+    for (const auto& a : late.arrivals) lateness += a.lateness;
+    TimeNs unmet = lateness;
+    if (rank.simulation) {
+      const SimGraph& g = rank.simulation->graph;
+      std::vector<char> isCollective(g.nodes.size(), 0);
+      if (std::size_t(index) < rc.byEvent.size())
+        for (const auto& [event, c] : rc.byEvent[index])
+          if (event < g.nodeOfDeviceOp.size() && g.nodeOfDeviceOp[event] != kNoNode)
+            isCollective[g.nodeOfDeviceOp[event]] = 1;
+      ArrivalChains chains(g, std::move(isCollective), f.rankIndex);
+      std::sort(late.arrivals.begin(), late.arrivals.end(), [&](const auto& x, const auto& y) {
+        return trace.events[x.event].start < trace.events[y.event].start;
+      });
+      for (const auto& a : late.arrivals) {
+        if (a.event >= g.nodeOfDeviceOp.size() || g.nodeOfDeviceOp[a.event] == kNoNode) continue;
+        const auto events = chains.advance(g.nodeOfDeviceOp[a.event], a.lateness, f.fix);
+        chainOps.insert(chainOps.end(), events.begin(), events.end());
+      }
+      unmet = chains.unmet();
+    }
     f.explanation = "a collective ends only when its last rank has arrived; rank " +
-                    std::to_string(rank.rank) + "'s " + topNames(*rank.trace, f.evidence, 2) +
+                    std::to_string(rank.rank) + "'s " + topNames(trace, f.evidence, 2) +
                     " started after every other rank's, by " + formatDuration(kStragglerMinNs) +
-                    " or more: what ran before it on that rank (its launches, its kernels) is "
-                    "what delays the whole job.";
-    f.price.model = "the late rank arriving with the others";
-    f.price.notPriced =
-        "no what-if here moves a rank's arrival by itself; its cause is in the "
-        "events before the evidence on that rank";
+                    " or more (" + formatDuration(lateness / stepCount) +
+                    " per step after the next-latest rank, its late arrivals summed). What set "
+                    "its arrival: " +
+                    (chainOps.empty() ? std::string("no op on that rank's chain (its launches "
+                                                    "or the runtime's time)")
+                                      : topNames(trace, chainOps, 3)) +
+                    ".";
+    f.evidence.insert(f.evidence.end(), chainOps.begin(), chainOps.end());
+    if (!f.fix.any())
+      f.price.notPriced =
+          "the chain that set the late arrival holds no host time or device op to shorten "
+          "since the rank's previous collective";
+    else if (unmet > 0)
+      f.price.model += "; " + formatDuration(unmet) +
+                       " of the lateness is not on that chain (the rank started late, or its "
+                       "chain reaches its previous collective first), so it stays";
     findings.push_back(std::move(f));
   }
   return findings;

@@ -14,10 +14,12 @@ namespace {
 constexpr const char* kHelp =
     "Usage: sutra-gen-ranks DIR [--ranks N] [--steps N] [--buckets N] [--kernels N |\n"
     "                       --mb-per-rank X] [--slow-rank R] [--slow-factor F] [--jitter J]\n"
-    "                       [--no-skew] [--seed N] [--truth FILE]\n"
+    "                       [--no-skew] [--recorded-waits] [--seed N] [--truth FILE]\n"
     "Writes DIR/rank<r>.pt.trace.json for each rank: a data-parallel job whose ranks all-reduce\n"
     "after each bucket of compute kernels; --slow-rank's compute takes --slow-factor as long, and\n"
     "each host of 8 ranks has its clock a second ahead of the one before (unless --no-skew).\n"
+    "--recorded-waits writes each collective's stream wait and each step's device synchronize\n"
+    "as CUDA records them (otherwise the waits show in the times only).\n"
     "--truth FILE writes the steps and collectives as generated (JSON).\n";
 
 }  // namespace
@@ -55,6 +57,8 @@ int main(int argc, char** argv) {
       spec.jitter = std::atof(next().c_str());
     } else if (a == "--no-skew") {
       spec.skewedClocks = false;
+    } else if (a == "--recorded-waits") {
+      spec.recordedWaits = true;
     } else if (a == "--seed") {
       spec.seed = std::strtoull(next().c_str(), nullptr, 10);
     } else if (a == "--truth") {

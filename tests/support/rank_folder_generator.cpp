@@ -174,6 +174,21 @@ Result<GeneratedRun> generateRankFolder(const std::string& dir, const RankFolder
                 "\"Process Group Description\": \"default_pg\", \"Seq\": " +
                 std::to_string(seq) + ", \"Group size\": " + std::to_string(n) +
                 ", \"dtype\": \"BFloat16\", \"In msg nelems\": 8388608");
+        if (spec.recordedWaits) {
+          // Within record_param_comms, before the launch: the event on the compute stream, the
+          // comm stream's wait for it.
+          const std::string record = std::to_string(correlation++);
+          const std::string wait = std::to_string(correlation++);
+          w.x("cuda_runtime", "cudaEventRecord", hostPid, hostPid, host[r] + 100, 150,
+              "\"External id\": " + ext + ", \"cbid\": 135, \"correlation\": " + record);
+          w.x("cuda_runtime", "cudaStreamWaitEvent", hostPid, hostPid, host[r] + 300, 150,
+              "\"External id\": " + ext + ", \"cbid\": 147, \"correlation\": " + wait);
+          w.x("cuda_sync", "Stream Wait Event", "0", "20", host[r] + 350, 100,
+              "\"External id\": " + ext +
+                  ", \"cuda_sync_kind\": \"Stream Wait Event\", \"wait_on_stream\": 7, "
+                  "\"wait_on_cuda_event_record_corr_id\": " +
+                  record + ", \"stream\": 20, \"device\": 0, \"correlation\": " + wait);
+        }
         w.x("cuda_runtime", "cudaLaunchKernel", hostPid, hostPid, host[r] + 500, 2'000,
             "\"External id\": " + ext + ", \"cbid\": 211, \"correlation\": " + corr);
         w.x("kernel", "ncclDevKernel_AllReduce_Sum_bf16_RING_LL", "0", "20", coll.arrival[r],
@@ -189,6 +204,18 @@ Result<GeneratedRun> generateRankFolder(const std::string& dir, const RankFolder
     }
     std::int64_t allDone = 0;
     for (int r = 0; r < n; ++r) allDone = std::max({allDone, device[r], commFree[r], host[r]});
+    if (spec.recordedWaits)
+      for (int r = 0; r < n; ++r) {
+        const std::int64_t done = std::max(device[r], commFree[r]);
+        if (done <= host[r]) continue;
+        const std::string corr = std::to_string(correlation++);
+        writers[r].x("cuda_runtime", "cudaDeviceSynchronize", hostPid, hostPid, host[r],
+                     done + 1'000 - host[r],
+                     "\"External id\": " + std::to_string(externalId++) +
+                         ", \"cbid\": 165, \"correlation\": " + corr);
+        host[r] = done + 1'000;
+        allDone = std::max(allDone, host[r]);
+      }
     const std::int64_t nextStart = allDone + kStepGapNs;
     const std::int64_t annotationEnd = nextStart - kAnnotationTailNs;
     for (int r = 0; r < n; ++r) {

@@ -27,6 +27,11 @@ struct RankFolderSpec {
   int slowRank = -1;     // this rank's compute kernels take slowFactor as long
   double slowFactor = 1.3;
   bool skewedClocks = true;  // hosts of 8 ranks each: host h's clock is h seconds ahead
+  // The waits are recorded as CUDA records them: each collective's wait for its bucket's compute
+  // (an event recorded on the compute stream, a stream wait on the comm stream) and each step's
+  // end (the host's cudaDeviceSynchronize until its device is done), so that a reader sees what
+  // each wait was for; without them the waits are implied by times only.
+  bool recordedWaits = false;
   std::uint64_t seed = 1;
   // Where set, kernelsPerBucket is chosen so that each trace is about this many bytes.
   std::uint64_t targetBytesPerRank = 0;

@@ -351,8 +351,8 @@ class Run:
         """The problems in the run, each with its evidence and its price (``sutra-cli advise``).
 
         One row per finding (fusion candidates, host-bound steps, blocking syncs, memory copies,
-        the data loader's wait, CPU operator overhead, exposed communication, stragglers), priced
-        ones by saving, largest first: ``saving_ns`` is the mean step as the simulator replays it
+        the data loader's wait, CPU operator overhead, runtime set-up calls, exposed
+        communication, stragglers), priced ones by saving, largest first: ``saving_ns`` is the mean step as the simulator replays it
         (``step_ns``) minus the step it projects with the fix applied as a what-if
         (``projected_step_ns``); ``model`` says how the fix was modelled, ``not_priced`` why a
         finding has no price; ``evidence`` lists the event ids that show it (the ``id`` column of

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // `slice`: every complete event of every rank, with Perfetto's columns (id, ts, dur, category,
 // name, track_id, depth, parent_id, arg_set_id) and Sutra's (rank, kind, correlation,
-// external_id). Scans read the model's lanes where a constraint narrows them:
+// external_id); Perfetto's thread_ts and thread_dur (a thread's CPU time) are NULL, as Perfetto
+// leaves them where the trace has no thread time, which Kineto never records. Scans read the
+// model's lanes where a constraint narrows them:
 //   id = / arg_set_id =   one event;
 //   parent_id =           the parent's lane from the parent on, while events start inside it;
 //   ts bounds, track_id = each lane's events by binary search on start (lanes are sorted);
@@ -29,7 +31,9 @@ enum Col {
   kRank,
   kKind,
   kCorrelation,
-  kExternalId
+  kExternalId,
+  kThreadTs,  // NULL: no thread time in a Kineto trace
+  kThreadDur
 };
 
 enum Mode { kFull, kSingle, kChildren, kWindow, kNameBucket, kNameOrder, kNameOrderDesc };
@@ -343,7 +347,8 @@ class SliceTable final : public Table {
   std::string declaration() const override {
     return "CREATE TABLE x(id INTEGER, ts INTEGER, dur INTEGER, category TEXT, name TEXT, "
            "track_id INTEGER, depth INTEGER, parent_id INTEGER, arg_set_id INTEGER, rank INTEGER, "
-           "kind TEXT, correlation INTEGER, external_id INTEGER)";
+           "kind TEXT, correlation INTEGER, external_id INTEGER, thread_ts INTEGER, "
+           "thread_dur INTEGER)";
   }
 
   ScanPlan plan(const PlanRequest& request) const override {

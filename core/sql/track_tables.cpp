@@ -4,6 +4,7 @@
 // streams included (Kineto writes a stream as tid = stream on pid = device), so each lane is one
 // thread (utid) and one thread track with the same id; a process (upid) is a distinct pid of a
 // rank. Sutra's columns: rank, and for threads their kind, device and stream.
+#include <algorithm>
 #include <cctype>
 
 #include "sql/tables.h"
@@ -68,7 +69,8 @@ class ThreadTable final : public LaneRows {
   std::string_view name() const override { return "thread"; }
   std::string declaration() const override {
     return "CREATE TABLE x(utid INTEGER, tid, name TEXT, upid INTEGER, start_ts INTEGER, "
-           "rank INTEGER, kind TEXT, device INTEGER, stream INTEGER)";
+           "rank INTEGER, kind TEXT, device INTEGER, stream INTEGER, end_ts INTEGER, "
+           "is_main_thread INTEGER)";
   }
   int keyColumn() const override { return 0; }
 
@@ -107,7 +109,18 @@ class ThreadTable final : public LaneRows {
       case 8:
         resultIntOr(ctx, l.stream, -1);
         break;
-      default:
+      case 9: {  // the latest end of its events (an event may end after a later one starts)
+        if (l.firstEvent == l.endEvent) {
+          sqlite3_result_null(ctx);
+          break;
+        }
+        TimeNs end = 0;
+        for (EventId e = l.firstEvent; e < l.endEvent; ++e)
+          end = std::max(end, slot.trace->events[e].end());
+        resultInt(ctx, end);
+        break;
+      }
+      default:  // is_main_thread: not recorded by Kineto
         sqlite3_result_null(ctx);
     }
   }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <thread>
 
@@ -166,12 +167,27 @@ TEST(SqlSlice, NarrowedScansAgreeWithBruteForce) {
 TEST(SqlTracks, ThreadsProcessesTracksFlowsArgs) {
   Opened o = openFixture();
   const Trace& t = *o.run.ranks[0]->trace;
-  const QueryResult threads = query(*o.session, "SELECT utid, tid, upid, kind FROM thread");
+  const QueryResult threads = query(
+      *o.session, "SELECT utid, tid, upid, kind, start_ts, end_ts, is_main_thread FROM thread");
   ASSERT_EQ(threads.rows.size(), t.lanes.size());
   for (std::size_t l = 0; l < t.lanes.size(); ++l) {
     EXPECT_EQ(integer(threads.rows[l][0]), static_cast<std::int64_t>(l));
     EXPECT_EQ(integer(threads.rows[l][1]), t.lanes[l].tidNumber);
+    // start_ts and end_ts: the first start and the latest end of the lane's events.
+    TimeNs first = std::numeric_limits<TimeNs>::max(), last = 0;
+    for (const Event& e : t.laneEvents(static_cast<LaneId>(l))) {
+      first = std::min(first, e.start);
+      last = std::max(last, e.end());
+    }
+    EXPECT_EQ(integer(threads.rows[l][4]), first);
+    EXPECT_EQ(integer(threads.rows[l][5]), last);
+    EXPECT_TRUE(std::holds_alternative<std::monostate>(threads.rows[l][6]));
   }
+  // Perfetto's thread time: NULL, as Perfetto leaves it where the trace records none.
+  EXPECT_EQ(scalar(*o.session,
+                   "SELECT count(*) FROM slice WHERE thread_ts IS NULL AND "
+                   "thread_dur IS NULL"),
+            scalar(*o.session, "SELECT count(*) FROM slice"));
   EXPECT_EQ(scalar(*o.session, "SELECT count(*) FROM process"), 2);  // pids 100 and 0
   EXPECT_EQ(scalar(*o.session, "SELECT count(*) FROM thread_track"),
             static_cast<std::int64_t>(t.lanes.size()));
@@ -318,7 +334,7 @@ TEST(SqlErrors, BadQueriesSayWhereAndTheSessionStays) {
   EXPECT_FALSE(std::filesystem::exists("/tmp/sutra-sql-test.db"));
   // The session still answers, and reading PRAGMAs work.
   EXPECT_EQ(scalar(*o.session, "SELECT count(*) FROM slice"), 7);
-  EXPECT_EQ(query(*o.session, "PRAGMA table_info(slice)").rows.size(), 13u);
+  EXPECT_EQ(query(*o.session, "PRAGMA table_info(slice)").rows.size(), 15u);
 }
 
 TEST(SqlErrors, CancelStopsALongQuery) {

@@ -179,10 +179,37 @@ TEST(Advice, BlockingSyncAndHostBoundGapOnADevice) {
   EXPECT_EQ(sync->price.savingNs(), 280'000);
   ASSERT_NE(hostBound, nullptr);
   EXPECT_EQ(hostBound->occurrences, 1u);
-  EXPECT_EQ(hostBound->measuredNs, 30'000);  // relu_kernel ends at 620 us, add_kernel starts at 650
+  // relu_kernel ends at 620 us and add_kernel starts at 650: 20 us of that the device waited for
+  // the launch call (at 640), 10 us for the launch to take effect, which the explanation counts
+  // apart (a third of the host's part) and no host fix removes.
+  EXPECT_EQ(hostBound->measuredNs, 20'000);
+  EXPECT_NE(hostBound->explanation.find("A further 10.00 us per step passed between those launch "
+                                        "calls and their ops' start"),
+            std::string::npos)
+      << hostBound->explanation;
   ASSERT_TRUE(hostBound->price.priced);
   EXPECT_GT(hostBound->price.savingNs(), 0);
-  EXPECT_LE(hostBound->price.savingNs(), 30'000);
+  EXPECT_LE(hostBound->price.savingNs(), 20'000);
+}
+
+TEST(Advice, ADeviceOpWhoseLaunchTheTraceLacksStillKeepsTheDeviceBusy) {
+  // HTA's trace_compare sample keeps the device ops of launches it did not record: a memset with
+  // no runtime call fills the device from 100 to 600 us, so the kernel launched at 590 us after
+  // the previous launched op ended at 100 us found the device busy, not idle.
+  SimFixture f;
+  const LaneId t = f.thread("1"), s = f.stream("7");
+  f.add(t, "ProfilerStep#1", 0, 1'000'000, "user_annotation");
+  f.add(t, "cudaLaunchKernel", 10'000, 10'000, "cuda_runtime", 1);
+  f.add(s, "first_kernel", 30'000, 70'000, "kernel", 1);
+  f.add(s, "Memset (Device)", 100'000, 500'000, "gpu_memset");
+  f.add(t, "aten::add", 580'000, 30'000);
+  f.add(t, "cudaLaunchKernel", 590'000, 10'000, "cuda_runtime", 2);
+  f.add(s, "add_kernel", 610'000, 10'000, "kernel", 2);
+  sutra::Run run = runOf(f.finish());
+  auto advice = adviseRun(run);
+  ASSERT_TRUE(advice.ok());
+  for (const auto& finding : advice->findings)
+    EXPECT_NE(finding.kind, FindingKind::HostBound) << finding.title;
 }
 
 TEST(Advice, BundledRmsnormNaiveNamesTheFiveOpSequence) {
@@ -395,7 +422,7 @@ TEST(Advice, RealGpuTraces) {
     const std::vector<std::string> expected = {
         "CPU overhead of aten::ones: 2.209 ms of dispatch per step (2.245 ms on the host) for "
         "1.000 us of device work (1 calls)",
-        "host-bound: the device idles 212.0 us per step waiting for launches (4 gaps)",
+        "host-bound: the device idles 158.0 us per step waiting for launches (4 gaps)",
         "CPU overhead of aten::gt: 21.00 us of dispatch per step (33.00 us on the host) for 1.000 "
         "us of device work (1 calls)",
         "CPU overhead of aten::is_nonzero: 12.00 us of dispatch per step (47.00 us on the host) "

@@ -51,7 +51,9 @@ WhatMoved whatMoved(const SimGraph& g, const SimRun& baseline, const SimRun& var
     TrackChange c;
     c.track = t;
     c.device = g.tracks[t].device;
-    c.label = (c.device ? "stream " : "thread ") + lane.tid + " (pid " + lane.pid + ")";
+    // A CPU collective backend's worker is replayed as a stream but is a thread.
+    c.label = (lane.kind == LaneKind::DeviceStream ? "stream " : "thread ") + lane.tid + " (pid " +
+              lane.pid + ")";
     c.baselineEnd = before[t].end;
     c.variantEnd = after[t].end;
     c.baselineBusy = before[t].busy;

@@ -106,7 +106,8 @@ void TraceSession::replaceWith(const std::shared_ptr<Job>& job) {
   if (job->rankCount >= 0) emit ranksFound(job->rankCount);
 }
 
-// Runs `apply` on the GUI thread, unless this job was replaced or cancelled meanwhile.
+// Runs `apply` on the GUI thread, unless this job was replaced meanwhile (a cancelled job's data
+// is dropped by the callers: see run()).
 void TraceSession::post(const std::shared_ptr<Job>& job, std::function<void()> apply) {
   QMetaObject::invokeMethod(
       this,
@@ -159,6 +160,9 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
     std::shared_ptr<const RankData> published = data;
     const QString name = QFileInfo(data->path).fileName();
     post(job, [this, job, published, index, stage, name] {
+      // Cancelled on the GUI thread after the worker had posted this: nothing more of the job
+      // reaches the window (a rank read just before Cancel must not replace the loaded run).
+      if (job->cancel.canceled()) return;
       const auto i = static_cast<std::size_t>(index);
       replaceWith(job);
       if (stage == RunStage::Read) {
@@ -191,6 +195,7 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
   };
   callbacks.collectives = [this, job](const std::shared_ptr<const RunCollectives>& collectives) {
     post(job, [this, job, collectives] {
+      if (job->cancel.canceled()) return;
       replaceWith(job);
       collectives_ = collectives;
       emit collectivesReady();
@@ -214,6 +219,11 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
   }
   auto done = std::make_shared<const Run>(std::move(run).value());
   post(job, [this, job, done] {
+    if (job->cancel.canceled()) {  // cancelled as it finished: as if before
+      loading_ = false;
+      emit canceled();
+      return;
+    }
     replaceWith(job);  // a run with no timeline to show (Chakra only) replaces it here
     run_ = done;
     loading_ = false;

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <QSignalSpy>
+#include <chrono>
 #include <map>
+#include <thread>
 
 #include "qt_app.h"
 #include "test_support.h"
@@ -142,6 +144,27 @@ TEST(TraceSession, AFailedOrCancelledOpenKeepsTheRunLoadedBefore) {
   EXPECT_EQ(replacing.size(), 1);
   ASSERT_EQ(session.ranks().size(), 1u);
   EXPECT_NE(session.ranks().front(), loaded);
+}
+
+// Cancel pressed after the worker has read the run and posted it to the GUI thread, but before
+// the GUI thread has run those posts: nothing of it reaches the window, and it says cancelled.
+TEST(TraceSession, ACancelAfterTheWorkerPostedKeepsTheRunLoadedBefore) {
+  test::qtApp();
+  TraceSession session;
+  const QString sample = QString::fromStdString(test::fixture("synthetic_samples/matmul_1024"));
+  session.open({sample});
+  ASSERT_EQ(waitForEnd(session), "finished");
+  const auto loaded = session.ranks().front();
+  QSignalSpy replacing(&session, &TraceSession::replacing);
+  session.open({QString::fromStdString(test::fixture("synthetic_samples/allreduce_2ranks"))});
+  // The GUI thread busy (no event processed) while the worker reads, links and simulates.
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  session.cancel();
+  EXPECT_EQ(waitForEnd(session), "canceled");
+  EXPECT_TRUE(replacing.isEmpty());
+  ASSERT_EQ(session.ranks().size(), 1u);
+  EXPECT_EQ(session.ranks().front(), loaded);
+  EXPECT_EQ(session.paths(), QStringList{sample});
 }
 
 // The window shows core's failure as it is: the same words sutra-cli prints (session_test checks

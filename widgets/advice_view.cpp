@@ -134,11 +134,15 @@ AdviceView::AdviceView(QWidget* parent)
           });
   // The projection simulates the rank first, then replays it with the fix.
   connect(projection_, &SimulationView::ready, this, [this] {
-    if (!pending_) return;
+    if (!pending_) {
+      emit settled();
+      return;
+    }
     const SimKnobs knobs = *pending_;
     pending_.reset();
     projection_->applyKnobs(knobs);
   });
+  connect(projection_, &SimulationView::failed, this, &AdviceView::settled);
 }
 
 void AdviceView::setAdvice(std::shared_ptr<const Run> run, std::shared_ptr<const Advice> advice) {
@@ -151,6 +155,10 @@ void AdviceView::setAdvice(std::shared_ptr<const Run> run, std::shared_ptr<const
   details_->setText(model_->rowCount() == 0
                         ? tr("No findings: nothing the advice looks for happens in this run.")
                         : tr("Choose a finding to see its evidence and the run with its fix."));
+  if (model_->rowCount() == 0)
+    emit settled();
+  else if (showTopFinding_)
+    table_->setCurrentIndex(proxy_->index(0, 0));
 }
 
 void AdviceView::showFinding(int row) {
@@ -161,7 +169,10 @@ void AdviceView::showFinding(int row) {
       "\nModel: " + f->price.model + "\nEvidence: " + std::to_string(f->evidence.size()) +
       " events, shown on the timeline"));
   emit findingActivated(int(f->rankIndex), f->evidence);
-  if (!run_ || !f->fix.any()) return;
+  if (!run_ || !f->fix.any()) {
+    emit settled();
+    return;
+  }
   if (simulatedRank_ != int(f->rankIndex)) {
     simulatedRank_ = int(f->rankIndex);
     pending_ = f->fix;

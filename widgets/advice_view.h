@@ -47,6 +47,8 @@ class AdviceView : public QWidget {
   void setAdvice(std::shared_ptr<const Run> run, std::shared_ptr<const Advice> advice);
   // Shows the finding in row `row` of the model (not of the sorted table).
   void showFinding(int row);
+  // Once the advice comes, choose its top row as a click would (sutra --advice).
+  void setShowTopFinding(bool show) { showTopFinding_ = show; }
 
   AdviceModel* model() const { return model_; }
   QTableView* table() const { return table_; }
@@ -56,6 +58,9 @@ class AdviceView : public QWidget {
  signals:
   // A finding was chosen: its evidence, on the rank at `rankIndex` of the run.
   void findingActivated(int rankIndex, std::vector<sutra::EventId> evidence);
+  // The view shows all it will for now: the advice with no finding, or the finding chosen with
+  // its fix's projection (or with none, where it has no price).
+  void settled();
 
  private:
   std::shared_ptr<const Run> run_;
@@ -67,6 +72,7 @@ class AdviceView : public QWidget {
   SimulationView* projection_;
   int simulatedRank_ = -1;           // the rank the projection has simulated
   std::optional<SimKnobs> pending_;  // the fix to apply once the projection is ready
+  bool showTopFinding_ = false;
 };
 
 }  // namespace sutra::widgets

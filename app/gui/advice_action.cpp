@@ -70,6 +70,18 @@ void showAdvice(QMainWindow* window, widgets::TraceSession* session) {
 
 }  // namespace
 
+widgets::AdviceView* openAdviceOnTopFinding(QMainWindow* window) {
+  auto* action = window->findChild<QAction*>("Advice");
+  if (!action || !action->isEnabled()) return nullptr;
+  action->trigger();
+  // The view the action made: the newest, where an earlier one is still open.
+  const auto views = window->findChildren<widgets::AdviceView*>("AdviceView");
+  if (views.isEmpty()) return nullptr;
+  widgets::AdviceView* view = views.back();
+  view->setShowTopFinding(true);
+  return view;
+}
+
 QAction* addAdviceAction(QMainWindow* window, QMenu* analysis, widgets::TraceSession* session) {
   auto* action = new QAction(QObject::tr("&Advice"), window);
   action->setObjectName("Advice");

@@ -10,12 +10,18 @@ class QMainWindow;
 class QMenu;
 
 namespace sutra::widgets {
+class AdviceView;
 class TraceSession;
-}
+}  // namespace sutra::widgets
 
 namespace sutra::gui {
 
 // Adds the action to `analysis`; enabled once a run has loaded.
 QAction* addAdviceAction(QMainWindow* window, QMenu* analysis, widgets::TraceSession* session);
+
+// Analysis > Advice on the window's loaded run, choosing its top finding once the advice comes
+// (sutra --advice); its view, whose settled() says when the finding's projection is shown. Null
+// where the window has no run loaded.
+widgets::AdviceView* openAdviceOnTopFinding(QMainWindow* window);
 
 }  // namespace sutra::gui

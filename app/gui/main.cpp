@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // sutra: the desktop trace explorer.
-//   sutra [--theme light|dark|system] [--align-ranks] [--screenshot FILE] [--size WxH] [--search
-//   NAME] [PATH...] sutra --compare [--theme ...] [--screenshot FILE] [--size WxH] A B [C]
+//   sutra [--theme light|dark|system] [--align-ranks] [--advice] [--screenshot FILE] [--size WxH]
+//   [--search NAME] [PATH...] sutra --compare [--theme ...] [--screenshot FILE] [--size WxH] A B
+//   [C]
+#include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QSize>
@@ -9,6 +11,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "advice_action.h"
+#include "advice_view.h"
 #include "analysis_menus.h"
 #include "compare_view.h"
 #include "main_window.h"
@@ -63,6 +67,10 @@ int main(int argc, char** argv) {
                                       "All ranks view: line up each rank's first ProfilerStep "
                                       "(View > Align Ranks on First ProfilerStep).");
   parser.addOption(alignRanks);
+  const QCommandLineOption advice("advice",
+                                  "Once loaded, open Analysis > Advice on its first finding "
+                                  "(--screenshot: save the Advice window once it is projected).");
+  parser.addOption(advice);
   if (!parser.parse(QApplication::arguments())) {
     std::fprintf(stderr, "sutra: %s\n\n%s", qPrintable(parser.errorText()),
                  qPrintable(parser.helpText()));
@@ -146,7 +154,19 @@ int main(int argc, char** argv) {
 
   QObject::connect(&window, &sutra::gui::MainWindow::loadFinished, &window, [&] {
     if (!pattern.isEmpty()) window.searchAndSelect(pattern);
-    if (!shot.isEmpty()) grabAndQuit(&window);
+    if (!parser.isSet(advice)) {
+      if (!shot.isEmpty()) grabAndQuit(&window);
+      return;
+    }
+    sutra::widgets::AdviceView* view = sutra::gui::openAdviceOnTopFinding(&window);
+    if (!view) {
+      std::fprintf(stderr, "sutra: --advice: Analysis > Advice is not available for this run\n");
+      QApplication::exit(2);
+      return;
+    }
+    if (!shot.isEmpty())
+      QObject::connect(view, &sutra::widgets::AdviceView::settled, view,
+                       [&, view] { grabAndQuit(view->window()); });
   });
   if (!shot.isEmpty()) {
     QObject::connect(&window, &sutra::gui::MainWindow::errorShown, &window,

@@ -11,6 +11,22 @@ bool AdviceScope::hasDeviceOps() const {
                      [](const Event& e) { return isDeviceOp(e.klass); });
 }
 
+Finding AdviceScope::newFinding(FindingKind kind) const {
+  Finding f;
+  f.kind = kind;
+  f.rank = rank.rank;
+  f.rankIndex = rankIndex;
+  return f;
+}
+
+TimeNs AdviceScope::perStep(TimeNs total) const {
+  return total / static_cast<TimeNs>(std::max<std::size_t>(steps.size(), 1));
+}
+
+void noteStep(std::vector<const Step*>& steps, const Step* step) {
+  if (step && std::find(steps.begin(), steps.end(), step) == steps.end()) steps.push_back(step);
+}
+
 std::vector<EventId> outermostOps(const Trace& trace, LaneId lane, TimeNs start, TimeNs end) {
   std::vector<EventId> ops;
   const Lane& l = trace.lanes[lane];

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "advice/finding.h"
 #include "session/run.h"
 
 namespace sutra {
@@ -18,7 +19,14 @@ struct AdviceScope {
   std::span<const Step> steps;
 
   bool hasDeviceOps() const;
+  // A finding of `kind` on this rank (its kind, rank and place in the run set).
+  Finding newFinding(FindingKind kind) const;
+  // `total` as a mean per step (the whole run counts as one step where it has none).
+  TimeNs perStep(TimeNs total) const;
 };
+
+// Adds `step` to `steps` once (a null step is not added).
+void noteStep(std::vector<const Step*>& steps, const Step* step);
 
 // The outermost framework ops (cpu_op) of `lane` that start in [start, end): no cpu_op encloses
 // them (annotations and Python frames may), in start order.

@@ -34,15 +34,11 @@ std::vector<Finding> findBlockingSyncs(const AdviceScope& scope) {
     g.calls.push_back(dep.waiter);
     if (op != kNoEvent) g.calls.push_back(op);
     g.blocked += call.dur;
-    if (std::find(g.steps.begin(), g.steps.end(), step) == g.steps.end()) g.steps.push_back(step);
+    noteStep(g.steps, step);
   }
   std::vector<Finding> findings;
-  const auto stepCount = static_cast<TimeNs>(std::max<std::size_t>(scope.steps.size(), 1));
   for (auto& [key, g] : groups) {
-    Finding f;
-    f.kind = FindingKind::BlockingSync;
-    f.rank = scope.rank.rank;
-    f.rankIndex = scope.rankIndex;
+    Finding f = scope.newFinding(FindingKind::BlockingSync);
     f.evidence = g.calls;
     f.evidence.insert(f.evidence.end(), g.waitedOn.begin(), g.waitedOn.end());
     std::size_t calls = 0;
@@ -53,7 +49,7 @@ std::vector<Finding> findBlockingSyncs(const AdviceScope& scope) {
       }
     f.occurrences = calls;
     f.steps = g.steps.size();
-    f.measuredNs = g.blocked / stepCount;
+    f.measuredNs = scope.perStep(g.blocked);
     f.title = "blocking sync " + key + ": the host waits " + formatDuration(f.measuredNs) +
               " per step (" + std::to_string(calls) + " calls)";
     f.explanation = "the host stops until the device has finished " +

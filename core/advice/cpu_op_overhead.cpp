@@ -56,26 +56,22 @@ std::vector<Finding> findCpuOpOverhead(const AdviceScope& scope) {
     g.device += w.device;
     g.overhead += dispatch;
     const Step* step = stepAt(scope.steps, e.start);
-    if (std::find(g.steps.begin(), g.steps.end(), step) == g.steps.end()) g.steps.push_back(step);
+    noteStep(g.steps, step);
   }
   std::vector<Finding> findings;
-  const auto stepCount = static_cast<TimeNs>(std::max<std::size_t>(scope.steps.size(), 1));
   for (auto& [name, g] : groups) {
-    Finding f;
-    f.kind = FindingKind::CpuOpOverhead;
-    f.rank = scope.rank.rank;
-    f.rankIndex = scope.rankIndex;
+    Finding f = scope.newFinding(FindingKind::CpuOpOverhead);
     f.evidence = g.ops;
     f.occurrences = g.ops.size();
     f.steps = g.steps.size();
-    f.measuredNs = g.overhead / stepCount;
+    f.measuredNs = scope.perStep(g.overhead);
     for (EventId op : g.ops) {
       const Event& e = trace.events[op];
       f.fix.hostCuts.push_back({scope.rankIndex, e.lane, e.start, e.end(), dispatchOf[op]});
     }
     f.title = "CPU overhead of " + std::string(name) + ": " + formatDuration(f.measuredNs) +
-              " of dispatch per step (" + formatDuration(g.cpu / stepCount) + " on the host) for " +
-              formatDuration(g.device / stepCount) + " of device work (" +
+              " of dispatch per step (" + formatDuration(scope.perStep(g.cpu)) +
+              " on the host) for " + formatDuration(scope.perStep(g.device)) + " of device work (" +
               std::to_string(g.ops.size()) + " calls)";
     f.explanation =
         "each call spends its time in dispatch (argument checks, allocation, the "

@@ -18,10 +18,7 @@ bool namesDataLoader(std::string_view name) {
 
 std::vector<Finding> findDataLoaderWaits(const AdviceScope& scope) {
   const Trace& trace = scope.trace;
-  Finding f;
-  f.kind = FindingKind::DataLoaderWait;
-  f.rank = scope.rank.rank;
-  f.rankIndex = scope.rankIndex;
+  Finding f = scope.newFinding(FindingKind::DataLoaderWait);
   TimeNs total = 0;
   for (const Step& step : scope.steps) {
     if (step.annotation == kNoEvent) continue;
@@ -46,7 +43,7 @@ std::vector<Finding> findDataLoaderWaits(const AdviceScope& scope) {
     f.steps += found ? 1 : 0;
   }
   if (f.evidence.empty()) return {};
-  f.measuredNs = total / static_cast<TimeNs>(std::max<std::size_t>(scope.steps.size(), 1));
+  f.measuredNs = scope.perStep(total);
   f.title = "data loader: " + formatDuration(f.measuredNs) + " per step fetching the batch (" +
             std::to_string(f.occurrences) + " fetches in " + std::to_string(f.steps) + " steps)";
   f.explanation = "the step's thread loads its batch itself (" + topNames(trace, f.evidence, 2) +

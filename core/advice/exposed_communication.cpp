@@ -38,10 +38,7 @@ std::vector<Finding> findExposedCommunication(const AdviceScope& scope) {
     }
     intervals = std::move(merged);
   }
-  Finding f;
-  f.kind = FindingKind::ExposedCommunication;
-  f.rank = scope.rank.rank;
-  f.rankIndex = scope.rankIndex;
+  Finding f = scope.newFinding(FindingKind::ExposedCommunication);
   TimeNs exposed = 0, total = 0;
   std::vector<const Step*> steps;
   for (EventId id : comms) {
@@ -64,15 +61,15 @@ std::vector<Finding> findExposedCommunication(const AdviceScope& scope) {
     ++f.occurrences;
     f.fix.deviceOpDurations.push_back({scope.rankIndex, id, overlapped});
     const Step* step = stepAt(scope.steps, e.start);
-    if (step && std::find(steps.begin(), steps.end(), step) == steps.end()) steps.push_back(step);
+    noteStep(steps, step);
   }
   if (f.evidence.empty()) return {};
   f.steps = steps.size();
-  const auto stepCount = static_cast<TimeNs>(std::max<std::size_t>(scope.steps.size(), 1));
-  f.measuredNs = exposed / stepCount;
+  f.measuredNs = scope.perStep(exposed);
   f.title = "exposed communication: " + formatDuration(f.measuredNs) + " per step of " +
-            formatDuration(total / stepCount) + " in communication kernels runs with no compute (" +
-            std::to_string(f.occurrences) + " kernels)";
+            formatDuration(scope.perStep(total)) +
+            " in communication kernels runs with no compute (" + std::to_string(f.occurrences) +
+            " kernels)";
   f.explanation = "the collectives (" + topNames(trace, f.evidence, 2) +
                   ") run while the device computes nothing, so the step waits for them; "
                   "all-reducing gradients in buckets during the backward (DDP, FSDP) or "

@@ -168,10 +168,7 @@ std::vector<Finding> findFusionCandidates(const AdviceScope& scope) {
       if (std::find(steps.begin(), steps.end(), o->step) == steps.end()) steps.push_back(o->step);
     if (stepCount >= 2 ? steps.size() < stepCount : list.size() < 2) continue;
 
-    Finding f;
-    f.kind = FindingKind::FusionCandidate;
-    f.rank = scope.rank.rank;
-    f.rankIndex = scope.rankIndex;
+    Finding f = scope.newFinding(FindingKind::FusionCandidate);
     f.occurrences = list.size();
     f.steps = steps.size();
     const auto& first = list.front()->members;

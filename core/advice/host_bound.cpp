@@ -17,10 +17,7 @@ std::vector<Finding> findHostBoundSteps(const AdviceScope& scope) {
   std::sort(ops.begin(), ops.end(),
             [&](EventId a, EventId b) { return trace.events[a].start < trace.events[b].start; });
 
-  Finding f;
-  f.kind = FindingKind::HostBound;
-  f.rank = scope.rank.rank;
-  f.rankIndex = scope.rankIndex;
+  Finding f = scope.newFinding(FindingKind::HostBound);
   TimeNs idle = 0;         // the device idle until the launch call: what the host caused
   TimeNs afterLaunch = 0;  // and from the call to the op's start (launch latency, module load)
   std::vector<EventId> hostOps;
@@ -49,15 +46,14 @@ std::vector<Finding> findHostBoundSteps(const AdviceScope& scope) {
           hostOps.push_back(h);
         }
         f.fix.hostCuts.push_back({scope.rankIndex, call.lane, busyUntil, call.start, waited});
-        if (std::find(steps.begin(), steps.end(), step) == steps.end()) steps.push_back(step);
+        noteStep(steps, step);
       }
     }
     busyUntil = busyUntil == kNoAnchor ? op.end() : std::max(busyUntil, op.end());
   }
   if (f.occurrences == 0) return {};
   f.steps = steps.size();
-  const auto stepCount = static_cast<TimeNs>(std::max<std::size_t>(scope.steps.size(), 1));
-  f.measuredNs = idle / stepCount;
+  f.measuredNs = scope.perStep(idle);
   f.title = "host-bound: the device idles " + formatDuration(f.measuredNs) +
             " per step waiting for launches (" + std::to_string(f.occurrences) + " gaps)";
   f.explanation =
@@ -67,7 +63,7 @@ std::vector<Finding> findHostBoundSteps(const AdviceScope& scope) {
       (hostOps.empty() ? std::string("no framework op (runtime or Python time)")
                        : topNames(trace, hostOps, 4)) +
       (afterLaunch * 10 >= idle
-           ? ". A further " + formatDuration(afterLaunch / stepCount) +
+           ? ". A further " + formatDuration(scope.perStep(afterLaunch)) +
                  " per step passed between those launch calls and their ops' start (launch "
                  "latency, a module loaded on first use), which no host fix removes"
            : std::string());

@@ -61,18 +61,14 @@ std::vector<Finding> findMemoryCopies(const AdviceScope& scope) {
     g.ops.push_back(l.deviceOp);
     g.time += e.dur;
     g.bytes += std::max<std::int64_t>(bytes, 0);
-    if (std::find(g.steps.begin(), g.steps.end(), step) == g.steps.end()) g.steps.push_back(step);
+    noteStep(g.steps, step);
   }
   std::vector<Finding> findings;
-  const auto stepCount = static_cast<TimeNs>(std::max<std::size_t>(scope.steps.size(), 1));
   for (auto& [key, g] : groups) {
-    Finding f;
-    f.kind = FindingKind::MemoryCopy;
-    f.rank = scope.rank.rank;
-    f.rankIndex = scope.rankIndex;
+    Finding f = scope.newFinding(FindingKind::MemoryCopy);
     f.occurrences = g.ops.size();
     f.steps = g.steps.size();
-    f.measuredNs = g.time / stepCount;
+    f.measuredNs = scope.perStep(g.time);
     f.evidence = g.ops;
     const bool isPageable = key.rfind("pageable", 0) == 0;
     f.title = key + (key == "memset" ? "s" : " copies") + ": " + std::to_string(g.ops.size()) +

@@ -76,18 +76,14 @@ std::vector<Finding> findRuntimeSetup(const AdviceScope& scope) {
     Group& g = groups[name];
     g.calls.push_back(id);
     g.total += c.dur;
-    if (std::find(g.steps.begin(), g.steps.end(), step) == g.steps.end()) g.steps.push_back(step);
+    noteStep(g.steps, step);
   }
   std::vector<Finding> findings;
-  const auto stepCount = static_cast<TimeNs>(std::max<std::size_t>(scope.steps.size(), 1));
   for (auto& [name, g] : groups) {
-    Finding f;
-    f.kind = FindingKind::RuntimeSetup;
-    f.rank = scope.rank.rank;
-    f.rankIndex = scope.rankIndex;
+    Finding f = scope.newFinding(FindingKind::RuntimeSetup);
     f.occurrences = g.calls.size();
     f.steps = g.steps.size();
-    f.measuredNs = g.total / stepCount;
+    f.measuredNs = scope.perStep(g.total);
     std::vector<EventId> callers;
     for (EventId id : g.calls) {
       const Event& c = trace.events[id];

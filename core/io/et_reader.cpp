@@ -859,8 +859,11 @@ Result<EtTrace> readEt(const std::string& path, const ProgressFn& progress,
   for (auto& [key, raw] : members) {
     auto v = nlohmann::json::parse(raw, nullptr, false);
     if (v.is_discarded()) continue;
+    // integerText, not nlohmann's get: a float out of int64's range (1e68 in a fuzzed "pid")
+    // would be undefined behaviour to convert.
+    const std::string_view text = raw;  // a structured binding older clangs cannot capture
     auto integer = [&](std::int64_t fallback) {
-      return v.is_number() ? v.get<std::int64_t>() : fallback;
+      return integerText(trimJsonToken(text)).value_or(fallback);
     };
     if (key == "schema")
       trace.schema = v.is_string() ? v.get<std::string>() : v.dump(), hasSchema = true;

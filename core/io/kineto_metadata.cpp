@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/json_numbers.h"
+
 namespace sutra {
 
 void applyKinetoMembers(const std::vector<std::pair<std::string, std::string>>& members,
@@ -27,7 +29,9 @@ void applyKinetoMembers(const std::vector<std::pair<std::string, std::string>>& 
         // A member of another type reads as absent (nlohmann's value() would throw on it).
         auto number = [&](const char* k) {
           const auto it = d.find(k);
-          return it != d.end() && it->is_number() ? it->get<std::int64_t>() : std::int64_t{0};
+          // As text: nlohmann's get of a float beyond int64's range is undefined behaviour.
+          return it != d.end() && it->is_number() ? integerText(it->dump()).value_or(0)
+                                                  : std::int64_t{0};
         };
         const auto name = d.find("name");
         info.id = number("id");

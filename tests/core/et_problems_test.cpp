@@ -51,6 +51,18 @@ TEST(EtProblems, BadIdsAndParentLinksAreCounted) {
   EXPECT_EQ(et->problems.all().size(), 8u);
 }
 
+// Top-level numbers that no int64 holds (a fuzzer's "pid": 1.021e68 once reached a float-to-int
+// conversion, undefined behaviour) read as absent; a fraction is no whole number either.
+TEST(EtProblems, TopLevelNumbersBeyondInt64ReadAsAbsent) {
+  auto et = readPytorchEt(std::string(SUTRA_SOURCE_DIR) +
+                          "/tests/fuzz/corpus/et/float_out_of_range.json");
+  ASSERT_TRUE(et.ok()) << et.error().message;
+  EXPECT_EQ(et->pid, 0);
+  EXPECT_EQ(et->startTs, 0);
+  EXPECT_EQ(et->finishTs, 0);
+  EXPECT_EQ(et->nodes.size(), 1u);
+}
+
 TEST(EtProblems, WellFormedFilesHaveNone) {
   for (const char* file : {"et/flat_1.0.1.json", "et/attrs_1.1.0.json"}) {
     auto et = readPytorchEt(test::fixture(file));

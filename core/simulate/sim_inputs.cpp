@@ -35,6 +35,12 @@ bool isWorkWait(std::string_view name) {
 }  // namespace
 
 void addCpuCollectiveIssues(const Trace& trace, SimGraphInputs& inputs) {
+  // Most traces have no CPU collective backend: the interned names say so without a pass over
+  // the events.
+  bool anyWorker = false;
+  for (StringId id = 0; id < trace.names.size() && !anyWorker; ++id)
+    anyWorker = chakra::isCommWorkerName(trace.names.view(id));
+  if (!anyWorker) return;
   std::vector<EventId> workers, issuers;
   for (EventId e = 0; e < trace.events.size(); ++e) {
     const Event& ev = trace.events[e];
@@ -69,11 +75,12 @@ void addCpuCollectiveIssues(const Trace& trace, SimGraphInputs& inputs) {
     // the worker was done.
     const Event& issued = trace.events[issuer];
     const TimeNs done = trace.events[w].end();
-    for (const Event& e : trace.laneEvents(issued.lane)) {
-      if (e.start < issued.end() || !isWorkWait(trace.name(e))) continue;
-      if (e.start > done) break;
-      if (e.end() >= done) {
-        inputs.hostWaits.push_back({static_cast<EventId>(&e - trace.events.data()), w});
+    const EventId laneEnd = trace.lanes[issued.lane].endEvent;
+    for (EventId id = trace.lowerBound(issued.lane, issued.end());
+         id < laneEnd && trace.events[id].start <= done; ++id) {
+      const Event& e = trace.events[id];
+      if (isWorkWait(trace.name(e)) && e.end() >= done) {
+        inputs.hostWaits.push_back({id, w});
         break;
       }
     }

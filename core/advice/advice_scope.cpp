@@ -27,6 +27,21 @@ void noteStep(std::vector<const Step*>& steps, const Step* step) {
   if (step && std::find(steps.begin(), steps.end(), step) == steps.end()) steps.push_back(step);
 }
 
+TimeNs nonLaunchRuntimeTime(const Trace& trace, const LaunchIndex& launches, EventId op) {
+  const Event& e = trace.events[op];
+  const Lane& lane = trace.lanes[e.lane];
+  TimeNs total = 0, coveredUntil = e.start;
+  for (EventId id = op + 1; id < lane.endEvent && trace.events[id].start < e.end(); ++id) {
+    const Event& c = trace.events[id];
+    if ((c.klass != CategoryClass::Runtime && c.klass != CategoryClass::Driver) ||
+        c.start < coveredUntil)
+      continue;
+    coveredUntil = c.end();
+    if (launches.deviceOpsOf(id).empty()) total += std::min(c.end(), e.end()) - c.start;
+  }
+  return total;
+}
+
 std::vector<EventId> outermostOps(const Trace& trace, LaneId lane, TimeNs start, TimeNs end) {
   std::vector<EventId> ops;
   const Lane& l = trace.lanes[lane];

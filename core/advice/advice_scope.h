@@ -35,6 +35,11 @@ std::vector<EventId> outermostOps(const Trace& trace, LaneId lane, TimeNs start,
 // The step whose [start, end) holds t, or nullptr.
 const Step* stepAt(std::span<const Step> steps, TimeNs t);
 
+// The time of the runtime and driver calls inside `op` (its descendants not inside another such
+// call) that launched nothing: the runtime's host time (a blocking wait, a cudaMalloc), not the
+// framework's dispatch.
+TimeNs nonLaunchRuntimeTime(const Trace& trace, const LaunchIndex& launches, EventId op);
+
 // The names of `events` counted and listed by total time, "aten::copy_ (3, 1.20 ms), ...", the
 // `limit` longest.
 std::string topNames(const Trace& trace, std::span<const EventId> events, std::size_t limit);

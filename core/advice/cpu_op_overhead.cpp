@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <map>
 
-#include "advice/runtime_setup.h"
-
 namespace sutra {
 
 std::vector<Finding> findCpuOpOverhead(const AdviceScope& scope) {

@@ -34,19 +34,6 @@ std::string causeOf(std::string_view name) {
 
 }  // namespace
 
-TimeNs nonLaunchRuntimeTime(const Trace& trace, const LaunchIndex& launches, EventId op) {
-  const Event& e = trace.events[op];
-  const Lane& lane = trace.lanes[e.lane];
-  TimeNs total = 0, coveredUntil = e.start;
-  for (EventId id = op + 1; id < lane.endEvent && trace.events[id].start < e.end(); ++id) {
-    const Event& c = trace.events[id];
-    if (!isHostRuntimeCall(c) || c.start < coveredUntil) continue;
-    coveredUntil = c.end();
-    if (launchedNothing(launches, id)) total += std::min(c.end(), e.end()) - c.start;
-  }
-  return total;
-}
-
 std::vector<Finding> findRuntimeSetup(const AdviceScope& scope) {
   const Trace& trace = scope.trace;
   if (!scope.rank.launches) return {};

@@ -16,8 +16,4 @@ inline constexpr TimeNs kRuntimeSetupMinNs = 100'000;
 
 std::vector<Finding> findRuntimeSetup(const AdviceScope& scope);
 
-// The runtime and driver calls inside `op` (its descendants not inside another such call) that
-// launched nothing: their host time is the runtime's, not the framework's dispatch.
-TimeNs nonLaunchRuntimeTime(const Trace& trace, const LaunchIndex& launches, EventId op);
-
 }  // namespace sutra

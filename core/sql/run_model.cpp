@@ -2,6 +2,7 @@
 #include "sql/run_model.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 
 namespace sutra::sql {
@@ -33,6 +34,11 @@ RunModel::RunModel(const Run& run) : run_(run) {
             upidOfPid.emplace(lane.pid, static_cast<std::int64_t>(processes_.size()));
         if (added) processes_.push_back({index, lane.pid, lane.pidNumber, lane.processName});
         slot.laneUpid.push_back(it->second);
+        // An event may end after a later one starts (bad nesting): the latest end, not the last.
+        TimeNs end = std::numeric_limits<TimeNs>::min();
+        for (const Event& e : t.laneEvents(static_cast<LaneId>(&lane - t.lanes.data())))
+          end = std::max(end, e.end());
+        slot.laneEnd.push_back(end);
       }
       for (const CounterSeries& series : t.counters) {
         const auto it = upidOfPid.find(series.pid);

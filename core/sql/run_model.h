@@ -30,6 +30,7 @@ struct RankSlot {
   std::int64_t flowBase = 0;           // flow id of its flow 0
   std::int64_t upidBase = 0;           // upid of its first process
   std::vector<std::int64_t> laneUpid;  // per lane: its process
+  std::vector<TimeNs> laneEnd;         // per lane: the latest end of its events (thread.end_ts)
 };
 
 struct ProcessRow {

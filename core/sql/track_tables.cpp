@@ -4,7 +4,6 @@
 // streams included (Kineto writes a stream as tid = stream on pid = device), so each lane is one
 // thread (utid) and one thread track with the same id; a process (upid) is a distinct pid of a
 // rank. Sutra's columns: rank, and for threads their kind, device and stream.
-#include <algorithm>
 #include <cctype>
 
 #include "sql/tables.h"
@@ -109,17 +108,12 @@ class ThreadTable final : public LaneRows {
       case 8:
         resultIntOr(ctx, l.stream, -1);
         break;
-      case 9: {  // the latest end of its events (an event may end after a later one starts)
-        if (l.firstEvent == l.endEvent) {
+      case 9:
+        if (l.firstEvent < l.endEvent)
+          resultInt(ctx, slot.laneEnd[lane]);
+        else
           sqlite3_result_null(ctx);
-          break;
-        }
-        TimeNs end = 0;
-        for (EventId e = l.firstEvent; e < l.endEvent; ++e)
-          end = std::max(end, slot.trace->events[e].end());
-        resultInt(ctx, end);
         break;
-      }
       default:  // is_main_thread: not recorded by Kineto
         sqlite3_result_null(ctx);
     }

@@ -461,7 +461,8 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
         const TimeNs measuredLatency = node.measured - callStart;
         addEdge(nodeOfCall[node.launchCall], cur,
                 queued ? std::min(measuredLatency, typical) : measuredLatency,
-                SimEdgeKind::LaunchLatency);
+                isDeviceOp(events[node.event].klass) ? SimEdgeKind::LaunchLatency
+                                                     : SimEdgeKind::WorkerIssue);
       }
       if (k > 0) {
         const auto prev = track.nodes[k - 1];

@@ -39,6 +39,8 @@ enum class SimNodeKind : std::uint8_t {
 enum class SimEdgeKind : std::uint8_t {
   Cpu,              // host CPU time between two points of one thread (scaled by the CPU speed)
   LaunchLatency,    // launch call start -> device op start
+  WorkerIssue,      // a CPU collective's issuing op -> its worker thread's op (gloo): kept as
+                    // measured, not a device's launch latency
   StreamOrder,      // previous op on the stream -> next op (the measured turnaround gap)
   HostSync,         // device op end -> release of the blocking call that waited on it
   StreamWaitEvent,  // device op end -> an op on another stream that waited on it

@@ -155,9 +155,6 @@ Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graph
       case SimEdgeKind::Cpu:
         return scaled(cpuWeight(e, r), cpuFactor);
       case SimEdgeKind::LaunchLatency:
-        // A CPU collective's wait for its worker thread is not a device's launch latency.
-        if (!isDeviceOp(graphs[r]->trace->events[graphs[r]->nodes[e.to].event].klass))
-          return e.weight;
         return scaled(knobs.launchLatencyNs ? *knobs.launchLatencyNs : e.weight,
                       knobs.launchLatencyScale);
       case SimEdgeKind::HostSync:
@@ -166,6 +163,7 @@ Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graph
       case SimEdgeKind::StreamWaitEvent:
         if (knobs.dropSyncs) return std::nullopt;
         return e.weight;
+      case SimEdgeKind::WorkerIssue:
       case SimEdgeKind::StreamOrder:
       case SimEdgeKind::InterThread:
       case SimEdgeKind::GraphDependency:

@@ -73,6 +73,7 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
            (e.klass == CategoryClass::UserAnnotation && chakra::isCommWorkerName(trace.name(e)));
   };
   g.trackOfLane.assign(trace.lanes.size(), kNoTrack);
+  std::vector<char> workerLane(trace.lanes.size(), 0);  // a collective backend's worker thread
   std::size_t deviceOpCount = 0;
   for (LaneId l = 0; l < trace.lanes.size(); ++l) {
     bool device = false, host = false;
@@ -80,6 +81,7 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
     for (const Event& e : trace.laneEvents(l)) {
       const bool op = isOp(e);
       device |= op;
+      workerLane[l] |= op && !isDeviceOp(e.klass);
       deviceOpCount += op;
       host |= isSimulatedHostEvent(e.klass);
       lastEnd = std::max(lastEnd, e.end());
@@ -183,24 +185,39 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
         {hostTrackOf(d.waitedOn), events[d.waitedOn].end(), 1, PointRole::DepSignal, i});
     requests.push_back({hostTrackOf(d.waiter), events[d.waiter].start, 1, PointRole::DepWaiter, i});
   }
-  // Wake-ups: a thread that resumes after an idle gap (or starts) was woken by another thread; it
+  // Wake-ups: a thread that resumes after an idle gap (or starts) was woken by another thread: it
   // follows the latest moment of the thread active last before it (the latest event start, or the
   // latest end of a top-level event), by the measured delay. Without this, idle time would replay
-  // as CPU time and a thread that started late would stay pinned to its measured start.
+  // as CPU time and a thread that started late would stay pinned to its measured start. A CPU
+  // collective's worker thread (gloo's) wakes a thread by finishing a collective: DDP's reducer
+  // waits for each bucket's all-reduce inside the autograd engine, where the trace shows no wait
+  // call, only the idle main thread resuming as the worker's op ends.
   struct Wakeup {
     std::uint32_t track, signalTrack;
     TimeNs time, signalTime, idleStart;  // idleStart: kNoAnchor for a thread's first event
+    EventId signalOp = kNoEvent;         // a worker's op whose end woke it (signalTrack unused)
   };
   std::vector<Wakeup> wakeups;
   if (inputs.wakeupGapNs > 0) {
-    std::vector<std::vector<TimeNs>> topEnds(g.tracks.size());  // running max, so sorted
-    std::vector<std::uint32_t> hostTracks;
+    std::vector<std::vector<TimeNs>> topEnds(g.tracks.size());     // running max, so sorted
+    std::vector<std::vector<EventId>> topEndOps(g.tracks.size());  // workers: whose end it is
+    std::vector<std::uint32_t> hostTracks, workerTracks;
     for (std::uint32_t t = 0; t < g.tracks.size(); ++t) {
-      if (g.tracks[t].device) continue;
-      hostTracks.push_back(t);
+      const bool worker = g.tracks[t].device && workerLane[g.tracks[t].lane];
+      if (g.tracks[t].device && !worker) continue;
+      (worker ? workerTracks : hostTracks).push_back(t);
       TimeNs running = kNoAnchor;
-      for (const Event& e : trace.laneEvents(g.tracks[t].lane))
-        if (e.parent == kNoEvent) topEnds[t].push_back(running = std::max(running, e.end()));
+      EventId runningOp = kNoEvent;
+      for (EventId e = trace.lanes[g.tracks[t].lane].firstEvent;
+           e < trace.lanes[g.tracks[t].lane].endEvent; ++e) {
+        if (events[e].parent != kNoEvent || (worker && !isOp(events[e]))) continue;
+        if (events[e].end() >= running) {
+          running = events[e].end();
+          runningOp = e;
+        }
+        topEnds[t].push_back(running);
+        if (worker) topEndOps[t].push_back(runningOp);
+      }
     }
     auto latestBefore = [&](std::uint32_t u, TimeNs time) {
       TimeNs best = kNoAnchor;
@@ -226,9 +243,75 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
               w.signalTime = b;
             }
           }
+          // A worker's op that ended within the idle gap, later than any other thread's moment.
+          for (const auto u : workerTracks) {
+            const auto& ends = topEnds[u];
+            auto it = std::lower_bound(ends.begin(), ends.end(), e.start);
+            if (it == ends.begin()) continue;
+            const auto k = static_cast<std::size_t>(it - ends.begin()) - 1;
+            if (running != kNoAnchor && ends[k] < running) continue;
+            if (w.signalTrack == kNoTrack || ends[k] > w.signalTime) {
+              w.signalTrack = u;
+              w.signalTime = ends[k];
+              w.signalOp = topEndOps[u][k];
+            }
+          }
           if (w.signalTrack != kNoTrack) wakeups.push_back(w);
         }
         running = std::max(running, e.end());
+      }
+    }
+    // A wait inside a Python frame or an annotation: DDP's reducer waits for its buckets inside
+    // backward's frame, within ProfilerStep#N, so the thread is never idle at its top level. Where
+    // the thread's work (ops, runtime calls, annotations with nothing inside) pauses for the gap or
+    // longer while a worker's collective runs, the collective whose end is nearest the resume
+    // woke it. The worker's annotation may close after the waiter resumed (the work is marked done
+    // inside it, and on a busy machine the worker runs again only later): an end up to a quarter
+    // of the pause after the resume counts too, each collective waking one pause at most.
+    if (!workerTracks.empty()) {
+      std::vector<std::pair<std::uint32_t, TimeNs>> found;  // (track, time) woken already
+      for (const auto& w : wakeups) found.emplace_back(w.track, w.time);
+      std::sort(found.begin(), found.end());
+      std::vector<std::vector<char>> used(g.tracks.size());
+      for (const auto u : workerTracks) used[u].assign(topEnds[u].size(), 0);
+      for (const auto t : hostTracks) {
+        TimeNs running = kNoAnchor;
+        const Lane& lane = trace.lanes[g.tracks[t].lane];
+        for (EventId id = lane.firstEvent; id < lane.endEvent; ++id) {
+          const Event& e = events[id];
+          const bool container = id + 1 < lane.endEvent && events[id + 1].parent == id;
+          if (e.klass == CategoryClass::PythonFunction ||
+              (e.klass == CategoryClass::UserAnnotation && container))
+            continue;
+          if (running != kNoAnchor && e.start - running >= inputs.wakeupGapNs &&
+              !std::binary_search(found.begin(), found.end(), std::make_pair(t, e.start))) {
+            const TimeNs slack = std::max(inputs.wakeupGapNs, (e.start - running) / 4);
+            Wakeup w{t, kNoTrack, e.start, kNoAnchor, running};
+            std::size_t bestIndex = 0;
+            for (const auto u : workerTracks) {
+              const auto& ends = topEnds[u];
+              for (auto k = static_cast<std::size_t>(
+                       std::upper_bound(ends.begin(), ends.end(), running) - ends.begin());
+                   k < ends.size() && ends[k] <= e.start + slack; ++k) {
+                if (used[u][k] || events[topEndOps[u][k]].start >= e.start ||
+                    e.start - ends[k] > slack)
+                  continue;
+                const auto distance = [&](TimeNs end) { return std::abs(end - e.start); };
+                if (w.signalTrack == kNoTrack || distance(ends[k]) < distance(w.signalTime)) {
+                  w.signalTrack = u;
+                  w.signalTime = ends[k];
+                  w.signalOp = topEndOps[u][k];
+                  bestIndex = k;
+                }
+              }
+            }
+            if (w.signalTrack != kNoTrack) {
+              used[w.signalTrack][bestIndex] = 1;
+              wakeups.push_back(w);
+            }
+          }
+          running = running == kNoAnchor ? e.end() : std::max(running, e.end());
+        }
       }
     }
   }
@@ -236,7 +319,8 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
     const auto& w = wakeups[i];
     if (w.idleStart != kNoAnchor)
       requests.push_back({w.track, w.idleStart, 1, PointRole::IdleStart, i});
-    requests.push_back({w.signalTrack, w.signalTime, 1, PointRole::WakeSignal, i});
+    if (w.signalOp == kNoEvent)
+      requests.push_back({w.signalTrack, w.signalTime, 1, PointRole::WakeSignal, i});
     requests.push_back({w.track, w.time, 1, PointRole::WakeWaiter, i});
   }
 
@@ -377,9 +461,15 @@ SimGraph buildSimGraph(const Trace& trace, const SimGraphInputs& inputs) {
   }
   std::vector<char> woken(g.nodes.size(), 0);
   for (std::uint32_t i = 0; i < wakeups.size(); ++i) {
-    const auto waiter = wakeWaiterNode[i], signal = wakeSignalNode[i];
+    const auto waiter = wakeWaiterNode[i];
     woken[waiter] = 1;
-    g.nodes[waiter].anchor = kNoAnchor;  // a thread's first event follows what woke it
+    g.nodes[waiter].anchor = kNoAnchor;     // a thread's first event follows what woke it
+    if (wakeups[i].signalOp != kNoEvent) {  // a worker's op: from its end
+      const auto op = g.nodeOfDeviceOp[wakeups[i].signalOp];
+      addEdge(op, waiter, g.nodes[waiter].measured - endOf(op), SimEdgeKind::InterThread);
+      continue;
+    }
+    const auto signal = wakeSignalNode[i];
     addEdge(signal, waiter, g.nodes[waiter].measured - g.nodes[signal].measured,
             SimEdgeKind::InterThread);
   }

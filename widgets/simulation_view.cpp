@@ -168,17 +168,29 @@ QVariant StepTimingModel::headerData(int section, Qt::Orientation orientation, i
 WhatIfDialog::WhatIfDialog(QWidget* parent)
     : QDialog(parent),
       scales_(new QPlainTextEdit(this)),
+      hostScales_(new QPlainTextEdit(this)),
+      networkSpeed_(new QDoubleSpinBox(this)),
       launchLatencyUs_(new QLineEdit(this)),
       cpuSpeed_(new QDoubleSpinBox(this)),
       dropSyncs_(new QCheckBox(tr("Blocking calls and stream waits wait for nothing"), this)) {
   setWindowTitle(tr("What if..."));
   scales_->setPlaceholderText(tr("one per line: REGEX=FACTOR, e.g. gemm=0.5"));
+  hostScales_->setPlaceholderText(
+      tr("one per line: REGEX=FACTOR on host ops and annotations, e.g. straggle=0"));
+  networkSpeed_->setRange(kMinNetworkSpeed, 1000.0);
+  networkSpeed_->setDecimals(3);
+  networkSpeed_->setValue(1.0);
+  networkSpeed_->setToolTip(
+      tr("The network's bandwidth times this: the bandwidth part of every collective's transfer "
+         "is divided by it"));
   launchLatencyUs_->setPlaceholderText(tr("as measured"));
   cpuSpeed_->setRange(0.01, 100.0);
   cpuSpeed_->setDecimals(2);
   cpuSpeed_->setValue(1.0);
   auto* form = new QFormLayout;
   form->addRow(tr("Scale device ops"), scales_);
+  form->addRow(tr("Scale host ops"), hostScales_);
+  form->addRow(tr("Network speed (x)"), networkSpeed_);
   form->addRow(tr("Launch latency (us)"), launchLatencyUs_);
   form->addRow(tr("CPU speed (x)"), cpuSpeed_);
   form->addRow(tr("Syncs"), dropSyncs_);
@@ -203,6 +215,13 @@ Result<SimKnobs> WhatIfDialog::knobs() const {
     if (!scale) return scale.error();
     k.scales.push_back(std::move(*scale));
   }
+  for (const QString& line : hostScales_->toPlainText().split('\n', Qt::SkipEmptyParts)) {
+    if (line.trimmed().isEmpty()) continue;
+    auto scale = parseHostScale(line.trimmed().toStdString());
+    if (!scale) return scale.error();
+    k.hostScales.push_back(std::move(*scale));
+  }
+  k.networkSpeed = networkSpeed_->value();
   if (!launchLatencyUs_->text().trimmed().isEmpty()) {
     bool ok = false;
     const double us = launchLatencyUs_->text().trimmed().toDouble(&ok);
@@ -224,6 +243,11 @@ void WhatIfDialog::setKnobs(const SimKnobs& k) {
   for (const auto& s : k.scales)
     lines << QString::fromStdString(s.pattern) + '=' + QString::number(s.factor);
   scales_->setPlainText(lines.join('\n'));
+  QStringList hostLines;
+  for (const auto& s : k.hostScales)
+    hostLines << QString::fromStdString(s.pattern) + '=' + QString::number(s.factor);
+  hostScales_->setPlainText(hostLines.join('\n'));
+  networkSpeed_->setValue(k.networkSpeed);
   launchLatencyUs_->setText(k.launchLatencyNs ? QString::number(double(*k.launchLatencyNs) / 1000.0)
                                               : QString());
   cpuSpeed_->setValue(k.cpuSpeed);

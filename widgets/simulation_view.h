@@ -83,7 +83,8 @@ class StepTimingModel : public QAbstractTableModel {
   std::vector<StepTiming> steps_, whatIf_;
 };
 
-// The knobs: "regex=factor" scales (one per line), launch latency, CPU speed, drop syncs.
+// The knobs: "regex=factor" scales of device ops and of host ops (one per line), network speed,
+// launch latency, CPU speed, drop syncs.
 class WhatIfDialog : public QDialog {
   Q_OBJECT
 
@@ -95,6 +96,8 @@ class WhatIfDialog : public QDialog {
 
  private:
   QPlainTextEdit* scales_;
+  QPlainTextEdit* hostScales_;
+  QDoubleSpinBox* networkSpeed_;
   QLineEdit* launchLatencyUs_;
   QDoubleSpinBox* cpuSpeed_;
   QCheckBox* dropSyncs_;

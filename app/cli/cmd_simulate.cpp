@@ -67,6 +67,12 @@ constexpr const char* kHelp =
     "  --launch-latency-us X  replace every launch latency with X microseconds (0: none)\n"
     "  --launch-latency-scale F  multiply every launch latency by F\n"
     "  --cpu-speed F        host CPU F times as fast (2: all CPU time halved)\n"
+    "  --scale-cpu 'REGEX=F'  multiply the time of host ops and annotations whose names match\n"
+    "                       REGEX by F on their thread (0 removes them: a straggler's delay,\n"
+    "                       a busy loop); what waited on them moves. Repeatable\n"
+    "  --network-speed F    the network's bandwidth F times as fast: the bandwidth part of\n"
+    "                       every collective's and send's transfer, as the network model\n"
+    "                       fitted to the run's collectives splits it, is divided by F\n"
     "  --no-sync            blocking calls and stream waits wait for nothing\n\n"
     "Output:\n"
     "  --step N             only step N (ProfilerStep#N, or the N-th repeating annotation)\n"
@@ -120,12 +126,15 @@ std::string percent(double ratio) {
 }
 
 void printHuman(const std::vector<RankOutcome>& outcomes, const SimKnobs& knobs,
-                const CollectiveMatching& matching) {
+                const CollectiveMatching& matching, const TransferFit& network) {
   if (outcomes.size() > 1)
     std::printf(
         "%zu ranks simulated together: %zu collectives matched across ranks (%zu ops), %zu ops "
         "unmatched\n",
         outcomes.size(), matching.collectives.size(), matching.matchedOps, matching.unmatchedOps);
+  if (!matching.collectives.empty())
+    std::printf("network model of the transfers: %s; unexplained %s rms\n", network.basis.c_str(),
+                formatDuration(static_cast<TimeNs>(network.residualRmsNs)).c_str());
   for (const auto& p : matching.problems.all())
     std::printf("note: %s (x%llu), e.g. %s\n", p.what.c_str(),
                 static_cast<unsigned long long>(p.count), p.example.c_str());
@@ -202,8 +211,8 @@ void printHuman(const std::vector<RankOutcome>& outcomes, const SimKnobs& knobs,
   }
 }
 
-nlohmann::json toJson(const std::vector<RankOutcome>& outcomes,
-                      const CollectiveMatching& matching) {
+nlohmann::json toJson(const std::vector<RankOutcome>& outcomes, const CollectiveMatching& matching,
+                      const TransferFit& network) {
   nlohmann::json ranks = nlohmann::json::array();
   for (const auto& o : outcomes) {
     const RankSimulation& sim = *o.rank->simulation;
@@ -270,7 +279,13 @@ nlohmann::json toJson(const std::vector<RankOutcome>& outcomes,
            {{"matched", matching.collectives.size()},
             {"matched_ops", matching.matchedOps},
             {"unmatched_ops", matching.unmatchedOps},
-            {"problems", collectiveProblems}}}};
+            {"problems", collectiveProblems},
+            {"network",
+             {{"basis", network.basis},
+              {"fitted", network.fitted},
+              {"bandwidth_gbs", network.bandwidthGBps()},
+              {"latency_ns_per_step", network.latencyNs},
+              {"residual_rms_ns", network.residualRmsNs}}}}}};
 }
 
 // "net.yml (Ring 8 x 50 GB/s, 500 ns), system sys.json": which network costs what.
@@ -308,6 +323,16 @@ Result<SimKnobs> knobsFrom(const Args& args) {
     auto f = parseNumber(*v);
     if (!f || *f < 0) return Error{"--launch-latency-scale '" + *v + "': expected a number >= 0"};
     knobs.launchLatencyScale = *f;
+  }
+  for (const auto& text : args.values("--scale-cpu")) {
+    auto scale = parseHostScale(text);
+    if (!scale) return scale.error();
+    knobs.hostScales.push_back(*scale);
+  }
+  if (auto v = args.value("--network-speed")) {
+    auto f = parseNetworkSpeed(*v);
+    if (!f) return f.error();
+    knobs.networkSpeed = *f;
   }
   if (auto v = args.value("--cpu-speed")) {
     auto f = parseNumber(*v);
@@ -386,8 +411,8 @@ int runSimulate(int argc, char** argv) {
   auto args =
       Args::parse(argc, argv,
                   {"--kineto", "--et", "--scale", "--launch-latency-us", "--launch-latency-scale",
-                   "--cpu-speed", "--step", "-o", "--comm-bandwidth-gbs", "--network", "--system",
-                   "--engine", "--timeout"},
+                   "--cpu-speed", "--scale-cpu", "--network-speed", "--step", "-o",
+                   "--comm-bandwidth-gbs", "--network", "--system", "--engine", "--timeout"},
                   {"--json", "--no-sync", "--graph-only", "-h", "--help"}, error);
   if (!args) {
     std::fprintf(stderr, "sutra-cli simulate: %s\n%s", error.c_str(), kHelp);
@@ -450,12 +475,13 @@ int runSimulate(int argc, char** argv) {
       return fail("simulate", ok.error().message);
   }
   if (args->flag("--json")) {
-    std::printf("%s\n", jsonText(toJson(outcomes, simulated->matching)).c_str());
+    std::printf("%s\n",
+                jsonText(toJson(outcomes, simulated->matching, simulated->network)).c_str());
   } else {
     if (const auto& network = options.chakra.network)
       std::printf("communication with no duration costed on %s\n",
                   describeNetwork(*network).c_str());
-    printHuman(outcomes, *knobs, simulated->matching);
+    printHuman(outcomes, *knobs, simulated->matching, simulated->network);
     if (auto out = args->value("-o"))
       std::printf("simulated timeline written to %s\n", out->c_str());
   }

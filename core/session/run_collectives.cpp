@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "session/run.h"
+#include "simulate/transfer_model.h"
 
 namespace sutra {
 
@@ -50,6 +51,20 @@ RunCollectives matchRunCollectives(const std::vector<std::shared_ptr<const RankR
                                         lastArrival - transfer);
     }
   }
+  // The network model of the transfers: each collective's last arrival's span against its kind
+  // and size, so that a network what-if moves the bandwidth's part alone.
+  std::vector<TransferSample> samples;
+  for (const SimCollective& collective : out.matching.collectives) {
+    TimeNs transfer = std::numeric_limits<TimeNs>::max();
+    bool allMeasured = true;
+    for (const auto& m : collective.members) {
+      allMeasured = allMeasured && measured[m.rank];
+      transfer = std::min(transfer, graphs[m.rank]->nodes[m.node].span);
+    }
+    samples.push_back({collective.collective, collective.pointToPoint ? 0 : collective.bytes,
+                       collective.members.size(), allMeasured ? transfer : 0});
+  }
+  out.network = fitTransferModel(out.matching.collectives, samples);
   out.matchedOps = out.matching.matchedOps;
   out.unmatchedOps = out.matching.unmatchedOps;
   out.problems = out.matching.problems;

@@ -11,6 +11,7 @@
 
 #include "model/trace.h"
 #include "simulate/collective_matching.h"
+#include "simulate/transfer_model.h"
 
 namespace sutra {
 
@@ -31,8 +32,10 @@ struct RunCollectives {
   // (estimateClockOffsets: the median difference of matched ends); 0 for a rank that shares no
   // collective, and for the first rank of each group that shares them.
   std::vector<TimeNs> clockOffsets;
-  // The matching itself, for the simulation of the whole run.
+  // The matching itself, for the simulation of the whole run, each collective's transfer split
+  // by the network model fitted to them all.
   CollectiveMatching matching;
+  TransferFit network;
 
   // The collective that `event` of rank index `rank` is a member of, or null.
   const std::vector<Member>* collectiveOf(int rank, EventId event) const;

@@ -47,10 +47,12 @@ Result<RunSimulation> simulateRun(const Run& run, const SimKnobs& knobs,
   std::vector<TimeNs> offsets(run.ranks.size(), 0);
   if (run.collectives) {
     out.matching = run.collectives->matching;
+    out.network = run.collectives->network;
     offsets = run.collectives->clockOffsets;
   } else if (run.ranks.size() > 1) {
     const RunCollectives collectives = matchRunCollectives(run.ranks);
     out.matching = collectives.matching;
+    out.network = collectives.network;
     offsets = collectives.clockOffsets;
   }
   std::vector<const SimGraph*> graphs;
@@ -59,7 +61,23 @@ Result<RunSimulation> simulateRun(const Run& run, const SimKnobs& knobs,
   if (!baselines) return baselines.error();
   std::optional<std::vector<SimRun>> variants;
   if (knobs.any()) {
-    auto runs = simulateRanks(graphs, out.matching.collectives, knobs, offsets);
+    // A communication op no other loaded rank has: what of it is transfer and what is waiting is
+    // not known, so a network what-if divides all of it (one member, its own transfer).
+    std::vector<SimCollective> collectives = out.matching.collectives;
+    if (knobs.networkSpeed != 1.0) {
+      for (const auto& m : out.matching.unmatched) {
+        SimCollective alone;
+        alone.members = {m};
+        collectives.push_back(std::move(alone));
+      }
+      if (run.ranks.size() == 1)
+        for (const auto& op : run.ranks.front()->simulation->comms) {
+          SimCollective alone;
+          alone.members = {{0, op.node}};
+          collectives.push_back(std::move(alone));
+        }
+    }
+    auto runs = simulateRanks(graphs, collectives, knobs, offsets);
     if (!runs) return runs.error();
     variants = std::move(runs.value());
   }

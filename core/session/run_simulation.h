@@ -13,6 +13,7 @@
 #include "simulate/sim_knobs.h"
 #include "simulate/simulator.h"
 #include "simulate/step_projection.h"
+#include "simulate/transfer_model.h"
 #include "simulate/what_moved.h"
 
 namespace sutra {
@@ -31,6 +32,7 @@ struct RunSimulation {
   SimKnobs knobs;
   std::vector<RankSimulationResult> ranks;  // the run's ranks, in order
   CollectiveMatching matching;
+  TransferFit network;  // the collectives' transfers, fitted (simulate/transfer_model.h)
   bool whatIf() const { return knobs.any(); }
 };
 

@@ -229,6 +229,7 @@ std::unique_ptr<RankSimulation> prepareChakraSimulation(const chakra::ChakraTrac
     if (!isCommNode(node) || g.nodes[k].kind != SimNodeKind::DeviceOp) continue;
     RankCommOp op;
     op.node = k;
+    op.bytes = chakra::attrInt(node, "comm_size", 0);
     if (node.type() == ChakraProtoMsg::COMM_COLL_NODE) {
       op.kind = CommKind::Collective;
       op.processGroup = chakra::attrString(node, "pg_name");

@@ -89,22 +89,40 @@ CollectiveMatching matchCollectives(std::span<const RankComms> ranks) {
       if (op.node == m.node) return &op;
     return nullptr;
   };
+  // The size of a matched collective: the largest any member says.
+  auto bytesOf = [&](const std::vector<SimCollective::Member>& members) {
+    std::int64_t bytes = 0;
+    for (const auto& m : members)
+      if (const RankCommOp* op = opOf(m)) bytes = std::max(bytes, op->bytes);
+    return bytes;
+  };
   for (auto& [key, members] : collectives) {
     if (members.size() < 2) {
       noteUnmatched(members.front(), unmatched == 0 ? opOf(members.front()) : nullptr);
+      out.unmatched.push_back(members.front());
       continue;
     }
     out.matchedOps += members.size();
-    out.collectives.push_back({std::move(members), false, {}});
+    SimCollective c;
+    c.bytes = bytesOf(members);
+    c.members = std::move(members);
+    c.collective = std::get<1>(key);
+    out.collectives.push_back(std::move(c));
   }
   for (auto& [key, pair] : pairs) {
     if (!pair.first || !pair.second) {
       const auto& m = pair.first ? *pair.first : *pair.second;
       noteUnmatched(m, unmatched == 0 ? opOf(m) : nullptr);
+      out.unmatched.push_back(m);
       continue;
     }
     out.matchedOps += 2;
-    out.collectives.push_back({{*pair.first, *pair.second}, true, {}});
+    SimCollective c;
+    c.members = {*pair.first, *pair.second};
+    c.pointToPoint = true;
+    c.collective = "send_recv";
+    c.bytes = bytesOf(c.members);
+    out.collectives.push_back(std::move(c));
   }
   if (unmatched && ranks.size() > 1)
     out.problems.add(
@@ -190,6 +208,7 @@ std::vector<KinetoCommKernel> kinetoCommKernels(const Trace& trace, const Launch
       if (op.processGroup.empty()) op.processGroup = stringArg(args, "pg_name");
       op.seq = integerArg(args, "Seq");
       if (!op.seq) op.seq = integerArg(args, "seq");
+      op.bytes = commMessageBytes(args);
       break;
     }
     if (op.collective.empty()) {
@@ -211,6 +230,8 @@ std::vector<KinetoCommKernel> kinetoCommKernels(const Trace& trace, const Launch
     RankCommOp op;
     const auto c = chakra::collectiveFromName(trace.name(ev));
     op.collective = c ? std::string(chakra::collectiveName(*c)) : std::string(trace.name(ev));
+    if (const std::string_view text = trace.argsJson(ev); !text.empty())
+      op.bytes = commMessageBytes(nlohmann::json::parse(text, nullptr, false));
     issued.push_back({ev.start, {e, std::move(op)}});
   }
   std::stable_sort(issued.begin(), issued.end(),

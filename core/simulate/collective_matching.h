@@ -37,6 +37,7 @@ struct RankCommOp {
   std::optional<std::int64_t> seq;  // the trace's sequence number, where it gives one
   int peer = -1;                    // send: the receiving rank; recv: the sending rank
   std::int64_t tag = 0;             // point to point: the tag
+  std::int64_t bytes = 0;           // what it moves per rank (ASTRA-sim's comm_size); 0: unknown
 };
 
 // The communication ops of one rank, in the order the rank issued them.
@@ -49,6 +50,7 @@ struct CollectiveMatching {
   std::vector<SimCollective> collectives;  // member ranks are indices into the span given
   std::size_t matchedOps = 0;              // ops in a collective with at least one other rank
   std::size_t unmatchedOps = 0;            // ops no other loaded rank has: they keep their own span
+  std::vector<SimCollective::Member> unmatched;  // those ops
   ProblemLog problems;
 };
 

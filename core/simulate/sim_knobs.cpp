@@ -56,7 +56,42 @@ Result<DurationScale> parseDurationScale(const std::string& text) {
   return scale;
 }
 
+Result<DurationScale> parseHostScale(const std::string& text) {
+  const auto eq = text.rfind('=');
+  if (eq == std::string::npos || eq == 0)
+    return Error{"--scale-cpu '" + text + "': expected REGEX=FACTOR, e.g. 'straggle=0'"};
+  DurationScale scale;
+  scale.pattern = text.substr(0, eq);
+  const std::string factor = text.substr(eq + 1);
+  char* end = nullptr;
+  scale.factor = std::strtod(factor.c_str(), &end);
+  if (factor.empty() || end != factor.c_str() + factor.size() ||
+      !within(scale.factor, 0.0, kMaxHostScale))
+    return Error{"--scale-cpu '" + text + "': the factor '" + factor + "' must be a number " +
+                 range(0, kMaxHostScale) + " (0 removes the matching host time)"};
+  return scale;
+}
+
+Result<double> parseNetworkSpeed(const std::string& text) {
+  char* end = nullptr;
+  const double f = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() ||
+      !within(f, kMinNetworkSpeed, kMaxNetworkSpeed))
+    return Error{"--network-speed '" + text + "': expected a number " +
+                 range(kMinNetworkSpeed, kMaxNetworkSpeed) + " (2: twice the bandwidth)"};
+  return f;
+}
+
 Status validateKnobs(const SimKnobs& knobs) {
+  for (const auto& s : knobs.hostScales)
+    if (!within(s.factor, 0.0, kMaxHostScale))
+      return Error{"CPU scale factor " + number(s.factor) + " for '" + s.pattern +
+                   "' is out of range: it must be " + range(0, kMaxHostScale)};
+  if (!within(knobs.networkSpeed, kMinNetworkSpeed, kMaxNetworkSpeed))
+    return Error{"network speed " + number(knobs.networkSpeed) + " is out of range: it must be " +
+                 range(kMinNetworkSpeed, kMaxNetworkSpeed)};
+  if (auto hostScaler = DurationScaler::create(knobs.hostScales); !hostScaler)
+    return hostScaler.error();
   for (const auto& s : knobs.scales)
     if (!within(s.factor, kMinDurationScale, kMaxDurationScale))
       return Error{"scale factor " + number(s.factor) + " for '" + s.pattern +
@@ -120,6 +155,16 @@ std::string describeKnobs(const SimKnobs& k) {
     char buf[64];
     std::snprintf(buf, sizeof buf, " x%g", scale.factor);
     add("'" + scale.pattern + "'" + buf);
+  }
+  for (const auto& scale : k.hostScales) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " x%g", scale.factor);
+    add("host '" + scale.pattern + "'" + buf);
+  }
+  if (k.networkSpeed != 1.0) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "network x%g", k.networkSpeed);
+    add(buf);
   }
   if (k.launchLatencyNs) add("launch latency " + formatDuration(*k.launchLatencyNs));
   if (k.launchLatencyScale != 1.0) add("launch latency x" + std::to_string(k.launchLatencyScale));

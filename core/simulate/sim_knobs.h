@@ -47,7 +47,16 @@ struct SyncRemoved {
 };
 
 struct SimKnobs {
-  std::vector<DurationScale> scales;      // every matching pattern applies (factors multiply)
+  std::vector<DurationScale> scales;  // every matching pattern applies (factors multiply)
+  // Host ops and annotations by name (--scale-cpu): each matching event's time on its thread is
+  // multiplied by the factor (0 removes it), the outermost match of a nesting only, and what waited
+  // on that thread moves with it. Chakra CPU nodes of a matching name likewise.
+  std::vector<DurationScale> hostScales;
+  // The network's bandwidth times this (--network-speed): the bandwidth part of every matched
+  // collective's and point-to-point's transfer is divided by it (the latency part and what the
+  // network model leaves unexplained are held); a communication op no other rank was loaded with
+  // has its whole duration divided by it.
+  double networkSpeed = 1.0;
   std::optional<TimeNs> launchLatencyNs;  // replaces every launch latency
   double launchLatencyScale = 1.0;        // multiplies every launch latency (after the above)
   double cpuSpeed = 1.0;                  // host CPU time is divided by it (2 = twice as fast)
@@ -57,8 +66,9 @@ struct SimKnobs {
   std::vector<SyncRemoved> syncsRemoved;
 
   bool any() const {
-    return !scales.empty() || launchLatencyNs || launchLatencyScale != 1.0 || cpuSpeed != 1.0 ||
-           dropSyncs || !hostCuts.empty() || !deviceOpDurations.empty() || !syncsRemoved.empty();
+    return !scales.empty() || !hostScales.empty() || networkSpeed != 1.0 || launchLatencyNs ||
+           launchLatencyScale != 1.0 || cpuSpeed != 1.0 || dropSyncs || !hostCuts.empty() ||
+           !deviceOpDurations.empty() || !syncsRemoved.empty();
   }
 };
 
@@ -67,6 +77,9 @@ struct SimKnobs {
 // finishes), so such values are refused, by the CLI and the GUI alike.
 inline constexpr double kMinDurationScale = 1e-6;  // --scale REGEX=FACTOR
 inline constexpr double kMaxDurationScale = 1e6;
+inline constexpr double kMaxHostScale = 1e3;      // --scale-cpu REGEX=FACTOR (0 allowed)
+inline constexpr double kMinNetworkSpeed = 1e-3;  // --network-speed
+inline constexpr double kMaxNetworkSpeed = 1e6;
 inline constexpr double kMinCpuSpeed = 1e-3;  // --cpu-speed
 inline constexpr double kMaxCpuSpeed = 1e3;
 inline constexpr double kMaxLaunchLatencyScale = 1e6;  // --launch-latency-scale (0 allowed)
@@ -78,6 +91,10 @@ std::string describeKnobs(const SimKnobs& knobs);
 // Parses "REGEX=FACTOR" (the last '=' splits, so the pattern may hold '='). Errors name the text
 // and the range.
 Result<DurationScale> parseDurationScale(const std::string& text);
+// The same for --scale-cpu: the factor may be 0 (the events removed), at most kMaxHostScale.
+Result<DurationScale> parseHostScale(const std::string& text);
+// --network-speed F: a number in [kMinNetworkSpeed, kMaxNetworkSpeed].
+Result<double> parseNetworkSpeed(const std::string& text);
 
 // A launch latency given in microseconds, as the simulator's integer nanoseconds: refused when
 // not a number in [0, kMaxLaunchLatencyUs] (so the conversion can never overflow).

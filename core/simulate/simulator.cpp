@@ -47,7 +47,37 @@ TimeNs cutTime(std::span<const HostTimeCut> cuts, TimeNs longest, LaneId lane, T
   return static_cast<TimeNs>(std::llround(removed));
 }
 
+// The host time cuts that --scale-cpu makes on one rank: each host event whose name matches a
+// pattern (the outermost of a nesting) loses (1 - factor) of its time, or gains it for a factor
+// above 1 (a negative cut).
+std::vector<HostTimeCut> hostScaleCuts(const SimGraph& g, std::uint32_t rankIndex,
+                                       DurationScaler& scaler) {
+  std::vector<HostTimeCut> cuts;
+  const Trace& trace = *g.trace;
+  for (const auto& track : g.tracks) {
+    if (track.device || track.opNodes) continue;
+    TimeNs coveredUntil = kNoAnchor;
+    for (const Event& e : trace.laneEvents(track.lane)) {
+      if (e.start < coveredUntil || e.dur <= 0) continue;
+      const double f = scaler.factor(e.name, trace.names);
+      if (f == 1.0) continue;
+      coveredUntil = e.end();
+      cuts.push_back({rankIndex, track.lane, e.start, e.end(), e.dur - scaled(e.dur, f)});
+    }
+  }
+  return cuts;
+}
+
 }  // namespace
+
+TimeNs transferAtNetworkSpeed(const SimCollective& c, TimeNs measured, double speed) {
+  if (speed == 1.0) return measured;
+  // The latency the model gives is held; the rest moves with the bandwidth: what the model leaves
+  // unexplained in a transfer is the link shared with another transfer or congested, which a
+  // faster link shortens as much.
+  const TimeNs held = std::clamp<TimeNs>(c.transferLatencyNs, 0, std::max<TimeNs>(measured, 0));
+  return held + scaled(measured - held, 1.0 / speed);
+}
 
 Result<SimRun> simulate(const SimGraph& g, const SimKnobs& knobs) {
   const SimGraph* graphs[] = {&g};
@@ -100,15 +130,24 @@ Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graph
   // Simulated spans: device ops scaled by name, host ops by the CPU speed.
   const double cpuFactor = 1.0 / knobs.cpuSpeed;
   std::vector<TimeNs> span(n, 0);
+  std::vector<std::vector<HostTimeCut>> cutsOf(graphs.size());
   for (std::size_t r = 0; r < graphs.size(); ++r) {
     const SimGraph& g = *graphs[r];
     auto scalerResult = DurationScaler::create(knobs.scales);
     if (!scalerResult) return scalerResult.error();
     DurationScaler scaler = std::move(scalerResult.value());
+    auto hostScalerResult = DurationScaler::create(knobs.hostScales);
+    if (!hostScalerResult) return hostScalerResult.error();
+    DurationScaler hostScaler = std::move(hostScalerResult.value());
+    if (!hostScaler.empty())
+      cutsOf[r] = hostScaleCuts(g, static_cast<std::uint32_t>(r), hostScaler);
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
       const SimNode& node = g.nodes[i];
       if (node.kind == SimNodeKind::HostOp) {
-        span[offset[r] + i] = scaled(node.span, cpuFactor);
+        const double f = hostScaler.empty()
+                             ? 1.0
+                             : hostScaler.factor(g.trace->events[node.event].name, g.trace->names);
+        span[offset[r] + i] = scaled(node.span, cpuFactor * f);
       } else if (node.kind == SimNodeKind::DeviceOp) {
         const double f =
             scaler.empty() ? 1.0 : scaler.factor(g.trace->events[node.event].name, g.trace->names);
@@ -124,7 +163,6 @@ Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graph
         span[offset[r] + g.nodeOfDeviceOp[d.event]] = d.durationNs;
   }
   // The targeted knobs of each rank.
-  std::vector<std::vector<HostTimeCut>> cutsOf(graphs.size());
   for (const auto& cut : knobs.hostCuts)
     if (cut.rankIndex < graphs.size()) cutsOf[cut.rankIndex].push_back(cut);
   std::vector<TimeNs> longestCutOf(graphs.size(), 0);
@@ -254,13 +292,20 @@ Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graph
     if (++arrived[c] < coll->members.size()) continue;
     TimeNs transfer = std::numeric_limits<TimeNs>::max();
     for (const auto& m : coll->members) transfer = std::min(transfer, span[globalId(m)]);
+    transfer = transferAtNetworkSpeed(*coll, transfer, knobs.networkSpeed);
     // A recv ends when the message has arrived (the send's start plus the transfer), or at its
     // own start when the message was there first; the others when the last one has arrived plus
     // the transfer.
     for (std::size_t i = 0; i < coll->members.size(); ++i) {
       const auto& m = coll->members[i];
       if (isSender(m)) continue;
-      const TimeNs residual = i < coll->endResiduals.size() ? coll->endResiduals[i] : 0;
+      // A member's end beyond the last arrival plus the transfer: a ring's ranks finish one after
+      // another as the last pieces arrive, so it moves with the network as the transfer does.
+      const TimeNs residual =
+          i < coll->endResiduals.size()
+              ? scaled(std::max<TimeNs>(coll->endResiduals[i], 0), 1.0 / knobs.networkSpeed) +
+                    std::min<TimeNs>(coll->endResiduals[i], 0)
+              : 0;
       end[globalId(m)] =
           coll->pointToPoint
               ? std::max(value[globalId(m)], value[globalId(coll->members.front())] + transfer)

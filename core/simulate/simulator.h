@@ -5,6 +5,7 @@
 // Integer nanoseconds throughout; the knobs change edge weights and durations, never the graph.
 #include <optional>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -45,11 +46,23 @@ struct SimCollective {
   };
   std::vector<Member> members;
   bool pointToPoint = false;  // members[0] is a send, members[1] its recv
+  std::string collective;     // what it does ("all_reduce"), as the ranks' ops name it
+  std::int64_t bytes = 0;     // what each rank puts in (the largest its members say); 0: unknown
   // Per member (or empty): how much later than the last arrival plus the transfer it ended as
   // measured, on the aligned clocks: the ranks' clocks never align exactly, and a rank's kernel
   // may finish after another's. Kept under any what-if, so that the measured run replays exactly.
   std::vector<TimeNs> endResiduals;
+  // The transfer as the network model costs it (session/run_collectives fits it to the run's
+  // collectives): a latency that no bandwidth changes and a bandwidth part; -1 where the model
+  // does not price it (no size, a kind the ring does not cost). Under --network-speed the latency
+  // is held and the rest of the measured transfer moves with the bandwidth.
+  TimeNs transferLatencyNs = 0;
+  TimeNs transferBandwidthNs = -1;
 };
+
+// A collective's transfer under a network `speed` times as fast: `measured` (the last arrival's
+// span) with its modelled latency held and the rest divided by the speed.
+TimeNs transferAtNetworkSpeed(const SimCollective& collective, TimeNs measured, double speed);
 
 // Simulates several ranks at once, coupled by their collectives, so that a slow rank delays the
 // others; one SimRun per graph. With no collectives each run equals simulate() of its graph.

@@ -19,11 +19,15 @@
 namespace sutra::python {
 namespace {
 
-SimKnobs knobsOf(const std::vector<std::pair<std::string, double>>& scales,
+using Scales = std::vector<std::pair<std::string, double>>;
+
+SimKnobs knobsOf(const Scales& scales, const Scales& cpuScales, double networkSpeed,
                  std::optional<double> launchLatencyUs, double launchLatencyScale, double cpuSpeed,
                  bool noSync) {
   SimKnobs knobs;
   for (const auto& [pattern, factor] : scales) knobs.scales.push_back({pattern, factor});
+  for (const auto& [pattern, factor] : cpuScales) knobs.hostScales.push_back({pattern, factor});
+  knobs.networkSpeed = networkSpeed;
   if (launchLatencyUs) knobs.launchLatencyNs = valueOr(launchLatencyFromMicros(*launchLatencyUs));
   knobs.launchLatencyScale = launchLatencyScale;
   knobs.cpuSpeed = cpuSpeed;
@@ -62,6 +66,7 @@ nb::dict simulate(const RunHandle& h, const SimKnobs& knobs, std::optional<std::
   out["rows"] = rows;
   out["knobs"] = describeKnobs(knobs);
   out["collectives_matched"] = sim.matching.collectives.size();
+  out["network"] = sim.network.basis;
   return out;
 }
 
@@ -128,15 +133,17 @@ std::string toEtPlus(const RunHandle& h, std::size_t index, const std::string& p
 void bindExports(nb::module_& m) {
   m.def(
       "simulate",
-      [](const RunHandle& h, const std::vector<std::pair<std::string, double>>& scales,
+      [](const RunHandle& h, const Scales& scales, const Scales& cpuScales, double networkSpeed,
          std::optional<double> launchLatencyUs, double launchLatencyScale, double cpuSpeed,
          bool noSync, std::optional<std::int64_t> step) {
-        return simulate(h, knobsOf(scales, launchLatencyUs, launchLatencyScale, cpuSpeed, noSync),
+        return simulate(h,
+                        knobsOf(scales, cpuScales, networkSpeed, launchLatencyUs,
+                                launchLatencyScale, cpuSpeed, noSync),
                         step);
       },
-      nb::arg("run"), nb::arg("scales"), nb::arg("launch_latency_us").none(),
-      nb::arg("launch_latency_scale"), nb::arg("cpu_speed"), nb::arg("no_sync"),
-      nb::arg("step").none());
+      nb::arg("run"), nb::arg("scales"), nb::arg("scale_cpu"), nb::arg("network_speed"),
+      nb::arg("launch_latency_us").none(), nb::arg("launch_latency_scale"), nb::arg("cpu_speed"),
+      nb::arg("no_sync"), nb::arg("step").none());
   m.def("to_chakra", &toChakra, nb::arg("run"), nb::arg("prefix"), nb::arg("gzip"),
         nb::arg("progress").none());
   m.def("to_et_plus", &toEtPlus, nb::arg("run"), nb::arg("rank"), nb::arg("path"));

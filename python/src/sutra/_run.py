@@ -19,7 +19,15 @@ _OP_KINDS = [_KINDS.index("cpu_op")]
 _DEVICE_OP_KINDS = [_KINDS.index(k) for k in ("kernel", "memcpy", "memset")]
 
 _STAGES = ("read", "link", "analyse", "simulate")
-_KNOBS = ("scale", "launch_latency_us", "launch_latency_scale", "cpu_speed", "no_sync")
+_KNOBS = (
+    "scale",
+    "scale_cpu",
+    "network_speed",
+    "launch_latency_us",
+    "launch_latency_scale",
+    "cpu_speed",
+    "no_sync",
+)
 
 
 def _paths(paths: str | os.PathLike | Sequence[str | os.PathLike]) -> list[str]:
@@ -311,7 +319,10 @@ class Run:
         """Replays the run in Sutra's simulator, as measured and under what-if knobs, per step.
 
         ``knobs`` (or keyword arguments): ``scale`` ({regex: factor}: device ops whose name matches
-        take factor times as long), ``launch_latency_us`` (every launch latency set to it),
+        take factor times as long), ``scale_cpu`` ({regex: factor}: host ops and annotations whose
+        name matches take factor times as long on their thread, 0 removes them: a straggler's delay),
+        ``network_speed`` (the network's bandwidth times it: the bandwidth part of every
+        collective's transfer divided by it), ``launch_latency_us`` (every launch latency set to it),
         ``launch_latency_scale``, ``cpu_speed`` (host time divided by it), ``no_sync`` (blocking calls
         wait for nothing). Returns one row per rank and step: measured_ns, replayed_ns (simulated as
         measured), projected_ns (under the knobs), speedup (measured / projected); ``attrs["knobs"]``
@@ -324,6 +335,8 @@ class Run:
         result = _core.simulate(
             self._simulation_handle(progress),
             [(str(k), float(v)) for k, v in (knobs.get("scale") or {}).items()],
+            [(str(k), float(v)) for k, v in (knobs.get("scale_cpu") or {}).items()],
+            float(knobs.get("network_speed", 1.0)),
             knobs.get("launch_latency_us"),
             float(knobs.get("launch_latency_scale", 1.0)),
             float(knobs.get("cpu_speed", 1.0)),
@@ -333,7 +346,11 @@ class Run:
         columns = ["rank", "step", "name", "measured_ns", "replayed_ns", "projected_ns"]
         frame = pd.DataFrame(result["rows"], columns=columns)
         frame["speedup"] = frame["measured_ns"] / frame["projected_ns"]
-        frame.attrs = {"knobs": result["knobs"], "collectives_matched": result["collectives_matched"]}
+        frame.attrs = {
+            "knobs": result["knobs"],
+            "collectives_matched": result["collectives_matched"],
+            "network": result["network"],
+        }
         return frame
 
     def _simulation_handle(self, progress) -> _core.RunHandle:

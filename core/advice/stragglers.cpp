@@ -2,6 +2,8 @@
 #include "advice/stragglers.h"
 
 #include <algorithm>
+#include <cctype>
+#include <limits>
 #include <map>
 #include <unordered_map>
 
@@ -112,6 +114,99 @@ class ArrivalChains {
   TimeNs unmet_ = 0;
 };
 
+// An event's name as every rank's process names it: Python frames name objects by their address
+// ("<built-in method wait of ... object at 0x7fc3ae06d190>"), which differs between processes.
+std::string stableName(std::string_view name) {
+  std::string out;
+  out.reserve(name.size());
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    if (name[i] == '0' && i + 1 < name.size() && name[i + 1] == 'x') {
+      std::size_t j = i + 2;
+      while (j < name.size() && std::isxdigit(static_cast<unsigned char>(name[j]))) ++j;
+      if (j > i + 2) {
+        out += "0x?";
+        i = j - 1;
+        continue;
+      }
+    }
+    out += name[i];
+  }
+  return out;
+}
+
+// Host time per event name on a rank's host threads, per step: what a rank spends that its peers
+// do not is what made it late (a straggler's own work, named as the trace names it).
+std::unordered_map<std::string, TimeNs> hostTimePerStep(const RankRun& rank) {
+  std::unordered_map<std::string, TimeNs> byName;
+  const Trace& trace = *rank.trace;
+  const auto steps = static_cast<TimeNs>(std::max<std::size_t>(rank.steps.size(), 1));
+  const TimeNs from = rank.steps.empty() ? kNoAnchor : rank.steps.front().start;
+  const TimeNs to = rank.steps.empty() ? std::numeric_limits<TimeNs>::max()
+                                       : rank.steps.back().start + rank.steps.back().duration();
+  for (const Event& e : trace.events)
+    if (isSimulatedHostEvent(e.klass) && e.start >= from && e.end() <= to)
+      byName[stableName(trace.name(e))] += e.dur;
+  for (auto& [name, ns] : byName) ns /= steps;
+  return byName;
+}
+
+// The host events of the late rank that its peers (nearly) never spend time in, per step: cut by
+// that excess, outermost first, as `--scale-cpu` cuts a name. Empty where no name's excess
+// reaches a fifth of the lateness.
+struct ExcessHostWork {
+  std::vector<EventId> events;
+  TimeNs perStepNs = 0;
+};
+ExcessHostWork excessHostWork(const Run& run, std::size_t lateIndex, TimeNs latenessPerStep,
+                              SimKnobs& fix) {
+  ExcessHostWork out;
+  const RankRun& late = *run.ranks[lateIndex];
+  if (!late.trace || !late.simulation) return out;
+  const auto mine = hostTimePerStep(late);
+  std::vector<std::unordered_map<std::string, TimeNs>> peers;
+  for (std::size_t r = 0; r < run.ranks.size(); ++r)
+    if (r != lateIndex && run.ranks[r]->trace) peers.push_back(hostTimePerStep(*run.ranks[r]));
+  if (peers.empty()) return out;
+  const TimeNs threshold = std::max<TimeNs>(kStragglerMinNs, latenessPerStep / 5);
+  std::unordered_map<std::string, double> share;  // name -> the share of its time to cut
+  for (const auto& [name, ns] : mine) {
+    std::vector<TimeNs> theirs;
+    for (const auto& p : peers) {
+      const auto it = p.find(name);
+      theirs.push_back(it == p.end() ? 0 : it->second);
+    }
+    std::nth_element(theirs.begin(), theirs.begin() + theirs.size() / 2, theirs.end());
+    // Work its peers (nearly) never do: a rank's own delay. A shared op that ran slower there is
+    // the chain's to shorten (findStragglers walks it), not a name to remove.
+    const TimeNs excess = ns - theirs[theirs.size() / 2];
+    if (excess >= threshold && ns > 0 && theirs[theirs.size() / 2] * 10 < ns)
+      share[name] = static_cast<double>(excess) / static_cast<double>(ns);
+  }
+  if (share.empty()) return out;
+  const Trace& trace = *late.trace;
+  const SimGraph& g = late.simulation->graph;
+  const TimeNs from = late.steps.empty() ? kNoAnchor : late.steps.front().start;
+  for (const auto& track : g.tracks) {
+    if (track.device || track.opNodes) continue;
+    TimeNs coveredUntil = kNoAnchor;
+    for (EventId e = trace.lanes[track.lane].firstEvent; e < trace.lanes[track.lane].endEvent;
+         ++e) {
+      const Event& ev = trace.events[e];
+      if (ev.start < coveredUntil || ev.start < from) continue;
+      const auto it = share.find(stableName(trace.name(ev)));
+      if (it == share.end()) continue;
+      coveredUntil = ev.end();
+      const auto cut = static_cast<TimeNs>(static_cast<double>(ev.dur) * std::min(1.0, it->second));
+      fix.hostCuts.push_back(
+          {static_cast<std::uint32_t>(lateIndex), track.lane, ev.start, ev.end(), cut});
+      out.events.push_back(e);
+      out.perStepNs += cut;
+    }
+  }
+  out.perStepNs /= static_cast<TimeNs>(std::max<std::size_t>(late.steps.size(), 1));
+  return out;
+}
+
 }  // namespace
 
 std::vector<Finding> findStragglers(const Run& run) {
@@ -168,12 +263,25 @@ std::vector<Finding> findStragglers(const Run& run) {
         "(host time and device ops since its previous collective, latest first) shortened by its "
         "lateness";
 
-    // The chain behind each late arrival, on the rank's simulation graph, in time order.
+    // What the late rank spends that its peers do not (a straggler's own work, by name), else
+    // the chain behind each late arrival, on the rank's simulation graph, in time order.
     std::vector<EventId> chainOps;
     TimeNs lateness = 0;
     for (const auto& a : late.arrivals) lateness += a.lateness;
     TimeNs unmet = lateness;
-    if (rank.simulation) {
+    const ExcessHostWork excess = excessHostWork(run, index, lateness / stepCount, f.fix);
+    if (!excess.events.empty()) {
+      f.price.model =
+          "the late rank without the host work its peers do not do: " +
+          topNames(trace, excess.events, 3) + ", " + formatDuration(excess.perStepNs) +
+          " per step more than the other ranks' median, removed on its thread (as --scale-cpu "
+          "removes a name)";
+      f.title += "; rank " + std::to_string(rank.rank) + " alone spends " +
+                 formatDuration(excess.perStepNs) + " per step in " +
+                 topNames(trace, excess.events, 2);
+      chainOps = excess.events;
+      unmet = 0;
+    } else if (rank.simulation) {
       const SimGraph& g = rank.simulation->graph;
       std::vector<char> isCollective(g.nodes.size(), 0);
       if (std::size_t(index) < rc.byEvent.size())

@@ -26,20 +26,7 @@ struct RawMemoryEvent {
   EventId op;
 };
 
-std::string bytesText(std::int64_t bytes) {
-  const double v = double(bytes);
-  const double a = v < 0 ? -v : v;
-  char buf[48];
-  if (a >= 1024.0 * 1024 * 1024)
-    std::snprintf(buf, sizeof buf, "%.2f GiB", v / (1024.0 * 1024 * 1024));
-  else if (a >= 1024.0 * 1024)
-    std::snprintf(buf, sizeof buf, "%.2f MiB", v / (1024.0 * 1024));
-  else if (a >= 1024.0)
-    std::snprintf(buf, sizeof buf, "%.2f KiB", v / 1024.0);
-  else
-    std::snprintf(buf, sizeof buf, "%lld B", static_cast<long long>(bytes));
-  return buf;
-}
+std::string bytesText(std::int64_t bytes) { return formatBytes(bytes); }
 
 // The peak as a mark on the device's counter lane: its size, and in the tooltip the op that
 // reached it and the ops whose allocations were live then (the report's, not computed again).

@@ -27,4 +27,19 @@ std::string formatDuration(TimeNs ns) {
   return buffer;
 }
 
+std::string formatBytes(std::int64_t bytes) {
+  const double v = double(bytes);
+  const double a = v < 0 ? -v : v;
+  char buf[48];
+  if (a >= 1024.0 * 1024 * 1024)
+    std::snprintf(buf, sizeof buf, "%.2f GiB", v / (1024.0 * 1024 * 1024));
+  else if (a >= 1024.0 * 1024)
+    std::snprintf(buf, sizeof buf, "%.2f MiB", v / (1024.0 * 1024));
+  else if (a >= 1024.0)
+    std::snprintf(buf, sizeof buf, "%.2f KiB", v / 1024.0);
+  else
+    std::snprintf(buf, sizeof buf, "%lld B", static_cast<long long>(bytes));
+  return buf;
+}
+
 }  // namespace sutra

@@ -22,5 +22,7 @@ struct TimeWindow {
 
 // "1.234 ms", "403.3 us", "12 ns": three significant digits, unit chosen by magnitude.
 std::string formatDuration(TimeNs ns);
+// "1.50 MiB", "512 B": a size as the views and messages show it.
+std::string formatBytes(std::int64_t bytes);
 
 }  // namespace sutra

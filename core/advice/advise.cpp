@@ -12,6 +12,7 @@
 #include "advice/fusion_candidates.h"
 #include "advice/host_bound.h"
 #include "advice/memory_copies.h"
+#include "advice/optimizer_loop.h"
 #include "advice/price.h"
 #include "advice/runtime_setup.h"
 #include "advice/stragglers.h"
@@ -31,7 +32,7 @@ Result<Advice> adviseRun(const Run& run, const AdviceOptions& options, const Can
     for (auto& found :
          {fusion, findHostBoundSteps(scope), findBlockingSyncs(scope), findMemoryCopies(scope),
           findDataLoaderWaits(scope), findCpuOpOverhead(scope), findRuntimeSetup(scope),
-          findExposedCommunication(scope)})
+          findExposedCommunication(scope), findOptimizerLoops(scope)})
       advice.findings.insert(advice.findings.end(), found.begin(), found.end());
   }
   const auto stragglers = findStragglers(run);

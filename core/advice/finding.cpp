@@ -25,6 +25,8 @@ std::string_view findingKindName(FindingKind kind) {
       return "straggler";
     case FindingKind::RuntimeSetup:
       return "runtime-setup";
+    case FindingKind::OptimizerLoop:
+      return "optimizer";
   }
   return "unknown";
 }

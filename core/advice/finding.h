@@ -23,7 +23,8 @@ enum class FindingKind : std::uint8_t {
   CpuOpOverhead,         // ops whose host time is mostly dispatch around a tiny kernel
   ExposedCommunication,  // communication kernels running with no compute beside them
   Straggler,             // the rank the others wait for at collectives
-  RuntimeSetup,  // runtime calls that launch nothing yet hold the host (context, cudaMalloc)
+  RuntimeSetup,   // runtime calls that launch nothing yet hold the host (context, cudaMalloc)
+  OptimizerLoop,  // an optimizer stepping parameter by parameter where a fused kernel exists
 };
 std::string_view findingKindName(FindingKind kind);  // "fusion", "host-bound" ... (--json)
 

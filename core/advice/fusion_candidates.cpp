@@ -26,6 +26,19 @@ const std::regex& notFusible() {
   return re;
 }
 
+// Framework internals: ops that DDP's reducer, the autograd engine or an optimizer's step run for
+// the user. Fusing them is not the user's to do (an optimizer's loop has its own finding, "use
+// fused=True": optimizer_loop.h).
+bool frameworkInternal(const Trace& trace, EventId op) {
+  static const std::regex inside(
+      "^Optimizer\\.|^autograd::engine|reducer::|^DistributedDataParallel\\.(?!forward)");
+  for (EventId e = op; e != kNoEvent; e = trace.events[e].parent) {
+    const std::string_view name = trace.name(trace.events[e]);
+    if (std::regex_search(name.begin(), name.end(), inside)) return true;
+  }
+  return false;
+}
+
 // Ops that only change a tensor's metadata: no kernel, no bytes; they neither join nor break a run.
 bool metadataOnly(std::string_view name) {
   static constexpr std::string_view kViews[] = {
@@ -143,7 +156,7 @@ std::vector<Finding> findFusionCandidates(const AdviceScope& scope) {
           if (e.klass != CategoryClass::Kernel) continue;
           const auto id = static_cast<EventId>(&e - trace.events.data());
           const EventId call = scope.rank.launches->runtimeCallOf(id);
-          if (call == kNoEvent) continue;
+          if (call == kNoEvent || frameworkInternal(trace, call)) continue;
           const TimeNs launched = trace.events[call].start;
           if (launched < step.start || launched >= step.end) continue;
           units.push_back({id, scope.rank.launches->launcherOf(id), call});
@@ -151,7 +164,7 @@ std::vector<Finding> findFusionCandidates(const AdviceScope& scope) {
       } else {
         if (trace.lanes[lane].kind != LaneKind::HostThread) continue;
         for (EventId op : outermostOps(trace, lane, step.start, step.end))
-          units.push_back({op, op, kNoEvent});
+          if (!frameworkInternal(trace, op)) units.push_back({op, op, kNoEvent});
       }
       cutRuns(trace, units, &step, occurrences);
     }

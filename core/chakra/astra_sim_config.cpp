@@ -53,6 +53,7 @@ void AstraSimFitInput::addNode(const NodeFacts& node) {
     sample.commType = static_cast<int>(node.commType.value_or(-1));
     sample.bytes = static_cast<double>(node.commSize.value_or(0));
     sample.durationNs = static_cast<double>(node.durationMicros) * 1000.0;
+    if (node.startMicros) sample.startNs = static_cast<double>(*node.startMicros) * 1000.0;
     rankCollectives.back().push_back(sample);
   } else if (node.type == ChakraProtoMsg::COMP_NODE) {
     ++computeNodes;
@@ -67,9 +68,61 @@ void AstraSimFitInput::addNode(const NodeFacts& node) {
   }
 }
 
+namespace {
+
+// Where every rank has as many collectives, of the same types and sizes, all timed: the indices
+// where a run of back-to-back collectives starts on every rank (the first always does).
+std::optional<std::vector<std::size_t>> commonRunStarts(
+    const std::vector<std::vector<CollectiveSample>>& ranks) {
+  const std::size_t count = ranks.front().size();
+  std::vector<char> starts(count, 1);
+  for (const auto& rank : ranks) {
+    if (rank.size() != count) return std::nullopt;
+    for (std::size_t i = 0; i < count; ++i) {
+      const CollectiveSample& c = rank[i];
+      if (c.startNs < 0 || c.commType != ranks.front()[i].commType ||
+          c.bytes != ranks.front()[i].bytes)
+        return std::nullopt;
+      // Back to back: starting at the previous one's end to the microsecond (as the layout
+      // shares a union out; measured collectives meet so exactly only by chance).
+      if (i > 0 && rank[i - 1].durationNs > 0 &&
+          c.startNs == rank[i - 1].startNs + rank[i - 1].durationNs)
+        starts[i] = 0;
+    }
+  }
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < count; ++i)
+    if (starts[i]) out.push_back(i);
+  return out;
+}
+
+}  // namespace
+
 std::vector<CollectiveSample> AstraSimFitInput::matchedCollectives() const {
   std::vector<CollectiveSample> out;
   if (rankCollectives.empty()) return out;
+  if (rankCollectives.size() > 1 && !rankCollectives.front().empty()) {
+    if (const auto runs = commonRunStarts(rankCollectives);
+        runs && runs->size() < rankCollectives.front().size()) {
+      // Runs of back-to-back collectives: each from the rank whose run was shortest.
+      const std::size_t count = rankCollectives.front().size();
+      for (std::size_t k = 0; k < runs->size(); ++k) {
+        const std::size_t from = (*runs)[k], to = k + 1 < runs->size() ? (*runs)[k + 1] : count;
+        std::size_t best = 0;
+        double bestNs = 0;
+        for (std::size_t r = 0; r < rankCollectives.size(); ++r) {
+          double ns = 0;
+          for (std::size_t i = from; i < to; ++i) ns += rankCollectives[r][i].durationNs;
+          if (r == 0 || ns < bestNs) {
+            best = r;
+            bestNs = ns;
+          }
+        }
+        for (std::size_t i = from; i < to; ++i) out.push_back(rankCollectives[best][i]);
+      }
+      return out;
+    }
+  }
   std::size_t count = 0;
   for (const auto& rank : rankCollectives) count = std::max(count, rank.size());
   for (std::size_t i = 0; i < count; ++i) {

@@ -27,6 +27,7 @@ struct CollectiveSample {
   int commType = 0;  // ChakraProtoMsg::CollectiveCommType
   double bytes = 0;  // comm_size
   double durationNs = 0;
+  double startNs = -1;  // where the node says (-1: unknown)
 };
 
 // What the fit needs from an export, gathered rank by rank so the graphs need not stay in memory.
@@ -48,7 +49,11 @@ struct AstraSimFitInput {
   // The collectives the fit uses: the n-th collective of every rank (where the ranks agree on its
   // type and size) at the shortest of its ranks' durations. A collective ends for all its ranks
   // together, so the others' longer durations are waits for the last to arrive, which ASTRA-sim
-  // simulates itself; the last arriver's duration is the transfer.
+  // simulates itself; the last arriver's duration is the transfer. Collectives that ran back to
+  // back on every rank (each starting at the previous one's end: the shares of an overlapped run,
+  // astra_sim_graph.h) are taken together, from the rank whose run of them was shortest: each
+  // rank shares their common time out among them in its own way, and the shortest of each share
+  // would add up to less than any rank took.
   std::vector<CollectiveSample> matchedCollectives() const;
 };
 

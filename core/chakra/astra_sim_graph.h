@@ -12,7 +12,10 @@
 //   union of the threads' activity, with the nesting and the threads merged;
 // - compute: every kernel, copy and set the same way ("device gap" nodes between): kernels that
 //   overlapped on several streams become the time they took together;
-// - communication: the collectives and sends/receives in the order they started.
+// - communication: the collectives and sends/receives (NCCL's kernels, or a CPU backend's
+//   collectives: gloo's worker ops) the same way: collectives that overlapped (gloo's two workers
+//   on one link) each take their share of the time they took together, and the network fit
+//   (astra_sim_config.h) turns those shares into the link's bandwidth.
 // A node waits on the nodes of the other timelines it depended on (launches, syncs, stream order)
 // where the trace shows it began after their measured end (the others would hold it late), and
 // on the latest host node that ended before it began where its launcher ended after. So, with
@@ -34,7 +37,7 @@ struct AstraSimGraphReport {
   TimeNs hostMergedNs = 0;      // threads' busy time beyond the union (merged: kept exact)
   TimeNs computeOverlapNs = 0;  // kernels' time beyond their union (merged into one node time)
   std::size_t overlappedKernels = 0;  // kernels that ran while another stream's kernel ran
-  TimeNs commOverlapNs = 0;           // communication beyond its union (serialised: lost)
+  TimeNs commOverlapNs = 0;           // communication beyond its union (shared out)
   std::size_t hostGapNodes = 0;
   std::size_t deviceGapNodes = 0;
   std::size_t depsDropped = 0;  // cross-timeline deps on nodes that ended after the node began

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "chakra/convert_files.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <regex>
+#include <utility>
 
 #include "chakra/astra_sim_config.h"
 #include "chakra/astra_sim_graph.h"
@@ -114,8 +116,23 @@ Result<EncodedChakra> encodeAstraSimRankFiles(const LinkedTrace& linked, const s
     out.problems.add(Severity::Info, what.substr(at, end - at));
     at = end == std::string::npos ? what.size() : end + 1;
   }
-  if (eachNode)
-    for (const auto& n : graph->trace.nodes) eachNode(nodeFacts(n));
+  if (eachNode) {
+    // The collectives in the order of the communication timeline (their ends), which all ranks
+    // share, so that the fit pairs each rank's n-th collective with the others' (file order is
+    // by id, which ranks need not agree on).
+    std::vector<const ChakraProtoMsg::Node*> comms;
+    for (const auto& n : graph->trace.nodes) {
+      if (n.type() == ChakraProtoMsg::COMM_COLL_NODE)
+        comms.push_back(&n);
+      else
+        eachNode(nodeFacts(n));
+    }
+    std::stable_sort(comms.begin(), comms.end(), [](const auto* a, const auto* b) {
+      return std::make_pair(a->start_time_micros() + a->duration_micros(), a->start_time_micros()) <
+             std::make_pair(b->start_time_micros() + b->duration_micros(), b->start_time_micros());
+    });
+    for (const auto* n : comms) eachNode(nodeFacts(*n));
+  }
   auto paths = writeRankFiles(graph->trace, prefix, ranks, write);
   if (!paths) return paths.error();
   written = std::move(paths.value());

@@ -188,7 +188,7 @@ class Converter {
     indexParents();
     // The gaps first, so that the plans are reserved at once (a vector grown by doubling touched
     // twice the memory, each fresh page zeroed by the kernel).
-    if (O_.measuredGaps) gaps_ = measureGaps(L_);
+    if (O_.measuredGaps) gaps_ = measureGaps(L_, {.collectivesDoneAtResume = O_.astraSimTimelines});
     nodeOps_.reserve(L_.ops.size() + gaps_.host.size() + gaps_.device.size());
     classify();
     if (nodeOps_.empty())
@@ -375,6 +375,8 @@ class Converter {
             continue;
           }
           plan.type = ChakraProtoMsg::METADATA_NODE;
+        } else if (O_.astraSimTimelines && isCollectiveWorkerOp(L_, op)) {
+          classifyWorkerComm(plan);
         } else {
           plan.type = ChakraProtoMsg::COMP_NODE;
         }
@@ -443,6 +445,50 @@ class Converter {
     plan.type = ChakraProtoMsg::COMM_COLL_NODE;
   }
 
+  // A CPU backend's collective (gloo's "gloo:all_reduce" on its worker thread) for ASTRA-sim: a
+  // COMM_COLL_NODE that the network costs, where ASTRA-sim simulates the collective; else the
+  // CPU work it was measured as.
+  void classifyWorkerComm(Planned& plan) {
+    const LinkedOp& op = L_.ops[static_cast<std::size_t>(plan.op)];
+    plan.type = ChakraProtoMsg::COMP_NODE;
+    const auto c = collectiveFromName(op.name);
+    if (!c || !chakraCommType(*c) || !astraSimSupports(*c)) {
+      problems().add(Severity::Warning,
+                     "collective ASTRA-sim does not simulate (exported as CPU work with its "
+                     "measured duration)",
+                     op.name);
+      return;
+    }
+    plan.comm = static_cast<std::int32_t>(comms_.size());
+    comms_.push_back({c, nullptr, -1, 0, 0});
+    plan.type = ChakraProtoMsg::COMM_COLL_NODE;
+  }
+
+  // A worker's collective: the bytes of its input tensors, from the Kineto event's "Input Dims"
+  // and "Input type" (gloo's all_reduce: [[65792]] and ["float"]).
+  std::optional<std::int64_t> workerCommBytes(const Planned& plan) const {
+    const Event* ev = L_.kinetoEventOf(L_.ops[static_cast<std::size_t>(plan.op)]);
+    if (!ev || !L_.kineto) return std::nullopt;
+    const auto args = nlohmann::json::parse(L_.kineto->argsJson(*ev), nullptr, false);
+    if (!args.is_object()) return std::nullopt;
+    const auto dims = args.find("Input Dims");
+    const auto types = args.find("Input type");
+    if (dims == args.end() || !dims->is_array()) return std::nullopt;
+    std::int64_t bytes = 0;
+    for (std::size_t t = 0; t < dims->size(); ++t) {
+      const auto& shape = (*dims)[t];
+      if (!shape.is_array() || shape.empty()) continue;
+      std::int64_t elems = 1;
+      for (const auto& d : shape) elems *= d.is_number_integer() ? d.get<std::int64_t>() : 0;
+      std::string type = "float";
+      if (types != args.end() && types->is_array() && t < types->size() && (*types)[t].is_string())
+        type = (*types)[t].get<std::string>();
+      bytes += elems * dtypeBytes(type);
+    }
+    if (bytes <= 0) return std::nullopt;
+    return bytes;
+  }
+
   // Without an ET (a Kineto trace alone): the message size record_param_comms, around the
   // kernel's launch, gives in its args ("In msg nelems", "Out msg nelems", "dtype").
   std::optional<std::int64_t> kinetoCommBytes(const Planned& plan, const CommPlan& comm) const {
@@ -473,6 +519,12 @@ class Converter {
   // output is every rank's part: its input. Else the input tensors of the host comm op.
   std::int64_t commSize(const Planned& plan) {
     const CommPlan& comm = comms_[static_cast<std::size_t>(plan.comm)];
+    if (L_.ops[static_cast<std::size_t>(plan.op)].isCpu()) {
+      if (const auto bytes = workerCommBytes(plan)) return *bytes;
+      problems().add(Severity::Warning, "collective of unknown size (comm_size 0)",
+                     L_.ops[static_cast<std::size_t>(plan.op)].name);
+      return 0;
+    }
     if (comm.commOp && comm.commOp->comm) {
       const auto& c = *comm.commOp->comm;
       const std::int64_t elems = comm.collective == Collective::AllGather && c.inMsgNelems > 0
@@ -581,6 +633,8 @@ class Converter {
       ids_[n] = static_cast<std::uint64_t>(op.id);
       if (op.isCpu()) {
         ++out_.stats.cpuNodes;
+        if (isComm(plan.type))
+          comms_[static_cast<std::size_t>(plan.comm)].commSize = commSize(plan);
         continue;
       }
       ++out_.stats.deviceNodes;
@@ -635,6 +689,11 @@ class Converter {
       typesJson(et->outputs, types_);
       node.setOutputs(et->outputs.valuesJson, et->outputs.shapesJson(), types_);
     }
+    if (op.isCpu() && isComm(plan.type)) {  // a worker's collective: no is_cpu_op
+      node.attrInt64("tid", et ? et->tid : op.tid);
+      buildCommAttrs(plan, op, node);
+      return;
+    }
     if (op.isCpu()) {
       const Event* ev = L_.kinetoEventOf(op);
       node.attrInt64(
@@ -659,6 +718,11 @@ class Converter {
     node.attrInt64("stream", op.stream);
     if (op.device >= 0) node.attrInt64("device", op.device);
     if (!comm) return;
+    buildCommAttrs(plan, op, node);
+  }
+
+  template <typename Out>
+  void buildCommAttrs(const Planned& plan, const LinkedOp& op, Out& node) {
     const CommPlan& c = comms_[static_cast<std::size_t>(plan.comm)];
     std::string_view pg = op.pgName;
     if (pg.empty() && c.commOp && c.commOp->comm) pg = c.commOp->comm->pgName;

@@ -49,7 +49,10 @@ struct ConvertOptions {
   // nodes of 0 us and the graph would not be the run. 0 converts whatever matched (--force).
   double minMatchedEtRatio = 0.9;
   // The graph for ASTRA-sim rather than for Sutra's simulator: one host, one compute and one
-  // communication timeline (chakra/astra_sim_graph.h), as its workload layer runs them.
+  // communication timeline (chakra/astra_sim_graph.h), as its workload layer runs them. A CPU
+  // backend's collectives (gloo's "gloo:all_reduce" on its worker threads) are then
+  // COMM_COLL_NODEs, comm_size from their "Input Dims" and "Input type", that ASTRA-sim's
+  // network costs, as NCCL's kernels are, rather than CPU work of their measured duration.
   bool astraSimTimelines = false;
 };
 

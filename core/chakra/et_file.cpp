@@ -443,6 +443,7 @@ NodeFacts nodeFacts(const ChakraProtoMsg::Node& node) {
   NodeFacts f;
   f.type = node.type();
   f.durationMicros = node.duration_micros();
+  f.startMicros = node.start_time_micros();
   auto value = [&node](std::string_view name) -> std::optional<std::int64_t> {
     const auto* a = findAttr(node, name);
     return a ? attrIntValue(*a) : std::nullopt;

@@ -77,6 +77,7 @@ struct NodeFacts {
   std::uint64_t durationMicros = 0;
   bool cpuOp = false;  // is_cpu_op present and not 0
   std::optional<std::int64_t> commType, commSize, numOps, tensorSize;
+  std::optional<std::uint64_t> startMicros;  // from a message (the encoder gives none)
 };
 NodeFacts nodeFacts(const ChakraProtoMsg::Node& node);
 

@@ -7,12 +7,17 @@
 #include <optional>
 #include <string_view>
 
+#include "chakra/collective.h"
+
 namespace sutra::chakra {
 namespace {
 
 constexpr TimeNs kHalfMicro = 500;  // a gap shorter than this rounds to a 0 us node
 constexpr int kMaxAncestry = 256;   // guards the parent walk against a malformed parent cycle
 constexpr TimeNs kNoTime = std::numeric_limits<TimeNs>::min();
+// A thread idle this long while a collective backend's worker ran a collective may have waited
+// for it (the simulator's wake-up gap, sim_graph.h).
+constexpr TimeNs kWorkerWaitPause = 1'000'000;
 
 bool isRootOp(const LinkedTrace& linked, const LinkedOp& op) {
   const EtNode* et = linked.etNode(op);
@@ -64,7 +69,13 @@ bool isAnnotationOp(const LinkedTrace& linked, const LinkedOp& op) {
   return e && e->klass == CategoryClass::UserAnnotation;
 }
 
-MeasuredGaps measureGaps(const LinkedTrace& linked) {
+bool isCollectiveWorkerOp(const LinkedTrace& linked, const LinkedOp& op) {
+  if (!op.isCpu() || !isCommWorkerName(op.name)) return false;
+  const Event* e = linked.kinetoEventOf(op);
+  return !e || e->klass == CategoryClass::UserAnnotation;
+}
+
+MeasuredGaps measureGaps(const LinkedTrace& linked, const MeasureGapsOptions& options) {
   const auto& ops = linked.ops;
   const std::size_t n = ops.size();
   MeasuredGaps out;
@@ -146,10 +157,19 @@ MeasuredGaps measureGaps(const LinkedTrace& linked) {
       mark = 1;
     }
   }
+  // A collective backend's worker op (gloo's all_reduce) is the collective's work whatever ran
+  // beside it: the communication a graph simulator costs.
+  std::vector<std::uint32_t> workerOps;
   bool anyWork = false;
   for (std::size_t i = 0; i < n; ++i) {
     const LinkedOp& op = ops[i];
     if (!annotation[i] || opBelow[i] || !measured(op) || !topLevel(i)) continue;
+    if (isCollectiveWorkerOp(linked, op)) {
+      annotation[i] = 0;
+      anyWork = true;
+      workerOps.push_back(static_cast<std::uint32_t>(i));
+      continue;
+    }
     TimeNs othersBusy = 0;
     for (const auto& [tid, t] : threads)
       if (tid != op.tid) othersBusy += busyTime(t, op.ts, op.ts + op.inclusiveDur);
@@ -208,7 +228,15 @@ MeasuredGaps measureGaps(const LinkedTrace& linked) {
   for (std::size_t i = 0; i < n; ++i)
     if (annotation[i] && measured(ops[i]) && !ops[i].syncDeps.empty())
       annotationSyncs[ops[i].tid].push_back(static_cast<std::uint32_t>(i));
+  std::sort(workerOps.begin(), workerOps.end(),
+            [&](auto a, auto b) { return ops[a].ts < ops[b].ts; });
+  std::vector<std::int64_t> workerTids;
+  for (const auto w : workerOps) workerTids.push_back(ops[w].tid);
+  std::sort(workerTids.begin(), workerTids.end());
+  std::map<std::uint32_t, TimeNs> workerDone;  // worker ops taken as done at a waiter's resume
   for (const auto& [tid, chain] : chains) {
+    const bool waitsForWorkers =
+        !workerOps.empty() && !std::binary_search(workerTids.begin(), workerTids.end(), tid);
     TimeNs prevEnd = base;
     TimeNs carry = 0;
     for (const auto i : chain) {
@@ -238,6 +266,26 @@ MeasuredGaps measureGaps(const LinkedTrace& linked) {
             if (end <= g0 || end > g1) continue;
             gap.waitsOn.push_back(static_cast<std::uint32_t>(waited));
             ready = std::max(ready, end);
+          }
+        }
+      }
+      // A pause while a collective backend's worker ran collectives (DDP's reducer waits for its
+      // buckets inside backward, with no wait call in the trace): the thread waited for those
+      // that ended in it, or soon after it resumed (the work is marked done inside the worker's
+      // annotation, which on a busy machine can close later: the collective is then taken as
+      // done at the resume).
+      if (waitsForWorkers && g1 - g0 >= kWorkerWaitPause) {
+        const TimeNs slack = std::max(kWorkerWaitPause, (g1 - g0) / 4);
+        for (const auto w : workerOps) {
+          if (ops[w].ts >= g1) break;
+          const TimeNs end = endOf(w);
+          if (end <= g0 || end > (options.collectivesDoneAtResume ? g1 + slack : g1)) continue;
+          if (std::find(gap.waitsOn.begin(), gap.waitsOn.end(), w) == gap.waitsOn.end())
+            gap.waitsOn.push_back(w);
+          ready = std::max(ready, std::min(end, g1));
+          if (end > g1) {
+            auto [at, fresh] = workerDone.emplace(w, g1);
+            if (!fresh) at->second = std::min(at->second, g1);
           }
         }
       }
@@ -272,6 +320,9 @@ MeasuredGaps measureGaps(const LinkedTrace& linked) {
       out.host.push_back(std::move(gap));
     }
   }
+
+  for (const auto& [w, done] : workerDone)
+    out.ownDur[w] = std::min(out.ownDur[w], std::max<TimeNs>(0, done - ops[w].ts));
 
   // Device gaps, stream by stream.
   std::map<std::pair<std::int32_t, std::int64_t>, std::vector<std::uint32_t>> streams;

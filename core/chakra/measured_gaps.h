@@ -10,15 +10,21 @@
 //   record_function) has none: its exclusive time is time between ops (kept as host gaps) or time
 //   its thread waited for other threads, and a graph simulator that runs one CPU op at a time
 //   would add it to the other threads' work. An annotation with no op inside it that other
-//   threads' ops did not cover for most of its time is the work itself (gloo's all_reduce on its
-//   own thread) and is an op like any other.
+//   threads' ops did not cover for most of its time is the work itself and is an op like any
+//   other; a collective backend's worker op (gloo's all_reduce on its own thread) always is.
 // - Host gaps: on each thread, the time between consecutive ops that are not inside another op
 //   (annotations do not count as ops here: they are moments the thread was seen at). Where one
 //   other thread, and only one, ran ops for most of the gap, the thread was waiting for it (main
 //   and autograd threads take turns): the gap waits on the latest of its ops that ended in the
 //   gap, and only the time after that end (the wake-up) is the gap's own. The linker's
 //   inter-thread dependencies are waits alike, and so are the syncs of an annotation around the
-//   gap (a cudaDeviceSynchronize called between ops): the gap waits on the device op.
+//   gap (a cudaDeviceSynchronize called between ops): the gap waits on the device op. A thread
+//   that paused (1 ms or more) while a collective backend's worker ran collectives (gloo's, which
+//   DDP's reducer waits for inside backward with no wait call in the trace) waited for those that
+//   ended in the pause, and, where the collectives are communication nodes
+//   (collectivesDoneAtResume: the graph for ASTRA-sim), those that ended soon after it resumed: the
+//   work is marked done inside the worker's annotation, which on a busy machine can close later, so
+//   the collective is taken as done at the resume (its own time ends there).
 // - Device gaps: the time a device op started after everything it waited for (the previous op
 //   on its stream, the op that launched it, the ops of other streams it waited on) had ended:
 //   launch latency and the stream's idle time where they delayed it.
@@ -54,7 +60,17 @@ struct MeasuredGaps {
 
 // An op that only marks a region: a user annotation, ProfilerStep#N, "## name ##".
 bool isAnnotationOp(const LinkedTrace& linked, const LinkedOp& op);
+// A collective as a CPU backend's worker thread runs it (gloo's "gloo:all_reduce" annotation).
+bool isCollectiveWorkerOp(const LinkedTrace& linked, const LinkedOp& op);
 
-MeasuredGaps measureGaps(const LinkedTrace& linked);
+struct MeasureGapsOptions {
+  // A collective backend's collective whose annotation closed soon after a thread that waited
+  // for it resumed ends at the resume (its own time is cut there), and the thread waits on it.
+  // For a graph whose collectives are communication nodes; elsewhere the worker thread's own
+  // timeline would lose that time.
+  bool collectivesDoneAtResume = false;
+};
+
+MeasuredGaps measureGaps(const LinkedTrace& linked, const MeasureGapsOptions& options = {});
 
 }  // namespace sutra::chakra

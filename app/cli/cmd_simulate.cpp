@@ -182,6 +182,18 @@ void printHuman(const std::vector<RankOutcome>& outcomes, const SimKnobs& knobs,
                   static_cast<double>(o.projection.measuredNs);
     std::printf("  %-35s %14s %14s %9s\n", "total", measured(o.projection.measuredNs).c_str(),
                 formatDuration(o.projection.simulatedNs).c_str(), error(total).c_str());
+    if (const WhatHolds& h = o.holds; h.pathNs > 0) {
+      const auto steps = static_cast<TimeNs>(std::max<std::size_t>(o.projection.steps.size(), 1));
+      auto per = [&](TimeNs ns) { return formatDuration(ns / steps); };
+      std::printf(
+          "  what holds it%s, per step: host %s, device %s, communication %s (waiting for other "
+          "ranks %s, transfer %s), launch %s; gaps held as measured %s (%.1f %% of its critical "
+          "path: no cause in the trace explains them, no knob moves them)\n",
+          knobs.any() ? " under the what-if" : "", per(h.hostNs).c_str(), per(h.deviceNs).c_str(),
+          per(h.commWaitNs + h.commTransferNs).c_str(), per(h.commWaitNs).c_str(),
+          per(h.commTransferNs).c_str(), per(h.launchNs).c_str(), per(h.heldGapNs).c_str(),
+          100.0 * static_cast<double>(h.heldGapNs) / static_cast<double>(h.pathNs));
+    }
     if (o.moved) {
       const WhatMoved& m = *o.moved;
       std::printf("  replayed %s -> projected %s (%s)\n", formatDuration(m.baselineNs).c_str(),
@@ -233,6 +245,14 @@ nlohmann::json toJson(const std::vector<RankOutcome>& outcomes, const Collective
         {"simulated_ns", o.projection.simulatedNs},
         {"steps", steps},
         {"clock_offset_ns", o.clockOffset},
+        {"what_holds",
+         {{"critical_path_ns", o.holds.pathNs},
+          {"host_ns", o.holds.hostNs},
+          {"device_ns", o.holds.deviceNs},
+          {"comm_wait_ns", o.holds.commWaitNs},
+          {"comm_transfer_ns", o.holds.commTransferNs},
+          {"launch_ns", o.holds.launchNs},
+          {"held_gap_ns", o.holds.heldGapNs}}},
         {"graph",
          {{"nodes", sim.graph.nodes.size()},
           {"edges", sim.graph.edges.size()},

@@ -60,10 +60,12 @@ Result<RunSimulation> simulateRun(const Run& run, const SimKnobs& knobs,
   auto baselines = simulateRanks(graphs, out.matching.collectives, {}, offsets);
   if (!baselines) return baselines.error();
   std::optional<std::vector<SimRun>> variants;
+  std::vector<SimCollective> variantCollectives;  // with the unmatched ops under a network knob
   if (knobs.any()) {
     // A communication op no other loaded rank has: what of it is transfer and what is waiting is
     // not known, so a network what-if divides all of it (one member, its own transfer).
-    std::vector<SimCollective> collectives = out.matching.collectives;
+    std::vector<SimCollective>& collectives = variantCollectives;
+    collectives = out.matching.collectives;
     if (knobs.networkSpeed != 1.0) {
       for (const auto& m : out.matching.unmatched) {
         SimCollective alone;
@@ -81,8 +83,15 @@ Result<RunSimulation> simulateRun(const Run& run, const SimKnobs& knobs,
     if (!runs) return runs.error();
     variants = std::move(runs.value());
   }
+  // What holds each rank, on the runs of all ranks (before they move into the results).
+  std::vector<WhatHolds> holds;
+  for (std::size_t r = 0; r < run.ranks.size(); ++r)
+    holds.push_back(whatHolds(graphs, variants ? *variants : baselines.value(),
+                              variants ? variantCollectives : out.matching.collectives, offsets,
+                              static_cast<std::uint32_t>(r)));
   for (std::size_t r = 0; r < run.ranks.size(); ++r) {
     RankSimulationResult result;
+    result.holds = holds[r];
     result.rank = run.ranks[r];
     result.clockOffset = offsets[r];
     result.baseline = std::move((*baselines)[r]);

@@ -14,6 +14,7 @@
 #include "simulate/simulator.h"
 #include "simulate/step_projection.h"
 #include "simulate/transfer_model.h"
+#include "simulate/what_holds.h"
 #include "simulate/what_moved.h"
 
 namespace sutra {
@@ -25,6 +26,7 @@ struct RankSimulationResult {
   SimRun run;              // under the knobs; the baseline when there are none
   std::optional<WhatMoved> moved;  // what the knobs changed
   RankProjection projection;       // per step, measured against `run`
+  WhatHolds holds;                 // what holds it under the knobs (its critical path, by cause)
   RankProjection baselineProjection;
 };
 

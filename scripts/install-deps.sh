@@ -12,6 +12,7 @@ packages=(
   libprotobuf-dev protobuf-compiler nlohmann-json3-dev libsimdjson-dev zlib1g-dev libyaml-cpp-dev libsqlite3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-venv xvfb xauth
+  iproute2  # ip netns and tc: the re-runs that judge the what-ifs shape their network (tools/rerun)
   help2man dpkg-dev desktop-file-utils appstream shared-mime-info libglib2.0-bin
 )
 case "${1:-}" in

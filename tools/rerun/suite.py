@@ -25,8 +25,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import netns  # noqa: E402
 
-# name: (what it asks, the recorded run, the re-run, Sutra's knobs on the recorded run). A run is
+# name: (what it asks, the recorded run, the re-run, Sutra's knobs on the recorded run, or
+# "advise:KIND": the projected step of `sutra-cli advise`'s finding of that kind). A run is
 # (loopback rate in Mbit/s or None for unshaped, ddp_job.py's flags).
+OPTIMIZER_JOB = ["--layers", "48", "--hidden", "128", "--batch", "128"]
 PAIRS = {
     "network 200->50 Mbit/s": ("network 4x slower", (200, []), (50, []), ["--network-speed", "0.25"]),
     "network 200->100 Mbit/s": ("network 2x slower", (200, []), (100, []), ["--network-speed", "0.5"]),
@@ -43,6 +45,18 @@ PAIRS = {
         (None, ["--straggle-ms", "40"]),
         (None, []),
         ["--scale-cpu", "straggle=0"],
+    ),
+    "straggler, advise's price": (
+        "the straggler finding's fix",
+        (None, ["--straggle-ms", "40"]),
+        (None, []),
+        "advise:straggler",
+    ),
+    "Adam foreach=False -> fused=True": (
+        "the optimizer finding's fix",
+        (None, ["--optimizer", "adam-loop"] + OPTIMIZER_JOB),
+        (None, ["--optimizer", "adam-fused"] + OPTIMIZER_JOB),
+        "advise:optimizer",
     ),
 }
 
@@ -108,6 +122,21 @@ def projected_steps(cli, folder, knobs):
     return simulated, measured, doc
 
 
+def advised_step(cli, folder, kind):
+    """The projected mean step of `sutra-cli advise`'s top finding of `kind`, with the finding."""
+    doc = json.loads(
+        subprocess.run(
+            [str(cli), "advise", str(folder), "--json"], capture_output=True, text=True, check=True, timeout=600
+        ).stdout
+    )
+    for finding in doc["findings"]:
+        if finding["kind"] == kind:
+            if not finding["price"]["priced"]:
+                raise RuntimeError("%s: the %s finding is not priced: %s" % (folder, kind, finding["price"]))
+            return finding["price"]["projected_step_ns"], finding
+    raise RuntimeError("%s: advise found no %s finding" % (folder, kind))
+
+
 def spread(values):
     """The re-run's own spread: the standard deviation of its steps over their mean."""
     return statistics.stdev(values) / statistics.fmean(values) if len(values) > 1 else 0.0
@@ -122,14 +151,20 @@ def judge(cli, name, workdir, python=sys.executable, reruns=1, reuse=False):
     for k in range(reruns):
         rerun_dir = Path(workdir) / ("%s_rerun%d" % (slug, k))
         rerun_steps += job_steps(record(rerun, rerun_dir, python, reuse))
-    simulated, replayed, _doc = projected_steps(cli, base_dir, knobs)
     base_steps = job_steps(base_dir)
-    predicted = statistics.fmean(simulated)
+    finding = None
+    if isinstance(knobs, str):
+        predicted, finding = advised_step(cli, base_dir, knobs.split(":", 1)[1])
+        replayed = [finding["price"]["step_ns"]]
+    else:
+        simulated, replayed, _doc = projected_steps(cli, base_dir, knobs)
+        predicted = statistics.fmean(simulated)
     measured = statistics.fmean(rerun_steps)
     return {
         "pair": name,
         "what": what,
-        "knobs": " ".join(knobs),
+        "knobs": knobs if isinstance(knobs, str) else " ".join(knobs),
+        "finding": finding["title"] if finding else None,
         "base_ns": statistics.fmean(base_steps),
         "replayed_ns": statistics.fmean(replayed),
         "predicted_ns": predicted,

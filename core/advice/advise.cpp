@@ -35,6 +35,27 @@ Result<Advice> adviseRun(const Run& run, const AdviceOptions& options, const Can
           findExposedCommunication(scope), findOptimizerLoops(scope)})
       advice.findings.insert(advice.findings.end(), found.begin(), found.end());
   }
+  // A fused optimizer is a change to the program, made on every rank: one finding per optimizer,
+  // shown on the first rank that runs it, its fix applied on each (priced on one rank alone, the
+  // others' loops would still hold the collectives).
+  std::vector<Finding*> optimizerFirst;
+  for (auto& f : advice.findings) {
+    if (f.kind != FindingKind::OptimizerLoop) continue;
+    const auto key = f.title.substr(0, f.title.find(':'));
+    auto it = std::find_if(optimizerFirst.begin(), optimizerFirst.end(), [&](const Finding* g) {
+      return g->title.substr(0, g->title.find(':')) == key;
+    });
+    if (it == optimizerFirst.end()) {
+      optimizerFirst.push_back(&f);
+      continue;
+    }
+    (*it)->fix.hostCuts.insert((*it)->fix.hostCuts.end(), f.fix.hostCuts.begin(),
+                               f.fix.hostCuts.end());
+    f.evidence.clear();  // dropped below, with the findings that have no evidence
+  }
+  if (optimizerFirst.size() > 0)
+    for (Finding* f : optimizerFirst)
+      if (f->fix.hostCuts.size() > f->occurrences) f->price.model += ", on every rank that runs it";
   const auto stragglers = findStragglers(run);
   advice.findings.insert(advice.findings.end(), stragglers.begin(), stragglers.end());
   // No finding without evidence.

@@ -126,7 +126,11 @@ def advised_step(cli, folder, kind):
     """The projected mean step of `sutra-cli advise`'s top finding of `kind`, with the finding."""
     doc = json.loads(
         subprocess.run(
-            [str(cli), "advise", str(folder), "--json"], capture_output=True, text=True, check=True, timeout=600
+            [str(cli), "advise", str(folder), "--json"],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=600,
         ).stdout
     )
     for finding in doc["findings"]:

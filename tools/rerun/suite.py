@@ -16,6 +16,7 @@ import argparse
 import gzip
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -141,6 +142,54 @@ def advised_step(cli, folder, kind):
     raise RuntimeError("%s: advise found no %s finding" % (folder, kind))
 
 
+def astra_model_step(cli, folder, speed, workdir):
+    """ASTRA-sim's rules (`simulate --engine astra-model`) on `convert --for astra-sim`'s export of
+    `folder`, with network.yml's bandwidth times `speed`: the mean projected step over ranks (the
+    export spans the whole trace; what lies outside its ProfilerSteps is taken as measured) and
+    the replay on the fitted network against measured, per rank."""
+    prefix = Path(workdir) / "astra" / "trace"
+    prefix.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run(
+        [str(cli), "convert", str(folder), "--for", "astra-sim", "-o", str(prefix)],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+    fitted = Path(str(prefix) + ".network.yml")
+    text = fitted.read_text()
+    found = re.search(r"bandwidth: \[([0-9.e+-]+)\]", text)
+    scaled = Path(str(prefix) + ".scaled.network.yml")
+    scaled.write_text(text.replace(found.group(0), "bandwidth: [%r]" % (float(found.group(1)) * speed)))
+
+    def finish(network):
+        out = subprocess.run(
+            [
+                str(cli),
+                "simulate",
+                "--engine",
+                "astra-model",
+                str(prefix),
+                "--network",
+                str(network),
+                "--json",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=900,
+        )
+        return [(r["measured_ns"], r["astra_model_ns"]) for r in json.loads(out.stdout)["ranks"]]
+
+    ranks = step_durations(folder)
+    n = min(len(r) for r in ranks)
+    projected, replay = [], []
+    for r, ((measured, at_fit), (_, moved)) in enumerate(zip(finish(fitted), finish(scaled))):
+        outside = measured - sum(ranks[r][:n])
+        projected.append((moved - outside) / n)
+        replay.append((at_fit - measured) / measured)
+    return statistics.fmean(projected), replay
+
+
 def spread(values):
     """The re-run's own spread: the standard deviation of its steps over their mean."""
     return statistics.stdev(values) / statistics.fmean(values) if len(values) > 1 else 0.0
@@ -163,6 +212,9 @@ def judge(cli, name, workdir, python=sys.executable, reruns=1, reuse=False):
     else:
         simulated, replayed, _doc = projected_steps(cli, base_dir, knobs)
         predicted = statistics.fmean(simulated)
+    astra = None
+    if not isinstance(knobs, str) and knobs[:1] == ["--network-speed"]:
+        astra = astra_model_step(cli, base_dir, float(knobs[1]), Path(workdir) / (slug + "_astra"))
     measured = statistics.fmean(rerun_steps)
     return {
         "pair": name,
@@ -178,17 +230,25 @@ def judge(cli, name, workdir, python=sys.executable, reruns=1, reuse=False):
         "base_spread": spread(base_steps),
         "rerun_steps": len(rerun_steps),
         "base_dir": str(base_dir),
+        "astra_model_ns": astra[0] if astra else None,
+        "astra_model_error": (astra[0] - measured) / measured if astra else None,
+        "astra_model_replay": astra[1] if astra else None,
     }
 
 
 def markdown(rows):
     lines = [
-        "| pair | knob | recorded step | re-run step (spread) | Sutra's projection | error |",
-        "|---|---|---|---|---|---|",
+        "| pair | knob | recorded step | re-run step (spread) | Sutra's projection | error | ASTRA-sim's rules |",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in rows:
+        astra = (
+            "%.1f ms (%+.1f %%)" % (r["astra_model_ns"] / 1e6, 100 * r["astra_model_error"])
+            if r["astra_model_ns"] is not None
+            else "-"
+        )
         lines.append(
-            "| %s | `%s` | %.1f ms | %.1f ms (+-%.0f %%, %d steps) | %.1f ms | %+.1f %% |"
+            "| %s | `%s` | %.1f ms | %.1f ms (+-%.0f %%, %d steps) | %.1f ms | %+.1f %% | %s |"
             % (
                 r["pair"],
                 r["knobs"],
@@ -198,6 +258,7 @@ def markdown(rows):
                 r["rerun_steps"],
                 r["predicted_ns"] / 1e6,
                 100 * r["error"],
+                astra,
             )
         )
     return "\n".join(lines)

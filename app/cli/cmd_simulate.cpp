@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "cli_args.h"
@@ -326,11 +327,16 @@ std::string describeNetwork(const NetworkModel& model) {
 // The what-if knobs of the command line (their ranges are core's: validateKnobs).
 Result<SimKnobs> knobsFrom(const Args& args) {
   SimKnobs knobs;
-  for (const auto& text : args.values("--scale")) {
-    auto scale = parseDurationScale(text);
-    if (!scale) return scale.error();
-    knobs.scales.push_back(*scale);
-  }
+  using Parse = Result<DurationScale> (*)(const std::string&);
+  for (const auto& [option, parse, into] :
+       {std::tuple<const char*, Parse, std::vector<DurationScale>*>{"--scale", &parseDurationScale,
+                                                                    &knobs.scales},
+        {"--scale-cpu", &parseHostScale, &knobs.hostScales}})
+    for (const auto& text : args.values(option)) {
+      auto scale = parse(text);
+      if (!scale) return scale.error();
+      into->push_back(*scale);
+    }
   if (auto v = args.value("--launch-latency-us")) {
     auto us = parseNumber(*v);
     if (!us || *us < 0)
@@ -343,11 +349,6 @@ Result<SimKnobs> knobsFrom(const Args& args) {
     auto f = parseNumber(*v);
     if (!f || *f < 0) return Error{"--launch-latency-scale '" + *v + "': expected a number >= 0"};
     knobs.launchLatencyScale = *f;
-  }
-  for (const auto& text : args.values("--scale-cpu")) {
-    auto scale = parseHostScale(text);
-    if (!scale) return scale.error();
-    knobs.hostScales.push_back(*scale);
   }
   if (auto v = args.value("--network-speed")) {
     auto f = parseNetworkSpeed(*v);

@@ -8,8 +8,6 @@
 namespace sutra {
 namespace {
 
-bool positiveFinite(double x) { return std::isfinite(x) && x > 0; }
-
 bool within(double x, double lo, double hi) { return std::isfinite(x) && x >= lo && x <= hi; }
 
 // "1e+06" rather than "1000000.000000": the ranges as a user types them.
@@ -39,37 +37,39 @@ Result<TimeNs> launchLatencyFromMicros(double us) {
   return static_cast<TimeNs>(std::llround(us * 1000.0));
 }
 
-Result<DurationScale> parseDurationScale(const std::string& text) {
+namespace {
+
+// "REGEX=FACTOR" of `option` (the last '=' splits, so the pattern may hold '='), the factor in
+// [lo, hi]; `example` shows the form, `meaning` what the range means.
+Result<DurationScale> parseRegexFactor(const std::string& text, const char* option,
+                                       const char* example, double lo, double hi,
+                                       const char* meaning) {
+  const std::string quoted = std::string(option) + " '" + text + "'";
   const auto eq = text.rfind('=');
   if (eq == std::string::npos || eq == 0)
-    return Error{"--scale '" + text + "': expected REGEX=FACTOR, e.g. 'gemm=0.5'"};
+    return Error{quoted + ": expected REGEX=FACTOR, e.g. '" + example + "'"};
   DurationScale scale;
   scale.pattern = text.substr(0, eq);
   const std::string factor = text.substr(eq + 1);
   char* end = nullptr;
   scale.factor = std::strtod(factor.c_str(), &end);
-  if (factor.empty() || end != factor.c_str() + factor.size() || !positiveFinite(scale.factor))
-    return Error{"--scale '" + text + "': the factor '" + factor + "' is not a positive number"};
-  if (!within(scale.factor, kMinDurationScale, kMaxDurationScale))
-    return Error{"--scale '" + text + "': the factor '" + factor +
-                 "' is out of range: it must be " + range(kMinDurationScale, kMaxDurationScale)};
+  if (factor.empty() || end != factor.c_str() + factor.size() || !std::isfinite(scale.factor))
+    return Error{quoted + ": the factor '" + factor + "' is not a number"};
+  if (!within(scale.factor, lo, hi))
+    return Error{quoted + ": the factor '" + factor + "' is out of range: it must be " +
+                 range(lo, hi) + meaning};
   return scale;
 }
 
+}  // namespace
+
+Result<DurationScale> parseDurationScale(const std::string& text) {
+  return parseRegexFactor(text, "--scale", "gemm=0.5", kMinDurationScale, kMaxDurationScale, "");
+}
+
 Result<DurationScale> parseHostScale(const std::string& text) {
-  const auto eq = text.rfind('=');
-  if (eq == std::string::npos || eq == 0)
-    return Error{"--scale-cpu '" + text + "': expected REGEX=FACTOR, e.g. 'straggle=0'"};
-  DurationScale scale;
-  scale.pattern = text.substr(0, eq);
-  const std::string factor = text.substr(eq + 1);
-  char* end = nullptr;
-  scale.factor = std::strtod(factor.c_str(), &end);
-  if (factor.empty() || end != factor.c_str() + factor.size() ||
-      !within(scale.factor, 0.0, kMaxHostScale))
-    return Error{"--scale-cpu '" + text + "': the factor '" + factor + "' must be a number " +
-                 range(0, kMaxHostScale) + " (0 removes the matching host time)"};
-  return scale;
+  return parseRegexFactor(text, "--scale-cpu", "straggle=0", 0.0, kMaxHostScale,
+                          " (0 removes the matching host time)");
 }
 
 Result<double> parseNetworkSpeed(const std::string& text) {

@@ -84,23 +84,29 @@ def skip_allowed(reason: str) -> bool:
     return "shared" in reason and not SHARED_TRACES.is_dir()
 
 
-def pytest_runtest_logreport(report):
-    if report.skipped and not hasattr(report, "wasxfail"):
-        SKIPS[skip_reason(report)] += 1
-
-
-def pytest_collectreport(report):
-    if report.skipped:
-        SKIPS[skip_reason(report)] += 1
-
-
 def disallowed_skips():
     return {reason: n for reason, n in SKIPS.items() if not skip_allowed(reason)}
 
 
-def pytest_sessionfinish(session, exitstatus):
-    if os.environ.get("CI") == "true" and disallowed_skips() and session.exitstatus == 0:
-        session.exitstatus = 1
+class SkipCounter:
+    """Counts every test's skip. A plugin of the session's, not hooks of this conftest: those would
+    see only the tests under tests/python, not python/tests'."""
+
+    def pytest_runtest_logreport(self, report):
+        if report.skipped and not hasattr(report, "wasxfail"):
+            SKIPS[skip_reason(report)] += 1
+
+    def pytest_collectreport(self, report):
+        if report.skipped:
+            SKIPS[skip_reason(report)] += 1
+
+    def pytest_sessionfinish(self, session, exitstatus):
+        if os.environ.get("CI") == "true" and disallowed_skips() and session.exitstatus == 0:
+            session.exitstatus = 1
+
+
+def pytest_configure(config):
+    config.pluginmanager.register(SkipCounter(), "sutra_skip_counter")
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -6,6 +6,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,9 +16,9 @@ SOURCE_DIR = Path(__file__).resolve().parents[2]
 # counts; the bundled CPU recordings (resources/samples) have none of those.
 SAMPLES = SOURCE_DIR / "tests" / "data" / "synthetic_samples"
 SHARED_TRACES = SOURCE_DIR.parent / "shared" / "traces"
-# Recordings made by tools/collect/collect.py --device cpu --case all (SUTRA_RECORDINGS, else
-# /tmp/rec1 where a developer made them).
-RECORDINGS = Path(os.environ.get("SUTRA_RECORDINGS", "/tmp/rec1"))
+COLLECT = SOURCE_DIR / "tools" / "collect" / "collect.py"
+# The folders the `recordings` fixture records (tools/collect's CPU workloads) and the tests read.
+RECORDED = ("rmsnorm_naive", "rmsnorm_fused", "matmul_1024", "transformer_step", "allreduce_2ranks")
 
 
 @pytest.fixture(scope="session")
@@ -26,10 +27,23 @@ def samples() -> Path:
 
 
 @pytest.fixture(scope="session")
-def recordings() -> Path:
-    if not (RECORDINGS / "rmsnorm_naive").is_dir():
-        pytest.skip(f"{RECORDINGS} holds no recordings (tools/collect/collect.py --case all)")
-    return RECORDINGS
+def recordings(tmp_path_factory) -> Path:
+    """Real CPU recordings, made once a test session by tools/collect/collect.py with the venv's
+    torch (python/requirements.txt) into a folder of this session's own: one folder per name of
+    RECORDED (and rmsnorm_compiled, which no test here reads). Fails, with collect.py's output,
+    where one of those is not recorded."""
+    out = tmp_path_factory.mktemp("recordings")
+    cmd = [sys.executable, str(COLLECT), "--device", "cpu", "--out", str(out), "--rows", "1024"]
+    cmd += ["--hidden", "1024"] + [
+        arg for case in ("rmsnorm", "matmul", "transformer", "allreduce") for arg in ("--case", case)
+    ]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=1200)
+    missing = [name for name in RECORDED if not (out / name / "rank0.kineto.json.gz").is_file()]
+    if missing:
+        pytest.fail(
+            f"{' '.join(cmd)} recorded no {missing} (exit {done.returncode}):\n{done.stdout}{done.stderr}"
+        )
+    return out
 
 
 @pytest.fixture(scope="session")

@@ -158,9 +158,14 @@ def test_rank_overview(samples, cli_json, tmp_path):
 
 def test_rank_overview_on_a_dask_cluster_equals_the_serial_one(samples, tmp_path):
     distributed = pytest.importorskip("distributed")
+    import dask
+
     folder = samples / "allreduce_2ranks"
     serial = sutra.rank_overview(folder, use_cache=False, progress=False)
     with (
+        # dask's scratch folder in the test's own: its default is a fixed dask-scratch-space in
+        # the system's temporary folder, shared by every run on the machine.
+        dask.config.set({"temporary-directory": str(tmp_path / "dask")}),
         distributed.LocalCluster(
             n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
         ) as cluster,

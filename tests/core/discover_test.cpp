@@ -133,14 +133,16 @@ TEST(Sniff, ErrorsNameTheFileAndTheProblem) {
 }
 
 TEST(Sniff, PermissionDenied) {
-  if (geteuid() == 0) GTEST_SKIP() << "root reads every file: no permission error to provoke";
-  const auto path = std::filesystem::temp_directory_path() / "sutra_discover_noperm.json";
+  const test::TempDir dir;
+  const auto path = dir.path() / "noperm.json";
   { std::ofstream(path) << "{\"traceEvents\": []}"; }
   std::filesystem::permissions(path, std::filesystem::perms::none);
-  auto r = sniffTraceKind(path.string());
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().message, path.string() + ": permission denied");
-  std::filesystem::remove(path);
+  // Root reads every file: the sniff runs as an unprivileged user there (test::asUnprivileged).
+  const std::string message = test::asUnprivileged(dir.path(), [&] {
+    auto r = sniffTraceKind(path.string());
+    return r.ok() ? std::string("read") : r.error().message;
+  });
+  EXPECT_EQ(message, path.string() + ": permission denied");
 }
 
 TEST(RankFromFileName, EveryConvention) {
@@ -196,9 +198,8 @@ TEST(Discover, OneRankWithoutRanksIsRankZero) {
 TEST(Discover, ASimulatedTimelineSavedBesideTheTracesStandsForNoRecordedRank) {
   // Saved into the run's folder (the window's save dialogs start there): its name sorts first
   // and says rank 0, but a recorded Kineto trace of rank 0 is there too.
-  const auto dir = std::filesystem::temp_directory_path() / "sutra_discover_simulated";
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
+  const test::TempDir scratch;
+  const auto& dir = scratch.path();
   const std::string head =
       "{\"displayTimeUnit\":\"ms\",\"traceName\":\"Sutra simulated timeline\",";
   { std::ofstream(dir / "a.rank0.simulated.json") << head << "\"traceEvents\": []}"; }
@@ -217,7 +218,6 @@ TEST(Discover, ASimulatedTimelineSavedBesideTheTracesStandsForNoRecordedRank) {
   ASSERT_TRUE(d.ok());
   ASSERT_EQ(d->ranks.size(), 1u);
   EXPECT_EQ(d->ranks[0].kineto, (dir / "a.rank0.simulated.json").string());
-  std::filesystem::remove_all(dir);
 }
 
 TEST(Discover, RankFromDirectoryNames) {
@@ -244,7 +244,8 @@ TEST(Discover, Errors) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message, missing + ": no such file or directory");
 
-  const auto empty = std::filesystem::temp_directory_path() / "sutra_discover_empty_dir";
+  const test::TempDir scratch;
+  const auto empty = scratch.path() / "empty_dir";
   std::filesystem::create_directories(empty);
   auto e = discoverTraces({empty.string()});
   ASSERT_FALSE(e.ok());

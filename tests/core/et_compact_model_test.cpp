@@ -6,11 +6,11 @@
 
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
 #include "io/readers.h"
 #include "link/et_plus_writer.h"
 #include "link/linked_trace.h"
+#include "test_support.h"
 
 namespace sutra {
 namespace {
@@ -26,7 +26,7 @@ constexpr const char* kEt = R"JSON({"schema": "1.0.3-chakra.0.0.4", "pid": 7, "n
 ]})JSON";
 
 std::string writeEt(const std::string& name) {
-  const std::string path = testing::TempDir() + "/" + name;
+  const std::string path = test::tempPath(name);
   std::ofstream(path) << kEt;
   return path;
 }
@@ -138,7 +138,7 @@ TEST(EtCompactModel, AFileChangedOrGoneSinceItWasReadIsRefusedNamingIt) {
   const std::string path = writeEt("compact_changed.json");
   auto et = readPytorchEt(path);
   ASSERT_TRUE(et.ok()) << et.error().message;
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  // One byte more: the size tells the change (no wait for the clock to move the mtime on).
   std::ofstream(path, std::ios::app) << "\n";
   auto read = readEtNodeTexts(*et, [](std::int64_t, std::string_view) {});
   ASSERT_FALSE(read.ok());
@@ -149,7 +149,7 @@ TEST(EtCompactModel, AFileChangedOrGoneSinceItWasReadIsRefusedNamingIt) {
   std::filesystem::remove(path);
   LinkedTrace linked;
   linked.et = std::make_shared<EtTrace>(std::move(*et));
-  const std::string out = testing::TempDir() + "/compact_changed_plus.json";
+  const std::string out = test::tempPath("compact_changed_plus.json");
   std::filesystem::remove(out);
   auto written = writeEtPlus(linked, out);
   ASSERT_FALSE(written.ok());

@@ -10,11 +10,13 @@
 #include <fstream>
 #include <string>
 
+#include "test_support.h"
+
 namespace sutra {
 namespace {
 
 std::string writeFile(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + "/et_plus_reader_" + name;
+  const std::string path = test::tempPath("et_plus_reader_" + name);
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }

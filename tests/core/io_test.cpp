@@ -101,8 +101,8 @@ std::pair<std::vector<std::string>, std::vector<std::string>> streamAll(
     bool handOver = false, bool speculate = false, std::uint64_t* guessed = nullptr) {
   // One file per test: ctest runs the tests of this binary as parallel processes.
   const auto* info = testing::UnitTest::GetInstance()->current_test_info();
-  const std::string path =
-      testing::TempDir() + "/stream_" + info->test_suite_name() + "_" + info->name() + ".json";
+  const std::string path = test::tempPath(std::string("stream_") + info->test_suite_name() + "_" +
+                                          info->name() + ".json");
   std::ofstream(path, std::ios::binary) << text;
   auto source = ByteSource::open(path);
   EXPECT_TRUE(source.ok());
@@ -216,8 +216,7 @@ TEST(JsonStream, ControlCharactersInStringsAreCountedAndReplaced) {
   text += "]}";
   const std::size_t first = text.find('\t');
   for (std::size_t chunk : {std::size_t{5}, std::size_t{64}, std::size_t{1} << 20}) {
-    const std::string path =
-        testing::TempDir() + "/stream_control_" + std::to_string(chunk) + ".json";
+    const std::string path = test::tempPath("stream_control_" + std::to_string(chunk) + ".json");
     std::ofstream(path, std::ios::binary) << text;
     auto source = ByteSource::open(path);
     ASSERT_TRUE(source.ok());
@@ -371,7 +370,7 @@ TEST(KinetoReader, ReadsEveryPhaseOfTheFixture) {
 }
 
 TEST(KinetoReader, RepairsControlCharactersAndInvalidUtf8) {
-  const std::string path = testing::TempDir() + "/dirty_strings.json";
+  const std::string path = test::tempPath("dirty_strings.json");
   std::ofstream(path, std::ios::binary)
       << "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\x01"
          "b\tc\",\"pid\":1,"
@@ -411,7 +410,7 @@ TEST(KinetoReader, WrongGuessesAtBatchBoundariesChangeNothing) {
   const std::string text = largeKinetoText(
       [](int i) { return plainEvent(i, R"(, "s": "}, {", "list": [{"x": 1}, {"y": "}, {"}])"); });
   ASSERT_GT(text.size(), 1u << 20);  // several 512 KB batches
-  const std::string path = testing::TempDir() + "/wrong_guesses.json";
+  const std::string path = test::tempPath("wrong_guesses.json");
   std::ofstream(path, std::ios::binary) << text;
   auto trace = readKinetoTrace(path);
   ASSERT_TRUE(trace.ok()) << trace.error().message;
@@ -435,7 +434,7 @@ TEST(KinetoReader, NamesAlikeInTheirRememberedBytesStayApart) {
                R"(, "dur": 5})";
       },
       700);
-  const std::string path = testing::TempDir() + "/alike_names.json";
+  const std::string path = test::tempPath("alike_names.json");
   std::ofstream(path, std::ios::binary) << text;
   auto trace = readKinetoTrace(path);
   ASSERT_TRUE(trace.ok()) << trace.error().message;
@@ -486,7 +485,7 @@ TEST(KinetoReader, LargeTraceKeepsEveryLaneWholeSortedAndNested) {
       R"({"ph": "M", "name": "thread_name", "pid": 1, "tid": 4, "args": {"name": "pool"}})");
   const std::string text =
       largeKinetoText([&](int i) { return events[i]; }, static_cast<int>(events.size()));
-  const std::string path = testing::TempDir() + "/large_lanes.json";
+  const std::string path = test::tempPath("large_lanes.json");
   std::ofstream(path, std::ios::binary) << text;
   auto trace = readKinetoTrace(path);
   ASSERT_TRUE(trace.ok()) << trace.error().message;
@@ -557,7 +556,7 @@ TEST(KinetoReader, GuessedBatchesLeaveRepairsAndErrorsToTheExactScan) {
     const std::string text = largeKinetoText([&](int i) {
       return i == dirty ? plainEvent(i, ", \"name\": \"tab\there\"") : plainEvent(i);
     });
-    const std::string path = testing::TempDir() + "/late_control_character.json";
+    const std::string path = test::tempPath("late_control_character.json");
     std::ofstream(path, std::ios::binary) << text;
     auto trace = readKinetoTrace(path);
     ASSERT_TRUE(trace.ok()) << trace.error().message;
@@ -573,7 +572,7 @@ TEST(KinetoReader, GuessedBatchesLeaveRepairsAndErrorsToTheExactScan) {
     const std::string broken = largeKinetoText([&](int i) {
       return i == dirty ? std::string(R"({"ph": "X", "name": "broken" "ts": 1})") : plainEvent(i);
     });
-    const std::string brokenPath = testing::TempDir() + "/late_malformed_event.json";
+    const std::string brokenPath = test::tempPath("late_malformed_event.json");
     std::ofstream(brokenPath, std::ios::binary) << broken;
     auto failed = readKinetoTrace(brokenPath);
     ASSERT_FALSE(failed.ok());

@@ -27,7 +27,7 @@ std::string gunzip(const std::string& path) {
 }
 
 std::string written(const std::string& name, const std::string& text) {
-  const std::string path = testing::TempDir() + "/" + name;
+  const std::string path = test::tempPath(name);
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }

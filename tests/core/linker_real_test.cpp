@@ -205,7 +205,7 @@ TEST(LinkerReal, EtPlusRoundTripOnTheLinearPair) {
   ASSERT_TRUE(pair.et && pair.kineto);
   auto linked = linkTraces(pair.et, pair.kineto);
   ASSERT_TRUE(linked.ok());
-  const std::string path = ::testing::TempDir() + "/linear_et_plus.json";
+  const std::string path = test::tempPath("linear_et_plus.json");
   ASSERT_TRUE(writeEtPlus(*linked, path).ok());
   auto back = readLinkedEt(path);
   ASSERT_TRUE(back.ok()) << back.error().message;

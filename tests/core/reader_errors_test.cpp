@@ -58,14 +58,16 @@ TEST(ReaderErrors, FileLevel) {
 }
 
 TEST(ReaderErrors, PermissionDenied) {
-  if (geteuid() == 0) GTEST_SKIP() << "root reads every file: no permission error to provoke";
-  const auto path = std::filesystem::temp_directory_path() / "sutra_reader_noperm.json";
+  const test::TempDir dir;
+  const auto path = dir.path() / "noperm.json";
   { std::ofstream(path) << "{\"traceEvents\": []}"; }
   std::filesystem::permissions(path, std::filesystem::perms::none);
-  auto r = readKinetoTrace(path.string());
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().message, path.string() + ": permission denied");
-  std::filesystem::remove(path);
+  // Root reads every file: the reader runs as an unprivileged user there (test::asUnprivileged).
+  const std::string message = test::asUnprivileged(dir.path(), [&] {
+    auto r = readKinetoTrace(path.string());
+    return r.ok() ? std::string("read") : r.error().message;
+  });
+  EXPECT_EQ(message, path.string() + ": permission denied");
 }
 
 TEST(ReaderErrors, KinetoContent) {
@@ -148,7 +150,7 @@ TEST(ReaderErrors, EarliestOfTwoProblemsWinsWhateverTheThreadTiming) {
             std::to_string(i) + "}}";
   }
   ASSERT_GT(text.size(), 1u << 20);  // several 512 KB batches
-  const std::string path = testing::TempDir() + "/early_error_late_truncation.json";
+  const std::string path = test::tempPath("early_error_late_truncation.json");
   std::ofstream(path, std::ios::binary) << text;
   for (int run = 0; run < 4; ++run) {
     auto trace = readKinetoTrace(path);
@@ -202,7 +204,7 @@ TEST(FuzzRegressions, KinetoBackslashOutsideAStringFailsAtItWhereverItFalls) {
                              std::string(pad, ' ') + ", \"ts\": 1 ";
     const std::string text =
         head + "\\\"\"}, {\"ph\": \"X\", \"ts\": 2, \"dur\": 1, \"name\": \"b\"}]}";
-    const std::string path = testing::TempDir() + "/backslash_outside.json";
+    const std::string path = test::tempPath("backslash_outside.json");
     std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
     const std::string expected = path + ": malformed JSON at byte " + std::to_string(head.size()) +
                                  ": a backslash outside a string";

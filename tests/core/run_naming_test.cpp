@@ -8,14 +8,17 @@
 #include <filesystem>
 #include <fstream>
 
+#include "test_support.h"
+
 namespace sutra {
 namespace {
 namespace fs = std::filesystem;
 
-// runs/naive/rank0.kineto.json.gz, runs/fused/rank0.kineto.json.gz, runs/fused/rank0.et.json
-fs::path makeRuns() {
-  const fs::path root = fs::path(testing::TempDir()) / "run_naming";
-  fs::remove_all(root);
+// naive/rank0.kineto.json.gz, fused/rank0.kineto.json.gz, fused/rank0.et.json in `root`, a folder
+// of the test's own (one folder shared by the three tests was removed under one by another when
+// ctest ran them at once: "cannot remove all: No such file or directory").
+fs::path makeRuns(const test::TempDir& dir) {
+  const fs::path root = dir.path();
   for (const char* run : {"naive", "fused"}) {
     fs::create_directories(root / run);
     std::ofstream(root / run / "rank0.kineto.json.gz") << "x";
@@ -25,7 +28,8 @@ fs::path makeRuns() {
 }
 
 TEST(RunNaming, AFolderByItsNameAFileByItsOwn) {
-  const fs::path root = makeRuns();
+  const test::TempDir dir;
+  const fs::path root = makeRuns(dir);
   EXPECT_EQ(runName({(root / "naive").string()}), "naive");
   EXPECT_EQ(runName({(root / "naive").string() + "/"}), "naive");  // a trailing slash
   EXPECT_EQ(runName({(root / "naive" / "rank0.kineto.json.gz").string()}), "rank0.kineto.json.gz");
@@ -40,7 +44,8 @@ TEST(RunNaming, AFolderByItsNameAFileByItsOwn) {
 }
 
 TEST(RunNaming, StemAndFolder) {
-  const fs::path root = makeRuns();
+  const test::TempDir dir;
+  const fs::path root = makeRuns(dir);
   const std::string file = (root / "naive" / "rank0.kineto.json.gz").string();
   EXPECT_EQ(runStem({file}), "rank0.kineto");
   EXPECT_EQ(runStem({(root / "fused" / "rank0.et.json").string()}), "rank0");  // .json, then .et
@@ -52,7 +57,8 @@ TEST(RunNaming, StemAndFolder) {
 }
 
 TEST(RunNaming, RunsSideBySideAreToldApartByTheirFolderWhereTheirFilesAreNamedAlike) {
-  const fs::path root = makeRuns();
+  const test::TempDir dir;
+  const fs::path root = makeRuns(dir);
   const std::string naive = (root / "naive" / "rank0.kineto.json.gz").string();
   const std::string fused = (root / "fused" / "rank0.kineto.json.gz").string();
   EXPECT_EQ(runLabels({naive, fused}),

@@ -225,16 +225,14 @@ std::string cliError(const std::string& arguments) {
 }
 
 TEST(Session, TheCliShowsCoresFailureMessageAsItIs) {
-  const auto dir = std::filesystem::temp_directory_path() / "sutra_session_test";
-  std::filesystem::create_directories(dir);
-  const std::string notATrace = (dir / "notes.json").string();
+  const test::TempDir dir;
+  const std::string notATrace = dir.file("notes.json");
   std::ofstream(notATrace) << "{\"hello\": 1}";
   auto run = openRun({notATrace});
   ASSERT_FALSE(run.ok());
   const std::string message = run.error().message;
   EXPECT_NE(message.find(notATrace), std::string::npos) << message;
   EXPECT_EQ(cliError("simulate " + notATrace), "sutra-cli simulate: " + message + "\n");
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <map>
 #include <thread>
@@ -319,11 +320,16 @@ TEST(SqlErrors, BadQueriesSayWhereAndTheSessionStays) {
             "line 1, column 8: no such column: nme\n  SELECT nme\n         ^");
   EXPECT_EQ(error("SELECT 1;\nSELECT * FROM nowhere"),
             "line 2, column 1: no such table: nowhere\n  SELECT * FROM nowhere\n  ^");
-  for (const char* write :
-       {"INSERT INTO slice(id) VALUES (1)", "DELETE FROM slice", "UPDATE slice SET dur = 0",
-        "CREATE TABLE t(x)", "CREATE TEMP TABLE t(x)", "DROP VIEW process_counter_track",
-        "ATTACH DATABASE '/tmp/sutra-sql-test.db' AS other", "PRAGMA journal_mode = WAL",
-        "VACUUM INTO '/tmp/sutra-sql-test.db'", "BEGIN", "SELECT load_extension('x')"}) {
+  // A database file a write would make: in the test's own folder, not a fixed name in /tmp that
+  // another run could have left.
+  const std::string database = test::tempPath("sutra-sql-test.db");
+  for (const std::string& write :
+       {std::string("INSERT INTO slice(id) VALUES (1)"), std::string("DELETE FROM slice"),
+        std::string("UPDATE slice SET dur = 0"), std::string("CREATE TABLE t(x)"),
+        std::string("CREATE TEMP TABLE t(x)"), std::string("DROP VIEW process_counter_track"),
+        "ATTACH DATABASE '" + database + "' AS other", std::string("PRAGMA journal_mode = WAL"),
+        "VACUUM INTO '" + database + "'", std::string("BEGIN"),
+        std::string("SELECT load_extension('x')")}) {
     const std::string message = error(write);
     EXPECT_FALSE(message.empty()) << write;
   }
@@ -331,7 +337,7 @@ TEST(SqlErrors, BadQueriesSayWhereAndTheSessionStays) {
   EXPECT_NE(error("CREATE TABLE t(x)").find("may only read"), std::string::npos);
   EXPECT_EQ(error("DELETE FROM slice"),
             "line 1, column 1: table slice may not be modified\n  DELETE FROM slice\n  ^");
-  EXPECT_FALSE(std::filesystem::exists("/tmp/sutra-sql-test.db"));
+  EXPECT_FALSE(std::filesystem::exists(database));
   // The session still answers, and reading PRAGMAs work.
   EXPECT_EQ(scalar(*o.session, "SELECT count(*) FROM slice"), 7);
   EXPECT_EQ(query(*o.session, "PRAGMA table_info(slice)").rows.size(), 15u);
@@ -351,14 +357,21 @@ TEST(SqlErrors, CancelStopsALongQuery) {
   canceler.join();
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message, kCanceled);
-  // interrupt() from another thread too.
+  // interrupt() from another thread too. SQLite's interrupt stops only a statement that runs when
+  // it comes (one that came first, before run() started, would be lost and the query would never
+  // end): the interrupter repeats it until the query has returned, rather than sleeping and hoping
+  // the query has started by then.
+  std::atomic<bool> returned{false};
   std::thread interrupter([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    o.session->interrupt();
+    while (!returned) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      o.session->interrupt();
+    }
   });
   auto r2 = o.session->run(
       "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) "
       "SELECT count(*) FROM n");
+  returned = true;
   interrupter.join();
   ASSERT_FALSE(r2.ok());
   EXPECT_EQ(r2.error().message, kCanceled);

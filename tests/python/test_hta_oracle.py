@@ -65,6 +65,19 @@ TRACES = [
     "param/linear_kineto.json.gz",
 ]
 
+# The traces whose one step in Sutra is the whole trace (no ProfilerStep or other step annotation,
+# and no HTA window): there sutra-cli breakdown's busy time is HTA's (test_step_breakdown_busy_time).
+# In the others Sutra's steps come from the annotations (test_steps_come_from_annotations).
+WHOLE_TRACE_STEPS = [
+    "hta/critical_path/alexnet.json.gz",
+    "hta/critical_path/cuda_event_sync_multi_stream.json.gz",
+    "hta/critical_path/simple_add.json.gz",
+    "hta/execution_trace/simple_add_kineto.json.gz",
+    "kineto/h100_before_fix_trace.json",
+    "kineto/resnet50_2021_autograd_api.pt.trace.json.gz",
+]
+ANNOTATED_STEPS = [name for name in TRACES if name not in WHOLE_TRACE_STEPS]
+
 # No real trace here has a communication kernel; the synthetic all-reduce model (tests/data, written
 # by tools/samplegen) has NCCL kernels, so the overlap is judged on it too.
 SAMPLES_WITH_COMMUNICATION = [
@@ -185,8 +198,7 @@ def test_temporal_breakdown(case_of, name):
     from hta.analyzers.breakdown_analysis import BreakdownAnalysis
 
     sutra = case.cli("overlap")
-    if sutra["ops"] == 0:
-        pytest.skip(f"{name}: no device ops")
+    assert sutra["ops"] > 0, f"{name}: no device ops (TRACES holds traces with some)"
     # Sutra's device ops are kernels, memcpy and memset; HTA's temporal breakdown takes every event
     # with a stream (Case.hta_on_device_ops). On the device ops alone HTA's own figures are
     # Sutra's to the ns.
@@ -213,7 +225,12 @@ def test_temporal_breakdown(case_of, name):
             assert full["compute_time(us)"] >= hta["compute_time(us)"]
 
 
-@pytest.mark.parametrize("name", TRACES)
+def whole_trace_step(case):
+    steps = case.cli("breakdown")["steps"]
+    return len(steps) == 1 and steps[0]["name"] == "whole trace" and not case.window
+
+
+@pytest.mark.parametrize("name", WHOLE_TRACE_STEPS)
 def test_step_breakdown_busy_time(case_of, name):
     """sutra-cli breakdown's device parts (kernel, memcpy, memset, communication) are the union of
     the device ops over its step: where its one step is the whole trace, that is HTA's busy time
@@ -221,15 +238,12 @@ def test_step_breakdown_busy_time(case_of, name):
     trace's first event, HTA's over the device ops' span: they differ by exactly the time before
     the first device op and after the last."""
     case = case_of(name)
-    steps = case.cli("breakdown")["steps"]
-    if len(steps) != 1 or steps[0]["name"] != "whole trace" or case.window:
-        pytest.skip(f"{name}: Sutra's steps are not the whole trace (they come from annotations)")
+    assert whole_trace_step(case), f"{name}: Sutra's steps are no longer the whole trace"
     from hta.analyzers.breakdown_analysis import BreakdownAnalysis
 
     hta = BreakdownAnalysis.get_temporal_breakdown(case.hta_on_device_ops(), visualize=False).iloc[0]
-    (step,) = steps
-    if not step["devices"]:
-        pytest.skip(f"{name}: no device ops")
+    (step,) = case.cli("breakdown")["steps"]
+    assert step["devices"], f"{name}: no device ops"
     busy = sum(
         d[k] for d in step["devices"] for k in ("kernel_ns", "memcpy_ns", "memset_ns", "communication_ns")
     )
@@ -241,6 +255,13 @@ def test_step_breakdown_busy_time(case_of, name):
     assert idle - outside_span == pytest.approx(hta["idle_time(us)"] * US, abs=2 + 1e-9 * idle)
 
 
+@pytest.mark.parametrize("name", ANNOTATED_STEPS)
+def test_steps_come_from_annotations(case_of, name):
+    """The traces left out of the step breakdown's check: their steps come from annotations (or
+    HTA's window cuts the trace), so no step is the whole trace HTA's busy time covers."""
+    assert not whole_trace_step(case_of(name)), f"{name}: one step is the whole trace: judge it"
+
+
 # --- kernel breakdown ----------------------------------------------------------------------------
 
 
@@ -248,8 +269,7 @@ def test_step_breakdown_busy_time(case_of, name):
 def test_kernel_type_breakdown(case_of, name):
     case = case_of(name)
     sutra = case.cli("overlap")
-    if sutra["ops"] == 0:
-        pytest.skip(f"{name}: no device ops")
+    assert sutra["ops"] > 0, f"{name}: no device ops (TRACES holds traces with some)"
     from hta.analyzers.breakdown_analysis import BreakdownAnalysis
 
     # On the device ops alone, as the temporal breakdown (memory kernels included: HTA's default).
@@ -309,8 +329,7 @@ def test_comm_comp_overlap(case_of, name):
 def test_idle_time_breakdown(case_of, name):
     case = case_of(name)
     sutra = case.cli("idle")["streams"]
-    if not sutra:
-        pytest.skip(f"{name}: no device ops")
+    assert sutra, f"{name}: no device ops (TRACES holds traces with some)"
     # HTA's default threshold is 30 (its docs: ns); it compares it with microseconds: 30 us.
     hta, _ = case.hta.get_idle_time_breakdown(ranks=[case.rank], consecutive_kernel_delay=30, visualize=False)
     streams = {case.hta_stream(s["stream"]): s for s in sutra}
@@ -360,9 +379,7 @@ def test_queue_length_summary(case_of, name):
     case = case_of(name)
     sutra = {case.hta_stream(s["stream"]): s for s in case.cli("queue")["streams"]}
     hta = case.hta.get_queue_length_summary(ranks=[case.rank])
-    if not sutra:
-        assert hta is None or hta.empty
-        pytest.skip(f"{name}: no launched device ops")
+    assert sutra, f"{name}: no launched device ops (TRACES holds traces with some)"
     hta = hta.loc[case.rank]["queue_length"]
     unlisted = ops_launched_by_other_calls(case)
     assert set(sutra) == set(int(s) for s in hta.index) | set(unlisted)

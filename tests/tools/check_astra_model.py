@@ -127,9 +127,6 @@ def main():
             cases.append((name, ["--kineto", path], extra))
         else:
             print("skipped %s: ../shared absent" % name)
-    for name, path in [("rec1 allreduce_2ranks (gloo)", "/tmp/rec1/allreduce_2ranks")]:
-        if os.path.isdir(path):  # a local recording, where the machine has one
-            cases.append((name, [path], []))
     et_check = os.path.join(os.path.dirname(shared.rstrip("/")), "tools", "et_check.py")
     astra = astra_sim_found()
 

@@ -32,7 +32,7 @@ def main():
     et = os.path.join(shared, "param", "linear_et.json.gz")
     kineto = os.path.join(shared, "param", "linear_kineto.json.gz")
     if not os.path.isfile(kineto):
-        print("skipped: traces absent")
+        print("skipped: ../shared/traces absent")
         return 77
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)

@@ -58,7 +58,7 @@ def decode(path):
 def main():
     cli, files = sys.argv[1], sys.argv[2:]
     if not all(os.path.exists(f) for f in files):
-        print("trace files absent: skipped")
+        print("../shared/traces absent: skipped")
         return 77
     for path in files:
         out = subprocess.run([cli, "jsonize", path], capture_output=True, check=True).stdout

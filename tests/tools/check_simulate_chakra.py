@@ -251,7 +251,7 @@ def main():
         del args[k : k + 2]
     files = args
     if not all(os.path.exists(f) for f in files):
-        print("skipped: traces absent")
+        print("skipped: ../shared/traces absent")
         return 77
     numbered = []
     for f in files:

@@ -35,7 +35,7 @@ def main():
         return 2
     cli, ring, work = sys.argv[1:]
     if not os.path.isdir(ring):
-        print("skipped: traces absent")
+        print("skipped: ../shared/traces absent")
         return 77
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)

@@ -25,7 +25,7 @@ def main():
         return 2
     cli, astra, fixtures = sys.argv[1:]
     if not os.path.isdir(astra):
-        print("skipped: traces absent")
+        print("skipped: ../shared/traces absent")
         return 77
     ok = True
     for example, network, expected in CASES:

@@ -12,6 +12,7 @@
 #include "io/kineto_reader.h"
 #include "model/trace_builder.h"
 #include "synthetic_trace.h"
+#include "test_support.h"
 
 namespace sutra::view {
 namespace {
@@ -244,7 +245,7 @@ TEST(LaneLayout, MemoryCurvesAreCounterLanesUnderTheirDevice) {
   text.insert(
       text.find('[', events) + 1,
       R"({"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 32, "dur": 5},)");
-  const std::string path = testing::TempDir() + "/memory_with_gpu.json";
+  const std::string path = test::tempPath("memory_with_gpu.json");
   std::ofstream(path) << text;
   auto read = readKinetoTrace(path);
   ASSERT_TRUE(read.ok()) << read.error().message;

@@ -22,6 +22,7 @@
 #include "qt_app.h"
 #include "rank_folder_generator.h"
 #include "rank_overview_action.h"
+#include "test_support.h"
 #include "trace_session.h"
 
 namespace sutra {
@@ -116,25 +117,44 @@ TEST(RankOverviewView, HeatMapShowsEachMetricAndAClickOpensTheRank) {
   EXPECT_EQ(view.selectedRanks(), (QList<int>{0, 2}));
 }
 
-// A generated job of 20 ranks (rank `slow` the straggler, -1 none) in the fresh folder `dir`, with
-// the user's cache folder inside it.
+// The user's cache folder inside a test's folder while the test runs; as it was after.
+class ScopedCacheHome {
+ public:
+  explicit ScopedCacheHome(const std::filesystem::path& dir)
+      : had_(qEnvironmentVariableIsSet("XDG_CACHE_HOME")), old_(qgetenv("XDG_CACHE_HOME")) {
+    qputenv("XDG_CACHE_HOME", QByteArray::fromStdString((dir / "user-cache").string()));
+  }
+  ~ScopedCacheHome() {
+    if (had_)
+      qputenv("XDG_CACHE_HOME", old_);
+    else
+      qunsetenv("XDG_CACHE_HOME");
+  }
+  ScopedCacheHome(const ScopedCacheHome&) = delete;
+  ScopedCacheHome& operator=(const ScopedCacheHome&) = delete;
+
+ private:
+  bool had_;
+  QByteArray old_;
+};
+
+// A generated job of 20 ranks (rank `slow` the straggler, -1 none) in the fresh folder `dir`.
 Result<gen::GeneratedRun> generatedJob(const std::filesystem::path& dir, int slow) {
-  std::filesystem::remove_all(dir);
   gen::RankFolderSpec spec;
   spec.ranks = 20;
   spec.steps = 2;
   spec.bucketsPerStep = 2;
   spec.kernelsPerBucket = 3;
   if (slow >= 0) spec.slowRank = slow;
-  qputenv("XDG_CACHE_HOME", QByteArray::fromStdString((dir / "user-cache").string()));
   return gen::generateRankFolder(dir.string(), spec);
 }
 
 TEST(RankOverviewAction, ReadsAFolderAndOpensTheClickedRank) {
   test::qtApp();
   namespace fs = std::filesystem;
-  const fs::path dir =
-      fs::temp_directory_path() / ("sutra_rank_overview_gui_" + std::to_string(getpid()));
+  const test::TempDir scratch;
+  const fs::path dir = scratch.path() / "job";
+  const ScopedCacheHome cacheHome(scratch.path());
   auto run = generatedJob(dir, 17);
   ASSERT_TRUE(run.ok());
 
@@ -151,7 +171,6 @@ TEST(RankOverviewAction, ReadsAFolderAndOpensTheClickedRank) {
   EXPECT_EQ(openedPaths, QStringList{QString::fromStdString(run->files[17])});
   for (QWidget* w : QApplication::topLevelWidgets())
     if (w->findChild<widgets::RankOverviewView*>("RankOverviewView")) w->close();
-  fs::remove_all(dir);
 }
 
 }  // namespace
@@ -165,8 +184,9 @@ namespace {
 TEST(RankOverviewAction, TheWindowOpensABigJobAsItsOverview) {
   test::qtApp();
   namespace fs = std::filesystem;
-  const fs::path dir =
-      fs::temp_directory_path() / ("sutra_rank_overview_window_" + std::to_string(getpid()));
+  const test::TempDir scratch;
+  const fs::path dir = scratch.path() / "job";
+  const ScopedCacheHome cacheHome(scratch.path());
   auto run = generatedJob(dir, -1);
   ASSERT_TRUE(run.ok());
   gui::MainWindow window;
@@ -182,7 +202,6 @@ TEST(RankOverviewAction, TheWindowOpensABigJobAsItsOverview) {
   EXPECT_EQ(window.session().paths(), QStringList{QString::fromStdString(run->files[3])});
   for (QWidget* w : QApplication::topLevelWidgets())
     if (w->findChild<widgets::RankOverviewView*>("RankOverviewView")) w->close();
-  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -21,18 +21,28 @@ import sys
 MTU = 1500
 
 
+def _as_root():
+    """The prefix that runs a command as root: none for root, `sudo -n` where sudo needs no
+    password (as make's install step allows), else None."""
+    if os.geteuid() == 0:
+        return []
+    if shutil.which("sudo") and subprocess.run(["sudo", "-n", "true"], capture_output=True).returncode == 0:
+        return ["sudo", "-n"]
+    return None
+
+
 def available():
-    """None where a shaped namespace can be made here, else why not (for a test's skip)."""
-    if os.geteuid() != 0:
-        return "needs root (ip netns, tc)"
+    """None where a shaped namespace can be made here, else why not."""
+    if _as_root() is None:
+        return "needs root or password-less sudo (ip netns, tc)"
     for tool in ("ip", "tc"):
         if shutil.which(tool) is None:
-            return "%s is not installed (Debian: iproute2)" % tool
+            return "%s is not installed (Debian: iproute2; make deps installs it)" % tool
     return None
 
 
 def _run(*cmd):
-    done = subprocess.run(cmd, capture_output=True, text=True)
+    done = subprocess.run(_as_root() + list(cmd), capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError("%s failed (%d): %s" % (" ".join(cmd), done.returncode, done.stderr.strip()))
 
@@ -47,19 +57,19 @@ def shaped_loopback(rate_mbit=None):
     name = "sutra-rerun-%d" % os.getpid()
     _run("ip", "netns", "add", name)
     try:
-        prefix = ["ip", "netns", "exec", name]
-        _run(*prefix, "ip", "link", "set", "lo", "mtu", str(MTU))
-        _run(*prefix, "ip", "link", "set", "lo", "up")
+        inside = ["ip", "netns", "exec", name]
+        _run(*inside, "ip", "link", "set", "lo", "mtu", str(MTU))
+        _run(*inside, "ip", "link", "set", "lo", "up")
         if rate_mbit:
             # A burst of about 10 ms at the rate (at least 4 packets); a queue of at most 1 s.
             burst = max(4 * MTU, int(rate_mbit * 1e6 / 8 / 100))
             _run(
-                *prefix, "tc", "qdisc", "add", "dev", "lo", "root", "tbf",
+                *inside, "tc", "qdisc", "add", "dev", "lo", "root", "tbf",
                 "rate", "%gmbit" % rate_mbit, "burst", str(burst), "latency", "1000ms",
             )  # fmt: skip
-        yield prefix
+        yield _as_root() + inside
     finally:
-        subprocess.run(["ip", "netns", "del", name], capture_output=True)
+        subprocess.run(_as_root() + ["ip", "netns", "del", name], capture_output=True)
 
 
 def main(argv):

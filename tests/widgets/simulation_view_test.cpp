@@ -210,6 +210,8 @@ TEST(WhatIfDialog, ParsesKnobsAndNamesTheBadLine) {
   knobs.launchLatencyNs = 2'500;
   knobs.cpuSpeed = 2.0;
   knobs.dropSyncs = true;
+  knobs.hostScales.push_back({"straggle", 0});
+  knobs.networkSpeed = 4.0;
   dialog.setKnobs(knobs);
   auto parsed = dialog.knobs();
   ASSERT_TRUE(parsed.ok()) << parsed.error().message;
@@ -219,6 +221,10 @@ TEST(WhatIfDialog, ParsesKnobsAndNamesTheBadLine) {
   EXPECT_EQ(parsed->launchLatencyNs, 2'500);
   EXPECT_EQ(parsed->cpuSpeed, 2.0);
   EXPECT_TRUE(parsed->dropSyncs);
+  ASSERT_EQ(parsed->hostScales.size(), 1u);
+  EXPECT_EQ(parsed->hostScales[0].pattern, "straggle");
+  EXPECT_EQ(parsed->hostScales[0].factor, 0.0);
+  EXPECT_EQ(parsed->networkSpeed, 4.0);
   knobs.scales[0].pattern = "gemm(";  // does not compile
   dialog.setKnobs(knobs);
   EXPECT_FALSE(dialog.knobs().ok());

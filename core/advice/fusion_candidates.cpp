@@ -29,15 +29,27 @@ const std::regex& notFusible() {
 // Framework internals: ops that DDP's reducer, the autograd engine or an optimizer's step run for
 // the user. Fusing them is not the user's to do (an optimizer's loop has its own finding, "use
 // fused=True": optimizer_loop.h).
-bool frameworkInternal(const Trace& trace, EventId op) {
-  static const std::regex inside(
-      "^Optimizer\\.|^autograd::engine|reducer::|^DistributedDataParallel\\.(?!forward)");
-  for (EventId e = op; e != kNoEvent; e = trace.events[e].parent) {
-    const std::string_view name = trace.name(trace.events[e]);
-    if (std::regex_search(name.begin(), name.end(), inside)) return true;
+class FrameworkInternals {
+ public:
+  explicit FrameworkInternals(const Trace& trace) : trace_(trace), known_(trace.names.size(), -1) {}
+  bool operator()(EventId op) {
+    static const std::regex inside(
+        "^Optimizer\\.|^autograd::engine|reducer::|^DistributedDataParallel\\.(?!forward)");
+    for (EventId e = op; e != kNoEvent; e = trace_.events[e].parent) {
+      std::int8_t& known = known_[trace_.events[e].name];  // each name matched once
+      if (known < 0) {
+        const std::string_view name = trace_.name(trace_.events[e]);
+        known = std::regex_search(name.begin(), name.end(), inside) ? 1 : 0;
+      }
+      if (known) return true;
+    }
+    return false;
   }
-  return false;
-}
+
+ private:
+  const Trace& trace_;
+  std::vector<std::int8_t> known_;
+};
 
 // Ops that only change a tensor's metadata: no kernel, no bytes; they neither join nor break a run.
 bool metadataOnly(std::string_view name) {
@@ -147,6 +159,7 @@ std::vector<Finding> findFusionCandidates(const AdviceScope& scope) {
   const Trace& trace = scope.trace;
   const bool device = scope.hasDeviceOps();
   std::vector<Occurrence> occurrences;
+  FrameworkInternals frameworkInternal(trace);
   for (const Step& step : scope.steps) {
     for (LaneId lane = 0; lane < trace.lanes.size(); ++lane) {
       std::vector<Member> units;
@@ -156,7 +169,7 @@ std::vector<Finding> findFusionCandidates(const AdviceScope& scope) {
           if (e.klass != CategoryClass::Kernel) continue;
           const auto id = static_cast<EventId>(&e - trace.events.data());
           const EventId call = scope.rank.launches->runtimeCallOf(id);
-          if (call == kNoEvent || frameworkInternal(trace, call)) continue;
+          if (call == kNoEvent || frameworkInternal(call)) continue;
           const TimeNs launched = trace.events[call].start;
           if (launched < step.start || launched >= step.end) continue;
           units.push_back({id, scope.rank.launches->launcherOf(id), call});
@@ -164,7 +177,7 @@ std::vector<Finding> findFusionCandidates(const AdviceScope& scope) {
       } else {
         if (trace.lanes[lane].kind != LaneKind::HostThread) continue;
         for (EventId op : outermostOps(trace, lane, step.start, step.end))
-          if (!frameworkInternal(trace, op)) units.push_back({op, op, kNoEvent});
+          if (!frameworkInternal(op)) units.push_back({op, op, kNoEvent});
       }
       cutRuns(trace, units, &step, occurrences);
     }

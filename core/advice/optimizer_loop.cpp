@@ -53,11 +53,16 @@ double elementwiseRate(const AdviceScope& scope) {
       "maximum|minimum|neg|abs|tanh|sigmoid|gelu|silu)_?$");
   std::vector<double> rates;
   const Trace& trace = scope.trace;
+  std::vector<std::int8_t> isElementwise(trace.names.size(), -1);  // by interned name, matched once
   for (EventId id = 0; id < trace.events.size(); ++id) {
     const Event& e = trace.events[id];
     if (e.klass != CategoryClass::CpuOp || e.dur <= 0) continue;
-    const std::string_view name = trace.name(e);
-    if (!std::regex_search(name.begin(), name.end(), elementwise)) continue;
+    std::int8_t& known = isElementwise[e.name];
+    if (known < 0) {
+      const std::string_view name = trace.name(e);
+      known = std::regex_search(name.begin(), name.end(), elementwise) ? 1 : 0;
+    }
+    if (!known) continue;
     const OpBytes bytes = opBytes(trace, id);
     if (bytes.moved() < (64 << 10)) continue;
     rates.push_back(static_cast<double>(bytes.moved()) / static_cast<double>(e.dur));

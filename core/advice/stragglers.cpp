@@ -143,10 +143,11 @@ std::unordered_map<std::string, TimeNs> hostTimePerStep(const RankRun& rank) {
   const TimeNs from = rank.steps.empty() ? kNoAnchor : rank.steps.front().start;
   const TimeNs to = rank.steps.empty() ? std::numeric_limits<TimeNs>::max()
                                        : rank.steps.back().start + rank.steps.back().duration();
+  std::vector<TimeNs> byId(trace.names.size(), 0);  // summed by interned name, named once after
   for (const Event& e : trace.events)
-    if (isSimulatedHostEvent(e.klass) && e.start >= from && e.end() <= to)
-      byName[stableName(trace.name(e))] += e.dur;
-  for (auto& [name, ns] : byName) ns /= steps;
+    if (isSimulatedHostEvent(e.klass) && e.start >= from && e.end() <= to) byId[e.name] += e.dur;
+  for (StringId id = 0; id < byId.size(); ++id)
+    if (byId[id] > 0) byName[stableName(trace.names.view(id))] += byId[id] / steps;
   return byName;
 }
 
@@ -186,6 +187,10 @@ ExcessHostWork excessHostWork(const Run& run, std::size_t lateIndex, TimeNs late
   const Trace& trace = *late.trace;
   const SimGraph& g = late.simulation->graph;
   const TimeNs from = late.steps.empty() ? kNoAnchor : late.steps.front().start;
+  std::vector<double> shareOf(trace.names.size(), 0);  // by interned name: each named once
+  for (StringId id = 0; id < shareOf.size(); ++id)
+    if (const auto it = share.find(stableName(trace.names.view(id))); it != share.end())
+      shareOf[id] = it->second;
   for (const auto& track : g.tracks) {
     if (track.device || track.opNodes) continue;
     TimeNs coveredUntil = kNoAnchor;
@@ -193,10 +198,10 @@ ExcessHostWork excessHostWork(const Run& run, std::size_t lateIndex, TimeNs late
          ++e) {
       const Event& ev = trace.events[e];
       if (ev.start < coveredUntil || ev.start < from) continue;
-      const auto it = share.find(stableName(trace.name(ev)));
-      if (it == share.end()) continue;
+      if (shareOf[ev.name] <= 0) continue;
       coveredUntil = ev.end();
-      const auto cut = static_cast<TimeNs>(static_cast<double>(ev.dur) * std::min(1.0, it->second));
+      const auto cut =
+          static_cast<TimeNs>(static_cast<double>(ev.dur) * std::min(1.0, shareOf[ev.name]));
       fix.hostCuts.push_back(
           {static_cast<std::uint32_t>(lateIndex), track.lane, ev.start, ev.end(), cut});
       out.events.push_back(e);

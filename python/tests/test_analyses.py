@@ -127,6 +127,24 @@ def test_simulate(two_ranks, samples, cli_json):
         two_ranks.simulate(gpu_speed=2)
 
 
+def test_simulate_network_and_host_knobs(two_ranks, samples, cli_json):
+    """run.simulate's network_speed and scale_cpu are sutra-cli's --network-speed and --scale-cpu."""
+    knobs = {"network_speed": 4, "scale_cpu": {"aten::mm": 0.5}}
+    what_if = two_ranks.simulate(knobs)
+    expected = cli_json(
+        "simulate", samples / "allreduce_2ranks", "--network-speed", "4", "--scale-cpu", "aten::mm=0.5"
+    )
+    assert what_if["projected_ns"].tolist() == [
+        s["simulated_ns"] for r in expected["ranks"] for s in r["steps"]
+    ]
+    assert "network x4" in what_if.attrs["knobs"] and "host 'aten::mm' x0.5" in what_if.attrs["knobs"]
+    assert what_if.attrs["network"] == expected["collectives"]["network"]["basis"]
+    with pytest.raises(sutra.SutraError):
+        two_ranks.simulate(network_speed=0)
+    with pytest.raises(sutra.SutraError):
+        two_ranks.simulate(scale_cpu={"(": 0})
+
+
 def test_to_chakra_and_et_plus(two_ranks, tmp_path):
     written = two_ranks.to_chakra(tmp_path / "job", progress=False)
     assert written["rank"].tolist() == [0, 1]

@@ -90,7 +90,7 @@ Status validateKnobs(const SimKnobs& knobs) {
   if (!within(knobs.networkSpeed, kMinNetworkSpeed, kMaxNetworkSpeed))
     return Error{"network speed " + number(knobs.networkSpeed) + " is out of range: it must be " +
                  range(kMinNetworkSpeed, kMaxNetworkSpeed)};
-  if (auto hostScaler = DurationScaler::create(knobs.hostScales); !hostScaler)
+  if (auto hostScaler = DurationScaler::create(knobs.hostScales, "--scale-cpu"); !hostScaler)
     return hostScaler.error();
   for (const auto& s : knobs.scales)
     if (!within(s.factor, kMinDurationScale, kMaxDurationScale))
@@ -122,13 +122,14 @@ Status validateKnobs(const SimKnobs& knobs) {
   return Ok{};
 }
 
-Result<DurationScaler> DurationScaler::create(const std::vector<DurationScale>& scales) {
+Result<DurationScaler> DurationScaler::create(const std::vector<DurationScale>& scales,
+                                              const char* option) {
   DurationScaler scaler;
   for (const auto& s : scales) {
     try {
       scaler.patterns_.emplace_back(std::regex(s.pattern, std::regex::ECMAScript), s.factor);
     } catch (const std::regex_error& e) {
-      return Error{"--scale pattern '" + s.pattern +
+      return Error{std::string(option) + " pattern '" + s.pattern +
                    "' is not a valid regular expression: " + e.what()};
     }
   }

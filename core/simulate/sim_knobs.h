@@ -113,7 +113,8 @@ TimeNs scaleDuration(TimeNs value, double factor);
 class DurationScaler {
  public:
   // Fails on a pattern that does not compile.
-  static Result<DurationScaler> create(const std::vector<DurationScale>& scales);
+  static Result<DurationScaler> create(const std::vector<DurationScale>& scales,
+                                       const char* option = "--scale");
   double factor(StringId name, const StringTable& names);
   bool empty() const { return patterns_.empty(); }
 

@@ -136,7 +136,7 @@ Result<std::vector<SimRun>> simulateRanks(std::span<const SimGraph* const> graph
     auto scalerResult = DurationScaler::create(knobs.scales);
     if (!scalerResult) return scalerResult.error();
     DurationScaler scaler = std::move(scalerResult.value());
-    auto hostScalerResult = DurationScaler::create(knobs.hostScales);
+    auto hostScalerResult = DurationScaler::create(knobs.hostScales, "--scale-cpu");
     if (!hostScalerResult) return hostScalerResult.error();
     DurationScaler hostScaler = std::move(hostScalerResult.value());
     if (!hostScaler.empty())

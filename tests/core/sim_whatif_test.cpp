@@ -68,7 +68,9 @@ TEST(SimWhatIf, KnobsOutOfRangeAreRefusedWithTheirText) {
   EXPECT_FALSE(parseNetworkSpeed("fast").ok());
   SimKnobs bad;
   bad.hostScales.push_back({"(", 0});
-  EXPECT_FALSE(validateKnobs(bad).ok());
+  const auto refused = validateKnobs(bad);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("--scale-cpu pattern '('"), std::string::npos);
 }
 
 // Two gloo ranks (microseconds): each queues an all-reduce (c10d::allreduce_) that its worker

@@ -53,9 +53,8 @@ Result<Advice> adviseRun(const Run& run, const AdviceOptions& options, const Can
                                f.fix.hostCuts.end());
     f.evidence.clear();  // dropped below, with the findings that have no evidence
   }
-  if (optimizerFirst.size() > 0)
-    for (Finding* f : optimizerFirst)
-      if (f->fix.hostCuts.size() > f->occurrences) f->price.model += ", on every rank that runs it";
+  for (Finding* f : optimizerFirst)
+    if (f->fix.hostCuts.size() > f->occurrences) f->price.model += ", on every rank that runs it";
   const auto stragglers = findStragglers(run);
   advice.findings.insert(advice.findings.end(), stragglers.begin(), stragglers.end());
   // No finding without evidence.

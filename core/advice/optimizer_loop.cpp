@@ -132,7 +132,7 @@ std::vector<Finding> findOptimizerLoops(const AdviceScope& scope) {
               (loop.foreach ? "over lists (foreach)" : "parameter by parameter (foreach=False)") +
               ", " + formatDuration(f.measuredNs) + " per step";
     f.explanation =
-        "torch." + std::string("optim.") + optimizer +
+        "torch.optim." + optimizer +
         " with fused=True updates every parameter in one kernel: one pass over the parameters, "
         "their gradients and states instead of one op (and its dispatch) per parameter and "
         "update term. The step's " +

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <limits>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include "advice/advice_scope.h"
@@ -158,23 +159,38 @@ struct ExcessHostWork {
   std::vector<EventId> events;
   TimeNs perStepNs = 0;
 };
-ExcessHostWork excessHostWork(const Run& run, std::size_t lateIndex, TimeNs latenessPerStep,
-                              SimKnobs& fix) {
+using HostTimeByName = std::unordered_map<std::string, TimeNs>;
+// Each rank's host time by name, computed once the first time a straggler asks for it.
+class HostTimes {
+ public:
+  explicit HostTimes(const Run& run) : run_(run), byRank_(run.ranks.size()) {}
+  const HostTimeByName& of(std::size_t rank) {
+    if (!byRank_[rank]) byRank_[rank] = hostTimePerStep(*run_.ranks[rank]);
+    return *byRank_[rank];
+  }
+
+ private:
+  const Run& run_;
+  std::vector<std::optional<HostTimeByName>> byRank_;
+};
+
+ExcessHostWork excessHostWork(const Run& run, HostTimes& times, std::size_t lateIndex,
+                              TimeNs latenessPerStep, SimKnobs& fix) {
   ExcessHostWork out;
   const RankRun& late = *run.ranks[lateIndex];
   if (!late.trace || !late.simulation) return out;
-  const auto mine = hostTimePerStep(late);
-  std::vector<std::unordered_map<std::string, TimeNs>> peers;
+  const HostTimeByName& mine = times.of(lateIndex);
+  std::vector<const HostTimeByName*> peers;
   for (std::size_t r = 0; r < run.ranks.size(); ++r)
-    if (r != lateIndex && run.ranks[r]->trace) peers.push_back(hostTimePerStep(*run.ranks[r]));
+    if (r != lateIndex && run.ranks[r]->trace) peers.push_back(&times.of(r));
   if (peers.empty()) return out;
   const TimeNs threshold = std::max<TimeNs>(kStragglerMinNs, latenessPerStep / 5);
   std::unordered_map<std::string, double> share;  // name -> the share of its time to cut
   for (const auto& [name, ns] : mine) {
     std::vector<TimeNs> theirs;
-    for (const auto& p : peers) {
-      const auto it = p.find(name);
-      theirs.push_back(it == p.end() ? 0 : it->second);
+    for (const HostTimeByName* p : peers) {
+      const auto it = p->find(name);
+      theirs.push_back(it == p->end() ? 0 : it->second);
     }
     std::nth_element(theirs.begin(), theirs.begin() + theirs.size() / 2, theirs.end());
     // Work its peers (nearly) never do: a rank's own delay. A shared op that ran slower there is
@@ -247,6 +263,7 @@ std::vector<Finding> findStragglers(const Run& run) {
       if (m.rank == lateRank) late.arrivals.push_back({m.event, lateness});
   }
   std::vector<Finding> findings;
+  HostTimes hostTimes(run);
   for (auto& [index, late] : byRank) {
     const RankRun& rank = *run.ranks[index];
     const Trace& trace = *rank.trace;
@@ -274,7 +291,8 @@ std::vector<Finding> findStragglers(const Run& run) {
     TimeNs lateness = 0;
     for (const auto& a : late.arrivals) lateness += a.lateness;
     TimeNs unmet = lateness;
-    const ExcessHostWork excess = excessHostWork(run, index, lateness / stepCount, f.fix);
+    const ExcessHostWork excess =
+        excessHostWork(run, hostTimes, index, lateness / stepCount, f.fix);
     if (!excess.events.empty()) {
       f.price.model =
           "the late rank without the host work its peers do not do: " +

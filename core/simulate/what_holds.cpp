@@ -13,9 +13,15 @@ WhatHolds whatHolds(std::span<const SimGraph* const> graphs, std::span<const Sim
   const SimGraph& g = *graphs[rank];
   const SimRun& run = runs[rank];
   if (g.nodes.empty()) return out;
-  // Incoming edges, and the last arrival of each collective a node of this rank is a member of.
-  std::vector<std::vector<std::uint32_t>> incoming(g.nodes.size());
-  for (std::uint32_t e = 0; e < g.edges.size(); ++e) incoming[g.edges[e].to].push_back(e);
+  // Incoming edges grouped by target (CSR over the graph's in-degrees): one allocation, not one a
+  // node, since every simulation of a run walks each rank.
+  std::vector<std::uint32_t> firstIn(g.nodes.size() + 1, 0), incoming(g.edges.size());
+  for (std::size_t n = 0; n < g.nodes.size(); ++n) firstIn[n + 1] = firstIn[n] + g.inDegree[n];
+  {
+    std::vector<std::uint32_t> fill(firstIn.begin(), firstIn.end() - 1);
+    for (std::uint32_t e = 0; e < g.edges.size(); ++e) incoming[fill[g.edges[e].to]++] = e;
+  }
+  // The last arrival of each collective a node of this rank is a member of.
   std::vector<TimeNs> lastArrival(g.nodes.size(), kNoAnchor);
   for (const auto& c : collectives) {
     if (c.pointToPoint) continue;
@@ -49,7 +55,8 @@ WhatHolds whatHolds(std::span<const SimGraph* const> graphs, std::span<const Sim
     // The predecessor whose end came latest before this node started.
     std::uint32_t from = kNoNode;
     SimEdgeKind kind = SimEdgeKind::Cpu;
-    for (std::uint32_t e : incoming[node]) {
+    for (std::uint32_t k = firstIn[node]; k < firstIn[node + 1]; ++k) {
+      const std::uint32_t e = incoming[k];
       const SimEdge& edge = g.edges[e];
       if (run.end[edge.from] > run.start[node]) continue;
       if (from == kNoNode || run.end[edge.from] > run.end[from]) {

@@ -11,6 +11,7 @@
 #include "simulate/rank_simulation.h"
 #include "simulate/simulator.h"
 #include "simulate/transfer_model.h"
+#include "simulate/what_holds.h"
 
 namespace sutra {
 namespace {
@@ -126,6 +127,22 @@ TEST(SimWhatIf, AThreadResumingAsAGlooCollectiveEndsFollowsIt) {
   EXPECT_EQ(timesOf(*ranks.sims[0], runs[0], "gloo:all_reduce"), Times(100 * kUs, 1100 * kUs));
   EXPECT_EQ(timesOf(*ranks.sims[0], runs[0], "after"), Times(1200 * kUs, 1250 * kUs));
   EXPECT_EQ(timesOf(*ranks.sims[1], runs[1], "after"), Times(1200 * kUs, 1250 * kUs));
+}
+
+TEST(SimWhatIf, WhatHoldsARankIsItsCriticalPathByCause) {
+  const GlooRanks ranks;
+  const auto runs = ranks.run({});
+  std::vector<const SimGraph*> graphs{&ranks.sims[0]->graph, &ranks.sims[1]->graph};
+  // Rank 0, back from its wake-up at 2200: the worker's end 2100 + the wake-up's 100 (held); the
+  // all-reduce 200-2100 waited for rank 1's arrival at 1100 (900) and transferred 1000; it was
+  // picked up 100 after c10d::allreduce_ (held), which "work" reached after 100 of host time.
+  const WhatHolds h = whatHolds(graphs, runs, ranks.matching.collectives, {}, 0);
+  EXPECT_EQ(h.pathNs, 2200 * kUs);
+  EXPECT_EQ(h.hostNs, 100 * kUs);
+  EXPECT_EQ(h.commWaitNs, 900 * kUs);
+  EXPECT_EQ(h.commTransferNs, 1000 * kUs);
+  EXPECT_EQ(h.heldGapNs, 200 * kUs);
+  EXPECT_EQ(h.deviceNs + h.launchNs, 0);
 }
 
 TEST(SimWhatIf, NetworkSpeedDividesTheTransferAndHoldsTheLatency) {

@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-#include "analysis/steps.h"
+#include "link/steps.h"
 #include "model/trace.h"
 
 class QComboBox;

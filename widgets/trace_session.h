@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "analysis/op_table.h"
-#include "analysis/steps.h"
 #include "link/launch_index.h"
+#include "link/steps.h"
 #include "link/sync_dependencies.h"
 #include "model/trace.h"
 #include "session/run.h"

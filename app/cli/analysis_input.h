@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/steps.h"
 #include "cli_args.h"
+#include "link/steps.h"
 #include "session/run.h"
 #include "util/result.h"
 

@@ -11,12 +11,12 @@
 #include <tuple>
 #include <vector>
 
+#include "chakra/network_model.h"
 #include "cli_args.h"
 #include "command.h"
 #include "io/discover.h"
 #include "session/run.h"
 #include "session/run_simulation.h"
-#include "simulate/network_model.h"
 #include "simulate/timeline_export.h"
 #include "simulate_astra_model.h"
 #include "simulate_astra_sim.h"

@@ -32,7 +32,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/steps.h"
+#include "link/steps.h"
 #include "link/sync_dependencies.h"
 #include "model/trace.h"
 

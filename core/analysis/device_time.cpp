@@ -7,8 +7,8 @@
 #include <map>
 
 #include "analysis/breakdown.h"
-#include "analysis/steps.h"
 #include "link/launch_index.h"
+#include "link/steps.h"
 
 namespace sutra {
 namespace {

@@ -39,7 +39,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/steps.h"
+#include "link/steps.h"
 #include "model/trace.h"
 
 namespace sutra {

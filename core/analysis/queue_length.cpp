@@ -7,8 +7,8 @@
 #include <map>
 #include <tuple>
 
-#include "analysis/steps.h"
 #include "link/launch_index.h"
+#include "link/steps.h"
 
 namespace sutra {
 namespace {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/steps.h"
+#include "link/steps.h"
 #include "model/time.h"
 #include "simulate/collective_matching.h"
 #include "util/result.h"

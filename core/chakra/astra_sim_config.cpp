@@ -11,7 +11,7 @@
 #include <optional>
 #include <tuple>
 
-#include "simulate/network_model.h"
+#include "chakra/network_model.h"
 #include "util/atomic_file.h"
 
 namespace sutra::chakra {
@@ -177,7 +177,7 @@ RingCost ringCost(int commType, double bytes, int groupSize) {
 namespace {
 
 // The collectives the ring fit uses, as ASTRA-sim's analytical backend costs them on `config`
-// (simulate/network_model.h, which matches it): each with its measured duration. Empty where
+// (chakra/network_model.h, which matches it): each with its measured duration. Empty where
 // the model cannot cost one.
 std::vector<std::pair<double, double>> modelledCollectives(
     const AstraSimConfig& config, const std::vector<CollectiveSample>& samples) {

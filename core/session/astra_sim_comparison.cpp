@@ -9,10 +9,10 @@
 
 #include "chakra/convert_files.h"
 #include "chakra/et_file.h"
+#include "chakra/network_model.h"
 #include "session/run.h"
 #include "session/run_simulation.h"
 #include "simulate/astra_model.h"
-#include "simulate/network_model.h"
 
 namespace sutra {
 

@@ -14,11 +14,11 @@
 #include <sstream>
 #include <thread>
 
-#include "analysis/steps.h"
 #include "io/discover.h"
 #include "io/file_head.h"
 #include "io/readers.h"
 #include "link/launch_index.h"
+#include "link/steps.h"
 #include "session/run.h"
 #include "util/atomic_file.h"
 #include "util/parallel_for.h"

@@ -22,9 +22,9 @@
 #include <vector>
 
 #include "analysis/op_table.h"
-#include "analysis/steps.h"
 #include "link/launch_index.h"
 #include "link/linked_trace.h"
+#include "link/steps.h"
 #include "link/sync_dependencies.h"
 #include "model/et_trace.h"
 #include "model/problems.h"

@@ -12,17 +12,17 @@
 // - a compute or CPU node lasts duration_micros (1 ns where it is 0 but num_ops is not); one with
 //   neither is skipped (it ends at once and takes no resource);
 // - a collective of a process group ends for all its ranks at the time the network model
-//   (simulate/network_model.h, the model that matches ASTRA-sim's analytical backend) gives it
+//   (chakra/network_model.h, the model that matches ASTRA-sim's analytical backend) gives it
 //   after the last of them issued it; a broadcast lasts its duration_micros; a send and its
 //   receive end together, the message's time after both were issued.
 // Each rank's finish is its last node's end, as ASTRA-sim's "sys[N] finished, X cycles".
 #include <vector>
 
 #include "chakra/et_file.h"
+#include "chakra/network_model.h"
 #include "model/problems.h"
 #include "model/time.h"
 #include "simulate/astra_sim_engine.h"
-#include "simulate/network_model.h"
 #include "util/result.h"
 
 namespace sutra {

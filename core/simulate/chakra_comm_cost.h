@@ -11,7 +11,7 @@
 #include <string>
 
 #include "chakra/et_file.h"
-#include "simulate/network_model.h"
+#include "chakra/network_model.h"
 
 namespace sutra {
 

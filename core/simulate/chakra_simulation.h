@@ -18,7 +18,7 @@
 #include <memory>
 
 #include "chakra/et_file.h"
-#include "simulate/network_model.h"
+#include "chakra/network_model.h"
 #include "simulate/rank_simulation.h"
 
 namespace sutra {
@@ -28,7 +28,7 @@ struct ChakraSimOptions {
   // Communication nodes with no duration take comm_size / this many bytes per ns (= GB/s);
   // 0 keeps them at their duration (0 in ASTRA-sim's examples).
   double commBytesPerNs = 0;
-  // Communication nodes with no duration are costed on this network (simulate/network_model.h),
+  // Communication nodes with no duration are costed on this network (chakra/network_model.h),
   // collectives over their process group; takes precedence over commBytesPerNs.
   std::shared_ptr<const NetworkModel> network;
   // The ranks of the run, for collectives whose process group the graph does not size; 0: the

@@ -6,9 +6,9 @@
 #include <memory>
 #include <vector>
 
-#include "analysis/steps.h"
 #include "link/launch_index.h"
 #include "link/linked_trace.h"
+#include "link/steps.h"
 #include "link/sync_dependencies.h"
 #include "simulate/collective_matching.h"
 #include "simulate/sim_graph.h"

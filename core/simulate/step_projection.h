@@ -2,13 +2,13 @@
 #pragma once
 // Each step's measured time beside its simulated one, with the same definition on both sides: from
 // the step's start to the later of its end and the end of the last device op launched inside it
-// (analysis/steps.h). The whole-trace step keeps the measured time of what the simulator does not
+// (link/steps.h). The whole-trace step keeps the measured time of what the simulator does not
 // replay (spans, device annotations) and adds the simulated span of what it does.
 #include <span>
 #include <string>
 #include <vector>
 
-#include "analysis/steps.h"
+#include "link/steps.h"
 #include "simulate/simulator.h"
 
 namespace sutra {

@@ -9,7 +9,7 @@
 
 #include "analysis/compare.h"
 #include "analysis/op_table.h"
-#include "analysis/steps.h"
+#include "link/steps.h"
 #include "model/trace.h"
 #include "simulate/simulator.h"
 #include "view/widgets_names.h"

@@ -14,10 +14,10 @@
 
 #include "analysis/critical_path.h"
 #include "analysis/op_table.h"
-#include "analysis/steps.h"
 #include "bench_process.h"
 #include "io/readers.h"
 #include "link/launch_index.h"
+#include "link/steps.h"
 #include "link/sync_dependencies.h"
 #include "replicate_trace.h"
 

@@ -21,8 +21,8 @@
 #include "analysis/compare.h"
 #include "analysis/compare_story.h"
 #include "analysis/op_table.h"
-#include "analysis/steps.h"
 #include "bench_process.h"
+#include "link/steps.h"
 #include "session/run.h"
 #include "util/huge_pages.h"
 

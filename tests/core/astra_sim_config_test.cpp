@@ -15,8 +15,8 @@
 #include <sstream>
 
 #include "chakra/convert_files.h"
+#include "chakra/network_model.h"
 #include "io/readers.h"
-#include "simulate/network_model.h"
 #include "util/atomic_file.h"
 
 namespace sutra::chakra {

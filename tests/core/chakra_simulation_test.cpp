@@ -10,8 +10,8 @@
 #include <string>
 
 #include "chakra/et_file.h"
+#include "chakra/network_model.h"
 #include "simulate/collective_matching.h"
-#include "simulate/network_model.h"
 #include "simulate/simulator.h"
 #include "simulate/step_projection.h"
 

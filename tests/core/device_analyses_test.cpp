@@ -7,9 +7,9 @@
 #include "analysis/device_time.h"
 #include "analysis/idle_time.h"
 #include "analysis/queue_length.h"
-#include "analysis/steps.h"
 #include "analysis_fixture.h"
 #include "link/launch_index.h"
+#include "link/steps.h"
 #include "model/trace_builder.h"
 
 namespace sutra {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Sutra's network model (core/simulate/network_model.h): network.yml and system.json, the cost of
+// Sutra's network model (core/chakra/network_model.h): network.yml and system.json, the cost of
 // each collective and of a message, checked against values computed by hand from ASTRA-sim's
 // rules, and ASTRA-sim's own figures for its examples (../shared/traces/astra-sim/README.md and
 // its regression test tests/rt_template) through the multi-rank simulation.
-#include "simulate/network_model.h"
+#include "chakra/network_model.h"
 
 #include <gtest/gtest.h>
 

@@ -8,10 +8,10 @@
 
 #include "analysis/critical_path.h"
 #include "analysis/op_table.h"
-#include "analysis/steps.h"
 #include "analysis/trace_summary.h"
 #include "io/readers.h"
 #include "link/launch_index.h"
+#include "link/steps.h"
 #include "model/trace_builder.h"
 #include "test_support.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "analysis/steps.h"
+#include "link/steps.h"
 
 #include <algorithm>
 #include <charconv>

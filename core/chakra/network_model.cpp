@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "simulate/network_model.h"
+#include "chakra/network_model.h"
 
 #include <yaml-cpp/yaml.h>
 

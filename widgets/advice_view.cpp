@@ -169,6 +169,12 @@ void AdviceView::showFinding(int row) {
       "\nModel: " + f->price.model + "\nEvidence: " + std::to_string(f->evidence.size()) +
       " events, shown on the timeline"));
   emit findingActivated(int(f->rankIndex), f->evidence);
+  // The evidence on the finding's own rank, whichever the timeline shows; the first selected.
+  if (!f->evidence.empty()) {
+    const RankNavigation rank = navigation_.withRank(int(f->rankIndex));
+    rank.select(f->evidence.front());
+    rank.highlight(f->evidence, {}, this, true);
+  }
   if (!run_ || !f->fix.any()) {
     emit settled();
     return;

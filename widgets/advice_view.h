@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "advice/advise.h"
+#include "navigation.h"
 #include "session/run.h"
 
 class QLabel;
@@ -54,6 +55,9 @@ class AdviceView : public QWidget {
   QTableView* table() const { return table_; }
   SimulationView* projection() const { return projection_; }
   QString detailsText() const;
+  // Where a finding's evidence goes: the window's navigation, on the run the advice is of (each
+  // finding names its rank).
+  void setNavigation(RankNavigation navigation) { navigation_ = std::move(navigation); }
 
  signals:
   // A finding was chosen: its evidence, on the rank at `rankIndex` of the run.
@@ -73,6 +77,7 @@ class AdviceView : public QWidget {
   int simulatedRank_ = -1;           // the rank the projection has simulated
   std::optional<SimKnobs> pending_;  // the fix to apply once the projection is ready
   bool showTopFinding_ = false;
+  RankNavigation navigation_;
 };
 
 }  // namespace sutra::widgets

@@ -55,7 +55,9 @@ CallTreeView::CallTreeView(QWidget* parent) : QWidget(parent) {
   connect(bottomUpBox_, &QCheckBox::toggled, this, [this] { rebuild(); });
   connect(tree_, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item, int) {
     const QVariant e = item->data(0, kEventRole);
-    if (e.isValid()) emit eventSelected(static_cast<EventId>(e.toULongLong()));
+    if (!e.isValid()) return;
+    emit eventSelected(static_cast<EventId>(e.toULongLong()));
+    navigation_.select(static_cast<EventId>(e.toULongLong()));
   });
 }
 

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "analysis/call_tree.h"
+#include "navigation.h"
 
 class QCheckBox;
 class QComboBox;
@@ -27,6 +28,8 @@ class CallTreeView : public QWidget {
   bool bottomUp() const;
   void setThread(int index);
   QTreeWidget* tree() const { return tree_; }
+  // Where a click goes: the window's navigation, on the rank this view shows.
+  void setNavigation(RankNavigation navigation) { navigation_ = std::move(navigation); }
 
  signals:
   void eventSelected(sutra::EventId event);
@@ -39,6 +42,7 @@ class CallTreeView : public QWidget {
   QComboBox* threads_ = nullptr;
   QCheckBox* bottomUpBox_ = nullptr;
   QTreeWidget* tree_ = nullptr;
+  RankNavigation navigation_;
 };
 
 }  // namespace sutra::widgets

@@ -87,7 +87,10 @@ void CriticalPathView::setPath(std::shared_ptr<const Trace> trace, CriticalPath 
   summary_->setText(summaryText());
   previous_->setEnabled(!rows_.empty());
   next_->setEnabled(!rows_.empty());
+  navigation_.highlight(pathEvents(), pathEdges(), this);
 }
+
+CriticalPathView::~CriticalPathView() { navigation_.clearHighlights(this); }
 
 QString CriticalPathView::summaryText() const {
   const CriticalBreakdown& b = path_.breakdown;
@@ -136,7 +139,9 @@ void CriticalPathView::setCurrentSegment(int index) {
   table_->scrollToItem(table_->item(index, 0));
   const CriticalSegment& s = path_.segments[std::size_t(rows_[std::size_t(index)])];
   const EventId e = s.event != kNoEvent ? s.event : s.to;
-  if (e != kNoEvent) emit segmentActivated(e);
+  if (e == kNoEvent) return;
+  emit segmentActivated(e);
+  navigation_.select(e);
 }
 
 void CriticalPathView::next() {

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "analysis/critical_path.h"
+#include "navigation.h"
 
 class QComboBox;
 class QLabel;
@@ -21,6 +22,7 @@ class CriticalPathView : public QWidget {
 
  public:
   explicit CriticalPathView(QWidget* parent = nullptr);
+  ~CriticalPathView() override;
 
   // The steps the chooser offers (their labels), and which one `path` is of.
   void setSteps(const QStringList& labels, int current);
@@ -36,6 +38,9 @@ class CriticalPathView : public QWidget {
   void previous();
   QTableWidget* table() const { return table_; }
   QString summaryText() const;
+  // Where a click goes, and where the path stands out (its events, its hops as arrows) while the
+  // view is open: the window's navigation, on the rank this view shows.
+  void setNavigation(RankNavigation navigation) { navigation_ = std::move(navigation); }
 
  signals:
   void stepChosen(int index);
@@ -51,6 +56,7 @@ class CriticalPathView : public QWidget {
   QTableWidget* table_ = nullptr;
   QPushButton* previous_ = nullptr;
   QPushButton* next_ = nullptr;
+  RankNavigation navigation_;
 };
 
 }  // namespace sutra::widgets

@@ -259,8 +259,10 @@ void FlameGraphView::select(std::uint32_t node) {
   canvas_->update();
   showStatus(node);
   const ThreadCallTree* t = canvas_->tree();
-  if (t && node < t->nodes.size() && !t->nodes[node].events.empty())
+  if (t && node < t->nodes.size() && !t->nodes[node].events.empty()) {
     emit eventSelected(t->nodes[node].events.front());
+    navigation_.select(t->nodes[node].events.front());
+  }
 }
 
 void FlameGraphView::showStatus(std::uint32_t node) {

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "analysis/call_tree.h"
+#include "navigation.h"
 
 class QComboBox;
 class QLineEdit;
@@ -38,6 +39,8 @@ class FlameGraphView : public QWidget {
   QRectF nodeRect(std::uint32_t node) const;
   std::uint32_t nodeAt(QPointF canvasPos) const;
   QWidget* canvas() const;
+  // Where a click goes: the window's navigation, on the rank this view shows.
+  void setNavigation(RankNavigation navigation) { navigation_ = std::move(navigation); }
 
  signals:
   void eventSelected(sutra::EventId event);
@@ -54,6 +57,7 @@ class FlameGraphView : public QWidget {
   QLineEdit* search_ = nullptr;
   QLabel* status_ = nullptr;
   FlameGraphCanvas* canvas_ = nullptr;
+  RankNavigation navigation_;
 };
 
 }  // namespace sutra::widgets

@@ -56,8 +56,10 @@ MemoryView::MemoryView(QWidget* parent) : QWidget(parent) {
   connect(peak, &QPushButton::clicked, this, [this] {
     const int i = devices_->currentIndex();
     if (i >= 0 && std::size_t(i) < report_.devices.size() &&
-        report_.devices[std::size_t(i)].peakOp != kNoEvent)
+        report_.devices[std::size_t(i)].peakOp != kNoEvent) {
       emit eventSelected(report_.devices[std::size_t(i)].peakOp);
+      navigation_.select(report_.devices[std::size_t(i)].peakOp);
+    }
   });
 }
 

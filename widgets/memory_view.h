@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "analysis/memory.h"
+#include "navigation.h"
 
 class QComboBox;
 class QCustomPlot;
@@ -27,6 +28,8 @@ class MemoryView : public QWidget {
   QCustomPlot* plot() const { return plot_; }
   QTableWidget* table() const { return table_; }
   QString message() const;
+  // Where a click goes: the window's navigation, on the rank this view shows.
+  void setNavigation(RankNavigation navigation) { navigation_ = std::move(navigation); }
 
  signals:
   // The op that reached the chosen device's peak, to select in the timeline.
@@ -39,6 +42,7 @@ class MemoryView : public QWidget {
   QLabel* message_ = nullptr;
   QCustomPlot* plot_ = nullptr;
   QTableWidget* table_ = nullptr;
+  RankNavigation navigation_;
 };
 
 }  // namespace sutra::widgets

@@ -1083,7 +1083,9 @@ void TimelineView::selectEvent(int part, EventId event, bool reveal) {
   computeSelectionFlows();
   if (reveal && event != kNoEvent) revealEvent(selected_);
   update();
-  if (changed) emit selectionChanged(selected_.event);
+  if (!changed) return;
+  emit selectionChanged(selected_.event);
+  emit partSelectionChanged(selected_.part, selected_.event);
 }
 
 void TimelineView::computeSelectionFlows() {

@@ -168,6 +168,8 @@ class TimelineView : public QWidget {
 
  signals:
   void selectionChanged(sutra::EventId event);
+  // The same, with the part the event is on (the window knows which rank a part shows).
+  void partSelectionChanged(int part, sutra::EventId event);
   void eventActivated(sutra::EventId event);  // double-click on an event
   void visibleRangeChanged(sutra::TimeNs start, sutra::TimeNs end);
   void matchesChanged(int current, int total);

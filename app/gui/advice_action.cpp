@@ -6,15 +6,14 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QMessageBox>
-#include <QPointer>
 #include <QtConcurrent>
 #include <memory>
 
 #include "advice/advise.h"
 #include "advice_view.h"
 #include "analysis_menus.h"
+#include "analysis_window.h"
 #include "session_updates.h"
-#include "timeline_view.h"
 #include "trace_session.h"
 
 namespace sutra::gui {
@@ -26,25 +25,18 @@ struct AdviceOutcome {
   std::string error;
 };
 
-void showAdvice(QMainWindow* window, widgets::TraceSession* session) {
-  const auto run = session->run();
-  if (session->ranks().empty() || !run) {
+void showAdvice(const AnalysisContext& context) {
+  QMainWindow* window = context.window;
+  const auto run = context.session->run();
+  if (context.session->ranks().empty() || !run) {
     QMessageBox::information(window, QObject::tr("Advice"),
                              QObject::tr("Open a trace and wait for it to load first."));
     return;
   }
   auto* view = new widgets::AdviceView;
   view->setObjectName("AdviceView");
-  QPointer<widgets::TimelineView> timeline = window->findChild<widgets::TimelineView*>();
-  QObject::connect(view, &widgets::AdviceView::findingActivated, view,
-                   [timeline](int rankIndex, const std::vector<EventId>& evidence) {
-                     if (!timeline || evidence.empty()) return;
-                     // The rank's part where the timeline shows every rank, else the one shown.
-                     const int part = timeline->partCount() > 1 ? rankIndex : 0;
-                     if (part >= timeline->partCount()) return;
-                     timeline->selectEvent(part, evidence.front(), true);
-                     timeline->showMatches(evidence);
-                   });
+  // A finding's evidence goes to its own rank of this run (the view picks the rank).
+  view->setNavigation(widgets::RankNavigation(context.navigation, 0));
   showAnalysisWindow(window, view, QObject::tr("Advice"))->resize(1000, 760);
 
   auto* watcher = new QFutureWatcher<AdviceOutcome>(view);
@@ -82,8 +74,11 @@ widgets::AdviceView* openAdviceOnTopFinding(QMainWindow* window) {
   return view;
 }
 
-QAction* addAdviceAction(QMainWindow* window, QMenu* analysis, widgets::TraceSession* session) {
-  auto* action = new QAction(QObject::tr("&Advice"), window);
+namespace {
+
+QAction* addAdviceAction(QMenu* analysis, const AnalysisContext& context) {
+  widgets::TraceSession* session = context.session;
+  auto* action = new QAction(QObject::tr("&Advice"), context.window);
   action->setObjectName("Advice");
   action->setToolTip(
       QObject::tr("The problems in the run, each with its evidence and its simulated price"));
@@ -92,9 +87,13 @@ QAction* addAdviceAction(QMainWindow* window, QMenu* analysis, widgets::TraceSes
     action->setEnabled(!session->ranks().empty() && session->run() != nullptr);
   };
   updateOnLoadChanges(session, action, update);
-  QObject::connect(action, &QAction::triggered, window,
-                   [window, session] { showAdvice(window, session); });
+  QObject::connect(action, &QAction::triggered, context.window, [context] { showAdvice(context); });
   return action;
 }
+
+const RegisterAnalysisWindow registered{
+    {30, [](QMenu* menu, const AnalysisContext& context) { addAdviceAction(menu, context); }}};
+
+}  // namespace
 
 }  // namespace sutra::gui

@@ -11,33 +11,20 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPointer>
 #include <QProgressDialog>
 #include <QTableView>
 #include <QtConcurrent>
 #include <atomic>
 
-#include "advice_action.h"
-#include "analysis/breakdown.h"
-#include "analysis/call_tree.h"
-#include "analysis/critical_path.h"
-#include "analysis/memory.h"
-#include "analysis/rank_breakdown.h"
-#include "astra_sim_action.h"
-#include "breakdown_view.h"
-#include "call_tree_view.h"
+#include "analysis_window.h"
 #include "chakra/convert_files.h"
 #include "charts_view.h"
 #include "compare_view.h"
-#include "critical_path_view.h"
-#include "flame_graph_view.h"
 #include "io/kineto_writer.h"
-#include "memory_view.h"
 #include "run_naming.h"
 #include "session/rank_exports.h"
 #include "simulation_view.h"
 #include "table_export.h"
-#include "timeline_view.h"
 #include "trace_actions.h"
 #include "trace_session.h"
 #include "view_results.h"
@@ -301,258 +288,8 @@ QWidget* openCompareWindow(QWidget* parent, const QStringList& paths) {
                             QObject::tr("Compare %1").arg(names.join(QStringLiteral(", "))));
 }
 
-namespace {
-
-// The views of issue 19 (step breakdown, flame graph, critical path), linked to the timeline.
-// The rank must have finished its analysis stage (steps, launches, syncs).
-std::shared_ptr<const widgets::RankData> analysedRank(QMainWindow* window,
-                                                      widgets::TraceSession* session,
-                                                      const std::function<int()>& currentRank,
-                                                      const QString& title) {
-  auto rank = currentRankData(session, currentRank);
-  if (!rank) return nullptr;
-  if (rank->steps.empty() || !rank->launches || !rank->syncs) {
-    QMessageBox::information(window, title,
-                             QObject::tr("The traces are still loading; try again when done."));
-    return nullptr;
-  }
-  return rank;
-}
-
-// "pid/tid" of the thread whose steps the breakdown's host side covers.
-QString hostThreadOf(const Trace& trace, const Breakdown& breakdown) {
-  if (breakdown.steps.empty() || breakdown.steps.front().host.lane >= trace.lanes.size()) return {};
-  const Lane& lane = trace.lanes[breakdown.steps.front().host.lane];
-  return QString::fromStdString(lane.pid + "/" + lane.tid);
-}
-
-// The timeline's offset of the rank (non-zero in the all-ranks view): trace time = view time - it.
-TimeNs rankOffset(widgets::TimelineView* timeline, const std::function<int()>& currentRank) {
-  const int index = currentRank ? std::max(0, currentRank()) : 0;
-  return timeline && timeline->partCount() > index ? timeline->part(index).offset : 0;
-}
-
-// The range selected on the timeline's ruler in the rank's own times, else its whole trace: what
-// the flame graph and the call tree show.
-TimeWindow selectedWindow(const Trace& trace, widgets::TimelineView* timeline,
-                          const std::function<int()>& currentRank) {
-  if (!timeline || timeline->selectedTimeRange().span() <= 0) return wholeTraceWindow(trace);
-  const TimeNs offset = rankOffset(timeline, currentRank);
-  return {timeline->selectedTimeRange().start - offset, timeline->selectedTimeRange().end - offset};
-}
-
-// The step whose span holds the middle of the timeline's visible range, else the first.
-int stepInView(widgets::TimelineView* timeline, const std::vector<Step>& steps, TimeNs offset) {
-  if (!timeline) return 0;
-  const sutra::view::TimeRange range = timeline->visibleRange();
-  const TimeNs middle = range.start + range.span() / 2 - offset;
-  for (std::size_t i = 0; i < steps.size(); ++i)
-    if (middle >= steps[i].start && middle < steps[i].deviceEnd) return int(i);
-  return 0;
-}
-
-void installViewActions(QMainWindow* window, QMenu* analysis, widgets::TraceSession* session,
-                        std::function<int()> currentRank) {
-  // Each view computes on a worker thread; its result is kept while its rank is loaded.
-  auto* results = new ViewResults(window);
-  results->setObjectName("ViewResults");
-  analysis->addSeparator();
-  analysis->addAction(
-      QObject::tr("Step &Breakdown"), window, [window, session, currentRank, results] {
-        const auto rank = analysedRank(window, session, currentRank, QObject::tr("Step Breakdown"));
-        if (!rank) return;
-        // Every rank of the all-ranks view where all have their steps, else the current one.
-        std::vector<std::shared_ptr<const widgets::RankData>> ranks;
-        for (const auto& r : session->ranks())
-          if (r->trace && !r->steps.empty()) ranks.push_back(r);
-        const bool several = ranks.size() > 1 && ranks.size() == session->ranks().size();
-        if (!several) ranks = {rank};
-        QStringList labels;
-        int current = 0;
-        for (std::size_t i = 0; i < ranks.size(); ++i) {
-          labels << ranks[i]->label;
-          if (ranks[i] == rank) current = int(i);
-        }
-        auto* view = new widgets::BreakdownView;
-        view->setObjectName("BreakdownView");
-        QPointer<widgets::TimelineView> timeline = window->findChild<widgets::TimelineView*>();
-        QObject::connect(
-            view, &widgets::BreakdownView::stepActivated, view,
-            [timeline, ranks, several, view, currentRank](std::int64_t number) {
-              // The rank shown: the view's choice among all ranks, else the current one (its index
-              // is also its part of the timeline).
-              const int index = several ? view->rankIndex() : 0;
-              if (!timeline || index < 0 || std::size_t(index) >= ranks.size()) return;
-              const Step* step = findStep(ranks[std::size_t(index)]->steps, number);
-              if (!step) return;
-              const TimeNs offset =
-                  several ? (timeline->partCount() > index ? timeline->part(index).offset : 0)
-                          : rankOffset(timeline, currentRank);
-              const sutra::view::TimeRange range{step->start + offset, step->deviceEnd + offset};
-              timeline->setSelectedTimeRange(range);
-              timeline->setVisibleRange(range);
-            });
-        showAnalysisWindow(window, view,
-                           several ? QObject::tr("Step breakdown of %1 ranks").arg(ranks.size())
-                                   : QObject::tr("Step breakdown of %1").arg(rank->label));
-        struct Breakdowns {
-          std::vector<RankBreakdown> ranks;
-          QStringList hosts;
-        };
-        results->request<Breakdowns>(
-            ranks.front(),
-            several ? QStringLiteral("breakdown of all ranks") : QStringLiteral("breakdown"), view,
-            [ranks] {
-              Breakdowns out;
-              for (const auto& r : ranks) {
-                out.ranks.push_back({r->rank, buildBreakdown(*r->trace, r->steps)});
-                out.hosts << hostThreadOf(*r->trace, out.ranks.back().breakdown);
-              }
-              return out;
-            },
-            [view, several, labels, current](const Breakdowns& b) {
-              if (several)
-                view->setRanks(b.ranks, b.hosts, labels, current);
-              else
-                view->setBreakdown(b.ranks.front().breakdown, b.hosts.front());
-            });
-      });
-  enableWithTrace(analysis->actions().back(), session);
-
-  analysis->addAction(QObject::tr("&Flame Graph"), window, [window, session, currentRank, results] {
-    const auto rank = analysedRank(window, session, currentRank, QObject::tr("Flame Graph"));
-    if (!rank) return;
-    QPointer<widgets::TimelineView> timeline = window->findChild<widgets::TimelineView*>();
-    auto* view = new widgets::FlameGraphView;
-    view->setObjectName("FlameGraphView");
-    showAnalysisWindow(window, view, QObject::tr("Flame graph of %1").arg(rank->label));
-    // The selected range of the timeline, else the whole trace; it follows a new selection (the
-    // latest asked is the one shown).
-    auto latest = std::make_shared<QString>();
-    auto show = [view, rank, timeline, currentRank, results, latest] {
-      const TimeWindow range = selectedWindow(*rank->trace, timeline, currentRank);
-      *latest = QStringLiteral("call tree %1 %2").arg(range.start).arg(range.end);
-      results->request<CallTree>(
-          rank, *latest, view,
-          [rank, range] {
-            return buildCallTree(*rank->trace, *rank->launches, {range, false});
-          },
-          [view, rank, latest, key = *latest](const CallTree& tree) {
-            if (*latest == key) view->setCallTree(rank->trace, tree);
-          });
-    };
-    show();
-    if (timeline) {
-      QObject::connect(timeline, &widgets::TimelineView::timeRangeSelected, view,
-                       [show](TimeNs, TimeNs) { show(); });
-      QObject::connect(view, &widgets::FlameGraphView::eventSelected, timeline,
-                       [timeline](EventId event) { timeline->selectEvent(event, true); });
-    }
-  });
-  enableWithTrace(analysis->actions().back(), session);
-
-  analysis->addAction(QObject::tr("Call &Tree"), window, [window, session, currentRank, results] {
-    const auto rank = analysedRank(window, session, currentRank, QObject::tr("Call Tree"));
-    if (!rank) return;
-    QPointer<widgets::TimelineView> timeline = window->findChild<widgets::TimelineView*>();
-    auto* view = new widgets::CallTreeView;
-    view->setObjectName("CallTreeView");
-    showAnalysisWindow(window, view, QObject::tr("Call tree of %1").arg(rank->label));
-    // The selected range of the timeline, else the whole trace; it follows a new selection.
-    auto latest = std::make_shared<QString>();
-    auto show = [view, rank, timeline, currentRank, results, latest] {
-      const TimeWindow range = selectedWindow(*rank->trace, timeline, currentRank);
-      *latest = QStringLiteral("call trees %1 %2").arg(range.start).arg(range.end);
-      results->request<std::pair<CallTree, CallTree>>(
-          rank, *latest, view,
-          [rank, range] {
-            return std::pair{buildCallTree(*rank->trace, *rank->launches, {range, false}),
-                             buildCallTree(*rank->trace, *rank->launches, {range, true})};
-          },
-          [view, rank, latest, key = *latest](const std::pair<CallTree, CallTree>& trees) {
-            if (*latest == key) view->setCallTrees(rank->trace, trees.first, trees.second);
-          });
-    };
-    show();
-    if (timeline) {
-      QObject::connect(timeline, &widgets::TimelineView::timeRangeSelected, view,
-                       [show](TimeNs, TimeNs) { show(); });
-      QObject::connect(view, &widgets::CallTreeView::eventSelected, timeline,
-                       [timeline](EventId event) { timeline->selectEvent(event, true); });
-    }
-  });
-  enableWithTrace(analysis->actions().back(), session);
-
-  analysis->addAction(
-      QObject::tr("Critical &Path"), window, [window, session, currentRank, results] {
-        const auto rank = analysedRank(window, session, currentRank, QObject::tr("Critical Path"));
-        if (!rank) return;
-        QPointer<widgets::TimelineView> timeline = window->findChild<widgets::TimelineView*>();
-        auto* view = new widgets::CriticalPathView;
-        view->setObjectName("CriticalPathView");
-        QStringList labels;
-        for (const Step& step : rank->steps)
-          labels << QObject::tr("%1 (%2)").arg(step.number).arg(QString::fromStdString(step.name));
-        const int first = stepInView(timeline, rank->steps, rankOffset(timeline, currentRank));
-        view->setSteps(labels, first);
-        showAnalysisWindow(window, view, QObject::tr("Critical path of %1").arg(rank->label));
-        // The path's events stand out on the timeline (the rest fades) and its hops between rows
-        // are drawn as arrows, while the view is open.
-        auto latest = std::make_shared<int>(-1);
-        auto show = [view, rank, timeline, results, latest](int index) {
-          if (index < 0 || std::size_t(index) >= rank->steps.size()) return;
-          *latest = index;
-          const Step step = rank->steps[std::size_t(index)];
-          results->request<CriticalPath>(
-              rank, QStringLiteral("critical path %1").arg(step.number), view,
-              [rank, step] {
-                CriticalPath path =
-                    criticalPath(*rank->trace, *rank->launches, *rank->syncs, stepWindow(step));
-                path.label = describeWindow(rank->steps, WindowSpec{.step = step.number});
-                return path;
-              },
-              [view, rank, timeline, latest, index](const CriticalPath& path) {
-                if (*latest != index) return;
-                view->setPath(rank->trace, path);
-                if (timeline) {
-                  timeline->setHighlighted(view->pathEvents());
-                  timeline->setPathEdges(view->pathEdges());
-                }
-              });
-        };
-        show(first);
-        QObject::connect(view, &widgets::CriticalPathView::stepChosen, view, show);
-        if (timeline) {
-          QObject::connect(view, &widgets::CriticalPathView::segmentActivated, timeline,
-                           [timeline](EventId event) { timeline->selectEvent(event, true); });
-          QObject::connect(view, &QObject::destroyed, timeline, [timeline] {
-            timeline->setHighlighted({});
-            timeline->setPathEdges({});
-          });
-        }
-      });
-  enableWithTrace(analysis->actions().back(), session);
-
-  analysis->addAction(QObject::tr("&Memory"), window, [window, session, currentRank, results] {
-    const auto rank = currentRankData(session, currentRank);
-    if (!rank) return;
-    auto* view = new widgets::MemoryView;
-    view->setObjectName("MemoryView");
-    if (auto* timeline = window->findChild<widgets::TimelineView*>())
-      QObject::connect(view, &widgets::MemoryView::eventSelected, timeline,
-                       [timeline](EventId event) { timeline->selectEvent(event, true); });
-    showAnalysisWindow(window, view, QObject::tr("Memory of %1").arg(rank->label));
-    results->request<MemoryReport>(
-        rank, QStringLiteral("memory"), view, [rank] { return buildMemoryReport(*rank->trace); },
-        [view, rank](const MemoryReport& report) { view->setReport(rank->trace, report); });
-  });
-  enableWithTrace(analysis->actions().back(), session);
-}
-
-}  // namespace
-
 void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
-                          std::function<int()> currentRank) {
+                          widgets::Navigation* navigation, std::function<int()> currentRank) {
   QMenu* file = findMenu(window, QObject::tr("File"));
 
   auto* compare = new QAction(QObject::tr("&Compare..."), window);
@@ -695,40 +432,11 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
   // Between View and Help, where a menu bar's analysis menu is looked for.
   if (QMenu* help = findExistingMenu(window, QObject::tr("Help")))
     window->menuBar()->insertMenu(help->menuAction(), analysis);
-  analysis->addAction(QObject::tr("&Simulate"), window, [window, session, currentRank] {
-    const auto rank = currentRankData(session, currentRank);
-    if (!rank) return;
-    const auto run = session->run();
-    if (!run) {
-      QMessageBox::information(window, QObject::tr("Simulation"),
-                               QObject::tr("The traces are still loading; try again when done."));
-      return;
-    }
-    auto* sim = new widgets::SimulationView;
-    QObject::connect(sim, &widgets::SimulationView::failed, sim, [sim](const QString& message) {
-      QMessageBox::critical(sim, QObject::tr("Simulation"), message);
-    });
-    // The whole run, as `sutra-cli simulate` runs it: ETs linked, ranks coupled; this rank shown.
-    sim->simulate(run, currentRank ? std::max(0, currentRank()) : 0);
-    showAnalysisWindow(window, sim, QObject::tr("Simulation of %1").arg(rank->label));
-  });
-  enableWithTrace(analysis->actions().back(), session);
-  addAstraSimAction(window, analysis, session);
-  addAdviceAction(window, analysis, session);
-  analysis->addAction(QObject::tr("&Charts"), window, [window, session, currentRank] {
-    const auto rank = currentRankData(session, currentRank);
-    if (!rank) return;
-    if (!rank->opTable) {
-      QMessageBox::information(window, QObject::tr("Charts"),
-                               QObject::tr("The traces are still loading; try again when done."));
-      return;
-    }
-    auto* charts = new widgets::ChartsView;
-    charts->setRank(rank->trace, rank->opTable);
-    showAnalysisWindow(window, charts, QObject::tr("Charts of %1").arg(rank->label));
-  });
-  enableWithTrace(analysis->actions().back(), session);
-  installViewActions(window, analysis, session, currentRank);
+  // Each window registers itself (analysis_window.h); they open on the rank the tables follow and
+  // reach the timeline through the window's navigation. Their results are kept (view_results.h).
+  auto* results = new ViewResults(window);
+  results->setObjectName("ViewResults");
+  installAnalysisWindows(analysis, {window, session, navigation, results, std::move(currentRank)});
 }
 
 }  // namespace sutra::gui

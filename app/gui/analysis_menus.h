@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The analysis menus of the main window: File > Compare..., File > Export > (Chakra traces,
-// simulated timeline, table as CSV, chart as PNG/SVG/PDF), Analysis > Simulate, Analysis > Simulate
-// with ASTRA-sim... (astra_sim_action.h), Analysis > Charts. Installed by one call, so the window's
-// own code stays about exploring one trace. Analysis > Step Breakdown, Flame Graph, Critical Path
-// and Memory open the views of issue 19, linked to the window's timeline.
+// simulated timeline, table as CSV, chart as PNG/SVG/PDF) and the Analysis menu, whose windows
+// (Simulate, Advice, Charts, Step Breakdown, Flame Graph, ...) each register themselves in a file
+// of their own (analysis_window.h). Installed by one call, so the window's own code stays about
+// exploring one trace.
 #include <QString>
 #include <QStringList>
 #include <atomic>
@@ -16,15 +16,17 @@ class QProgressDialog;
 class QWidget;
 
 namespace sutra::widgets {
+class Navigation;
 class TraceSession;
-}
+}  // namespace sutra::widgets
 
 namespace sutra::gui {
 
 // Adds the menus to `window`'s menu bar (into its File and View menus where they exist).
-// `currentRank` says which loaded rank the simulation, the charts and the simulated export use.
+// `currentRank` says which loaded rank the exports and the analysis windows open on; the windows
+// reach the timeline through `navigation`, the window's.
 void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
-                          std::function<int()> currentRank = {});
+                          widgets::Navigation* navigation, std::function<int()> currentRank = {});
 
 // Opens a compare window for two or three trace files (File > Compare..., `sutra --compare A B
 // [C]`); a null parent makes it a top-level window of its own.

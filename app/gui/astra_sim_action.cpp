@@ -19,6 +19,7 @@
 #include <memory>
 
 #include "analysis_menus.h"
+#include "analysis_window.h"
 #include "astra_sim_results_view.h"
 #include "chakra/convert_files.h"
 #include "session/astra_sim_comparison.h"
@@ -230,5 +231,11 @@ QAction* addAstraSimAction(QMainWindow* window, QMenu* analysis, widgets::TraceS
                    [window, session] { simulateWithAstraSim(window, session); });
   return action;
 }
+
+namespace {
+const RegisterAnalysisWindow registered{{20, [](QMenu* menu, const AnalysisContext& context) {
+                                           addAstraSimAction(context.window, menu, context.session);
+                                         }}};
+}  // namespace
 
 }  // namespace sutra::gui

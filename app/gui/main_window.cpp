@@ -37,6 +37,7 @@
 #include "chain_view.h"
 #include "event_details.h"
 #include "io/discover.h"
+#include "navigation.h"
 #include "op_table_view.h"
 #include "problems_model.h"
 #include "query_action.h"
@@ -78,10 +79,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setAcceptDrops(true);
   session_ = new widgets::TraceSession(this);
   timeline_ = new widgets::TimelineView(this);
+  navigation_ = new widgets::Navigation(this);
   setCentralWidget(timeline_);
   buildDocks();
   buildMenus();
-  installAnalysisMenus(this, session_, [this] { return currentRank(); });
+  installAnalysisMenus(this, session_, navigation_, [this] { return currentRank(); });
   installTimelineKeys(this, timeline_);
   installQueryDock(this);
 
@@ -125,6 +127,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     rankNote_.clear();
     timeline_->clear();
     timeline_->setAxisNote({});
+    navigation_->beginRun();  // what the open views point at names nothing from here on
     details_->showDetails(nullptr, kNoEvent);
     ops_->clear();
     chain_->clear();
@@ -189,6 +192,26 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   });
 
   connect(timeline_, &widgets::TimelineView::selectionChanged, this, &MainWindow::onSelection);
+  // The timeline into the navigation, each event with the rank of its part...
+  connect(timeline_, &widgets::TimelineView::partSelectionChanged, this,
+          [this](int part, EventId event) {
+            navigation_->select(navigation_->ref(rankOfPart(part), event), false);
+          });
+  connect(timeline_, &widgets::TimelineView::timeRangeSelected, this,
+          [this](TimeNs start, TimeNs end) {
+            navigation_->setSelectedRange({start, end});
+          });
+  connect(timeline_, &widgets::TimelineView::visibleRangeChanged, this,
+          [this](TimeNs start, TimeNs end) {
+            navigation_->setVisibleRange({start, end});
+          });
+  // ...and what the views send through it onto the timeline, on the rank they name.
+  connect(navigation_, &widgets::Navigation::selectionChanged, this, &MainWindow::showReference);
+  connect(navigation_, &widgets::Navigation::highlightsChanged, this,
+          [this] { showHighlights(true); });
+  connect(navigation_, &widgets::Navigation::selectedRangeChanged, this,
+          [this](view::TimeRange range) { timeline_->setSelectedTimeRange(range); });
+  connect(navigation_, &widgets::Navigation::rangeRequested, this, &MainWindow::showRange);
   connect(session_, &widgets::TraceSession::analysesReady, this, [this](int index) {
     if (index == currentRank_) showAnalyses(index);
   });
@@ -537,6 +560,7 @@ std::shared_ptr<const widgets::RankData> MainWindow::rank() const {
 
 void MainWindow::onRankReady(int index) {
   const auto& data = session_->ranks()[static_cast<std::size_t>(index)];
+  navigation_->addRank(index, data->trace->events.size());
   {
     const QSignalBlocker block(rankBox_);
     rankBox_->addItem(data->label + QStringLiteral("  (%1)").arg(QFileInfo(data->path).fileName()),
@@ -593,6 +617,11 @@ void MainWindow::setCurrentRank(int index) {
   timeline_->setAxisNote({});
   if (!searchBox_->text().isEmpty()) timeline_->search(searchBox_->text(), regexBox_->isChecked());
   followRank(index);
+  mirrorRanges();
+  // The timeline dropped its selection with its rank; so does the window, unless this switch is
+  // to show the selection.
+  if (!revealing_) navigation_->clearSelection();
+  showHighlights(false);
 }
 
 void MainWindow::showAllRanks() {
@@ -610,6 +639,9 @@ void MainWindow::showAllRanks() {
   timeline_->setCurrentPart(currentRank_);
   if (!searchBox_->text().isEmpty()) timeline_->search(searchBox_->text(), regexBox_->isChecked());
   followRank(currentRank_);
+  mirrorRanges();
+  navigation_->clearSelection();
+  showHighlights(false);
 }
 
 void MainWindow::followRank(int index) {
@@ -631,6 +663,7 @@ void MainWindow::applyAlignment() {
   if (!allRanks_) {
     timeline_->setAxisNote({});
     alignmentNote_.clear();
+    mirrorRanges();
     return;
   }
   std::vector<const Trace*> traces;
@@ -648,6 +681,72 @@ void MainWindow::applyAlignment() {
   timeline_->setPartOffsets(offsets.offsets);
   timeline_->setAxisNote(widgets::alignmentTag(offsets, mode));
   alignmentNote_ = widgets::alignmentNote(offsets, mode, labels);
+  mirrorRanges();
+}
+
+int MainWindow::rankOfPart(int part) const { return allRanks_ ? part : currentRank_; }
+
+int MainWindow::partOfRank(int rank) const {
+  if (allRanks_) return rank >= 0 && rank < timeline_->partCount() ? rank : -1;
+  return rank == currentRank_ && timeline_->partCount() > 0 ? 0 : -1;
+}
+
+bool MainWindow::showRank(int rank) {
+  if (rank < 0 || rank >= static_cast<int>(session_->ranks().size())) return false;
+  if (!allRanks_ && rank != currentRank_) setCurrentRank(rank);
+  return partOfRank(rank) >= 0;
+}
+
+void MainWindow::showReference(const widgets::EventRef& ref, bool reveal) {
+  if (ref.event == kNoEvent) {
+    if (timeline_->selectedEvent() != kNoEvent) timeline_->selectEvent(kNoEvent, false);
+    return;
+  }
+  const int shownPart = partOfRank(ref.rank);
+  if (shownPart >= 0 && timeline_->selectedPart() == shownPart &&
+      timeline_->selectedEvent() == ref.event && !reveal)
+    return;  // the timeline's own selection, come back
+  // A view's reference: its rank on screen first (alone, where one rank is shown).
+  revealing_ = true;
+  const bool shown = reveal ? showRank(ref.rank) : shownPart >= 0;
+  revealing_ = false;
+  if (shown) timeline_->selectEvent(partOfRank(ref.rank), ref.event, reveal);
+}
+
+void MainWindow::showHighlights(bool clearing) {
+  const widgets::Highlights& highlights = navigation_->highlights();
+  const int part = highlights.run == navigation_->run() ? partOfRank(highlights.rank) : -1;
+  if (part < 0 || highlights.events.empty()) {
+    if (clearing) {
+      timeline_->setHighlighted({});
+      timeline_->setPathEdges({});
+    }
+    return;
+  }
+  // The timeline's highlights and arrows are of its current part.
+  timeline_->setCurrentPart(part);
+  if (highlights.steppable)
+    timeline_->showMatches(highlights.events);
+  else
+    timeline_->setHighlighted(highlights.events);
+  timeline_->setPathEdges(highlights.edges);
+}
+
+void MainWindow::showRange(int rank, view::TimeRange own) {
+  if (!showRank(rank)) return;
+  const TimeNs offset = navigation_->rankOffset(rank);
+  const view::TimeRange range{own.start + offset, own.end + offset};
+  navigation_->setSelectedRange(range);  // the timeline follows it
+  timeline_->setVisibleRange(range);
+}
+
+void MainWindow::mirrorRanges() {
+  std::vector<TimeNs> offsets;
+  if (allRanks_)
+    for (int i = 0; i < timeline_->partCount(); ++i) offsets.push_back(timeline_->part(i).offset);
+  navigation_->setRankOffsets(std::move(offsets));
+  navigation_->setVisibleRange(timeline_->visibleRange());
+  navigation_->setSelectedRange(timeline_->selectedTimeRange());
 }
 
 void MainWindow::showRankSummary() {

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "model/trace.h"
+#include "view/time_axis.h"
 
 class QComboBox;
 class QLabel;
@@ -28,6 +29,8 @@ class EventDetailsView;
 class ProblemsModel;
 class OpTableView;
 class ChainView;
+class Navigation;
+struct EventRef;
 struct RankData;
 struct TimelinePart;
 }  // namespace sutra::widgets
@@ -44,6 +47,9 @@ class MainWindow : public QMainWindow {
   void openPaths(const QStringList& paths);
   widgets::TraceSession& session() { return *session_; }
   widgets::TimelineView& timeline() { return *timeline_; }
+  // The selection, ranges and highlights as (run, rank, event): what every view of the window
+  // shares. The timeline is mirrored into it; a reference the views send is brought on screen.
+  widgets::Navigation& navigation() { return *navigation_; }
   // The rank the tables, the chain and the details follow: the one shown alone, or in the
   // all-ranks view the rank of the last selection.
   int currentRank() const { return currentRank_; }
@@ -89,10 +95,21 @@ class MainWindow : public QMainWindow {
   // last.
   void showCollective(EventId event);
   void updateTitle();
+  // The navigation model's side of the timeline (navigation.h).
+  int rankOfPart(int part) const;  // the rank a part of the timeline shows
+  int partOfRank(int rank) const;  // -1 where the timeline does not show it
+  bool showRank(int rank);         // shows it alone unless the all-ranks view has it
+  void showReference(const widgets::EventRef& ref, bool reveal);
+  void showHighlights(bool clearing);
+  void showRange(int rank, view::TimeRange own);
+  // The timeline's offsets and ranges copied into the navigation, after it changed its parts.
+  void mirrorRanges();
   std::shared_ptr<const widgets::RankData> rank() const;
 
   widgets::TraceSession* session_ = nullptr;
   widgets::TimelineView* timeline_ = nullptr;
+  widgets::Navigation* navigation_ = nullptr;
+  bool revealing_ = false;  // showing the navigation's selection: a rank switch keeps it
   widgets::EventDetailsView* details_ = nullptr;
   widgets::ProblemsModel* problems_ = nullptr;
   widgets::OpTableView* ops_ = nullptr;

@@ -22,6 +22,7 @@
 #include "critical_path_view.h"
 #include "flame_graph_view.h"
 #include "main_window.h"
+#include "navigation.h"
 #include "qt_app.h"
 #include "rank_folder_generator.h"
 #include "test_support.h"
@@ -249,9 +250,9 @@ TEST(AnalysisMenus, ViewsOpenBeforeTheirResultAndKeepIt) {
   auto* results = dynamic_cast<ViewResults*>(window.findChild<QObject*>("ViewResults"));
   ASSERT_NE(results, nullptr);
   const std::size_t kept = results->keptCount();
-  auto* timeline = window.findChild<widgets::TimelineView*>();
   const Step& first = session->ranks().front()->steps.front();
-  timeline->setSelectedTimeRange({first.start, first.deviceEnd});
+  window.navigation().setSelectedRange({first.start, first.deviceEnd});
+  EXPECT_EQ(window.timeline().selectedTimeRange(), (view::TimeRange{first.start, first.deviceEnd}));
   actionNamed(analysis, "Call Tree")->trigger();
   auto* tree = window.findChild<widgets::CallTreeView*>();
   ASSERT_NE(tree, nullptr);

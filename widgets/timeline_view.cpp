@@ -25,6 +25,7 @@ namespace {
 
 constexpr int kRulerHeight = 28;
 constexpr int kRowHeight = 18;
+constexpr int kFoldedRowHeight = 10;  // a thread's folded Python frames: a thin band over its ops
 constexpr int kHeaderHeight = 22;
 constexpr int kPartHeaderHeight = 24;
 constexpr int kTrackGap = 3;
@@ -322,8 +323,9 @@ void TimelineView::rebuildLines() {
         const auto& track = layout.tracks()[t];
         for (std::uint32_t r = track.firstRow; r < track.firstRow + track.rowCount; ++r) {
           state.rowLine[r] = static_cast<int>(lines_.size());
-          lines_.push_back({Line::Row, part, r, y, kRowHeight});
-          y += kRowHeight;
+          const int h = layout.rows()[r].pythonFrames ? kFoldedRowHeight : kRowHeight;
+          lines_.push_back({Line::Row, part, r, y, h});
+          y += h;
         }
         y += kTrackGap;
       }
@@ -412,6 +414,13 @@ int TimelineView::groupHeaderTop(int part, std::uint32_t group) const {
   return -1;
 }
 
+int TimelineView::rowHeight(int part, std::uint32_t row) const {
+  if (part < 0 || part >= partCount()) return kRowHeight;
+  const auto& rowLine = parts_[static_cast<std::size_t>(part)].rowLine;
+  if (row >= rowLine.size() || rowLine[row] < 0) return kRowHeight;
+  return lines_[static_cast<std::size_t>(rowLine[row])].height;
+}
+
 int TimelineView::rowTop(int part, std::uint32_t row) const {
   if (part < 0 || part >= partCount()) return -1;
   const auto& rowLine = parts_[static_cast<std::size_t>(part)].rowLine;
@@ -465,7 +474,7 @@ void TimelineView::addRowGeometry(Geometry& g, const Line& line) const {
   buildRowBoxes(trace, row, r, local, g.width, g.boxes);
   g.rowSpan[state.rowBase + r] = {begin, static_cast<std::uint32_t>(g.boxes.size())};
   const double y = line.y - g.scroll + kRulerHeight + 1;
-  const double h = kRowHeight - 2;
+  const double h = line.height - 2;
   const bool partLit = !state.highlightMask.empty();
   for (std::uint32_t b = begin; b < g.boxes.size(); ++b) {
     const TimelineBox& box = g.boxes[b];
@@ -476,7 +485,9 @@ void TimelineView::addRowGeometry(Geometry& g, const Line& line) const {
       const Event& e = trace.events[id];
       const bool lit = partLit && state.highlightMask[id];
       colour = state.nameColour[e.name] + (fading_ && !lit ? kFadedOffset : 0);
-      if (box.x1 - box.x0 >= kLabelMinPx) g.labels.push_back({rect, e.name, colour, line.part});
+      // A folded frames' band is too thin for text: its boxes are named by their tooltips.
+      if (box.x1 - box.x0 >= kLabelMinPx && line.height >= kRowHeight)
+        g.labels.push_back({rect, e.name, colour, line.part});
       if (lit && box.x1 - box.x0 >= 3) g.outlines.push_back(rect);
     } else {
       colour = runColourIndex(band) + (fading_ ? kFadedOffset : 0);
@@ -700,7 +711,8 @@ void TimelineView::paintSelection(const Frame& f) const {
                                std::max(timeToX(e.end() + offset, range_, f.areaWidth), x0 + 3));
     f.p.setBrush(Qt::NoBrush);
     f.p.setPen(QPen(f.theme.selection, 2));
-    f.p.drawRect(QRectF(labelWidth_ + x0, top + 0.5, x1 - x0, kRowHeight - 1));
+    f.p.drawRect(QRectF(labelWidth_ + x0, top + 0.5, x1 - x0,
+                        rowHeight(selected_.part, layout.rowOf(selected_.event)) - 1));
   }
   auto anchor = [&](EventId id) -> std::optional<QPointF> {
     const std::uint32_t row = layout.rowOf(id);
@@ -712,7 +724,7 @@ void TimelineView::paintSelection(const Frame& f) const {
     if (top < 0) return std::nullopt;
     const double x =
         std::clamp(timeToX(trace.events[id].start + offset, range_, f.areaWidth), -1e5, 1e5);
-    return QPointF(labelWidth_ + x, top + kRowHeight / 2.0);
+    return QPointF(labelWidth_ + x, top + rowHeight(selected_.part, row) / 2.0);
   };
   f.p.setRenderHint(QPainter::Antialiasing, true);
   for (const auto& [from, to] : selectionFlows_) {
@@ -758,12 +770,13 @@ void TimelineView::paintLinkedEvents(const Frame& f) const {
     int top = rowTop(linked.part, row);
     if (top >= 0) {
       f.p.setPen(QPen(f.theme.flow, 2, Qt::DashLine));
-      f.p.drawRect(QRectF(labelWidth_ + x0, top + 1.0, std::max(x1 - x0, 3.0), kRowHeight - 2.0));
+      f.p.drawRect(QRectF(labelWidth_ + x0, top + 1.0, std::max(x1 - x0, 3.0),
+                          rowHeight(linked.part, row) - 2.0));
     } else {  // folded away: point at its group's header, or its part's
       top = groupHeaderTop(linked.part, layout.tracks()[layout.rows()[row].track].group);
       if (top < 0) top = partHeaderTop(linked.part);
     }
-    if (top >= 0) starts << QPointF(labelWidth_ + x0, top + kRowHeight / 2.0);
+    if (top >= 0) starts << QPointF(labelWidth_ + x0, top + rowHeight(linked.part, row) / 2.0);
   }
   f.p.setRenderHint(QPainter::Antialiasing, true);
   f.p.setPen(QPen(f.theme.flow, 1.5, Qt::DashLine));
@@ -786,7 +799,7 @@ void TimelineView::paintPathEdges(const Frame& f) const {
     const Event& e = trace.events[id];
     const TimeNs t = (atEnd ? e.end() : e.start) + state.part.offset;
     const double x = std::clamp(timeToX(t, range_, f.areaWidth), -1e5, 1e5);
-    return std::pair{row, QPointF(labelWidth_ + x, top + kRowHeight / 2.0)};
+    return std::pair{row, QPointF(labelWidth_ + x, top + rowHeight(currentPart_, row) / 2.0)};
   };
   f.p.setRenderHint(QPainter::Antialiasing, true);
   for (const auto& [from, to] : pathEdges_) {
@@ -944,20 +957,34 @@ void TimelineView::paintCounterLabel(const Frame& f, const Line& line, int y) co
           QStringLiteral("  (%1 .. %2)").arg(counter.low, 0, 'g', 4).arg(counter.high, 0, 'g', 4));
 }
 
-// A track's first row carries its band colour and label, its second the thread's name.
+// A track's first row carries its band colour and label, its second the thread's name; a band of
+// folded Python frames above them says how deep the frames go.
 void TimelineView::paintRowLabel(const Frame& f, const Line& line, int y,
                                  const QFont& small) const {
   const LaneLayout& layout = *parts_[line.part].part.layout;
   const LayoutRow& row = layout.rows()[line.index];
   const LayoutTrack& track = layout.tracks()[row.track];
   if (row.depth == 0) {
-    f.p.fillRect(QRect(10, y + 1, 4, static_cast<int>(track.rowCount) * kRowHeight - 2),
-                 f.theme.band(track.band));
+    const int trackHeight = static_cast<int>(track.rowCount) * kRowHeight -
+                            (track.foldedPythonDepth > 0 ? kRowHeight - kFoldedRowHeight : 0);
+    f.p.fillRect(QRect(10, y + 1, 4, trackHeight - 2), f.theme.band(track.band));
+  }
+  if (row.pythonFrames) {
+    QFont tiny = font();
+    tiny.setPointSizeF(font().pointSizeF() * 0.7);
+    f.p.setFont(tiny);
+    f.p.setPen(f.theme.labelDimText);
+    drawLabel(f.p, QRect(20, y, labelWidth_ - 24, line.height),
+              tr("\u25B8 Python frames, %n deep", nullptr, track.foldedPythonDepth));
+    return;
+  }
+  const int depth = row.depth - (track.foldedPythonDepth > 0 ? 1 : 0);  // under the frames' band
+  if (depth == 0) {
     f.p.setFont(font());
     f.p.setPen(f.theme.labelText);
     drawLabel(f.p, QRect(20, y, labelWidth_ - 24, kRowHeight),
               QString::fromStdString(track.shortLabel));
-  } else if (row.depth == 1 && !track.threadName.empty()) {
+  } else if (depth == 1 && !track.threadName.empty()) {
     f.p.setFont(small);
     f.p.setPen(f.theme.labelDimText);
     drawLabel(f.p, QRect(20, y, labelWidth_ - 24, kRowHeight),
@@ -1103,21 +1130,27 @@ void TimelineView::computeSelectionFlows() {
       selectionFlows_.emplace_back(flow.from, flow.to);
 }
 
+void TimelineView::revealRow(int part, std::uint32_t row) {
+  if (part < 0 || part >= partCount()) return;
+  const PartState& state = parts_[static_cast<std::size_t>(part)];
+  const LaneLayout& layout = *state.part.layout;
+  if (row >= layout.rows().size()) return;
+  if (isPartCollapsed(part)) setPartCollapsed(part, false);
+  const std::uint32_t group = layout.tracks()[layout.rows()[row].track].group;
+  if (isGroupCollapsed(part, group)) setGroupCollapsed(part, group, false);
+  const int line = state.rowLine[row];
+  if (line < 0) return;
+  const int y = lines_[static_cast<std::size_t>(line)].y;
+  const int area = height() - kRulerHeight;
+  if (y < vscroll_->value() || y + rowHeight(part, row) > vscroll_->value() + area)
+    vscroll_->setValue(y - area / 3);
+}
+
 void TimelineView::revealEvent(TimelineEvent event) {
   const PartState& state = parts_[static_cast<std::size_t>(event.part)];
-  const LaneLayout& layout = *state.part.layout;
-  const std::uint32_t row = layout.rowOf(event.event);
+  const std::uint32_t row = state.part.layout->rowOf(event.event);
   if (row == kNoRow) return;
-  if (isPartCollapsed(event.part)) setPartCollapsed(event.part, false);
-  const std::uint32_t group = layout.tracks()[layout.rows()[row].track].group;
-  if (isGroupCollapsed(event.part, group)) setGroupCollapsed(event.part, group, false);
-  const int line = state.rowLine[row];
-  if (line >= 0) {
-    const int y = lines_[static_cast<std::size_t>(line)].y;
-    const int area = height() - kRulerHeight;
-    if (y < vscroll_->value() || y + kRowHeight > vscroll_->value() + area)
-      vscroll_->setValue(y - area / 3);
-  }
+  revealRow(event.part, row);
   const Event& e = state.part.trace->events[event.event];
   const TimeNs start = e.start + state.part.offset;
   if (start >= range_.start && start + e.dur <= range_.end) return;

@@ -152,7 +152,11 @@ class TimelineView : public QWidget {
   int eventAreaWidth() const;
   int rowTop(std::uint32_t row) const { return rowTop(currentPart_, row); }  // -1 when not shown
   int rowTop(int part, std::uint32_t row) const;  // in widget coordinates, -1 when not shown
-  int counterTop(std::uint32_t counter) const;    // the same for a counter's graph (current part)
+  // A row's height: thinner for a band of folded Python frames (LayoutRow::pythonFrames).
+  int rowHeight(int part, std::uint32_t row) const;
+  // Scrolls `row` of `part` on screen, with the rows under it, where it is not shown already.
+  void revealRow(int part, std::uint32_t row);
+  int counterTop(std::uint32_t counter) const;  // the same for a counter's graph (current part)
   int partHeaderTop(int part) const;  // -1 with one part (no header) or when scrolled away
   int groupHeaderTop(int part, std::uint32_t group) const;
   EventId eventAt(const QPoint& pos) const { return hitAt(pos).event; }

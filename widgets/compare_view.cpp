@@ -2,8 +2,10 @@
 #include "compare_view.h"
 
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QSplitter>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
@@ -26,6 +28,7 @@ SideTable sideOf(const RankRun& rank, const std::string& label) {
   SideTable out;
   out.table = rank.opTable;
   out.side.alignAt = rank.steps.empty() ? rank.trace->startNs : rank.steps.front().start;
+  out.side.firstStep = rank.steps.empty() ? kNoEvent : rank.steps.front().annotation;
   out.side.layout =
       std::make_shared<const LaneLayout>(LaneLayout::build(*rank.trace, "", LaneGrouping::Layers));
   out.side.trace = rank.trace;
@@ -115,7 +118,9 @@ CompareView::CompareView(QWidget* parent)
       panes_{new QWidget(this), new QWidget(this), new QWidget(this)},
       bottom_(new QSplitter(Qt::Horizontal, this)),
       chart_(new ChartView(this)),
-      watcher_(new QFutureWatcher<ComparisonResult>(this)) {
+      foldFrames_(new QAction(tr("Fold &Python Frames"), this)),
+      watcher_(new QFutureWatcher<ComparisonResult>(this)),
+      relayout_(new QFutureWatcher<std::vector<std::shared_ptr<const LaneLayout>>>(this)) {
   proxy_->setSourceModel(model_);
   proxy_->setSortRole(CompareModel::SortRole);
   table_->setModel(proxy_);
@@ -145,7 +150,17 @@ CompareView::CompareView(QWidget* parent)
     headers_[i]->setObjectName(QStringLiteral("compareRunHeader%1").arg(QChar('A' + i)));
     headers_[i]->setFont(bold);
     headers_[i]->setContentsMargins(6, 2, 6, 2);
-    pane->addWidget(headers_[i]);
+    if (i == 0) {  // the first run's header carries the frames' toggle, over all the runs
+      auto* row = new QHBoxLayout;
+      row->addWidget(headers_[i], 1);
+      auto* fold = new QToolButton(panes_[i]);
+      fold->setDefaultAction(foldFrames_);
+      fold->setToolButtonStyle(Qt::ToolButtonTextOnly);
+      row->addWidget(fold);
+      pane->addLayout(row);
+    } else {
+      pane->addWidget(headers_[i]);
+    }
     pane->addWidget(timelines_[i], 1);
     timelines->addWidget(panes_[i]);
   }
@@ -165,6 +180,24 @@ CompareView::CompareView(QWidget* parent)
 
   for (int i = 0; i < 3; ++i)
     connect(timelines_[i], &TimelineView::visibleRangeChanged, this, [this, i] { followRange(i); });
+  // Folded by default, as the layouts of compareTraceFiles are; P toggles, in this window only.
+  foldFrames_->setObjectName(QStringLiteral("FoldPythonFramesAction"));
+  foldFrames_->setCheckable(true);
+  foldFrames_->setChecked(true);
+  foldFrames_->setShortcut(QKeySequence(Qt::Key_P));
+  foldFrames_->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+  foldFrames_->setToolTip(
+      tr("On: each thread's Python frames in one thin band over its ops. "
+         "Off: a row per frame depth, as recorded."));
+  addAction(foldFrames_);
+  connect(foldFrames_, &QAction::toggled, this, &CompareView::setFoldPythonFrames);
+  connect(relayout_, &QFutureWatcher<std::vector<std::shared_ptr<const LaneLayout>>>::finished,
+          this, [this] {
+            const auto layouts = relayout_->result();
+            for (std::size_t i = 0; i < layouts.size(); ++i)
+              if (layouts[i]) timelines_[i]->setLayouts({layouts[i]});
+            emit layoutsChanged();
+          });
   connect(watcher_, &QFutureWatcher<ComparisonResult>::finished, this, [this] {
     ComparisonResult result = watcher_->result();
     if (!result.error.isEmpty()) {
@@ -261,7 +294,27 @@ void CompareView::setResult(ComparisonResult result) {
   for (TimelineView* timeline : timelines_) timeline->setMinimumLabelWidth(labels);
   syncing_ = false;
   if (sides[0].trace) timelines_[0]->setVisibleRange({alignAt_[0], alignAt_[0] + sharedSpan()});
+  // Each run opens on its first step's row, the ops under it (the frames above it are folded).
+  for (int i = 0; i < 3; ++i)
+    if (sides[i].trace && sides[i].firstStep != kNoEvent)
+      timelines_[i]->revealRow(0, sides[i].layout->rowOf(sides[i].firstStep));
+  if (!foldFrames_->isChecked()) setFoldPythonFrames(false);  // laid out folded by the worker
   emit ready();
+}
+
+void CompareView::setFoldPythonFrames(bool fold) {
+  std::vector<std::shared_ptr<const Trace>> traces;
+  for (TimelineView* timeline : timelines_)
+    traces.push_back(timeline->partCount() > 0 ? timeline->part(0).trace : nullptr);
+  // Laid out on a worker, as compareTraceFiles does: a big trace takes a moment.
+  relayout_->setFuture(QtConcurrent::run([traces, fold] {
+    std::vector<std::shared_ptr<const LaneLayout>> layouts;
+    for (const auto& trace : traces)
+      layouts.push_back(trace ? std::make_shared<const LaneLayout>(LaneLayout::build(
+                                    *trace, "", LayoutOptions{LaneGrouping::Layers, fold}))
+                              : nullptr);
+    return layouts;
+  }));
 }
 
 TimeNs CompareView::sharedSpan() const {

@@ -5,7 +5,10 @@
 // time axis (aligned on their first step's start, zoom and pan locked, the longer run setting the
 // scale, so the faster run is visibly shorter), the per-operator comparison table (grouped, the
 // deltas first; with a third run, its deltas against the first) and the chart of each operator's
-// change. Traces are read and compared off the GUI thread.
+// change. Traces are read and compared off the GUI thread. Each thread's Python frames are folded
+// into one band (LayoutOptions::foldPythonFrames), so the window opens on the steps and their ops;
+// the "Fold Python Frames" toggle (key P) unfolds them in this window.
+#include <QAction>
 #include <QFutureWatcher>
 #include <QLabel>
 #include <QSortFilterProxyModel>
@@ -30,6 +33,7 @@ struct CompareSide {
   std::shared_ptr<const LaneLayout> layout;  // short lane labels: the run is named once, above
   std::string label;   // the run: its folder's name for a run folder, else the file's name
   TimeNs alignAt = 0;  // the first step's start (the trace's start without steps)
+  EventId firstStep = kNoEvent;  // its annotation, where the trace has steps
 };
 
 struct ComparisonResult {
@@ -75,13 +79,17 @@ class CompareView : public QWidget {
   TimelineView* timelineC() const { return timelines_[2]; }  // hidden with two runs
   ChartView* chart() const { return chart_; }
   QStringList inputs() const { return inputs_; }
+  // Checked while the Python frames are folded (the default); toggling lays the runs out again.
+  QAction* foldPythonFramesAction() const { return foldFrames_; }
 
  signals:
   void ready();
   void failed(const QString& message);
+  void layoutsChanged();  // the runs laid out anew (Python frames folded or unfolded)
 
  private:
   void followRange(int from);
+  void setFoldPythonFrames(bool fold);
 
   CompareModel* model_;
   QSortFilterProxyModel* proxy_;
@@ -96,8 +104,10 @@ class CompareView : public QWidget {
   QSplitter* bottom_;
   ChartView* chart_;
   QStringList inputs_;
+  QAction* foldFrames_;
   bool syncing_ = false;
   QFutureWatcher<ComparisonResult>* watcher_;
+  QFutureWatcher<std::vector<std::shared_ptr<const LaneLayout>>>* relayout_;
 };
 
 }  // namespace sutra::widgets

@@ -7,6 +7,14 @@
 // and selection replay it. Only the rows on screen are walked, so a frame costs the same whether
 // one rank or sixteen are loaded.
 //
+// As Tracy's timeline, it is a controller and items. TimelineView is the controller: it keeps the
+// view's state in a TimelineScene (timeline_scene.h: the parts, their lines, the window, the
+// scroll position), takes the input (zoom, pan, clicks, keys), keeps the selection, highlights
+// and search matches (view/timeline_search.h finds and orders them, without Qt), and hands each
+// paint pass and hit test to the item of that kind of line: TimelineEventRows (threads' and
+// streams' rows, folded Python frames), TimelineCounterLanes, TimelineHeaders, TimelineOverlays
+// (selection and flows, linked events, path edges) and TimelineRuler.
+//
 // With several parts an event is (part, EventId). The "current part" is the one the last
 // selection was made on; the single-trace calls (trace(), layout(), selectEvent(EventId),
 // setHighlighted, showMatches, rowTop(row), group collapse) act on it.
@@ -16,32 +24,23 @@
 // merged run zooms into it.
 #include <QScrollBar>
 #include <QWidget>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
 
+#include "timeline_counter_lanes.h"
+#include "timeline_event_rows.h"
+#include "timeline_headers.h"
+#include "timeline_overlays.h"
+#include "timeline_ruler.h"
+#include "timeline_scene.h"
 #include "view/lane_layout.h"
 #include "view/time_axis.h"
 #include "view/timeline_geometry.h"
+#include "view/timeline_search.h"
 
 namespace sutra::widgets {
-
-// One (Trace, LaneLayout) pair on the shared time axis: a rank of the all-ranks view.
-struct TimelinePart {
-  std::shared_ptr<const Trace> trace;
-  std::shared_ptr<const LaneLayout> layout;
-  QString label;      // its header where several parts are shown: "rank1  (rank1.json)"
-  TimeNs offset = 0;  // added to its times on the shared axis (ranks aligned on a step)
-};
-
-// An event of one part.
-struct TimelineEvent {
-  int part = 0;
-  EventId event = kNoEvent;
-  bool operator==(const TimelineEvent&) const = default;
-};
 
 class TimelineView : public QWidget {
   Q_OBJECT
@@ -58,8 +57,8 @@ class TimelineView : public QWidget {
   // window, unless the window showed everything: then it still does.
   void addPart(TimelinePart part);
   void clear();
-  int partCount() const { return static_cast<int>(parts_.size()); }
-  const TimelinePart& part(int index) const { return parts_[static_cast<std::size_t>(index)].part; }
+  int partCount() const { return static_cast<int>(scene_.parts.size()); }
+  const TimelinePart& part(int index) const { return scene_.part(index).part; }
   // Lays parts out anew (index i gets layouts[i], of the same trace): the window, the selection,
   // highlights, linked events, path edges and matches stay, as they name events, not rows; groups
   // start expanded.
@@ -68,9 +67,9 @@ class TimelineView : public QWidget {
   void setPartOffsets(const std::vector<TimeNs>& offsets);
   int currentPart() const { return currentPart_; }
   void setCurrentPart(int index);
-  const Trace* trace() const { return parts_.empty() ? nullptr : current().part.trace.get(); }
+  const Trace* trace() const { return scene_.parts.empty() ? nullptr : current().part.trace.get(); }
   const LaneLayout* layout() const {
-    return parts_.empty() ? nullptr : current().part.layout.get();
+    return scene_.parts.empty() ? nullptr : current().part.layout.get();
   }
   // Where the ruler counts from: the earliest start of any part on the shared axis.
   TimeNs timeOrigin() const;
@@ -78,14 +77,14 @@ class TimelineView : public QWidget {
   void setAxisNote(const QString& note);
   QString axisNote() const { return axisNote_; }
 
-  TimeRange visibleRange() const { return range_; }
+  TimeRange visibleRange() const { return scene_.range; }
   // The trace's extent with a small margin: what "fit all" shows and panning stays inside.
   TimeRange boundsRange() const;
   // Widens the bounds to cover `range` too, so that views locked together (measured and simulated
   // timelines) can show the same window even where one trace ends earlier.
   void setExtraBounds(TimeRange range);
   // The label column's width; views stacked on one time axis give theirs the widest of them.
-  int labelWidth() const { return labelWidth_; }
+  int labelWidth() const { return scene_.labelWidth; }
   void setMinimumLabelWidth(int width);
   void setVisibleRange(TimeRange range);
   void fitAll();
@@ -128,13 +127,13 @@ class TimelineView : public QWidget {
   // Selects the next (previous) match after (before) the selection and reveals it.
   void nextMatch();
   void previousMatch();
-  int matchCount() const { return static_cast<int>(matches_.size()); }
+  int matchCount() const { return matches_.size(); }
 
   // The time range selected on the ruler (shaded over the lanes); empty when none.
   TimeRange selectedTimeRange() const { return timeRange_; }
   void setSelectedTimeRange(TimeRange range);
   int rulerHeight() const;
-  int currentMatch() const { return currentMatch_; }
+  int currentMatch() const { return matches_.current(); }
 
   bool isGroupCollapsed(std::uint32_t group) const { return isGroupCollapsed(currentPart_, group); }
   void setGroupCollapsed(std::uint32_t group, bool collapsed) {
@@ -148,23 +147,22 @@ class TimelineView : public QWidget {
   void setAllPartsCollapsed(bool collapsed);  // every rank folded to its header, or all open
 
   // For tests and tools: where things are drawn, and what was drawn last.
-  int eventAreaLeft() const { return labelWidth_; }
+  int eventAreaLeft() const { return scene_.labelWidth; }
   int eventAreaWidth() const;
   int rowTop(std::uint32_t row) const { return rowTop(currentPart_, row); }  // -1 when not shown
   int rowTop(int part, std::uint32_t row) const;  // in widget coordinates, -1 when not shown
-  int counterTop(std::uint32_t counter) const;    // the same for a counter's graph (current part)
+  // A row's height: thinner for a band of folded Python frames (LayoutRow::pythonFrames).
+  int rowHeight(int part, std::uint32_t row) const;
+  // Scrolls `row` of `part` on screen, with the rows under it, where it is not shown already.
+  void revealRow(int part, std::uint32_t row);
+  int counterTop(std::uint32_t counter) const;  // the same for a counter's graph (current part)
   int partHeaderTop(int part) const;  // -1 with one part (no header) or when scrolled away
   int groupHeaderTop(int part, std::uint32_t group) const;
   EventId eventAt(const QPoint& pos) const { return hitAt(pos).event; }
   TimelineEvent hitAt(const QPoint& pos) const;
   QString toolTipAt(const QPoint& pos) const;
-  struct FrameStats {
-    std::size_t boxes = 0;
-    std::size_t runs = 0;
-    std::size_t mergedEvents = 0;  // events inside runs
-    std::size_t labels = 0;
-  };
-  FrameStats lastFrameStats() const { return stats_; }
+  using FrameStats = TimelineFrameStats;
+  FrameStats lastFrameStats() const { return rows_.lastFrameStats(); }
 
  signals:
   void selectionChanged(sutra::EventId event);
@@ -188,110 +186,44 @@ class TimelineView : public QWidget {
   bool event(QEvent* event) override;
 
  private:
-  struct Line {
-    enum Kind : std::uint8_t { PartHeader, GroupHeader, Row, Counter } kind;
-    std::uint16_t part;
-    std::uint32_t index;  // part, group, row or counter
-    int y;                // top, in content coordinates
-    int height;
-  };
-  // A part and what the view keeps per part.
-  struct PartState {
-    TimelinePart part;
-    std::vector<std::uint8_t> nameColour;   // per StringId
-    mutable std::vector<QString> nameText;  // per StringId, filled as labels need them
-    std::vector<bool> collapsed;            // per group
-    bool folded = false;                    // the whole part
-    std::vector<int> rowLine;               // per row: its line, or -1 while its group is collapsed
-    std::vector<EventId> highlighted;
-    std::vector<bool> highlightMask;  // per event, empty when nothing of it is highlighted
-    std::uint32_t rowBase = 0;        // its row 0's index among all parts' rows
-  };
-  struct Geometry;
-  struct Frame;  // what the paint passes of one frame share
-  struct LineRange {
-    std::vector<Line>::const_iterator first, last;
-  };
+  using Line = TimelineScene::Line;
+  using PartState = TimelineScene::PartState;
 
-  const PartState& current() const { return parts_[static_cast<std::size_t>(currentPart_)]; }
-  PartState makePart(TimelinePart part) const;
+  const PartState& current() const { return scene_.part(currentPart_); }
+  // The scene with the widget's size, scroll position and font as they are now.
+  const TimelineScene& scene() const;
   void updateLabelWidth();
-  bool multiPart() const { return parts_.size() > 1; }
   void rebuildLines();
   void updateScrollBar();
-  void invalidateGeometry();
-  const Geometry& geometry() const;
-  void addRowGeometry(Geometry& g, const Line& line) const;
-  LineRange visibleLines(int scroll) const;  // the lines on screen at this scroll position
-  // paintEvent's passes, in the order it runs them.
-  void paintBackgrounds(const Frame& f) const;
-  void paintGrid(const Frame& f) const;
-  static void paintBoxes(const Frame& f, const Geometry& g);
-  void paintBoxLabels(const Frame& f, const Geometry& g) const;
-  void paintCounters(const Frame& f) const;
-  void paintCounterMarks(const Frame& f, const std::vector<CounterMark>& marks,
-                         const TimeRange& local, double top, double h,
-                         const std::function<double(double)>& yOf) const;
-  static void paintOutlines(const Frame& f, const Geometry& g);
-  void paintSelection(const Frame& f) const;
-  static void paintFlowArrow(const Frame& f, QPointF a, QPointF b);
-  void paintLinkedEvents(const Frame& f) const;
-  void paintPathEdges(const Frame& f) const;
-  void paintTimeRangeShade(const Frame& f) const;
-  void paintRuler(const Frame& f) const;
-  void paintCorner(const Frame& f) const;
-  void paintLabelColumn(const Frame& f) const;
-  void paintPartHeaderLabel(const Frame& f, const Line& line, int y, const QFont& bold) const;
-  void paintGroupHeaderLabel(const Frame& f, const Line& line, int y, const QFont& bold) const;
-  void paintCounterLabel(const Frame& f, const Line& line, int y) const;
-  void paintRowLabel(const Frame& f, const Line& line, int y, const QFont& small) const;
-  int tickX(const Frame& f, TimeNs t) const;  // a ruler tick's widget x
-  std::optional<std::pair<double, double>> timeRangeXs(const Frame& f) const;
-  int lineAt(int y) const;  // index into lines_ for a widget y, or -1
-  // The box under a widget point, with its part and row (box null where there is none).
-  struct BoxHit {
-    int part = 0;
-    const TimelineBox* box = nullptr;
-    const TimelinePart* shown = nullptr;
-    const LayoutRow* row = nullptr;
-    // A merged run's first start and last end, in the part's own time.
-    std::pair<TimeNs, TimeNs> runSpan() const;
-  };
-  BoxHit boxAt(const QPoint& pos) const;
-  // The counter mark under a widget point, with its part (mark null where there is none).
-  struct MarkHit {
-    int part = 0;
-    const CounterMark* mark = nullptr;
-  };
-  MarkHit markAt(const QPoint& pos) const;
+  void invalidateGeometry() { rows_.invalidate(); }
+  void paintLabelColumn(const TimelineFrame& f) const;
   void computeSelectionFlows();
-  void applyMatches(std::vector<TimelineEvent> matches);
+  std::vector<SearchPart> searchParts() const;
+  void applyMatches(TimelineMatches matches);
   void applyHighlights(const std::vector<TimelineEvent>& events);
+  void stepToMatch(int index);
   void revealEvent(TimelineEvent event);
   double anchorX() const;
   TimeNs shownStart(const TimelineEvent& e) const;  // its start on the shared axis
 
-  std::vector<PartState> parts_;
+  mutable TimelineScene scene_;  // the size, scroll and font fields follow the widget (scene())
+  TimelineEventRows rows_{scene_};
+  TimelineCounterLanes counters_{scene_};
+  TimelineHeaders headers_{scene_};
+  TimelineOverlays overlays_{scene_};
+  TimelineRuler ruler_{scene_};
   int currentPart_ = 0;
   QString axisNote_;
-  std::vector<Line> lines_;
-  int contentHeight_ = 0;
-  int labelWidth_ = 300;
   int minimumLabelWidth_ = 0;
   std::optional<TimeRange> extraBounds_;
   QScrollBar* vscroll_ = nullptr;
-  TimeRange range_;
 
   TimelineEvent selected_;
   std::vector<std::pair<EventId, EventId>> selectionFlows_;  // in the selected part
-  bool fading_ = false;                 // something is highlighted: the rest is faded
-  std::vector<TimelineEvent> matches_;  // search matches by start time on the shared axis
-  std::vector<TimelineEvent> linked_;   // in part order
-  std::vector<std::pair<EventId, EventId>> pathEdges_;  // setPathEdges, on the current part
-  int currentMatch_ = -1;
+  TimelineMatches matches_;                                  // ordered on the shared axis
+  std::vector<TimelineEvent> linked_;                        // in part order
+  std::vector<std::pair<EventId, EventId>> pathEdges_;       // setPathEdges, on the current part
 
-  mutable std::unique_ptr<Geometry> geometry_;
-  mutable FrameStats stats_;
   QPoint pressPos_;
   TimeRange pressRange_;
   int pressScroll_ = 0;

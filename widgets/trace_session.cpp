@@ -12,7 +12,7 @@ namespace sutra::widgets {
 struct TraceSession::Job {
   CancelToken cancel;
   QStringList paths;
-  LaneGrouping grouping = LaneGrouping::Layers;  // the session's, when the load started
+  LayoutOptions layout;   // the session's, when the load started
   bool replaced = false;  // ranks_ and the rest hold this job's run (GUI thread only)
   // What discovery found, held back until the run replaces the loaded one (GUI thread only).
   QStringList notes;
@@ -30,12 +30,23 @@ TraceSession::~TraceSession() {
 
 void TraceSession::regroup(LaneGrouping grouping) {
   grouping_ = grouping;
+  relayout();
+}
+
+void TraceSession::setFoldPythonFrames(bool fold) {
+  if (fold == foldPythonFrames_) return;
+  foldPythonFrames_ = fold;
+  relayout();
+}
+
+void TraceSession::relayout() {
   if (loading_ || ranks_.empty()) return;
   const int generation = ++regroups_;
   auto job = job_;
   auto ranks = ranks_;
+  const LayoutOptions options = layoutOptions();
   layoutFuture_.waitForFinished();
-  layoutFuture_ = QtConcurrent::run([this, job, ranks, grouping, generation] {
+  layoutFuture_ = QtConcurrent::run([this, job, ranks, options, generation] {
     std::vector<std::shared_ptr<const RankData>> regrouped;
     for (const auto& rank : ranks) {
       if (!rank || !rank->trace) {
@@ -44,7 +55,7 @@ void TraceSession::regroup(LaneGrouping grouping) {
       }
       auto data = std::make_shared<RankData>(*rank);
       data->layout = std::make_shared<const LaneLayout>(
-          LaneLayout::build(*data->trace, data->label.toStdString(), grouping));
+          LaneLayout::build(*data->trace, data->label.toStdString(), options));
       regrouped.push_back(std::move(data));
     }
     post(job, [this, regrouped, generation] {
@@ -86,7 +97,7 @@ void TraceSession::open(const QStringList& paths) {
   loading_ = true;
   job_ = std::make_shared<Job>();
   job_->paths = paths;
-  job_->grouping = grouping_;
+  job_->layout = layoutOptions();
   emit started(paths);
   auto job = job_;
   future_ = QtConcurrent::run([this, job] { run(job); });
@@ -150,7 +161,7 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
     data->trace = rank->trace;
     if (stage == RunStage::Read)  // laid out here, off the GUI thread
       data->layout = std::make_shared<const LaneLayout>(
-          LaneLayout::build(*data->trace, data->label.toStdString(), job->grouping));
+          LaneLayout::build(*data->trace, data->label.toStdString(), job->layout));
     data->launches = rank->launches;
     data->syncs = rank->syncs;
     data->linkProblems = rank->linkProblems;

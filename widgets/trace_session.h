@@ -68,6 +68,11 @@ class TraceSession : public QObject {
   // with: the grouping applies from the next open().
   void regroup(LaneGrouping grouping);
   LaneGrouping laneGrouping() const { return grouping_; }
+  // Each thread's Python frames folded into one band (LayoutOptions::foldPythonFrames; on by
+  // default); a change lays the loaded ranks out again, as regroup() does.
+  void setFoldPythonFrames(bool fold);
+  bool foldPythonFrames() const { return foldPythonFrames_; }
+  LayoutOptions layoutOptions() const { return {grouping_, foldPythonFrames_}; }
   // The paths of the run that ranks() holds (not those of a load that has not replaced it yet).
   QStringList paths() const { return paths_; }
 
@@ -110,6 +115,7 @@ class TraceSession : public QObject {
  private:
   struct Job;
   void post(const std::shared_ptr<Job>& job, std::function<void()> apply);
+  void relayout();  // the loaded ranks laid out again with layoutOptions(), on a worker
   // Drops what is loaded for `job`'s run, once (at its first rank, or when it ends without one).
   void replaceWith(const std::shared_ptr<Job>& job);
   void run(const std::shared_ptr<Job>& job);
@@ -127,6 +133,7 @@ class TraceSession : public QObject {
   int regroups_ = 0;  // the latest regroup() applies; an earlier one's late result is dropped
   bool loading_ = false;
   LaneGrouping grouping_ = LaneGrouping::Layers;
+  bool foldPythonFrames_ = true;
 };
 
 }  // namespace sutra::widgets

@@ -371,6 +371,18 @@ void MainWindow::buildMenus() {
     // The loaded run is laid out again (layoutsChanged), not read again.
     session_->regroup(on ? view::LaneGrouping::Layers : view::LaneGrouping::Processes);
   });
+  // A with_stack recording's Python frames nest a dozen deep over the steps: folded (the default)
+  // into one thin band per thread, so the window opens on the steps and their ops. This window's
+  // own state, not remembered: every window opens folded.
+  QAction* frames = viewMenu_->addAction(tr("Fold &Python Frames"));
+  frames->setObjectName(QStringLiteral("FoldPythonFramesAction"));
+  frames->setCheckable(true);
+  frames->setChecked(session_->foldPythonFrames());
+  frames->setShortcut(QKeySequence(Qt::Key_P));
+  frames->setToolTip(
+      tr("On: each thread's Python frames in one thin band over its ops. "
+         "Off: a row per frame depth, as recorded."));
+  connect(frames, &QAction::toggled, session_, &widgets::TraceSession::setFoldPythonFrames);
   enableWithTrace(viewMenu_->addAction(tr("Fold All Ranks"), QKeySequence(tr("Ctrl+Shift+[")), this,
                                        [this] { timeline_->setAllPartsCollapsed(true); }),
                   session_);
@@ -390,7 +402,8 @@ void MainWindow::buildMenus() {
         tr("W / S or Ctrl+wheel: zoom in / out\nA / D, Shift+wheel or drag: pan\n"
            "F: fit the range selected on the ruler, else the selected event\n"
            "0: fit everything\nEsc: clear the selection\n"
-           "(W, A, S, D, F and 0 work wherever focus is, except in a text field)\n"
+           "P: fold or unfold the Python frames (View > Fold Python Frames)\n"
+           "(W, A, S, D, F, 0 and P work wherever focus is, except in a text field)\n"
            "Click: select; double-click a merged run: zoom into it\n"
            "Click a group header: collapse or expand it\n"
            "All ranks: click a rank's header to fold or unfold the whole rank"));

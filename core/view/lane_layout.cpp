@@ -118,6 +118,11 @@ std::string deviceLabel(const Trace& trace, std::int64_t device) {
   return label;
 }
 
+bool LaneLayout::hasFoldedPythonFrames() const {
+  return std::any_of(tracks_.begin(), tracks_.end(),
+                     [](const LayoutTrack& t) { return t.foldedPythonDepth > 0; });
+}
+
 std::uint32_t LaneLayout::trackOf(LaneId lane, Band band) const {
   for (std::uint32_t i = 0; i < tracks_.size(); ++i)
     if (tracks_[i].lane == lane && tracks_[i].band == band) return i;
@@ -148,7 +153,10 @@ struct LaneLayout::Builder {
   LaneLayout layout;
   std::vector<bool> deviceSync;  // per lane: a device's sync lane (isDeviceSyncLane)
   // Depth of each event inside its band, and how many rows and events each (lane, band) has.
+  // A folded Python frame's depth counts Python frames only; the rest of its band leaves them out.
   std::vector<std::uint16_t> bandDepth;
+  std::vector<bool> foldedFrame;                 // per event: a Python frame folded into its band
+  std::vector<std::uint16_t> foldedPythonDepth;  // per lane: how deep its folded frames nest
   std::vector<std::array<std::uint32_t, kBands>> rowsNeeded;
   std::vector<std::array<std::uint64_t, kBands>> counts;
   std::vector<std::array<std::uint32_t, kBands>> trackFirstRow;
@@ -157,18 +165,21 @@ struct LaneLayout::Builder {
   // counters (the memory curve) are drawn under its streams.
   std::map<std::string, std::uint32_t> deviceGroupOfPid;
 
-  Builder(const Trace& t, const std::string& rankLabel)
+  Builder(const Trace& t, const std::string& rankLabel, const LayoutOptions& options)
       : trace(t),
         events(t.events),
         prefix(rankLabel.empty() ? std::string() : rankLabel + " / "),
         deviceSync(t.lanes.size(), false),
         bandDepth(t.events.size(), 0),
+        foldedFrame(options.foldPythonFrames ? t.events.size() : 0, false),
+        foldedPythonDepth(t.lanes.size(), 0),
         rowsNeeded(t.lanes.size()),
         counts(t.lanes.size()),
         trackFirstRow(t.lanes.size()) {
     for (LaneId laneId = 0; laneId < trace.lanes.size(); ++laneId)
       deviceSync[laneId] = isDeviceSyncLane(trace, trace.lanes[laneId]);
     layout.rowOfEvent_.assign(events.size(), kNoRow);
+    layout.options_ = options;
   }
 
   // A device's sync lane is drawn with its hardware, as a stream's own sync records are.
@@ -177,27 +188,45 @@ struct LaneLayout::Builder {
                                                        : bandOf(trace.lanes[laneId].kind, klass));
   }
 
-  // Nests each lane's events per band (bandDepth, rowsNeeded, counts).
+  // Nests each lane's events per band (bandDepth, rowsNeeded, counts). Folded Python frames nest
+  // on a stack of their own, and their band gets one row above the framework rows.
   void nestInBands() {
+    constexpr auto kFramework = static_cast<std::size_t>(Band::Framework);
+    const bool fold = !foldedFrame.empty();
     for (LaneId laneId = 0; laneId < trace.lanes.size(); ++laneId) {
       const Lane& lane = trace.lanes[laneId];
       rowsNeeded[laneId].fill(0);
       counts[laneId].fill(0);
       std::array<std::vector<EventId>, kBands> stacks;
+      std::vector<EventId> frames;  // the folded Python frames open at the current event
       for (EventId i = lane.firstEvent; i < lane.endEvent; ++i) {
         const Event& e = events[i];
         const std::size_t b = bandIn(laneId, e.klass);
-        auto& stack = stacks[b];
+        const bool folded = fold && b == kFramework && e.klass == CategoryClass::PythonFunction;
+        auto& stack = folded ? frames : stacks[b];
         while (!stack.empty() && events[stack.back()].end() <= e.start &&
                !encloses(events[stack.back()], e))
           stack.pop_back();
         bandDepth[i] =
             static_cast<std::uint16_t>(std::min<std::size_t>(stack.size(), UINT16_MAX - 1));
         stack.push_back(i);
-        rowsNeeded[laneId][b] = std::max<std::uint32_t>(rowsNeeded[laneId][b], bandDepth[i] + 1u);
         ++counts[laneId][b];
+        if (folded) {
+          foldedFrame[i] = true;
+          foldedPythonDepth[laneId] =
+              std::max<std::uint16_t>(foldedPythonDepth[laneId], bandDepth[i] + 1u);
+          continue;
+        }
+        rowsNeeded[laneId][b] = std::max<std::uint32_t>(rowsNeeded[laneId][b], bandDepth[i] + 1u);
       }
+      if (foldedPythonDepth[laneId] > 0) ++rowsNeeded[laneId][kFramework];  // the frames' band
     }
+  }
+
+  // The rows a (lane, band)'s own nesting starts at inside its track: 1 under folded frames.
+  std::uint32_t rowsAbove(LaneId laneId, std::size_t band) const {
+    return band == static_cast<std::size_t>(Band::Framework) && foldedPythonDepth[laneId] > 0 ? 1
+                                                                                              : 0;
   }
 
   // The lanes holding events by group, in group order; inside a group in thread order.
@@ -258,12 +287,14 @@ struct LaneLayout::Builder {
     track.firstRow = static_cast<std::uint32_t>(layout.rows_.size());
     track.rowCount = rowsNeeded[laneId][band];
     track.eventCount = counts[laneId][band];
+    if (rowsAbove(laneId, band) > 0) track.foldedPythonDepth = foldedPythonDepth[laneId];
     trackFirstRow[laneId][band] = track.firstRow;
     const auto trackIndex = static_cast<std::uint32_t>(layout.tracks_.size());
     for (std::uint32_t d = 0; d < track.rowCount; ++d) {
       LayoutRow row;
       row.track = trackIndex;
       row.depth = static_cast<std::uint16_t>(d);
+      row.pythonFrames = d == 0 && track.foldedPythonDepth > 0;
       layout.rows_.push_back(std::move(row));
     }
     layout.tracks_.push_back(std::move(track));
@@ -360,34 +391,37 @@ struct LaneLayout::Builder {
   }
 
   // Fills the rows in event order: each lane's events are sorted by start, so every row is too.
+  // A folded frame maps to its band's row; only the outermost are drawn there.
   void fillRows() {
     for (LaneId laneId = 0; laneId < trace.lanes.size(); ++laneId) {
       const Lane& lane = trace.lanes[laneId];
       for (EventId i = lane.firstEvent; i < lane.endEvent; ++i) {
+        const std::size_t band = bandIn(laneId, events[i].klass);
+        const bool folded = !foldedFrame.empty() && foldedFrame[i];
         const std::uint32_t rowIndex =
-            trackFirstRow[laneId][bandIn(laneId, events[i].klass)] + bandDepth[i];
+            trackFirstRow[laneId][band] + (folded ? 0 : rowsAbove(laneId, band) + bandDepth[i]);
+        layout.rowOfEvent_[i] = rowIndex;
+        if (folded && bandDepth[i] > 0) continue;
         LayoutRow& row = layout.rows_[rowIndex];
         const TimeNs end = events[i].end();
         row.maxEnd.push_back(row.maxEnd.empty() ? end : std::max(row.maxEnd.back(), end));
         row.events.push_back(i);
-        layout.rowOfEvent_[i] = rowIndex;
       }
     }
   }
 };
 
 LaneLayout LaneLayout::build(const Trace& trace, const std::string& rankLabel,
-                             LaneGrouping grouping) {
-  Builder builder(trace, rankLabel);
-  builder.layout.grouping_ = grouping;
+                             const LayoutOptions& options) {
+  Builder builder(trace, rankLabel, options);
   builder.nestInBands();
   const auto grouped = builder.groupLanes();
-  if (grouping == LaneGrouping::Layers) {
+  if (options.grouping == LaneGrouping::Layers) {
     builder.addLayerGroups(grouped);
   } else {
     for (const auto& [key, lanes] : grouped) builder.addGroup(key.device, lanes);
   }
-  builder.addCounters(grouping == LaneGrouping::Layers);
+  builder.addCounters(options.grouping == LaneGrouping::Layers);
   builder.fillRows();
   return std::move(builder.layout);
 }

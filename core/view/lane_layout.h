@@ -13,6 +13,12 @@
 // Each track has one row per nesting depth inside its band; a row keeps its events sorted by
 // start with a running maximum of their ends, so the visible window of a row is a binary search
 // even where an event overlaps its neighbour. Built once per trace, off the GUI thread.
+//
+// Python frames (Kineto's python_function events, in a trace recorded with_stack=True) nest a
+// dozen deep above the step and its ops. By default (LayoutOptions::foldPythonFrames) a thread's
+// frames are folded into one band, the first row of its framework track, holding the outermost
+// frames; the steps, annotations and ops nest among themselves in the rows under it. Unfolded,
+// frames and ops share the rows by nesting depth, as recorded.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -32,7 +38,12 @@ inline constexpr std::uint32_t kNoRow = UINT32_MAX;
 
 struct LayoutRow {
   std::uint32_t track = 0;
-  std::uint16_t depth = 0;      // nesting depth inside the band
+  // The row's place in its track, 0 the first: the nesting depth inside the band, plus one under
+  // a band of folded Python frames.
+  std::uint16_t depth = 0;
+  // The track's folded Python frames: the row holds the outermost; deeper frames are in no row's
+  // events, though rowOf() names this row for them (where a selection of one is drawn).
+  bool pythonFrames = false;
   std::vector<EventId> events;  // sorted by start
   std::vector<TimeNs> maxEnd;   // maxEnd[i]: the latest end among events[0..i]
 
@@ -55,9 +66,22 @@ struct LayoutTrack {
   std::uint32_t firstRow = 0;
   std::uint32_t rowCount = 0;
   std::uint64_t eventCount = 0;
+  // Where the track's Python frames are folded into its first row: how deep they nest (the rows
+  // they take unfolded); 0 where none are folded.
+  std::uint16_t foldedPythonDepth = 0;
 };
 
 enum class LaneGrouping : std::uint8_t { Layers, Processes };
+
+// How LaneLayout::build lays a trace out.
+struct LayoutOptions {
+  LaneGrouping grouping = LaneGrouping::Processes;
+  // Each thread's Python frames (python_function) folded into one band, the first row of its
+  // framework track, with the ops starting in the row under it; false: every frame depth its own
+  // row, frames and ops nested together as recorded. Traces without Python frames lay out the
+  // same either way.
+  bool foldPythonFrames = true;
+};
 
 // "GPU 0: NVIDIA H100" (CUDA and ROCm), "MTIA 1", "NEURON 0: ...": the device as its trace names
 // it.
@@ -85,8 +109,16 @@ class LaneLayout {
  public:
   // rankLabel prefixes every label ("rank0"); empty to leave it out.
   static LaneLayout build(const Trace& trace, const std::string& rankLabel,
-                          LaneGrouping grouping = LaneGrouping::Processes);
-  LaneGrouping grouping() const { return grouping_; }
+                          const LayoutOptions& options);
+  // The default options (Python frames folded) with `grouping`.
+  static LaneLayout build(const Trace& trace, const std::string& rankLabel,
+                          LaneGrouping grouping = LaneGrouping::Processes) {
+    return build(trace, rankLabel, LayoutOptions{grouping});
+  }
+  const LayoutOptions& options() const { return options_; }
+  LaneGrouping grouping() const { return options_.grouping; }
+  // Whether any track holds folded Python frames (a with_stack trace laid out folded).
+  bool hasFoldedPythonFrames() const;
 
   const std::vector<LayoutGroup>& groups() const { return groups_; }
   const std::vector<LayoutTrack>& tracks() const { return tracks_; }
@@ -107,7 +139,7 @@ class LaneLayout {
   std::vector<LayoutRow> rows_;
   std::vector<LayoutCounter> counters_;
   std::vector<std::uint32_t> rowOfEvent_;
-  LaneGrouping grouping_ = LaneGrouping::Processes;
+  LayoutOptions options_;
 };
 
 }  // namespace sutra::view

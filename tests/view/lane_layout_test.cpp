@@ -184,6 +184,121 @@ TEST(LaneLayout, LayersGroupEveryThreadsBandsIntoSectionsAndNameTheDevice) {
   EXPECT_EQ(device->label, "rank0 / GPU 0: NVIDIA H100 80GB HBM3");
 }
 
+// A with_stack=True recording: Python frames above the step and its ops, one frame inside the step.
+// Folded (the default), the frames take one band, the first row of the framework track, holding
+// the outermost frame; the step and its ops start in the row under it. Unfolded, every depth has
+// its row as recorded.
+Trace withStackTrace() {
+  TraceBuilder b("stack");
+  const LaneId host = b.lane("1234", "5678");
+  b.addEvent(makeEvent(b, host, "collect.py(107): <module>", 0, 1000, "python_function"));
+  b.addEvent(makeEvent(b, host, "workloads.py(436): run_case", 10, 900, "python_function"));
+  b.addEvent(makeEvent(b, host, "ProfilerStep#1", 20, 500, "user_annotation"));
+  b.addEvent(makeEvent(b, host, "workloads.py(80): step", 25, 400, "python_function"));
+  b.addEvent(makeEvent(b, host, "aten::mul", 30, 70, "cpu_op"));
+  b.addEvent(makeEvent(b, host, "aten::add", 200, 100, "cpu_op"));
+  b.addEvent(makeEvent(b, host, "cudaLaunchKernel", 210, 20, "cuda_runtime"));
+  b.addEvent(makeEvent(b, host, "ProfilerStep#2", 600, 200, "user_annotation"));
+  return b.finish();
+}
+
+TEST(LaneLayout, FoldsEachThreadsPythonFramesIntoOneBandAboveItsOps) {
+  const Trace trace = withStackTrace();
+  auto event = [&](std::string_view name) {
+    for (EventId i = 0; i < trace.events.size(); ++i)
+      if (trace.name(trace.events[i]) == name) return i;
+    return kNoEvent;
+  };
+  for (LaneGrouping grouping : {LaneGrouping::Processes, LaneGrouping::Layers}) {
+    const LaneLayout layout = LaneLayout::build(trace, "rank0", grouping);  // folded by default
+    EXPECT_TRUE(layout.options().foldPythonFrames);
+    EXPECT_TRUE(layout.hasFoldedPythonFrames());
+    const std::uint32_t t = layout.trackOf(0, Band::Framework);
+    ASSERT_NE(t, UINT32_MAX);
+    const LayoutTrack& framework = layout.tracks()[t];
+    EXPECT_EQ(framework.foldedPythonDepth, 3u);  // <module> > run_case > step
+    EXPECT_EQ(framework.rowCount, 3u);           // the frames' band, the steps, the ops
+    EXPECT_EQ(framework.eventCount, 7u);
+    const std::uint32_t band = framework.firstRow;
+    EXPECT_TRUE(layout.rows()[band].pythonFrames);
+    EXPECT_FALSE(layout.rows()[band + 1].pythonFrames);
+    // The band draws the outermost frame; every frame maps to it.
+    EXPECT_EQ(layout.rows()[band].events,
+              (std::vector<EventId>{event("collect.py(107): <module>")}));
+    for (const char* frame :
+         {"collect.py(107): <module>", "workloads.py(436): run_case", "workloads.py(80): step"})
+      EXPECT_EQ(layout.rowOf(event(frame)), band) << frame;
+    // The steps in the row right under it, their ops under them (the frame between step and op
+    // takes no row), the runtime band as before.
+    EXPECT_EQ(layout.rowOf(event("ProfilerStep#1")), band + 1);
+    EXPECT_EQ(layout.rowOf(event("ProfilerStep#2")), band + 1);
+    EXPECT_EQ(layout.rowOf(event("aten::mul")), band + 2);
+    EXPECT_EQ(layout.rowOf(event("aten::add")), band + 2);
+    EXPECT_EQ(layout.rows()[band + 2].depth, 2u);
+    const std::uint32_t runtime = layout.trackOf(0, Band::Runtime);
+    ASSERT_NE(runtime, UINT32_MAX);
+    EXPECT_EQ(layout.tracks()[runtime].foldedPythonDepth, 0u);
+    EXPECT_EQ(layout.rowOf(event("cudaLaunchKernel")), layout.tracks()[runtime].firstRow);
+  }
+  // Unfolded: a row per depth, frames and ops interleaved as recorded.
+  LayoutOptions unfolded;
+  unfolded.foldPythonFrames = false;
+  const LaneLayout layout = LaneLayout::build(trace, "rank0", unfolded);
+  EXPECT_FALSE(layout.hasFoldedPythonFrames());
+  const LayoutTrack& framework = layout.tracks()[layout.trackOf(0, Band::Framework)];
+  EXPECT_EQ(framework.foldedPythonDepth, 0u);
+  EXPECT_EQ(framework.rowCount, 5u);
+  EXPECT_FALSE(layout.rows()[framework.firstRow].pythonFrames);
+  EXPECT_EQ(layout.rowOf(event("workloads.py(436): run_case")), framework.firstRow + 1);
+  EXPECT_EQ(layout.rowOf(event("ProfilerStep#1")), framework.firstRow + 2);
+  EXPECT_EQ(layout.rowOf(event("aten::mul")), framework.firstRow + 4);
+  // A trace without frames lays out the same either way.
+  const Trace plain = smallTrace();
+  const LaneLayout a = LaneLayout::build(plain, "rank0");
+  const LaneLayout b = LaneLayout::build(plain, "rank0", unfolded);
+  EXPECT_FALSE(a.hasFoldedPythonFrames());
+  ASSERT_EQ(a.rows().size(), b.rows().size());
+  for (EventId i = 0; i < plain.events.size(); ++i) EXPECT_EQ(a.rowOf(i), b.rowOf(i));
+}
+
+// The bundled with_stack recording (resources/samples/rmsnorm_naive): on every thread with
+// frames, one band of them, and the steps in the row under it.
+TEST(LaneLayout, FoldsTheFramesOfTheBundledRmsNormRecording) {
+  auto read = readKinetoTrace(std::string(SUTRA_SOURCE_DIR) +
+                              "/resources/samples/rmsnorm_naive/rank0.kineto.json.gz");
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  const Trace trace = std::move(read).value();
+  const LaneLayout layout = LaneLayout::build(trace, "", LaneGrouping::Layers);
+  LayoutOptions unfoldedOptions{LaneGrouping::Layers, false};
+  const LaneLayout unfolded = LaneLayout::build(trace, "", unfoldedOptions);
+  int foldedTracks = 0;
+  for (const LayoutTrack& track : layout.tracks()) {
+    if (track.foldedPythonDepth == 0) continue;
+    ++foldedTracks;
+    for (std::uint32_t r = track.firstRow; r < track.firstRow + track.rowCount; ++r)
+      EXPECT_EQ(layout.rows()[r].pythonFrames, r == track.firstRow);
+    for (EventId e : layout.rows()[track.firstRow].events)
+      EXPECT_EQ(trace.events[e].klass, CategoryClass::PythonFunction);
+    for (std::uint32_t r = track.firstRow + 1; r < track.firstRow + track.rowCount; ++r)
+      for (EventId e : layout.rows()[r].events)
+        EXPECT_NE(trace.events[e].klass, CategoryClass::PythonFunction);
+    // Frames nest five or more deep above the step, and between ops inside it: unfolded, they
+    // take rows above and among the ops; folded, one band.
+    const LayoutTrack& open = unfolded.tracks()[unfolded.trackOf(track.lane, track.band)];
+    EXPECT_GE(track.foldedPythonDepth, 5u);
+    EXPECT_LT(track.rowCount + 5, open.rowCount);
+  }
+  EXPECT_GE(foldedTracks, 1);
+  // The first step sits right under the band of its thread.
+  EventId step = kNoEvent;
+  for (EventId i = 0; i < trace.events.size() && step == kNoEvent; ++i)
+    if (trace.name(trace.events[i]).starts_with("ProfilerStep#")) step = i;
+  ASSERT_NE(step, kNoEvent);
+  const LayoutRow& row = layout.rows()[layout.rowOf(step)];
+  EXPECT_EQ(row.depth, 1u);
+  EXPECT_TRUE(layout.rows()[layout.tracks()[row.track].firstRow].pythonFrames);
+}
+
 TEST(LaneLayout, LeavesTheRankOutWhenUnknown) {
   const Trace trace = smallTrace();
   const LaneLayout layout = LaneLayout::build(trace, "");

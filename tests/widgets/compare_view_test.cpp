@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QHeaderView>
 #include <QSignalSpy>
 #include <QTableView>
@@ -292,6 +293,72 @@ TEST(CompareViewStory, NaiveAgainstFusedRmsNormOnOneTimeAxis) {
             QString::fromUtf8("CUDA total \u0394"));
   EXPECT_EQ(view.model()->headerData(CompareModel::Calls, Qt::Horizontal).toString(),
             QString::fromUtf8("Calls A \u2192 B"));
+}
+
+// The rows of `timeline`'s first ProfilerStep and of the first op under it, and whether both are
+// on screen.
+bool stepAndOpInView(const TimelineView& timeline) {
+  const Trace& trace = *timeline.trace();
+  const LaneLayout& layout = *timeline.layout();
+  for (EventId i = 0; i < trace.events.size(); ++i) {
+    if (!trace.name(trace.events[i]).starts_with("ProfilerStep#")) continue;
+    const std::uint32_t step = layout.rowOf(i);
+    const int top = timeline.rowTop(step);
+    const int opTop = timeline.rowTop(step + 1);
+    return top >= timeline.rulerHeight() && opTop > top &&
+           opTop + timeline.rowHeight(0, step + 1) <= timeline.height();
+  }
+  return false;
+}
+
+// A with_stack recording's Python frames fold into one band per thread, so the compare window
+// opens on the steps and their ops (issue #44); its toggle unfolds them, in this window only.
+TEST(CompareViewFolding, TheRmsNormRunsOpenOnTheirStepsWithTheFramesFolded) {
+  test::qtApp();
+  const QString samples =
+      QString::fromStdString(std::string(SUTRA_SOURCE_DIR) + "/resources/samples/");
+  CompareView view;
+  view.resize(1400, 900);
+  view.show();
+  QSignalSpy ready(&view, &CompareView::ready);
+  view.openFiles(samples + "rmsnorm_naive", samples + "rmsnorm_compiled");
+  ASSERT_TRUE(ready.wait(60'000));
+  QAction* fold = view.foldPythonFramesAction();
+  EXPECT_TRUE(fold->isChecked());
+  EXPECT_EQ(fold->shortcut(), QKeySequence(Qt::Key_P));
+  for (TimelineView* timeline : {view.timelineA(), view.timelineB()}) {
+    const LaneLayout& layout = *timeline->layout();
+    ASSERT_TRUE(layout.hasFoldedPythonFrames());
+    for (const LayoutTrack& track : layout.tracks()) {
+      if (track.foldedPythonDepth == 0) continue;
+      // One thin band, the frames of every depth in it, and the ops right under it.
+      const std::uint32_t band = track.firstRow;
+      EXPECT_TRUE(layout.rows()[band].pythonFrames);
+      EXPECT_LT(timeline->rowHeight(0, band), timeline->rowHeight(0, band + 1));
+      EXPECT_EQ(timeline->rowTop(band + 1), timeline->rowTop(band) + timeline->rowHeight(0, band));
+      const Trace& trace = *timeline->trace();
+      for (EventId i = 0; i < trace.events.size(); ++i)
+        if (trace.events[i].lane == track.lane &&
+            trace.events[i].klass == CategoryClass::PythonFunction)
+          EXPECT_EQ(layout.rowOf(i), band) << trace.name(trace.events[i]);
+    }
+    EXPECT_TRUE(stepAndOpInView(*timeline));
+  }
+  // Unfolded: a row per frame depth, the step pushed down out of view; folded again on a toggle.
+  const std::size_t foldedRows = view.timelineA()->layout()->rows().size();
+  QSignalSpy relaid(&view, &CompareView::layoutsChanged);
+  fold->setChecked(false);
+  ASSERT_TRUE(relaid.wait(60'000));
+  for (TimelineView* timeline : {view.timelineA(), view.timelineB()}) {
+    EXPECT_FALSE(timeline->layout()->hasFoldedPythonFrames());
+    EXPECT_FALSE(timeline->layout()->options().foldPythonFrames);
+  }
+  EXPECT_GT(view.timelineA()->layout()->rows().size(), foldedRows + 5);
+  EXPECT_FALSE(stepAndOpInView(*view.timelineA()));
+  fold->setChecked(true);
+  ASSERT_TRUE(relaid.wait(60'000));
+  EXPECT_TRUE(view.timelineA()->layout()->hasFoldedPythonFrames());
+  EXPECT_EQ(view.timelineA()->layout()->rows().size(), foldedRows);
 }
 
 }  // namespace

@@ -407,5 +407,65 @@ TEST(MainWindow, LayerSectionsByDefaultAndTheEtPairingShows) {
   QSettings().remove("timeline/groupByLayer");
 }
 
+// A with_stack recording (the bundled RMSNorm sample): each thread's Python frames fold into one
+// thin band, the step and its ops start in the row under it and are on screen; View > Fold Python
+// Frames (key P) lays the frames out a row per depth and back, without reading the trace again.
+TEST(MainWindow, PythonFramesAreFoldedIntoOneBandPerThreadAndUnfoldOnDemand) {
+  test::qtApp();
+  MainWindow window;
+  window.resize(1400, 900);
+  window.show();
+  QSignalSpy loaded(&window, &MainWindow::loadFinished);
+  window.openPaths(
+      {QString::fromStdString(std::string(SUTRA_SOURCE_DIR) + "/resources/samples/rmsnorm_naive")});
+  ASSERT_TRUE(waitFor(loaded));
+  auto* fold = window.findChild<QAction*>("FoldPythonFramesAction");
+  ASSERT_NE(fold, nullptr);
+  EXPECT_TRUE(fold->isChecked());
+  EXPECT_EQ(fold->shortcut(), QKeySequence(Qt::Key_P));
+  widgets::TimelineView& timeline = window.timeline();
+  const Trace& trace = *timeline.trace();
+  EventId step = kNoEvent;
+  for (EventId i = 0; i < trace.events.size() && step == kNoEvent; ++i)
+    if (trace.name(trace.events[i]).starts_with("ProfilerStep#")) step = i;
+  ASSERT_NE(step, kNoEvent);
+  auto frameRows = [&] {
+    std::vector<std::uint32_t> rows;
+    for (EventId i = 0; i < trace.events.size(); ++i)
+      if (trace.events[i].klass == CategoryClass::PythonFunction)
+        rows.push_back(timeline.layout()->rowOf(i));
+    std::sort(rows.begin(), rows.end());
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    return rows;
+  };
+  // Folded: the frames (one thread here) in one thin band; the step right under it, on screen.
+  const std::vector<std::uint32_t> band = frameRows();
+  ASSERT_EQ(band.size(), 1u);
+  EXPECT_TRUE(timeline.layout()->rows()[band[0]].pythonFrames);
+  EXPECT_LT(timeline.rowHeight(0, band[0]), timeline.rowHeight(0, band[0] + 1));
+  EXPECT_EQ(timeline.layout()->rowOf(step), band[0] + 1);
+  EXPECT_EQ(timeline.rowTop(band[0] + 1),
+            timeline.rowTop(band[0]) + timeline.rowHeight(0, band[0]));
+  const int stepTop = timeline.rowTop(timeline.layout()->rowOf(step));
+  EXPECT_GE(stepTop, timeline.rulerHeight());
+  EXPECT_LT(stepTop + 2 * timeline.rowHeight(0, band[0] + 1), timeline.height());
+
+  // Unfolded: a row per frame depth, the step below them all; the same trace, not read again.
+  QSignalSpy relaid(&window.session(), &widgets::TraceSession::layoutsChanged);
+  QSignalSpy started(&window.session(), &widgets::TraceSession::started);
+  fold->trigger();
+  ASSERT_TRUE(waitFor(relaid));
+  EXPECT_EQ(started.count(), 0);
+  EXPECT_FALSE(window.session().foldPythonFrames());
+  EXPECT_FALSE(timeline.layout()->hasFoldedPythonFrames());
+  EXPECT_GE(frameRows().size(), 5u);
+  EXPECT_GT(timeline.rowTop(timeline.layout()->rowOf(step)), stepTop + 4 * 18);
+  relaid.clear();
+  fold->trigger();
+  ASSERT_TRUE(waitFor(relaid));
+  EXPECT_TRUE(timeline.layout()->hasFoldedPythonFrames());
+  EXPECT_EQ(frameRows(), band);
+}
+
 }  // namespace
 }  // namespace sutra::gui

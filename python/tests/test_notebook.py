@@ -8,18 +8,15 @@ import base64
 import os
 from pathlib import Path
 
-import pytest
+import nbclient
+import nbformat
 import sutra
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "docs" / "notebooks" / "sutra-tour.ipynb"
 
 
 def test_the_worked_notebook_runs(tmp_path):
-    for module in ("nbclient", "nbformat", "ipykernel", "matplotlib", "torch"):
-        pytest.importorskip(module)
-    import nbclient
-    import nbformat
-
+    # nbclient, nbformat, ipykernel, matplotlib and torch: pinned in python/requirements.txt.
     notebook = nbformat.read(NOTEBOOK, as_version=4)
     assert not any(cell.get("outputs") for cell in notebook.cells), "commit the notebook without outputs"
     # The kernel is this interpreter ("python3", ipykernel's own spec), run in a folder of this

@@ -4,13 +4,13 @@ display); what is drawn is checked against the run's own tables."""
 
 import sys
 
+import matplotlib
 import numpy as np
 import pytest
 import sutra
 
-matplotlib = pytest.importorskip("matplotlib")
-matplotlib.use("Agg")
-from matplotlib.collections import PolyCollection  # noqa: E402
+matplotlib.use("Agg")  # no display here; python/requirements.txt pins matplotlib
+from matplotlib.collections import PolyCollection
 
 
 @pytest.fixture(scope="module")

@@ -37,6 +37,7 @@ class SharedNames {
     if (added) names_.push_back(text);
     return it->second;
   }
+  std::size_t size() const { return names_.size(); }
   nb::list list() const {
     nb::list out;
     for (std::string_view n : names_) out.append(nb::str(n.data(), n.size()));
@@ -65,12 +66,51 @@ std::vector<std::int32_t> mapNames(const StringTable& table, SharedNames& shared
 
 std::int64_t orMinusOne(std::int64_t id) { return id == kNoId ? -1 : id; }
 
+// Category codes in the narrowest integer type pandas keeps for that many categories
+// (pandas.core.dtypes.cast.coerce_indexer_dtype: int8 below 127, int16 below 32767, else int32),
+// so that Categorical.from_codes adopts the array as it is: int32 codes would be copied into a
+// narrower array while the int32 one is still held, 4 bytes an event a column at the peak.
+class CodeColumn {
+ public:
+  void reserve(std::size_t categories, std::size_t rows) {
+    width_ = categories < 127 ? 1 : categories < 32767 ? 2 : 4;
+    if (width_ == 1) c8_.reserve(rows);
+    if (width_ == 2) c16_.reserve(rows);
+    if (width_ == 4) c32_.reserve(rows);
+  }
+  void push(std::int32_t code) {
+    if (width_ == 1)
+      c8_.push_back(static_cast<std::int8_t>(code));
+    else if (width_ == 2)
+      c16_.push_back(static_cast<std::int16_t>(code));
+    else
+      c32_.push_back(code);
+  }
+  nb::object toNumpy() && {
+    if (width_ == 1) return nb::cast(python::toNumpy(std::move(c8_)));
+    if (width_ == 2) return nb::cast(python::toNumpy(std::move(c16_)));
+    return nb::cast(python::toNumpy(std::move(c32_)));
+  }
+
+ private:
+  int width_ = 4;
+  std::vector<std::int8_t> c8_;
+  std::vector<std::int16_t> c16_;
+  std::vector<std::int32_t> c32_;
+};
+
 struct EventColumns {
-  std::vector<std::int32_t> rank, name, category, pid, tid;
+  std::vector<std::int32_t> rank;
+  CodeColumn name, category, pid, tid;
   std::vector<std::uint32_t> id;
   std::vector<std::int64_t> ts, dur, stream, parent, externalId, correlation;
-  std::vector<std::uint8_t> kind;
+  std::vector<std::int8_t> kind;  // CategoryClass: the codes of the kind names (a few dozen)
   std::vector<std::uint16_t> depth;
+};
+
+// A rank's names, categories and lanes as codes into the tables shared by the ranks.
+struct RankCodes {
+  std::vector<std::int32_t> name, category, lanePid, laneTid;
 };
 
 nb::dict events(const RunHandle& h, const std::vector<std::size_t>& ranks,
@@ -82,37 +122,54 @@ nb::dict events(const RunHandle& h, const std::vector<std::size_t>& ranks,
     nb::gil_scoped_release release;
     bool want[256] = {};
     for (int k : kinds) want[static_cast<std::uint8_t>(k)] = true;
+    auto wanted = [&](const Event& e) {
+      return kinds.empty() || want[static_cast<std::uint8_t>(e.klass)];
+    };
+    // First the shared tables (their sizes choose the code widths) and the exact row count, so
+    // every column is allocated once at its final size.
+    std::vector<RankCodes> codes;
     std::size_t total = 0;
-    for (std::size_t index : ranks) total += traceOf(h, index).events.size();
-    for (auto* v : {&c.rank, &c.name, &c.category, &c.pid, &c.tid}) v->reserve(total);
+    for (std::size_t index : ranks) {
+      const Trace& trace = traceOf(h, index);
+      RankCodes& rc = codes.emplace_back();
+      rc.name = mapNames(trace.names, names);
+      rc.category = mapNames(trace.categories, categories);
+      for (const Lane& lane : trace.lanes) {
+        rc.lanePid.push_back(pids.code(lane.pid));
+        rc.laneTid.push_back(tids.code(lane.tid));
+      }
+      if (kinds.empty())
+        total += trace.events.size();
+      else
+        for (const Event& e : trace.events) total += wanted(e) ? 1 : 0;
+    }
+    c.name.reserve(names.size(), total);
+    c.category.reserve(categories.size(), total);
+    c.pid.reserve(pids.size(), total);
+    c.tid.reserve(tids.size(), total);
+    c.rank.reserve(total);
     for (auto* v : {&c.ts, &c.dur, &c.stream, &c.parent, &c.externalId, &c.correlation})
       v->reserve(total);
     c.id.reserve(total);
     c.kind.reserve(total);
     c.depth.reserve(total);
-    for (std::size_t index : ranks) {
-      const Trace& trace = traceOf(h, index);
-      const int rank = h.run.ranks[index]->rank;
-      const auto nameCodes = mapNames(trace.names, names);
-      const auto categoryCodes = mapNames(trace.categories, categories);
-      std::vector<std::int32_t> lanePid, laneTid;
-      for (const Lane& lane : trace.lanes) {
-        lanePid.push_back(pids.code(lane.pid));
-        laneTid.push_back(tids.code(lane.tid));
-      }
+    for (std::size_t r = 0; r < ranks.size(); ++r) {
+      const Trace& trace = traceOf(h, ranks[r]);
+      const int rank = h.run.ranks[ranks[r]]->rank;
+      const RankCodes& rc = codes[r];
       for (std::size_t i = 0; i < trace.events.size(); ++i) {
         const Event& e = trace.events[i];
-        if (!kinds.empty() && !want[static_cast<std::uint8_t>(e.klass)]) continue;
+        if (!wanted(e)) continue;
         const Lane& lane = trace.lanes[e.lane];
         c.rank.push_back(rank);
         c.id.push_back(static_cast<std::uint32_t>(i));
         c.ts.push_back(e.start);
         c.dur.push_back(e.dur);
-        c.name.push_back(nameCodes[e.name]);
-        c.category.push_back(categoryCodes[e.category]);
-        c.kind.push_back(static_cast<std::uint8_t>(e.klass));
-        c.pid.push_back(lanePid[e.lane]);
-        c.tid.push_back(laneTid[e.lane]);
+        c.name.push(rc.name[e.name]);
+        c.category.push(rc.category[e.category]);
+        c.kind.push_back(static_cast<std::int8_t>(e.klass));
+        c.pid.push(rc.lanePid[e.lane]);
+        c.tid.push(rc.laneTid[e.lane]);
         c.stream.push_back(lane.kind == LaneKind::DeviceStream ? lane.stream : -1);
         c.depth.push_back(e.depth);
         c.parent.push_back(e.parent == kNoEvent ? -1 : std::int64_t(e.parent));
@@ -126,11 +183,11 @@ nb::dict events(const RunHandle& h, const std::vector<std::size_t>& ranks,
   out["id"] = toNumpy(std::move(c.id));
   out["ts_ns"] = toNumpy(std::move(c.ts));
   out["dur_ns"] = toNumpy(std::move(c.dur));
-  out["name"] = toNumpy(std::move(c.name));
-  out["category"] = toNumpy(std::move(c.category));
+  out["name"] = std::move(c.name).toNumpy();
+  out["category"] = std::move(c.category).toNumpy();
   out["kind"] = toNumpy(std::move(c.kind));
-  out["pid"] = toNumpy(std::move(c.pid));
-  out["tid"] = toNumpy(std::move(c.tid));
+  out["pid"] = std::move(c.pid).toNumpy();
+  out["tid"] = std::move(c.tid).toNumpy();
   out["stream"] = toNumpy(std::move(c.stream));
   out["depth"] = toNumpy(std::move(c.depth));
   out["parent"] = toNumpy(std::move(c.parent));

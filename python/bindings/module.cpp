@@ -14,4 +14,5 @@ NB_MODULE(_core, m) {
   sutra::python::bindExports(m);
   sutra::python::bindQuery(m);
   sutra::python::bindAdvice(m);
+  sutra::python::bindTimeline(m);
 }

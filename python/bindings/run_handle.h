@@ -60,5 +60,6 @@ void bindRankOverview(nb::module_& m);
 void bindExports(nb::module_& m);
 void bindQuery(nb::module_& m);
 void bindAdvice(nb::module_& m);
+void bindTimeline(nb::module_& m);
 
 }  // namespace sutra::python

@@ -9,6 +9,7 @@ import subprocess
 import threading
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import sutra
@@ -73,6 +74,23 @@ def test_all_ranks_in_one_frame(samples):
         assert len(run.events(rank)) == (events["rank"] == rank).sum()
     # One name table for the ranks: a name has one category code across them.
     assert events["name"].cat.categories.is_unique
+
+
+def test_the_frame_adopts_the_name_codes(samples):
+    # The events frame's memory: pandas keeps a Categorical's codes in the narrowest integer type
+    # for its number of names and copies codes of any other type; _core hands them over in that
+    # type, so the frame holds the very arrays _core filled (no second copy at the peak).
+    from sutra import _core, _frames, _run
+
+    run = sutra.open(samples / "allreduce_2ranks", progress=False)
+    columns = _core.event_columns(run._handle, [0, 1], [])
+    frame = _frames.events_frame(columns, _run._KINDS)
+    for name in ("name", "category", "pid", "tid", "kind"):
+        assert np.shares_memory(frame[name].array.codes, columns[name]), name
+    assert frame["kind"].astype(str).tolist() == run.events()["kind"].astype(str).tolist()
+    # ops() counts its rows before it allocates: its columns are as long as the frame.
+    ops = _core.event_columns(run._handle, [0, 1], _run._OP_KINDS)
+    assert len(ops["ts_ns"]) == len(run.ops()) == (frame["kind"] == "cpu_op").sum()
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -7,6 +7,7 @@
     run.kernels()           # one row per device op, ts_ns / dur_ns, names as categoricals
     run.sql("SELECT name, count(*) FROM slice GROUP BY name")
     run.advise()            # the problems found, each with its simulated price
+    run.plot_timeline(step=2)  # the timeline as the window draws it (pip install 'sutra[plot]')
 
 See docs/python.md.
 """
@@ -15,12 +16,13 @@ from ._compare import Comparison, compare
 from ._core import SutraError
 from ._query import tables as sql_tables
 from ._ranks import RankOverview, rank_overview
-from ._run import Run, open, open_ranks
+from ._run import Run, Simulation, open, open_ranks
 
 __all__ = [
     "Comparison",
     "RankOverview",
     "Run",
+    "Simulation",
     "SutraError",
     "compare",
     "open",

@@ -28,6 +28,8 @@ class Comparison:
     replaced: str
     ops: pd.DataFrame
     totals: dict = field(default_factory=dict)
+    # The runs and rank indexes compared, for plot()'s timelines.
+    _sides: tuple = field(default=(), repr=False, compare=False)
 
     def __str__(self) -> str:
         return self.story + (f"\n{self.replaced}" if self.replaced else "")
@@ -36,6 +38,22 @@ class Comparison:
         import html
 
         return f"<p>{html.escape(str(self))}</p>" + self.ops.head(20).to_html()
+
+    def plot(self, top: int = 12, timelines: bool = True, *, lanes=None, max_depth: int | None = None):
+        """The story as a matplotlib Figure: the ``top`` operators whose time changed most, A's
+        beside B's, and (``timelines``) each side's window as the window's timeline draws it, on
+        one time scale from each window's start (``lanes``, ``max_depth``: as
+        :meth:`Run.plot_timeline`). Needs matplotlib (``pip install 'sutra[plot]'``)."""
+        from . import _plot
+
+        layouts_a = layouts_b = windows = None
+        if timelines and self._sides:
+            (run_a, index_a), (run_b, index_b) = self._sides
+            layouts_a, layouts_b = [run_a._layout(index_a, None)], [run_b._layout(index_b, None)]
+            windows = [
+                (self.ops.attrs[s]["window"]["start_ns"], self.ops.attrs[s]["window"]["end_ns"]) for s in "ab"
+            ]
+        return _plot.comparison_figure(self, layouts_a, layouts_b, windows, top, lanes, max_depth)
 
 
 def _as_run(run: Run | str | Path, group_by_input_shape: bool) -> Run:
@@ -62,13 +80,14 @@ def compare(
     run_b = run_a if b is None else _as_run(b, group_by_input_shape)
     if b is None and (step_a is None or step_b is None or step_a == step_b):
         raise ValueError("with one run, give two different steps: step_a=N, step_b=M")
+    index_a, index_b = run_a._one_rank(rank), run_b._one_rank(rank)
     doc = json.loads(
         _core.compare_json(
             run_a._handle,
-            run_a._one_rank(rank),
+            index_a,
             step_a,
             run_b._handle,
-            run_b._one_rank(rank),
+            index_b,
             step_b,
             group_by_input_shape,
         )
@@ -81,4 +100,5 @@ def compare(
         replaced=story["replaced"],
         ops=ops,
         totals={"a": story["a"], "b": story["b"]},
+        _sides=((run_a, index_a), (run_b, index_b)),
     )

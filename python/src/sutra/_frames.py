@@ -12,7 +12,8 @@ import pandas as pd
 
 
 def categorical(codes: np.ndarray, names: list[str]) -> pd.Categorical:
-    """Codes into ``names`` as a Categorical (code -1: missing)."""
+    """Codes into ``names`` as a Categorical (code -1: missing). Codes already in the width pandas
+    keeps for that many names (_core.event_columns makes them so) are adopted, not copied."""
     return pd.Categorical.from_codes(codes, categories=pd.Index(names, dtype=object), validate=False)
 
 
@@ -31,7 +32,7 @@ def events_frame(columns: dict, kind_names: list[str]) -> pd.DataFrame:
             "dur_ns": columns["dur_ns"],
             "name": categorical(columns["name"], columns["names"]),
             "category": categorical(columns["category"], columns["categories"]),
-            "kind": categorical(columns["kind"].astype(np.int8), kind_names),
+            "kind": categorical(columns["kind"], kind_names),
             "pid": categorical(columns["pid"], columns["pids"]),
             "tid": categorical(columns["tid"], columns["tids"]),
             "stream": nullable(columns["stream"]),

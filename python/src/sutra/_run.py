@@ -30,6 +30,35 @@ _KNOBS = (
 )
 
 
+class _SimulationPlot:
+    """``Simulation.plot``: called, the what-if's picture; its attributes are pandas' own
+    (``.plot.bar(...)`` ...)."""
+
+    def __init__(self, frame: pd.DataFrame):
+        self._frame = frame
+
+    def __call__(self):
+        from . import _plot
+
+        return _plot.simulation_figure(self._frame)
+
+    def __getattr__(self, name: str):
+        return getattr(pd.plotting.PlotAccessor(self._frame), name)
+
+
+class Simulation(pd.DataFrame):
+    """:meth:`Run.simulate`'s rows, a DataFrame whose ``plot()`` draws each step measured,
+    replayed and projected under the knobs (a matplotlib Figure)."""
+
+    @property
+    def _constructor(self):
+        return Simulation
+
+    @property
+    def plot(self) -> _SimulationPlot:
+        return _SimulationPlot(self)
+
+
 def _paths(paths: str | os.PathLike | Sequence[str | os.PathLike]) -> list[str]:
     """One path or several, as strings."""
     if isinstance(paths, (str, bytes, os.PathLike)):
@@ -51,6 +80,8 @@ class Run:
         # reopen(until, progress) -> RunHandle: the same inputs opened to a later stage.
         self._reopen = reopen
         self._simulated: _core.RunHandle | None = None
+        # core/view's lane layouts, built once per (rank index, layout options) for the pictures.
+        self._layouts: dict[tuple, _core.TimelineLayout] = {}
 
     # --- what was opened -------------------------------------------------------------------
     @property
@@ -315,6 +346,83 @@ class Run:
             _core.chain_json(self._handle, self._one_rank(rank), event, name, nth, max_launches)
         )
 
+    # --- pictures (matplotlib: the optional extra sutra[plot]) -----------------------------
+    def _layout(self, index: int, layout: dict | None) -> _core.TimelineLayout:
+        """The lane layout of the rank at ``index``, as the window builds it with ``layout``'s
+        options (``grouping``: "layers", the window's default, or "processes"; any other key is a
+        field of core's lane layout options)."""
+        options = _core.LaneLayoutOptions()
+        fields = sorted(n for n in dir(options) if not n.startswith("_"))
+        for key, value in (layout or {}).items():
+            if key == "grouping":
+                if value not in ("layers", "processes"):
+                    raise ValueError(f"grouping: 'layers' or 'processes', not {value!r}")
+                options.processes = value == "processes"
+            elif key in fields:
+                setattr(options, key, value)
+            else:
+                raise ValueError(f"unknown layout option {key!r} (options: grouping, {', '.join(fields)})")
+        key = (index, tuple(getattr(options, f) for f in fields))
+        if key not in self._layouts:
+            self._layouts[key] = _core.TimelineLayout(self._handle, index, options)
+        return self._layouts[key]
+
+    def _window(self, indexes: list[int], start, end, step: int | None) -> tuple[int, int]:
+        """[start, end] in ns: as given, else the step's window on the first rank, else the ranks'
+        whole span."""
+        if step is not None:
+            steps = self.steps(self._info[indexes[0]]["rank"])
+            row = steps[steps["step"] == step]
+            if row.empty:
+                raise ValueError(f"no step {step} (steps: {sorted(steps['step'].tolist())})")
+            lo, hi = (
+                int(row["start_ns"].iloc[0]),
+                int(max(row["end_ns"].iloc[0], row["device_end_ns"].iloc[0])),
+            )
+        else:
+            lo = min(self._info[i]["start_ns"] for i in indexes)
+            hi = max(self._info[i]["end_ns"] for i in indexes)
+        start = lo if start is None else int(start)
+        end = hi if end is None else int(end)
+        if end <= start:
+            raise ValueError(f"end ({end}) must be after start ({start})")
+        return start, end
+
+    def plot_timeline(
+        self,
+        start: int | None = None,
+        end: int | None = None,
+        ranks: int | Iterable[int] | None = None,
+        lanes: str | Iterable[str] | None = None,
+        *,
+        step: int | None = None,
+        layout: dict | None = None,
+        max_depth: int | None = None,
+    ):
+        """The timeline as the window draws it, as a matplotlib Figure (shown inline in Jupyter).
+
+        ``start``, ``end``: the window in ns, on the clock of :meth:`events`' ``ts_ns`` (default:
+        ``step``'s window on the first rank, else everything). ``ranks``: the ranks drawn, one
+        under another (all by default). ``lanes``: band names (framework, runtime, hardware,
+        other) or regular expressions over the lanes' labels; every lane by default.
+        ``layout``: the lane layout's options, as the window's (``grouping``: "layers" or
+        "processes"). ``max_depth``: draw nesting levels 0..max_depth only. Lanes, rows, colours and
+        the merging of events narrower than a pixel into one box are core's, as in the window.
+        Needs matplotlib (``pip install 'sutra[plot]'``).
+        """
+        from . import _plot
+
+        indexes = self._rank_indexes(_plot.ranks_list(ranks))
+        if not indexes:
+            raise ValueError("the run has no rank with a Kineto trace")
+        start, end = self._window(indexes, start, end, step)
+        layouts = [self._layout(i, layout) for i in indexes]
+        names = ", ".join(f"rank {self._info[i]['rank']}" for i in indexes)
+        title = f"{names}: {_plot.format_ns(end - start)}"
+        if step is not None:
+            title += f", step {step}"
+        return _plot.timeline_figure(layouts, start, end, lanes, title, max_depth)
+
     def simulate(self, knobs: dict | None = None, *, step: int | None = None, progress=True, **more):
         """Replays the run in Sutra's simulator, as measured and under what-if knobs, per step.
 
@@ -326,7 +434,7 @@ class Run:
         ``launch_latency_scale``, ``cpu_speed`` (host time divided by it), ``no_sync`` (blocking calls
         wait for nothing). Returns one row per rank and step: measured_ns, replayed_ns (simulated as
         measured), projected_ns (under the knobs), speedup (measured / projected); ``attrs["knobs"]``
-        says the knobs in words. A run opened before its Simulate stage is opened again up to it.
+        says the knobs in words; ``plot()`` draws them (:class:`Simulation`). A run opened before its Simulate stage is opened again up to it.
         """
         knobs = {**(knobs or {}), **more}
         unknown = sorted(set(knobs) - set(_KNOBS))
@@ -344,7 +452,7 @@ class Run:
             step,
         )
         columns = ["rank", "step", "name", "measured_ns", "replayed_ns", "projected_ns"]
-        frame = pd.DataFrame(result["rows"], columns=columns)
+        frame = Simulation(result["rows"], columns=columns)
         frame["speedup"] = frame["measured_ns"] / frame["projected_ns"]
         frame.attrs = {
             "knobs": result["knobs"],

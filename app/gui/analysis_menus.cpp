@@ -176,8 +176,8 @@ void exportChakra(QMainWindow* window, widgets::TraceSession* session) {
   // What the session built: each rank's ET read and linked already where it has one.
   std::vector<chakra::RankExportInput> inputs;
   for (const auto& rank : session->ranks())
-    inputs.push_back(
-        {rank->rank, rank->trace, rank->run->et, rank->etPath.toStdString(), rank->run->linked});
+    inputs.push_back({rank->rank, rank->run->trace, rank->run->et(), rank->etPath.toStdString(),
+                      rank->run->linked()});
   const QString stem =
       QString::fromStdString(chakra::chakraStemFor(session->ranks().front()->path.toStdString()));
   for (const auto& in : inputs) {
@@ -311,7 +311,7 @@ std::shared_ptr<const widgets::RankData> analysedRank(QMainWindow* window,
                                                       const QString& title) {
   auto rank = currentRankData(session, currentRank);
   if (!rank) return nullptr;
-  if (rank->steps.empty() || !rank->launches || !rank->syncs) {
+  if (!rank->run->has(RunStage::Analyse) || rank->run->steps().empty()) {
     QMessageBox::information(window, title,
                              QObject::tr("The traces are still loading; try again when done."));
     return nullptr;
@@ -364,7 +364,7 @@ void installViewActions(QMainWindow* window, QMenu* analysis, widgets::TraceSess
         // Every rank of the all-ranks view where all have their steps, else the current one.
         std::vector<std::shared_ptr<const widgets::RankData>> ranks;
         for (const auto& r : session->ranks())
-          if (r->trace && !r->steps.empty()) ranks.push_back(r);
+          if (r->run->has(RunStage::Analyse) && !r->run->steps().empty()) ranks.push_back(r);
         const bool several = ranks.size() > 1 && ranks.size() == session->ranks().size();
         if (!several) ranks = {rank};
         QStringList labels;
@@ -383,7 +383,7 @@ void installViewActions(QMainWindow* window, QMenu* analysis, widgets::TraceSess
               // is also its part of the timeline).
               const int index = several ? view->rankIndex() : 0;
               if (!timeline || index < 0 || std::size_t(index) >= ranks.size()) return;
-              const Step* step = findStep(ranks[std::size_t(index)]->steps, number);
+              const Step* step = findStep(ranks[std::size_t(index)]->run->steps(), number);
               if (!step) return;
               const TimeNs offset =
                   several ? (timeline->partCount() > index ? timeline->part(index).offset : 0)
@@ -405,8 +405,8 @@ void installViewActions(QMainWindow* window, QMenu* analysis, widgets::TraceSess
             [ranks] {
               Breakdowns out;
               for (const auto& r : ranks) {
-                out.ranks.push_back({r->rank, buildBreakdown(*r->trace, r->steps)});
-                out.hosts << hostThreadOf(*r->trace, out.ranks.back().breakdown);
+                out.ranks.push_back({r->rank, buildBreakdown(*r->run->trace, r->run->steps())});
+                out.hosts << hostThreadOf(*r->run->trace, out.ranks.back().breakdown);
               }
               return out;
             },
@@ -430,15 +430,15 @@ void installViewActions(QMainWindow* window, QMenu* analysis, widgets::TraceSess
     // latest asked is the one shown).
     auto latest = std::make_shared<QString>();
     auto show = [view, rank, timeline, currentRank, results, latest] {
-      const TimeWindow range = selectedWindow(*rank->trace, timeline, currentRank);
+      const TimeWindow range = selectedWindow(*rank->run->trace, timeline, currentRank);
       *latest = QStringLiteral("call tree %1 %2").arg(range.start).arg(range.end);
       results->request<CallTree>(
           rank, *latest, view,
           [rank, range] {
-            return buildCallTree(*rank->trace, *rank->launches, {range, false});
+            return buildCallTree(*rank->run->trace, *rank->run->launches(), {range, false});
           },
           [view, rank, latest, key = *latest](const CallTree& tree) {
-            if (*latest == key) view->setCallTree(rank->trace, tree);
+            if (*latest == key) view->setCallTree(rank->run->trace, tree);
           });
     };
     show();
@@ -461,16 +461,17 @@ void installViewActions(QMainWindow* window, QMenu* analysis, widgets::TraceSess
     // The selected range of the timeline, else the whole trace; it follows a new selection.
     auto latest = std::make_shared<QString>();
     auto show = [view, rank, timeline, currentRank, results, latest] {
-      const TimeWindow range = selectedWindow(*rank->trace, timeline, currentRank);
+      const TimeWindow range = selectedWindow(*rank->run->trace, timeline, currentRank);
       *latest = QStringLiteral("call trees %1 %2").arg(range.start).arg(range.end);
       results->request<std::pair<CallTree, CallTree>>(
           rank, *latest, view,
           [rank, range] {
-            return std::pair{buildCallTree(*rank->trace, *rank->launches, {range, false}),
-                             buildCallTree(*rank->trace, *rank->launches, {range, true})};
+            return std::pair{
+                buildCallTree(*rank->run->trace, *rank->run->launches(), {range, false}),
+                buildCallTree(*rank->run->trace, *rank->run->launches(), {range, true})};
           },
           [view, rank, latest, key = *latest](const std::pair<CallTree, CallTree>& trees) {
-            if (*latest == key) view->setCallTrees(rank->trace, trees.first, trees.second);
+            if (*latest == key) view->setCallTrees(rank->run->trace, trees.first, trees.second);
           });
     };
     show();
@@ -491,29 +492,30 @@ void installViewActions(QMainWindow* window, QMenu* analysis, widgets::TraceSess
         auto* view = new widgets::CriticalPathView;
         view->setObjectName("CriticalPathView");
         QStringList labels;
-        for (const Step& step : rank->steps)
+        for (const Step& step : rank->run->steps())
           labels << QObject::tr("%1 (%2)").arg(step.number).arg(QString::fromStdString(step.name));
-        const int first = stepInView(timeline, rank->steps, rankOffset(timeline, currentRank));
+        const int first =
+            stepInView(timeline, rank->run->steps(), rankOffset(timeline, currentRank));
         view->setSteps(labels, first);
         showAnalysisWindow(window, view, QObject::tr("Critical path of %1").arg(rank->label));
         // The path's events stand out on the timeline (the rest fades) and its hops between rows
         // are drawn as arrows, while the view is open.
         auto latest = std::make_shared<int>(-1);
         auto show = [view, rank, timeline, results, latest](int index) {
-          if (index < 0 || std::size_t(index) >= rank->steps.size()) return;
+          if (index < 0 || std::size_t(index) >= rank->run->steps().size()) return;
           *latest = index;
-          const Step step = rank->steps[std::size_t(index)];
+          const Step step = rank->run->steps()[std::size_t(index)];
           results->request<CriticalPath>(
               rank, QStringLiteral("critical path %1").arg(step.number), view,
               [rank, step] {
-                CriticalPath path =
-                    criticalPath(*rank->trace, *rank->launches, *rank->syncs, stepWindow(step));
-                path.label = describeWindow(rank->steps, WindowSpec{.step = step.number});
+                CriticalPath path = criticalPath(*rank->run->trace, *rank->run->launches(),
+                                                 *rank->run->syncs(), stepWindow(step));
+                path.label = describeWindow(rank->run->steps(), WindowSpec{.step = step.number});
                 return path;
               },
               [view, rank, timeline, latest, index](const CriticalPath& path) {
                 if (*latest != index) return;
-                view->setPath(rank->trace, path);
+                view->setPath(rank->run->trace, path);
                 if (timeline) {
                   timeline->setHighlighted(view->pathEvents());
                   timeline->setPathEdges(view->pathEdges());
@@ -543,8 +545,9 @@ void installViewActions(QMainWindow* window, QMenu* analysis, widgets::TraceSess
                        [timeline](EventId event) { timeline->selectEvent(event, true); });
     showAnalysisWindow(window, view, QObject::tr("Memory of %1").arg(rank->label));
     results->request<MemoryReport>(
-        rank, QStringLiteral("memory"), view, [rank] { return buildMemoryReport(*rank->trace); },
-        [view, rank](const MemoryReport& report) { view->setReport(rank->trace, report); });
+        rank, QStringLiteral("memory"), view,
+        [rank] { return buildMemoryReport(*rank->run->trace); },
+        [view, rank](const MemoryReport& report) { view->setReport(rank->run->trace, report); });
   });
   enableWithTrace(analysis->actions().back(), session);
 }
@@ -607,7 +610,7 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
             QObject::tr("Chrome trace (*.json);;gzipped (*.json.gz)"),
             proposedName(session, rank.get(), QStringLiteral("measured.json")));
         if (path.isEmpty()) return;
-        const auto trace = rank->trace;
+        const auto trace = rank->run->trace;
         const auto inputs = protectedInputs(session);
         runExport(window, QObject::tr("Writing the timeline of %1...").arg(rank->label), path,
                   [trace, path, inputs] {
@@ -630,7 +633,7 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
         if (path.isEmpty()) return;
         // What the simulation window shows (what-if included) where one is open, else a plain
         // replay.
-        if (const auto* shown = shownSimulation(window, rank->trace.get())) {
+        if (const auto* shown = shownSimulation(window, rank->run->trace.get())) {
           const auto graph = shown->graph;
           const SimRun run = shown->variant ? *shown->variant : shown->baseline;
           const int rankNumber = rank->rank;
@@ -718,13 +721,13 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
   analysis->addAction(QObject::tr("&Charts"), window, [window, session, currentRank] {
     const auto rank = currentRankData(session, currentRank);
     if (!rank) return;
-    if (!rank->opTable) {
+    if (!rank->run->has(RunStage::Analyse)) {
       QMessageBox::information(window, QObject::tr("Charts"),
                                QObject::tr("The traces are still loading; try again when done."));
       return;
     }
     auto* charts = new widgets::ChartsView;
-    charts->setRank(rank->trace, rank->opTable);
+    charts->setRank(rank->run->trace, rank->run->opTable());
     showAnalysisWindow(window, charts, QObject::tr("Charts of %1").arg(rank->label));
   });
   enableWithTrace(analysis->actions().back(), session);

@@ -24,9 +24,9 @@ Result<Advice> adviseRun(const Run& run, const AdviceOptions& options, const Can
   Advice advice;
   for (std::uint32_t i = 0; i < run.ranks.size(); ++i) {
     const RankRun& rank = *run.ranks[i];
-    if (!rank.trace || rank.stage < RunStage::Simulate)
+    if (!rank.trace || !rank.has(RunStage::Simulate))
       return Error{rank.path() + ": advise needs the rank read, linked, analysed and simulated"};
-    const AdviceScope scope{rank, i, *rank.trace, rank.steps};
+    const AdviceScope scope{rank, i, *rank.trace, rank.steps()};
     auto fusion = findFusionCandidates(scope);
     if (fusion.size() > options.maxFusionCandidates) fusion.resize(options.maxFusionCandidates);
     for (auto& found :

@@ -93,7 +93,7 @@ nb::dict rankInfo(const RankRun& rank) {
     }
   };
   if (rank.trace) addProblems(rank.trace->problems, "read");
-  addProblems(rank.linkProblems, "link");
+  addProblems(rank.linkProblems(), "link");
   info["problems"] = problems;
   return info;
 }

@@ -61,11 +61,11 @@ TEST(SimKnobs, HostTimeCutShortensTheStepByWhatItRemoves) {
   const RankRun& rank = *run.ranks[0];
   const SimGraph& graph = rank.simulation->graph;
   SimKnobs knobs;
-  const LaneId lane = rank.trace->events[rank.steps[0].annotation].lane;
+  const LaneId lane = rank.trace->events[rank.steps()[0].annotation].lane;
   knobs.hostCuts.push_back({0, lane, 200'000, 470'000, 170'000});
   auto sim = simulate(graph, knobs);
   ASSERT_TRUE(sim.ok());
-  const auto projection = projectSteps(graph, *sim, rank.steps);
+  const auto projection = projectSteps(graph, *sim, rank.steps());
   ASSERT_EQ(projection.steps.size(), 2u);
   EXPECT_EQ(projection.steps[0].simulatedNs, 830'000);
   EXPECT_EQ(projection.steps[1].simulatedNs, 1'000'000);

@@ -92,7 +92,7 @@ TEST(QueryDock, RowsHistoryExamplesErrorsAndCancel) {
   auto [again, count] = runQuery(view, "SELECT count(*) AS n FROM kernel");
   EXPECT_TRUE(again);
   EXPECT_EQ(view.model()->data(view.model()->index(0, 0), kSortRole).toLongLong(),
-            static_cast<qlonglong>(loaded.run.ranks[0]->launches->launches().size()));
+            static_cast<qlonglong>(loaded.run.ranks[0]->launches()->launches().size()));
   EXPECT_EQ(view.model()->sliceColumn(), -1);
   EXPECT_EQ(view.history(),
             QStringList({"SELECT count(*) AS n FROM kernel", "SELECT nme FROM slice",

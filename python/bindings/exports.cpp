@@ -44,7 +44,9 @@ nb::dict simulate(const RunHandle& h, const SimKnobs& knobs, std::optional<std::
   std::optional<Result<RunSimulation>> simulated;
   {
     nb::gil_scoped_release release;
-    simulated.emplace(simulateRun(h.run, knobs, {.onlyStep = step}));
+    SimulateOptions options;
+    options.onlyStep = step;
+    simulated.emplace(simulateRun(h.run, knobs, options));
   }
   const RunSimulation sim = valueOr(std::move(*simulated));
   nb::list rows;

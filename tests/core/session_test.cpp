@@ -228,6 +228,32 @@ TEST(Session, AdvanceRunBuildsOnlyTheMissingStages) {
   EXPECT_EQ(c->ranks[0].projection.simulatedNs, d->ranks[0].projection.simulatedNs);
 }
 
+// A what-if given the baseline replays only its knobs and projects as one that replays both.
+TEST(Session, ASimulationTakesTheBaselineAlreadyComputed) {
+  auto run = openRun({sample("transformer_two_streams")});
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  auto baseline = simulateRun(*run);
+  ASSERT_TRUE(baseline.ok());
+  EXPECT_EQ(baseline->replays, 1);
+  SimKnobs knobs;
+  knobs.cpuSpeed = 2.0;
+  auto both = simulateRun(*run, knobs);
+  ASSERT_TRUE(both.ok());
+  EXPECT_EQ(both->replays, 2);
+  SimulateOptions onBaseline;
+  onBaseline.baseline = &baseline.value();
+  auto reused = simulateRun(*run, knobs, onBaseline);
+  ASSERT_TRUE(reused.ok()) << reused.error().message;
+  EXPECT_EQ(reused->replays, 1);
+  EXPECT_EQ(reused->ranks[0].projection.simulatedNs, both->ranks[0].projection.simulatedNs);
+  EXPECT_EQ(reused->ranks[0].baselineProjection.simulatedNs,
+            both->ranks[0].baselineProjection.simulatedNs);
+  // A what-if is no baseline.
+  SimulateOptions onWhatIf;
+  onWhatIf.baseline = &both.value();
+  EXPECT_FALSE(simulateRun(*run, knobs, onWhatIf).ok());
+}
+
 TEST(Session, AnEtInTheDirectoryIsLinkedAndFeedsTheGraph) {
   SUTRA_REQUIRE_SHARED_TRACES();
   auto run = openRun({test::sharedTrace("hta/execution_trace")});

@@ -26,9 +26,9 @@ struct SideTable {
 // session's, not rebuilt here. Its lanes are labelled without the run: the pane's header names it.
 SideTable sideOf(const RankRun& rank, const std::string& label) {
   SideTable out;
-  out.table = rank.opTable;
-  out.side.alignAt = rank.steps.empty() ? rank.trace->startNs : rank.steps.front().start;
-  out.side.firstStep = rank.steps.empty() ? kNoEvent : rank.steps.front().annotation;
+  out.table = rank.opTable();
+  out.side.alignAt = rank.steps().empty() ? rank.trace->startNs : rank.steps().front().start;
+  out.side.firstStep = rank.steps().empty() ? kNoEvent : rank.steps().front().annotation;
   out.side.layout =
       std::make_shared<const LaneLayout>(LaneLayout::build(*rank.trace, "", LaneGrouping::Layers));
   out.side.trace = rank.trace;
@@ -59,7 +59,7 @@ ComparisonResult compareRanks(const std::vector<std::shared_ptr<const RankRun>>&
   for (std::size_t i = 0; i < ranks.size(); ++i) sides.push_back(sideOf(*ranks[i], labels[i]));
   result.comparison = compareOpTables(*sides[0].table, *sides[1].table, labels[0], labels[1]);
   result.story = tellComparison(result.comparison, *ranks[0]->trace, *ranks[1]->trace,
-                                ranks[0]->steps.size(), ranks[1]->steps.size());
+                                ranks[0]->steps().size(), ranks[1]->steps().size());
   if (ranks.size() > 2) {
     result.aVsC = compareOpTables(*sides[0].table, *sides[2].table, labels[0], labels[2]);
     result.c = std::move(sides[2].side);

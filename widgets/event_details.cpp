@@ -80,8 +80,8 @@ std::vector<const EtNode*> dataDependencies(const EtTrace& et, const EtNode& nod
 }  // namespace
 
 QString etNodeHtml(const RankData& rank, EventId event) {
-  if (!rank.run || !rank.run->linked) return {};
-  const LinkedTrace& linked = *rank.run->linked;
+  if (!rank.run->linked()) return {};
+  const LinkedTrace& linked = *rank.run->linked();
   for (const LinkedOp& op : linked.ops) {
     if (!op.isCpu() || op.kinetoEvent != event) continue;
     const EtNode* node = linked.etNode(op);
@@ -111,7 +111,7 @@ QString etNodeHtml(const RankData& rank, EventId event) {
 }
 
 QString eventDetailsHtml(const RankData& rank, EventId event, std::optional<TimeNs> origin) {
-  const Trace& trace = *rank.trace;
+  const Trace& trace = *rank.run->trace;
   if (event >= trace.events.size()) return {};
   const Event& e = trace.events[event];
   QString html = QStringLiteral("<h3 style='margin:2px 0'>%1</h3><table>")
@@ -132,18 +132,18 @@ QString eventDetailsHtml(const RankData& rank, EventId event, std::optional<Time
   if (e.recordFunctionId != kNoId)
     html += row(QObject::tr("record function id"), QString::number(e.recordFunctionId));
   if (e.parent != kNoEvent) html += row(QObject::tr("parent"), link(trace, e.parent));
-  if (rank.launches) {
-    const EventId call = rank.launches->runtimeCallOf(event);
+  if (rank.run->has(RunStage::Link)) {
+    const EventId call = rank.run->launches()->runtimeCallOf(event);
     if (call != kNoEvent) html += row(QObject::tr("launched by"), link(trace, call));
-    const EventId launcher = rank.launches->launcherOf(event);
+    const EventId launcher = rank.run->launches()->launcherOf(event);
     if (launcher != kNoEvent) html += row(QObject::tr("launching op"), link(trace, launcher));
-    const auto ops = rank.launches->deviceOpsOf(event);
+    const auto ops = rank.run->launches()->deviceOpsOf(event);
     for (std::size_t i = 0; i < ops.size() && i < 16; ++i)
       html += row(i == 0 ? QObject::tr("launched") : QString(), link(trace, ops[i]));
     if (ops.size() > 16) html += row(QString(), QObject::tr("... %1 more").arg(ops.size() - 16));
   }
-  if (rank.syncs) {
-    for (const auto& dep : *rank.syncs) {
+  if (rank.run->syncs()) {
+    for (const auto& dep : *rank.run->syncs()) {
       if (dep.waiter == event)
         html += row(QObject::tr("waited on (%1)").arg(QString::fromUtf8(syncKindName(dep.kind))),
                     link(trace, dep.waitedOn));

@@ -49,13 +49,13 @@ void TraceSession::relayout() {
   layoutFuture_ = QtConcurrent::run([this, job, ranks, options, generation] {
     std::vector<std::shared_ptr<const RankData>> regrouped;
     for (const auto& rank : ranks) {
-      if (!rank || !rank->trace) {
+      if (!rank || !rank->run->trace) {
         regrouped.push_back(rank);
         continue;
       }
       auto data = std::make_shared<RankData>(*rank);
       data->layout = std::make_shared<const LaneLayout>(
-          LaneLayout::build(*data->trace, data->label.toStdString(), options));
+          LaneLayout::build(*data->run->trace, data->label.toStdString(), options));
       regrouped.push_back(std::move(data));
     }
     post(job, [this, regrouped, generation] {
@@ -68,18 +68,18 @@ void TraceSession::relayout() {
 
 void TraceSession::requestOpTable(int index, TimeWindow window, bool groupByShapes) {
   if (index < 0 || index >= static_cast<int>(ranks_.size()) ||
-      !ranks_[static_cast<std::size_t>(index)]->launches)
+      !ranks_[static_cast<std::size_t>(index)]->run->has(RunStage::Link))
     return;
   std::shared_ptr<const RankData> rank = ranks_[static_cast<std::size_t>(index)];
   auto job = job_;
   tableFuture_.waitForFinished();  // one table at a time; each takes a fraction of the load
   tableFuture_ = QtConcurrent::run([this, job, rank, index, window, groupByShapes] {
     auto table = std::make_shared<const OpTable>(
-        buildOpTable(*rank->trace, *rank->launches, {window, groupByShapes}));
+        buildOpTable(*rank->run->trace, *rank->run->launches(), {window, groupByShapes}));
     post(job, [this, rank, index, table] {
       // A table of the run a new load has replaced meanwhile is of no use.
       const auto i = static_cast<std::size_t>(index);
-      if (i < ranks_.size() && ranks_[i] && ranks_[i]->trace == rank->trace)
+      if (i < ranks_.size() && ranks_[i] && ranks_[i]->run->trace == rank->run->trace)
         emit opTableReady(index, table);
     });
   });
@@ -158,15 +158,9 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
     data->label = QString::fromStdString(rank->label());
     data->path = QString::fromStdString(rank->kinetoPath);
     data->etPath = QString::fromStdString(rank->etPath);
-    data->trace = rank->trace;
     if (stage == RunStage::Read)  // laid out here, off the GUI thread
       data->layout = std::make_shared<const LaneLayout>(
-          LaneLayout::build(*data->trace, data->label.toStdString(), job->layout));
-    data->launches = rank->launches;
-    data->syncs = rank->syncs;
-    data->linkProblems = rank->linkProblems;
-    data->steps = rank->steps;
-    data->opTable = rank->opTable;
+          LaneLayout::build(*rank->trace, data->label.toStdString(), job->layout));
     slot = data;
     std::shared_ptr<const RankData> published = data;
     const QString name = QFileInfo(data->path).fileName();
@@ -179,7 +173,7 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
       if (stage == RunStage::Read) {
         if (ranks_.size() <= i) ranks_.resize(i + 1);
         ranks_[i] = published;
-        for (const auto& problem : published->trace->problems.all())
+        for (const auto& problem : published->run->trace->problems.all())
           problems_.push_back({name, problem});
         emit rankReady(index);
         emit problemsChanged();
@@ -188,7 +182,7 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
       ranks_[i] = published;
       switch (stage) {
         case RunStage::Link:
-          for (const auto& problem : published->linkProblems.all())
+          for (const auto& problem : published->run->linkProblems().all())
             problems_.push_back({name, problem});
           emit linksReady(index);
           emit problemsChanged();

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The Qt adapter of core's run API (session/run.h): it runs openRun() on a worker thread, lays
-// out each rank's lanes there too, and hops every stage's result to the GUI thread as it comes,
-// so the timeline shows before the tables are built; Cancel reaches core's CancelToken. What a
-// file is, how it is read, linked and analysed, and the words of every failure are core's.
+// out each rank's lanes there too, and hops each rank to the GUI thread as every stage completes
+// it, so the timeline shows before the tables are built; Cancel reaches core's CancelToken. What a
+// file is, how it is read, linked and analysed, and the words of every failure are core's: this
+// class only calls core's openRun and moves its results between threads (it builds no stage).
 #include <QFuture>
 #include <QObject>
 #include <QStringList>
@@ -12,34 +13,22 @@
 #include <memory>
 #include <vector>
 
-#include "analysis/op_table.h"
-#include "link/launch_index.h"
-#include "link/steps.h"
-#include "link/sync_dependencies.h"
-#include "model/trace.h"
 #include "session/run.h"
 #include "session/run_collectives.h"
 #include "view/lane_layout.h"
 
 namespace sutra::widgets {
 
-// Everything known about one rank, read-only once published: core's RankRun, its lanes' layout,
-// and the Qt strings the views show.
+// One rank as the GUI shows it, read-only once published: core's RankRun (its stages' results,
+// asked through it: run->has(RunStage::Analyse), run->steps() ...), its lanes' layout, and the Qt
+// strings the views show.
 struct RankData {
   std::shared_ptr<const RankRun> run;  // as core built it, up to the stage last announced
+  std::shared_ptr<const LaneLayout> layout;
   int rank = 0;
   QString label;   // "rank0"
   QString path;    // the Kineto trace it was read from
   QString etPath;  // the execution trace discovery paired with it, empty when none
-  std::shared_ptr<const Trace> trace;
-  std::shared_ptr<const LaneLayout> layout;
-  // The linker's results; null until the linking stage is done.
-  std::shared_ptr<const LaunchIndex> launches;
-  std::shared_ptr<const std::vector<SyncDependency>> syncs;
-  ProblemLog linkProblems;  // what attribution and sync matching could not resolve
-  // The analyses' results; empty until the analysis stage is done.
-  std::vector<Step> steps;
-  std::shared_ptr<const OpTable> opTable;  // the whole trace, not grouped by shapes
 };
 
 // A problem kind counted in one file, for the problems panel.

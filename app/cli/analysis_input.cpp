@@ -22,11 +22,11 @@ Result<AnalysisInput> loadAnalysisInput(const std::string& path, const AnalysisN
     auto run = openRankFiles({{std::nullopt, *file, {}, etPath}}, options);
     if (!run) return run.error();
     rank = run->ranks.front();
-    if (!(*rank)->linkNote.empty()) return Error{(*rank)->linkNote};
+    if (!(*rank)->linkNote().empty()) return Error{(*rank)->linkNote()};
   }
   if (!rank) return rank.error();
   const RankRun& r = **rank;
-  return AnalysisInput{*rank, r.trace, r.launches, r.steps, r.syncs, r.linked};
+  return AnalysisInput{*rank, r.trace, r.launches(), r.steps(), r.syncs(), r.linked()};
 }
 
 Result<std::int64_t> parseInteger(const std::string& text, const std::string& what) {

@@ -58,7 +58,7 @@ int runRanksBreakdown(const std::string& path, std::optional<std::int64_t> stepN
   std::vector<const RankRun*> opened;  // beside ranks
   for (const auto& rank : run->ranks) {
     if (!rank->trace) continue;  // a Chakra-only rank has no Kineto steps
-    std::vector<Step> steps = rank->steps;
+    std::vector<Step> steps = rank->steps();
     if (stepNumber) {
       const Step* step = findStep(steps, *stepNumber);
       if (!step)

@@ -108,7 +108,7 @@ using RankOutcome = RankSimulationResult;
 
 // What the launch and sync attribution, the linking and the graph could not resolve.
 ProblemLog rankProblems(const RankOutcome& o) {
-  ProblemLog problems = o.rank->linkProblems;
+  ProblemLog problems = o.rank->linkProblems();
   problems.merge(o.rank->simulation->problems);
   return problems;
 }
@@ -145,11 +145,11 @@ void printHuman(const std::vector<RankOutcome>& outcomes, const SimKnobs& knobs,
     std::size_t streams = 0, threads = 0;
     for (const auto& t : g.tracks) (t.device ? streams : threads) += 1;
     std::printf("rank %d: %s\n", sim.rank, o.rank->path().c_str());
-    if (!o.rank->linkNote.empty())
-      std::printf("  note: %s; simulating the Kineto trace alone\n", o.rank->linkNote.c_str());
-    else if (o.rank->linked)
+    if (!o.rank->linkNote().empty())
+      std::printf("  note: %s; simulating the Kineto trace alone\n", o.rank->linkNote().c_str());
+    else if (o.rank->linked())
       std::printf("  linked with %s (%s)\n", o.rank->etPath.c_str(),
-                  o.rank->linked->report.matching.c_str());
+                  o.rank->linked()->report.matching.c_str());
     if (o.clockOffset != 0)
       std::printf("  clock: %s%s from the other ranks' (its collectives' ends)\n",
                   o.clockOffset > 0 ? "+" : "-",
@@ -240,7 +240,7 @@ nlohmann::json toJson(const std::vector<RankOutcome>& outcomes, const Collective
     nlohmann::json rank = {
         {"rank", sim.rank},
         {"path", o.rank->path()},
-        {"et", o.rank->linked ? nlohmann::json(o.rank->etPath) : nlohmann::json()},
+        {"et", o.rank->linked() ? nlohmann::json(o.rank->etPath) : nlohmann::json()},
         {"measured_ns",
          sim.measuredTimes ? nlohmann::json(o.projection.measuredNs) : nlohmann::json()},
         {"simulated_ns", o.projection.simulatedNs},

@@ -90,7 +90,7 @@ int runStats(int argc, char** argv) {
   if (!window.ok()) return fail(window.error().message);
 
   OpTable table = wholeTrace
-                      ? *input->run->opTable
+                      ? *input->run->opTable()
                       : buildOpTable(trace, *input->launches,
                                      {*window, asked.groupByInputShapes, asked.countRecursionOnce});
   sortOpRows(table.rows,

@@ -28,7 +28,7 @@ struct AdviceOutcome {
 void showAdvice(const AnalysisContext& context) {
   QMainWindow* window = context.window;
   const auto run = context.session->run();
-  if (context.session->ranks().empty() || !run) {
+  if (context.session->ranks().empty() || !run || !run->has(RunStage::Simulate)) {
     QMessageBox::information(window, QObject::tr("Advice"),
                              QObject::tr("Open a trace and wait for it to load first."));
     return;
@@ -84,7 +84,8 @@ QAction* addAdviceAction(QMenu* analysis, const AnalysisContext& context) {
       QObject::tr("The problems in the run, each with its evidence and its simulated price"));
   analysis->addAction(action);
   auto update = [action, session] {
-    action->setEnabled(!session->ranks().empty() && session->run() != nullptr);
+    const auto run = session->run();  // the advice prices its findings on the run's simulation
+    action->setEnabled(!session->ranks().empty() && run && run->has(RunStage::Simulate));
   };
   updateOnLoadChanges(session, action, update);
   QObject::connect(action, &QAction::triggered, context.window, [context] { showAdvice(context); });

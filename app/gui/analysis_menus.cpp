@@ -164,7 +164,7 @@ void exportChakra(QMainWindow* window, widgets::TraceSession* session) {
   std::vector<chakra::RankExportInput> inputs;
   for (const auto& rank : session->ranks())
     inputs.push_back(
-        {rank->rank, rank->trace, rank->run->et, rank->etPath.toStdString(), rank->run->linked});
+        {rank->rank, rank->run->trace, rank->run->et(), rank->etPath.toStdString(), rank->run->linked()});
   const QString stem =
       QString::fromStdString(chakra::chakraStemFor(session->ranks().front()->path.toStdString()));
   for (const auto& in : inputs) {
@@ -344,7 +344,7 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
             QObject::tr("Chrome trace (*.json);;gzipped (*.json.gz)"),
             proposedName(session, rank.get(), QStringLiteral("measured.json")));
         if (path.isEmpty()) return;
-        const auto trace = rank->trace;
+        const auto trace = rank->run->trace;
         const auto inputs = protectedInputs(session);
         runExport(window, QObject::tr("Writing the timeline of %1...").arg(rank->label), path,
                   [trace, path, inputs] {
@@ -367,7 +367,7 @@ void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
         if (path.isEmpty()) return;
         // What the simulation window shows (what-if included) where one is open, else a plain
         // replay.
-        if (const auto* shown = shownSimulation(window, rank->trace.get())) {
+        if (const auto* shown = shownSimulation(window, rank->run->trace.get())) {
           const auto graph = shown->graph;
           const SimRun run = shown->variant ? *shown->variant : shown->baseline;
           const int rankNumber = rank->rank;

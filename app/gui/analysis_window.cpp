@@ -45,7 +45,7 @@ std::shared_ptr<const widgets::RankData> AnalysisContext::rank() const {
 std::shared_ptr<const widgets::RankData> AnalysisContext::analysedRank(const QString& title) const {
   auto data = rank();
   if (!data) return nullptr;
-  if (data->steps.empty() || !data->launches || !data->syncs) {
+  if (!data->run->has(RunStage::Analyse) || data->run->steps().empty()) {
     QMessageBox::information(window, title,
                              QObject::tr("The traces are still loading; try again when done."));
     return nullptr;

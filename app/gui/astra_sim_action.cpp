@@ -99,8 +99,8 @@ void simulateWithAstraSim(QMainWindow* window, widgets::TraceSession* session) {
   // What the session built, as File > Export > Chakra trace(s) exports it.
   std::vector<chakra::RankExportInput> inputs;
   for (const auto& rank : session->ranks())
-    inputs.push_back(
-        {rank->rank, rank->trace, rank->run->et, rank->etPath.toStdString(), rank->run->linked});
+    inputs.push_back({rank->rank, rank->run->trace, rank->run->et(), rank->etPath.toStdString(),
+                      rank->run->linked()});
   auto folder = std::make_shared<QTemporaryDir>();
   if (!folder->isValid()) {
     showError(window,

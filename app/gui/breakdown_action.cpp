@@ -33,7 +33,7 @@ void openBreakdown(const AnalysisContext& context) {
   const auto& loaded = context.session->ranks();
   std::vector<std::shared_ptr<const widgets::RankData>> ranks;
   for (const auto& r : loaded)
-    if (r->trace && !r->steps.empty()) ranks.push_back(r);
+    if (r->run->has(RunStage::Analyse) && !r->run->steps().empty()) ranks.push_back(r);
   const bool several = ranks.size() > 1 && ranks.size() == loaded.size();
   if (!several) ranks = {rank};
   QStringList labels;
@@ -50,7 +50,7 @@ void openBreakdown(const AnalysisContext& context) {
                    [navigation, ranks, several, view](std::int64_t number) {
                      const int index = several ? view->rankIndex() : 0;
                      if (index < 0 || std::size_t(index) >= ranks.size()) return;
-                     const Step* step = findStep(ranks[std::size_t(index)]->steps, number);
+                     const Step* step = findStep(ranks[std::size_t(index)]->run->steps(), number);
                      if (!step) return;
                      (several ? navigation.withRank(index) : navigation)
                          .showRange({step->start, step->deviceEnd});
@@ -68,8 +68,8 @@ void openBreakdown(const AnalysisContext& context) {
       [ranks] {
         Breakdowns out;
         for (const auto& r : ranks) {
-          out.ranks.push_back({r->rank, buildBreakdown(*r->trace, r->steps)});
-          out.hosts << hostThreadOf(*r->trace, out.ranks.back().breakdown);
+          out.ranks.push_back({r->rank, buildBreakdown(*r->run->trace, r->run->steps())});
+          out.hosts << hostThreadOf(*r->run->trace, out.ranks.back().breakdown);
         }
         return out;
       },

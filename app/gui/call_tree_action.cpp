@@ -28,16 +28,16 @@ void openCallTree(const AnalysisContext& context) {
   auto latest = std::make_shared<QString>();
   auto show = [view, rank, navigation, results = context.results, latest] {
     if (!navigation.current()) return;  // its run was replaced: the view keeps what it shows
-    const TimeWindow range = selectedWindow(*rank->trace, navigation);
+    const TimeWindow range = selectedWindow(*rank->run->trace, navigation);
     *latest = QStringLiteral("call trees %1 %2").arg(range.start).arg(range.end);
     results->request<std::pair<CallTree, CallTree>>(
         rank, *latest, view,
         [rank, range] {
-          return std::pair{buildCallTree(*rank->trace, *rank->launches, {range, false}),
-                           buildCallTree(*rank->trace, *rank->launches, {range, true})};
+          return std::pair{buildCallTree(*rank->run->trace, *rank->run->launches(), {range, false}),
+                           buildCallTree(*rank->run->trace, *rank->run->launches(), {range, true})};
         },
         [view, rank, latest, key = *latest](const std::pair<CallTree, CallTree>& trees) {
-          if (*latest == key) view->setCallTrees(rank->trace, trees.first, trees.second);
+          if (*latest == key) view->setCallTrees(rank->run->trace, trees.first, trees.second);
         });
   };
   show();

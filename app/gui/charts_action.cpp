@@ -15,13 +15,13 @@ namespace {
 void openCharts(const AnalysisContext& context) {
   const auto rank = context.rank();
   if (!rank) return;
-  if (!rank->opTable) {
+  if (!rank->run->has(RunStage::Analyse)) {
     QMessageBox::information(context.window, QObject::tr("Charts"),
                              QObject::tr("The traces are still loading; try again when done."));
     return;
   }
   auto* charts = new widgets::ChartsView;
-  charts->setRank(rank->trace, rank->opTable);
+  charts->setRank(rank->run->trace, rank->run->opTable());
   showAnalysisWindow(context.window, charts, QObject::tr("Charts of %1").arg(rank->label));
 }
 

@@ -34,26 +34,26 @@ void openCriticalPath(const AnalysisContext& context) {
   view->setObjectName("CriticalPathView");
   view->setNavigation(navigation);
   QStringList labels;
-  for (const Step& step : rank->steps)
+  for (const Step& step : rank->run->steps())
     labels << QObject::tr("%1 (%2)").arg(step.number).arg(QString::fromStdString(step.name));
-  const int first = stepInView(rank->steps, navigation.visibleRange());
+  const int first = stepInView(rank->run->steps(), navigation.visibleRange());
   view->setSteps(labels, first);
   showAnalysisWindow(context.window, view, QObject::tr("Critical path of %1").arg(rank->label));
   auto latest = std::make_shared<int>(-1);
   auto show = [view, rank, results = context.results, latest](int index) {
-    if (index < 0 || std::size_t(index) >= rank->steps.size()) return;
+    if (index < 0 || std::size_t(index) >= rank->run->steps().size()) return;
     *latest = index;
-    const Step step = rank->steps[std::size_t(index)];
+    const Step step = rank->run->steps()[std::size_t(index)];
     results->request<CriticalPath>(
         rank, QStringLiteral("critical path %1").arg(step.number), view,
         [rank, step] {
           CriticalPath path =
-              criticalPath(*rank->trace, *rank->launches, *rank->syncs, stepWindow(step));
-          path.label = describeWindow(rank->steps, WindowSpec{.step = step.number});
+              criticalPath(*rank->run->trace, *rank->run->launches(), *rank->run->syncs(), stepWindow(step));
+          path.label = describeWindow(rank->run->steps(), WindowSpec{.step = step.number});
           return path;
         },
         [view, rank, latest, index](const CriticalPath& path) {
-          if (*latest == index) view->setPath(rank->trace, path);
+          if (*latest == index) view->setPath(rank->run->trace, path);
         });
   };
   show(first);

@@ -27,15 +27,15 @@ void openFlameGraph(const AnalysisContext& context) {
   auto latest = std::make_shared<QString>();
   auto show = [view, rank, navigation, results = context.results, latest] {
     if (!navigation.current()) return;  // its run was replaced: the view keeps what it shows
-    const TimeWindow range = selectedWindow(*rank->trace, navigation);
+    const TimeWindow range = selectedWindow(*rank->run->trace, navigation);
     *latest = QStringLiteral("call tree %1 %2").arg(range.start).arg(range.end);
     results->request<CallTree>(
         rank, *latest, view,
         [rank, range] {
-          return buildCallTree(*rank->trace, *rank->launches, {range, false});
+          return buildCallTree(*rank->run->trace, *rank->run->launches(), {range, false});
         },
         [view, rank, latest, key = *latest](const CallTree& tree) {
-          if (*latest == key) view->setCallTree(rank->trace, tree);
+          if (*latest == key) view->setCallTree(rank->run->trace, tree);
         });
   };
   show();

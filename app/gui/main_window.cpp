@@ -573,7 +573,7 @@ std::shared_ptr<const widgets::RankData> MainWindow::rank() const {
 
 void MainWindow::onRankReady(int index) {
   const auto& data = session_->ranks()[static_cast<std::size_t>(index)];
-  navigation_->addRank(index, data->trace->events.size());
+  navigation_->addRank(index, data->run->trace->events.size());
   {
     const QSignalBlocker block(rankBox_);
     rankBox_->addItem(data->label + QStringLiteral("  (%1)").arg(QFileInfo(data->path).fileName()),
@@ -607,10 +607,10 @@ void MainWindow::onLayoutsChanged() {
 
 widgets::TimelinePart MainWindow::partOf(int index) const {
   const auto& data = session_->ranks()[static_cast<std::size_t>(index)];
-  return {data->trace, data->layout,
+  return {data->run->trace, data->layout,
           tr("%1  (%2, %3 events)")
               .arg(data->label, QFileInfo(data->path).fileName())
-              .arg(data->trace->events.size()),
+              .arg(data->run->trace->events.size()),
           0};
 }
 
@@ -626,7 +626,7 @@ void MainWindow::setCurrentRank(int index) {
   allRanks_ = false;
   selectRankItem(index);
   const auto& data = ranks[static_cast<std::size_t>(index)];
-  timeline_->setTrace(data->trace, data->layout);
+  timeline_->setTrace(data->run->trace, data->layout);
   timeline_->setAxisNote({});
   if (!searchBox_->text().isEmpty()) timeline_->search(searchBox_->text(), regexBox_->isChecked());
   followRank(index);
@@ -665,7 +665,7 @@ void MainWindow::followRank(int index) {
   details_->showDetails(nullptr, kNoEvent);
   ops_->clear();
   chain_->clear();
-  if (ranks[static_cast<std::size_t>(index)]->opTable) showAnalyses(index);
+  if (ranks[static_cast<std::size_t>(index)]->run->has(RunStage::Analyse)) showAnalyses(index);
   showRankSummary();
   updateTitle();
 }
@@ -765,7 +765,7 @@ void MainWindow::mirrorRanges() {
 void MainWindow::showRankSummary() {
   const auto data = rank();
   if (!data) return;
-  const Trace& trace = *data->trace;
+  const Trace& trace = *data->run->trace;
   QString text = tr("%1: %2 events on %3 lanes, %4, %5 flows")
                      .arg(data->label)
                      .arg(trace.events.size())
@@ -773,7 +773,7 @@ void MainWindow::showRankSummary() {
                      .arg(widgets::durationText(trace.endNs - trace.startNs))
                      .arg(trace.flows.size());
   // Which execution trace the rank is paired with, how and how well (after the link stage).
-  if (data->run && !data->etPath.isEmpty() && data->launches)
+  if (!data->etPath.isEmpty() && data->run->has(RunStage::Link))
     text += QStringLiteral("; ") + QString::fromStdString(describeEtLink(*data->run));
   if (allRanks_)
     text = tr("All %1 ranks on one time axis, %2. Tables follow the selection: %3")
@@ -790,21 +790,21 @@ void MainWindow::searchAndSelect(const QString& pattern) {
 
 void MainWindow::showAnalyses(int index) {
   const auto& data = session_->ranks()[static_cast<std::size_t>(index)];
-  ops_->setSteps(data->steps);
-  ops_->setTable(data->opTable);
+  ops_->setSteps(data->run->steps());
+  ops_->setTable(data->run->opTable());
 }
 
 void MainWindow::showChain(EventId event) {
   const auto data = rank();
-  if (!data || !data->launches || !data->syncs || event == kNoEvent) {
+  if (!data || !data->run->has(RunStage::Link) || event == kNoEvent) {
     chain_->clear();
     return;
   }
   // With the rank's ET linked, the chain also lists the op's data dependencies (ET producers and
   // consumers of its tensors), as `sutra-cli chain --et` does.
-  const LinkedTrace* linked = data->run ? data->run->linked.get() : nullptr;
-  chain_->setChain(data->trace,
-                   dependencyChain(*data->trace, *data->launches, *data->syncs, event, linked));
+  const LinkedTrace* linked = data->run->linked().get();
+  chain_->setChain(data->run->trace, dependencyChain(*data->run->trace, *data->run->launches(),
+                                                     *data->run->syncs(), event, linked));
 }
 
 void MainWindow::showCollective(EventId event) {
@@ -854,8 +854,8 @@ void MainWindow::onSelection(EventId event) {
   showCollective(event);
   // Selecting a step in the timeline puts the operator table on that step.
   if (!data || event == kNoEvent) return;
-  for (std::size_t i = 0; i < data->steps.size(); ++i)
-    if (data->steps[i].annotation == event) ops_->followStep(static_cast<int>(i));
+  for (std::size_t i = 0; i < data->run->steps().size(); ++i)
+    if (data->run->steps()[i].annotation == event) ops_->followStep(static_cast<int>(i));
 }
 
 void MainWindow::updateTitle() {

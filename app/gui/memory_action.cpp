@@ -22,8 +22,8 @@ void openMemory(const AnalysisContext& context) {
   view->setNavigation(context.rankNavigation());
   showAnalysisWindow(context.window, view, QObject::tr("Memory of %1").arg(rank->label));
   context.results->request<MemoryReport>(
-      rank, QStringLiteral("memory"), view, [rank] { return buildMemoryReport(*rank->trace); },
-      [view, rank](const MemoryReport& report) { view->setReport(rank->trace, report); });
+      rank, QStringLiteral("memory"), view, [rank] { return buildMemoryReport(*rank->run->trace); },
+      [view, rank](const MemoryReport& report) { view->setReport(rank->run->trace, report); });
 }
 
 const RegisterAnalysisWindow registered(150, QT_TR_NOOP("&Memory"), "MemoryAction", openMemory);

@@ -2,6 +2,7 @@
 #include "advice/advise.h"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_set>
 
 #include "advice/advice_scope.h"
@@ -24,9 +25,9 @@ Result<Advice> adviseRun(const Run& run, const AdviceOptions& options, const Can
   Advice advice;
   for (std::uint32_t i = 0; i < run.ranks.size(); ++i) {
     const RankRun& rank = *run.ranks[i];
-    if (!rank.trace || rank.stage < RunStage::Simulate)
+    if (!rank.trace || !rank.has(RunStage::Simulate))
       return Error{rank.path() + ": advise needs the rank read, linked, analysed and simulated"};
-    const AdviceScope scope{rank, i, *rank.trace, rank.steps};
+    const AdviceScope scope{rank, i, *rank.trace, rank.steps()};
     auto fusion = findFusionCandidates(scope);
     if (fusion.size() > options.maxFusionCandidates) fusion.resize(options.maxFusionCandidates);
     for (auto& found :
@@ -59,12 +60,22 @@ Result<Advice> adviseRun(const Run& run, const AdviceOptions& options, const Can
   advice.findings.insert(advice.findings.end(), stragglers.begin(), stragglers.end());
   // No finding without evidence.
   std::erase_if(advice.findings, [](const Finding& f) { return f.evidence.empty(); });
+  // The run as measured, replayed once for all the prices (where one has a fix to price).
+  std::optional<Result<RunSimulation>> baseline;
+  const Result<RunSimulation> noBaseline{Error{"not replayed"}};  // for findings with no fix
   for (auto& f : advice.findings) {
     if (cancel.canceled()) return Error{kCanceled};
     // Each event once, in the order the finder gave (the first is the one to show).
     std::unordered_set<EventId> seen;
     std::erase_if(f.evidence, [&](EventId id) { return !seen.insert(id).second; });
-    if (options.price) priceFinding(run, f);
+    if (!options.price) continue;
+    if (!baseline && f.fix.any()) {
+      SimulateOptions measured;
+      measured.causes = false;  // the prices read the projections alone
+      baseline.emplace(simulateRun(run, {}, measured));
+      if (*baseline) advice.replays += (*baseline)->replays;
+    }
+    advice.replays += priceFinding(run, baseline ? *baseline : noBaseline, f);
     if (f.price.priced) advice.stepNs = f.price.stepNs;
   }
   std::stable_sort(advice.findings.begin(), advice.findings.end(),

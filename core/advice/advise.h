@@ -22,6 +22,9 @@ struct AdviceOptions {
 struct Advice {
   std::vector<Finding> findings;  // priced ones by saving, largest first; then the unpriced
   TimeNs stepNs = 0;              // the mean step as the simulator replays it (0 when unpriced)
+  // How many times the run was replayed to price the findings: once as measured, then once per
+  // what-if (a finding's fix, and its other bound where it has one).
+  int replays = 0;
 };
 
 // Needs every rank's Simulate stage (openRun with the default options). Fails on a run with no

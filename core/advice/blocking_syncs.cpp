@@ -8,7 +8,7 @@ namespace sutra {
 
 std::vector<Finding> findBlockingSyncs(const AdviceScope& scope) {
   const Trace& trace = scope.trace;
-  if (!scope.rank.syncs) return {};
+  if (!scope.rank.syncs()) return {};
   // The calls that waited, with what they waited on, grouped by "op > call".
   struct Group {
     std::vector<EventId> calls;
@@ -18,7 +18,7 @@ std::vector<Finding> findBlockingSyncs(const AdviceScope& scope) {
   };
   std::map<std::string, Group> groups;
   EventId lastCall = kNoEvent;
-  for (const auto& dep : *scope.rank.syncs) {
+  for (const auto& dep : *scope.rank.syncs()) {
     if (dep.kind == SyncKind::StreamWaitEvent) continue;
     const Event& call = trace.events[dep.waiter];
     if (isDeviceOp(call.klass) || call.dur < kBlockingSyncMinNs) continue;

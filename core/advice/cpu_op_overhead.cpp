@@ -8,8 +8,8 @@ namespace sutra {
 
 std::vector<Finding> findCpuOpOverhead(const AdviceScope& scope) {
   const Trace& trace = scope.trace;
-  if (!scope.rank.launches) return {};
-  const LaunchIndex& launches = *scope.rank.launches;
+  if (!scope.rank.launches()) return {};
+  const LaunchIndex& launches = *scope.rank.launches();
   // Per outermost op: its device time and its launch calls' host time.
   struct OpWork {
     TimeNs device = 0;

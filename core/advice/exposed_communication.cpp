@@ -9,11 +9,11 @@ namespace sutra {
 
 std::vector<Finding> findExposedCommunication(const AdviceScope& scope) {
   const Trace& trace = scope.trace;
-  if (!scope.rank.launches) return {};
+  if (!scope.rank.launches()) return {};
   // Compute kernels' intervals per device, merged; and the communication kernels in the steps.
   std::vector<std::vector<std::pair<TimeNs, TimeNs>>> compute;
   std::vector<EventId> comms;
-  for (const auto& l : scope.rank.launches->launches()) {
+  for (const auto& l : scope.rank.launches()->launches()) {
     const Event& e = trace.events[l.deviceOp];
     if (e.klass != CategoryClass::Kernel) continue;
     const auto device = static_cast<std::size_t>(std::max(0, trace.lanes[e.lane].device));

@@ -164,15 +164,15 @@ std::vector<Finding> findFusionCandidates(const AdviceScope& scope) {
     for (LaneId lane = 0; lane < trace.lanes.size(); ++lane) {
       std::vector<Member> units;
       if (device) {
-        if (trace.lanes[lane].kind != LaneKind::DeviceStream || !scope.rank.launches) continue;
+        if (trace.lanes[lane].kind != LaneKind::DeviceStream || !scope.rank.launches()) continue;
         for (const Event& e : trace.laneEvents(lane)) {
           if (e.klass != CategoryClass::Kernel) continue;
           const auto id = static_cast<EventId>(&e - trace.events.data());
-          const EventId call = scope.rank.launches->runtimeCallOf(id);
+          const EventId call = scope.rank.launches()->runtimeCallOf(id);
           if (call == kNoEvent || frameworkInternal(call)) continue;
           const TimeNs launched = trace.events[call].start;
           if (launched < step.start || launched >= step.end) continue;
-          units.push_back({id, scope.rank.launches->launcherOf(id), call});
+          units.push_back({id, scope.rank.launches()->launcherOf(id), call});
         }
       } else {
         if (trace.lanes[lane].kind != LaneKind::HostThread) continue;

@@ -7,8 +7,8 @@ namespace sutra {
 
 std::vector<Finding> findHostBoundSteps(const AdviceScope& scope) {
   const Trace& trace = scope.trace;
-  if (!scope.rank.launches || !scope.hasDeviceOps()) return {};
-  const LaunchIndex& launches = *scope.rank.launches;
+  if (!scope.rank.launches() || !scope.hasDeviceOps()) return {};
+  const LaunchIndex& launches = *scope.rank.launches();
   // Every device op, by device start: one whose launch the trace lacks (a sampled trace, another
   // thread's) still kept the device busy.
   std::vector<EventId> ops;

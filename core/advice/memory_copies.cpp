@@ -27,8 +27,8 @@ std::string_view direction(std::string_view name) {
 
 std::vector<Finding> findMemoryCopies(const AdviceScope& scope) {
   const Trace& trace = scope.trace;
-  if (!scope.rank.launches) return {};
-  const LaunchIndex& launches = *scope.rank.launches;
+  if (!scope.rank.launches()) return {};
+  const LaunchIndex& launches = *scope.rank.launches();
   struct Group {
     std::vector<EventId> ops;
     std::vector<const Step*> steps;

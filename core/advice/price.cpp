@@ -23,29 +23,41 @@ TimeNs meanStep(const RunSimulation& sim, bool whatIf) {
 
 }  // namespace
 
-void priceFinding(const Run& run, Finding& finding) {
+int priceFinding(const Run& run, const Result<RunSimulation>& baseline, Finding& finding) {
   FindingPrice& price = finding.price;
   price.priced = false;
   if (!finding.fix.any()) {
     if (price.notPriced.empty()) price.notPriced = "no what-if models this fix";
-    return;
+    return 0;
   }
-  auto sim = simulateRun(run, finding.fix);
+  if (!baseline) {
+    price.notPriced = "the simulation failed: " + baseline.error().message;
+    return 0;
+  }
+  // The projections alone: what holds the run and what moved are not read here.
+  SimulateOptions whatIf;
+  whatIf.causes = false;
+  whatIf.baseline = &baseline.value();
+  auto sim = simulateRun(run, finding.fix, whatIf);
   if (!sim) {
     price.notPriced = "the simulation failed: " + sim.error().message;
-    return;
+    return 0;
   }
+  int replays = sim->replays;
   price.stepNs = meanStep(sim.value(), false);
   price.projectedStepNs = meanStep(sim.value(), true);
   price.priced = price.stepNs > 0;
   if (!price.priced) {
     price.notPriced = "the run has no step the simulator replays";
-    return;
+    return replays;
   }
   if (finding.otherBoundFix.any()) {
-    if (auto other = simulateRun(run, finding.otherBoundFix))
+    if (auto other = simulateRun(run, finding.otherBoundFix, whatIf)) {
+      replays += other->replays;
       price.otherBoundStepNs = meanStep(other.value(), true);
+    }
   }
+  return replays;
 }
 
 }  // namespace sutra

@@ -36,12 +36,12 @@ std::string causeOf(std::string_view name) {
 
 std::vector<Finding> findRuntimeSetup(const AdviceScope& scope) {
   const Trace& trace = scope.trace;
-  if (!scope.rank.launches) return {};
-  const LaunchIndex& launches = *scope.rank.launches;
+  if (!scope.rank.launches()) return {};
+  const LaunchIndex& launches = *scope.rank.launches();
   // Blocking calls are the blocking-sync finding's.
   std::unordered_set<EventId> waiters;
-  if (scope.rank.syncs)
-    for (const auto& dep : *scope.rank.syncs) waiters.insert(dep.waiter);
+  if (scope.rank.syncs())
+    for (const auto& dep : *scope.rank.syncs()) waiters.insert(dep.waiter);
   struct Group {
     std::vector<EventId> calls;
     TimeNs total = 0;

@@ -140,10 +140,11 @@ std::string stableName(std::string_view name) {
 std::unordered_map<std::string, TimeNs> hostTimePerStep(const RankRun& rank) {
   std::unordered_map<std::string, TimeNs> byName;
   const Trace& trace = *rank.trace;
-  const auto steps = static_cast<TimeNs>(std::max<std::size_t>(rank.steps.size(), 1));
-  const TimeNs from = rank.steps.empty() ? kNoAnchor : rank.steps.front().start;
-  const TimeNs to = rank.steps.empty() ? std::numeric_limits<TimeNs>::max()
-                                       : rank.steps.back().start + rank.steps.back().duration();
+  const auto steps = static_cast<TimeNs>(std::max<std::size_t>(rank.steps().size(), 1));
+  const TimeNs from = rank.steps().empty() ? kNoAnchor : rank.steps().front().start;
+  const TimeNs to = rank.steps().empty()
+                        ? std::numeric_limits<TimeNs>::max()
+                        : rank.steps().back().start + rank.steps().back().duration();
   std::vector<TimeNs> byId(trace.names.size(), 0);  // summed by interned name, named once after
   for (const Event& e : trace.events)
     if (isSimulatedHostEvent(e.klass) && e.start >= from && e.end() <= to) byId[e.name] += e.dur;
@@ -202,7 +203,7 @@ ExcessHostWork excessHostWork(const Run& run, HostTimes& times, std::size_t late
   if (share.empty()) return out;
   const Trace& trace = *late.trace;
   const SimGraph& g = late.simulation->graph;
-  const TimeNs from = late.steps.empty() ? kNoAnchor : late.steps.front().start;
+  const TimeNs from = late.steps().empty() ? kNoAnchor : late.steps().front().start;
   std::vector<double> shareOf(trace.names.size(), 0);  // by interned name: each named once
   for (StringId id = 0; id < shareOf.size(); ++id)
     if (const auto it = share.find(stableName(trace.names.view(id))); it != share.end())
@@ -224,7 +225,7 @@ ExcessHostWork excessHostWork(const Run& run, HostTimes& times, std::size_t late
       out.perStepNs += cut;
     }
   }
-  out.perStepNs /= static_cast<TimeNs>(std::max<std::size_t>(late.steps.size(), 1));
+  out.perStepNs /= static_cast<TimeNs>(std::max<std::size_t>(late.steps().size(), 1));
   return out;
 }
 
@@ -273,8 +274,8 @@ std::vector<Finding> findStragglers(const Run& run) {
     f.rankIndex = static_cast<std::uint32_t>(index);
     for (const auto& a : late.arrivals) f.evidence.push_back(a.event);
     f.occurrences = late.arrivals.size();
-    f.steps = rank.steps.size();
-    const auto stepCount = static_cast<TimeNs>(std::max<std::size_t>(rank.steps.size(), 1));
+    f.steps = rank.steps().size();
+    const auto stepCount = static_cast<TimeNs>(std::max<std::size_t>(rank.steps().size(), 1));
     f.measuredNs = late.othersWaited / stepCount;
     f.title = "straggler: rank " + std::to_string(rank.rank) + " arrives last at " +
               std::to_string(late.arrivals.size()) + " of " +

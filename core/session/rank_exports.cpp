@@ -9,12 +9,12 @@ namespace sutra {
 
 Status writeRankEtPlus(const RankRun& rank, const std::string& path,
                        const std::vector<std::string>& protectedPaths, std::string* matching) {
-  std::shared_ptr<const LinkedTrace> linked = rank.linked;
+  std::shared_ptr<const LinkedTrace> linked = rank.linked();
   if (!linked) {
     if (!rank.trace) return Error{rank.path() + ": no Kineto trace to link"};
     LinkOptions options;
     options.rank = rank.rank;
-    options.launches = rank.launches.get();
+    options.launches = rank.launches().get();
     auto alone = linkTraces(nullptr, rank.trace, options);
     if (!alone) return alone.error();
     linked = std::make_shared<const LinkedTrace>(std::move(alone).value());

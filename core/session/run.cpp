@@ -94,66 +94,34 @@ Result<std::vector<std::shared_ptr<RankRun>>> ranksToOpen(const std::vector<std:
   return Error{message};
 }
 
-class RunOpener {
+// Builds runs to a stage, reusing what each rank has.
+class RunBuilder {
  public:
-  RunOpener(const RunOptions& options, const RunCallbacks& callbacks, const CancelToken& cancel)
+  RunBuilder(const RunOptions& options, const RunCallbacks& callbacks, const CancelToken& cancel)
       : options_(options), callbacks_(callbacks), cancel_(cancel) {}
 
-  Result<Run> open(const std::vector<std::string>& paths) {
-    run_.paths = paths;
-    progress(0, "Looking for traces");
-    auto found = discoverTraces(paths);
-    if (!found) return found.error();
-    run_.notes = found->notes;
-    auto ranks = ranksToOpen(paths, *found, options_);
-    if (!ranks) return ranks.error();
-    return openRanks(std::move(*ranks));
-  }
+  // Ranks given by their files and numbered by their traces' distributedInfo where `numbered` is
+  // false for them.
+  void numberFromTraces(std::vector<bool> fromTrace) { rankFromTrace_ = std::move(fromTrace); }
+  // The traces given are used as they are, never read again (a trace of a test, or a view's own).
+  void keepTraces() { keepTraces_ = true; }
 
-  Result<Run> open(const std::vector<RankFiles>& files) {
-    std::vector<std::shared_ptr<RankRun>> ranks;
-    for (const RankFiles& f : files) {
-      auto rank = std::make_shared<RankRun>();
-      rank->rank = f.rank.value_or(0);
-      rank->kinetoPath = f.kineto;
-      rank->etPath = f.et;
-      rank->chakraPath = f.kineto.empty() ? f.chakra : std::string();
-      run_.paths.push_back(rank->path());
-      if (!f.et.empty()) run_.paths.push_back(f.et);
-      rankFromTrace_.push_back(!f.rank);
-      ranks.push_back(std::move(rank));
+  Result<Run> advance(const Run& run, RunStage stage) {
+    run_ = run;
+    stage_ = stage;
+    const std::size_t count = run_.ranks.size();
+    rebuilt_.assign(count, false);
+    for (std::size_t r = 0; r < count; ++r)
+      if (auto ok = read(r); !ok) return ok.error();
+    for (RunStage next : {RunStage::Link, RunStage::Analyse, RunStage::Simulate}) {
+      if (next > stage) break;
+      for (std::size_t r = 0; r < count; ++r)
+        if (auto ok = build(r, next); !ok) return ok.error();
     }
-    if (ranks.empty()) return Error{"no input"};
-    return openRanks(std::move(ranks));
-  }
-
-  Result<Run> open(std::shared_ptr<const Trace> trace) {
-    auto rank = std::make_shared<RankRun>();
-    rank->rank = trace->meta.rank.value_or(0);
-    rank->kinetoPath = trace->path;
-    rank->trace = std::move(trace);
-    run_.paths.push_back(rank->kinetoPath);
-    return openRanks({std::move(rank)});
-  }
-
- private:
-  Result<Run> openRanks(std::vector<std::shared_ptr<RankRun>> ranks) {
-    ranks_ = std::move(ranks);
-    run_.ranks.assign(ranks_.begin(), ranks_.end());
-    if (callbacks_.ranksFound) callbacks_.ranksFound(run_, static_cast<int>(ranks_.size()));
-
-    for (std::size_t r = 0; r < ranks_.size(); ++r)
-      if (ranks_[r]->trace) {
-        publish(r, RunStage::Read, ranks_[r]);  // read already
-      } else if (auto ok = read(r); !ok) {
-        return ok.error();
-      }
-    for (RunStage stage : {RunStage::Link, RunStage::Analyse, RunStage::Simulate}) {
-      if (stage > options_.until) break;
-      for (std::size_t r = 0; r < ranks_.size(); ++r)
-        if (auto ok = build(r, stage); !ok) return ok.error();
-    }
-    if (options_.until == RunStage::Simulate && ranks_.size() > 1) {
+    const bool simulationChanged =
+        std::find(rebuilt_.begin(), rebuilt_.end(), true) != rebuilt_.end();
+    if (simulationChanged) run_.collectives.reset();  // matched on graphs that have changed
+    if (stage == RunStage::Simulate && count > 1 && !run_.collectives) {
       if (cancel_.canceled()) return Error{kCanceled};
       progress(99, "Matching collectives across ranks");
       run_.collectives = std::make_shared<const RunCollectives>(matchRunCollectives(run_.ranks));
@@ -163,39 +131,50 @@ class RunOpener {
     return std::move(run_);
   }
 
+ private:
   void progress(int percent, const std::string& what) {
     if (callbacks_.progress) callbacks_.progress(percent, what);
   }
 
   // Republishes rank `r` after `stage`: what was handed out before stays as it was.
-  void publish(std::size_t r, RunStage stage, std::shared_ptr<RankRun> next) {
-    next->stage = stage;
-    ranks_[r] = next;
-    run_.ranks[r] = next;
+  void publish(std::size_t r, RunStage stage, std::shared_ptr<const RankRun> next) {
+    run_.ranks[r] = std::move(next);
     if (callbacks_.rank) callbacks_.rank(static_cast<int>(r), stage, run_.ranks[r]);
   }
 
-  Status read(std::size_t r) {
-    if (cancel_.canceled()) return Error{kCanceled};
-    auto next = std::make_shared<RankRun>(*ranks_[r]);
-    const int total = static_cast<int>(ranks_.size());
-    if (!next->chakraPath.empty()) {
-      // A Chakra-only rank: its graph is its whole run.
-      progress(static_cast<int>(r) * kReadShare / total,
-               "Reading " + std::filesystem::path(next->chakraPath).filename().string());
-      auto et = chakra::readChakraTrace(next->chakraPath);
-      if (!et) return et.error();
-      if (et->nodes.empty()) return Error{next->chakraPath + ": a Chakra graph with no nodes"};
-      ChakraSimOptions chakraOptions = options_.chakra;
-      // Collectives with no sized process group span the ranks opened (when more than one).
-      if (chakraOptions.worldSize <= 0 && ranks_.size() > 1)
-        for (const auto& other : ranks_)
-          chakraOptions.worldSize =
-              std::max<std::int64_t>(chakraOptions.worldSize, other->rank + 1);
-      next->simulation = prepareChakraSimulation(*et, next->rank, chakraOptions);
-      publish(r, RunStage::Simulate, std::move(next));
-      return Ok{};
+  bool syncsNeeded() const { return options_.syncDependencies || stage_ == RunStage::Simulate; }
+  bool etNeeded(const RankRun& rank) const { return options_.linkEt && !rank.etPath.empty(); }
+  // Linking an ET, sync dependencies and the simulation's collectives read the events' args.
+  bool argsNeeded(const RankRun& rank) const {
+    return options_.eventArgs || etNeeded(rank) || syncsNeeded();
+  }
+
+  // Whether rank `rank` must have `stage` built (again) to meet the options.
+  bool missing(const RankRun& rank, RunStage stage) const {
+    switch (stage) {
+      case RunStage::Read:
+        return !rank.trace || (!keepTraces_ && argsNeeded(rank) && !rank.trace->eventArgsRead);
+      case RunStage::Link:
+        return !rank.link || (syncsNeeded() && !rank.link->syncs) ||
+               (etNeeded(rank) && !rank.link->etTried);
+      case RunStage::Analyse:
+        return !rank.analysis || (options_.wholeTraceTable && !rank.analysis->opTable);
+      case RunStage::Simulate:
+        return !rank.simulation;
     }
+    return false;
+  }
+
+  Status read(std::size_t r) {
+    const RankRun& rank = *run_.ranks[r];
+    if (!rank.chakraPath.empty()) return rank.simulation ? Status{Ok{}} : readChakra(r);
+    if (!missing(rank, RunStage::Read)) return Ok{};
+    if (cancel_.canceled()) return Error{kCanceled};
+    auto next = std::make_shared<RankRun>();  // a new trace: nothing built on the old one stays
+    next->rank = rank.rank;
+    next->kinetoPath = rank.kinetoPath;
+    next->etPath = rank.etPath;
+    const int total = static_cast<int>(run_.ranks.size());
     const std::string stage =
         "Reading " + std::filesystem::path(next->kinetoPath).filename().string();
     int lastPercent = -1;
@@ -206,9 +185,7 @@ class RunOpener {
       return !cancel_.canceled();
     };
     KinetoReadOptions read;
-    // Linking an ET, sync dependencies and the simulation's collectives read the events' args.
-    read.eventArgs = options_.eventArgs || (options_.linkEt && !next->etPath.empty()) ||
-                     options_.syncDependencies || options_.until == RunStage::Simulate;
+    read.eventArgs = argsNeeded(*next);
     auto trace = readKinetoTrace(next->kinetoPath, read, onBytes);
     if (cancel_.canceled()) return Error{kCanceled};
     if (!trace) return trace.error();
@@ -216,103 +193,238 @@ class RunOpener {
     next->trace = std::make_shared<const Trace>(std::move(trace).value());
     if (r < rankFromTrace_.size() && rankFromTrace_[r])
       next->rank = next->trace->meta.rank.value_or(next->rank);
+    rebuilt_[r] = true;
     publish(r, RunStage::Read, std::move(next));
     return Ok{};
   }
 
-  Status build(std::size_t r, RunStage stage) {
+  // A Chakra-only rank: its graph is its whole run.
+  Status readChakra(std::size_t r) {
     if (cancel_.canceled()) return Error{kCanceled};
-    if (!ranks_[r]->trace) return Ok{};  // a Chakra-only rank is done
-    const int total = static_cast<int>(ranks_.size());
+    auto next = std::make_shared<RankRun>(*run_.ranks[r]);
+    const int total = static_cast<int>(run_.ranks.size());
+    progress(static_cast<int>(r) * kReadShare / total,
+             "Reading " + std::filesystem::path(next->chakraPath).filename().string());
+    auto et = chakra::readChakraTrace(next->chakraPath);
+    if (!et) return et.error();
+    if (et->nodes.empty()) return Error{next->chakraPath + ": a Chakra graph with no nodes"};
+    ChakraSimOptions chakraOptions = options_.chakra;
+    // Collectives with no sized process group span the ranks opened (when more than one).
+    if (chakraOptions.worldSize <= 0 && run_.ranks.size() > 1)
+      for (const auto& other : run_.ranks)
+        chakraOptions.worldSize = std::max<std::int64_t>(chakraOptions.worldSize, other->rank + 1);
+    next->simulation = prepareChakraSimulation(*et, next->rank, chakraOptions);
+    rebuilt_[r] = true;
+    publish(r, RunStage::Simulate, std::move(next));
+    return Ok{};
+  }
+
+  // Builds `stage` of rank `r` where it is missing; the stages after it are dropped with it.
+  Status build(std::size_t r, RunStage stage) {
+    const RankRun& rank = *run_.ranks[r];
+    if (!rank.trace) return Ok{};  // a Chakra-only rank is done
+    if (!missing(rank, stage)) return Ok{};
+    if (cancel_.canceled()) return Error{kCanceled};
+    const int total = static_cast<int>(run_.ranks.size());
     const int first = kReadShare + (static_cast<int>(stage) - 1) * 6;
     progress(first + static_cast<int>(r) * 6 / total, std::string(runStageName(stage)));
-    auto next = std::make_shared<RankRun>(*ranks_[r]);
+    auto next = std::make_shared<RankRun>(rank);
     switch (stage) {
       case RunStage::Link:
-        link(*next);
+        next->link = link(*next);
+        next->analysis.reset();
+        next->simulation.reset();
         break;
-      case RunStage::Analyse:
-        next->steps = findSteps(*next->trace, *next->launches);
+      case RunStage::Analyse: {
+        auto analysis = std::make_shared<AnalyseResult>();
+        analysis->steps = findSteps(*next->trace, *next->launches());
         if (options_.wholeTraceTable)
-          next->opTable = std::make_shared<const OpTable>(
-              buildOpTable(*next->trace, *next->launches, {wholeTraceWindow(*next->trace), false}));
+          analysis->opTable = std::make_shared<const OpTable>(buildOpTable(
+              *next->trace, *next->launches(), {wholeTraceWindow(*next->trace), false}));
+        next->analysis = std::move(analysis);
+        next->simulation.reset();
         break;
+      }
       case RunStage::Simulate:
-        next->simulation = prepareRankSimulation(
-            {next->trace, next->launches, next->syncs.get(), next->linked.get(), next->steps},
-            next->rank);
+        next->simulation =
+            prepareRankSimulation({next->trace, next->launches(), next->syncs().get(),
+                                   next->linked().get(), next->steps()},
+                                  next->rank);
         break;
       case RunStage::Read:
         break;
     }
+    rebuilt_[r] = true;
     publish(r, stage, std::move(next));
     return Ok{};
   }
 
   // Launches and syncs of the Kineto trace, and its ET linked where it has one. An ET that cannot
   // be read or linked leaves the Kineto trace alone, with the reason as a warning.
-  void link(RankRun& rank) {
+  std::shared_ptr<const LinkResult> link(const RankRun& rank) {
+    auto out = std::make_shared<LinkResult>();
     auto launches =
-        std::make_shared<const LaunchIndex>(LaunchIndex::build(*rank.trace, &rank.linkProblems));
-    if (options_.syncDependencies || options_.until == RunStage::Simulate)
-      rank.syncs = std::make_shared<const std::vector<SyncDependency>>(
-          findSyncDependencies(*rank.trace, *launches, &rank.linkProblems));
-    rank.launches = std::move(launches);
-    if (!options_.linkEt || rank.etPath.empty()) return;
+        std::make_shared<const LaunchIndex>(LaunchIndex::build(*rank.trace, &out->problems));
+    if (syncsNeeded())
+      out->syncs = std::make_shared<const std::vector<SyncDependency>>(
+          findSyncDependencies(*rank.trace, *launches, &out->problems));
+    out->launches = std::move(launches);
+    if (!etNeeded(rank)) return out;
+    out->etTried = true;
     auto et = readPytorchEt(rank.etPath);
-    if (!et) return unlinked(rank, et.error().message);
-    rank.et = std::make_shared<const EtTrace>(std::move(et).value());
+    if (!et) return unlinked(std::move(out), et.error().message);
+    out->et = std::make_shared<const EtTrace>(std::move(et).value());
     LinkOptions link;
     link.rank = rank.rank;
-    link.launches = rank.launches.get();
-    auto linked = linkTraces(rank.et, rank.trace, link);
-    if (!linked) return unlinked(rank, linked.error().message);
-    rank.linked = std::make_shared<const LinkedTrace>(std::move(linked).value());
+    link.launches = out->launches.get();
+    auto linked = linkTraces(out->et, rank.trace, link);
+    if (!linked) return unlinked(std::move(out), linked.error().message);
+    out->linked = std::make_shared<const LinkedTrace>(std::move(linked).value());
+    return out;
   }
 
-  static void unlinked(RankRun& rank, const std::string& why) {
-    rank.linkNote = why;
-    rank.linkProblems.add(Severity::Warning,
-                          "execution trace not linked; the Kineto trace is used alone", why);
+  static std::shared_ptr<const LinkResult> unlinked(std::shared_ptr<LinkResult> link,
+                                                    const std::string& why) {
+    link->note = why;
+    link->problems.add(Severity::Warning,
+                       "execution trace not linked; the Kineto trace is used alone", why);
+    return link;
   }
 
   RunOptions options_;
   RunCallbacks callbacks_;
   CancelToken cancel_;
+  RunStage stage_ = RunStage::Simulate;
   Run run_;
-  std::vector<std::shared_ptr<RankRun>> ranks_;  // the newest of each rank, still being built
+  std::vector<bool> rebuilt_;        // per rank: something was built for it
   std::vector<bool> rankFromTrace_;  // per rank given by its files: numbered by its trace
+  bool keepTraces_ = false;
 };
 
+// Tells discovery's ranks and builds them to options.until.
+Result<Run> openRanks(Run run, const RunOptions& options, const RunCallbacks& callbacks,
+                      const CancelToken& cancel, std::vector<bool> rankFromTrace = {}) {
+  if (callbacks.ranksFound) callbacks.ranksFound(run, static_cast<int>(run.ranks.size()));
+  RunBuilder builder(options, callbacks, cancel);
+  builder.numberFromTraces(std::move(rankFromTrace));
+  return builder.advance(run, options.until);
+}
+
 }  // namespace
+
+bool RankRun::has(RunStage stage) const {
+  if (!trace) return simulation != nullptr;  // a Chakra-only rank: its graph is its whole run
+  switch (stage) {
+    case RunStage::Read:
+      return true;
+    case RunStage::Link:
+      return link != nullptr;
+    case RunStage::Analyse:
+      return analysis != nullptr;
+    case RunStage::Simulate:
+      return simulation != nullptr;
+  }
+  return false;
+}
+
+// Each stage's results, or the same empty ones (a static of each kind) before it is done.
+namespace {
+template <typename Result, typename Field>
+const Field& fieldOr(const std::shared_ptr<const Result>& result, Field Result::*field) {
+  static const Field none{};
+  return result ? (*result).*field : none;
+}
+}  // namespace
+
+const std::shared_ptr<const LaunchIndex>& RankRun::launches() const {
+  return fieldOr(link, &LinkResult::launches);
+}
+const std::shared_ptr<const std::vector<SyncDependency>>& RankRun::syncs() const {
+  return fieldOr(link, &LinkResult::syncs);
+}
+const std::shared_ptr<const EtTrace>& RankRun::et() const { return fieldOr(link, &LinkResult::et); }
+const std::shared_ptr<const LinkedTrace>& RankRun::linked() const {
+  return fieldOr(link, &LinkResult::linked);
+}
+const std::string& RankRun::linkNote() const { return fieldOr(link, &LinkResult::note); }
+const ProblemLog& RankRun::linkProblems() const { return fieldOr(link, &LinkResult::problems); }
+const std::vector<Step>& RankRun::steps() const { return fieldOr(analysis, &AnalyseResult::steps); }
+const std::shared_ptr<const OpTable>& RankRun::opTable() const {
+  return fieldOr(analysis, &AnalyseResult::opTable);
+}
+
+bool Run::has(RunStage stage) const {
+  if (ranks.empty()) return false;
+  for (const auto& rank : ranks)
+    if (!rank->has(stage)) return false;
+  return stage != RunStage::Simulate || ranks.size() < 2 || collectives != nullptr;
+}
 
 std::string describeEtLink(const RankRun& rank) {
   if (rank.etPath.empty()) return "no execution trace";
   const std::string file = std::filesystem::path(rank.etPath).filename().string();
-  if (!rank.linked) {
-    if (rank.linkNote.empty()) return "ET " + file + " not linked yet";
-    return "ET " + file + " not linked (" + rank.linkNote + "); the Kineto trace alone";
+  if (!rank.linked()) {
+    if (rank.linkNote().empty()) return "ET " + file + " not linked yet";
+    return "ET " + file + " not linked (" + rank.linkNote() + "); the Kineto trace alone";
   }
-  const LinkReport& r = rank.linked->report;
+  const LinkReport& r = rank.linked()->report;
   return "linked with " + file + " " + linkMatchingWords(r.matching) + ": " +
          std::to_string(r.matchedEtOps) + " of " + std::to_string(r.etOps) + " ET ops matched, " +
          std::to_string(r.linkedDeviceOps) + " of " + std::to_string(r.deviceOps) +
          " device ops given their op";
 }
 
-Result<Run> openRun(const std::vector<std::string>& paths, const RunOptions& options,
-                    const RunCallbacks& callbacks, const CancelToken& cancel) {
-  return RunOpener(options, callbacks, cancel).open(paths);
+Result<Run> advanceRun(const Run& run, RunStage stage, const RunOptions& options,
+                       const RunCallbacks& callbacks, const CancelToken& cancel) {
+  if (run.ranks.empty()) return Error{"the run has no rank"};
+  return RunBuilder(options, callbacks, cancel).advance(run, stage);
 }
 
-Result<Run> openRankFiles(const std::vector<RankFiles>& ranks, const RunOptions& options,
+Result<Run> openRun(const std::vector<std::string>& paths, const RunOptions& options,
+                    const RunCallbacks& callbacks, const CancelToken& cancel) {
+  if (callbacks.progress) callbacks.progress(0, "Looking for traces");
+  auto found = discoverTraces(paths);
+  if (!found) return found.error();
+  auto ranks = ranksToOpen(paths, *found, options);
+  if (!ranks) return ranks.error();
+  Run run;
+  run.paths = paths;
+  run.notes = found->notes;
+  run.ranks.assign(ranks->begin(), ranks->end());
+  return openRanks(std::move(run), options, callbacks, cancel);
+}
+
+Result<Run> openRankFiles(const std::vector<RankFiles>& files, const RunOptions& options,
                           const RunCallbacks& callbacks, const CancelToken& cancel) {
-  return RunOpener(options, callbacks, cancel).open(ranks);
+  Run run;
+  std::vector<bool> rankFromTrace;
+  for (const RankFiles& f : files) {
+    auto rank = std::make_shared<RankRun>();
+    rank->rank = f.rank.value_or(0);
+    rank->kinetoPath = f.kineto;
+    rank->etPath = f.et;
+    rank->chakraPath = f.kineto.empty() ? f.chakra : std::string();
+    run.paths.push_back(rank->path());
+    if (!f.et.empty()) run.paths.push_back(f.et);
+    rankFromTrace.push_back(!f.rank);
+    run.ranks.push_back(std::move(rank));
+  }
+  if (run.ranks.empty()) return Error{"no input"};
+  return openRanks(std::move(run), options, callbacks, cancel, std::move(rankFromTrace));
 }
 
 Result<Run> runOfTrace(std::shared_ptr<const Trace> trace, const RunOptions& options) {
   if (!trace) return Error{"no trace"};
-  return RunOpener(options, {}, {}).open(std::move(trace));
+  auto rank = std::make_shared<RankRun>();
+  rank->rank = trace->meta.rank.value_or(0);
+  rank->kinetoPath = trace->path;
+  rank->trace = std::move(trace);
+  Run run;
+  run.paths.push_back(rank->kinetoPath);
+  run.ranks.push_back(std::move(rank));
+  RunBuilder builder(options, {}, {});
+  builder.keepTraces();
+  return builder.advance(run, options.until);
 }
 
 Result<std::shared_ptr<const RankRun>> openTrace(const std::string& path, RunOptions options) {

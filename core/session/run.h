@@ -4,16 +4,19 @@
 // drive this, so both read, link and analyse a trace directory the same way and fail with the
 // same words.
 //
-// openRun() discovers the ranks in the paths given and builds, stage by stage and rank by rank:
-//   Read     the rank's Kineto trace;
-//   Link     its launch index and sync dependencies, and its PyTorch execution trace (where
-//            discovery paired one) read and linked with the Kineto trace;
-//   Analyse  its steps and its whole-trace operator table;
+// A run is built stage by stage, rank by rank; each stage of a rank yields one immutable result
+// (shared_ptr<const>), built once and shared by every later stage and every copy of the rank:
+//   Read     the rank's Kineto trace (the result is the Trace itself);
+//   Link     a LinkResult: its launch index and sync dependencies, and its PyTorch execution trace
+//            (where discovery paired one) read and linked with the Kineto trace;
+//   Analyse  an AnalyseResult: its steps and its whole-trace operator table;
 //   Simulate its simulation graph (with the ET's inter-thread dependencies where it was linked);
-// then, with two ranks or more, the collectives matched across ranks. Each result is built once
-// and shared (shared_ptr<const>); a rank is republished as a new RankRun after each stage, so what
-// a caller was given never changes under it. Ranks that have only a Chakra graph (<prefix>.<r>.et)
-// are opened as simulation-only ranks where RunOptions::chakraGraphs asks for them.
+// then, with two ranks or more, the collectives matched across ranks. A rank's stage is what it
+// holds (RankRun::has); a rank is republished as a new RankRun after each stage, so what a caller
+// was given never changes under it. advanceRun() takes a run from where it stands to a later
+// stage, building only what is missing; openRun() is discovery followed by advanceRun(). Ranks
+// that have only a Chakra graph (<prefix>.<r>.et) are opened as simulation-only ranks where
+// RunOptions::chakraGraphs asks for them.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -42,29 +45,51 @@ enum class RunStage { Read, Link, Analyse, Simulate };
 // What a stage does, as progress shows it: "Building the operator table".
 std::string_view runStageName(RunStage stage);
 
-// Everything known about one rank. Fields stay null (empty) until their stage is done.
+// What the Link stage built for one rank.
+struct LinkResult {
+  std::shared_ptr<const LaunchIndex> launches;
+  std::shared_ptr<const std::vector<SyncDependency>> syncs;  // null where not asked for
+  std::shared_ptr<const EtTrace> et;
+  // The ET linked with the Kineto trace; null without an ET or where linking failed (note says
+  // why: the Kineto trace is then used alone).
+  std::shared_ptr<const LinkedTrace> linked;
+  std::string note;
+  bool etTried = false;  // the rank's ET was read and linked (or failed to be)
+  ProblemLog problems;   // what attribution, sync matching and linking could not resolve
+};
+
+// What the Analyse stage built for one rank.
+struct AnalyseResult {
+  std::vector<Step> steps;
+  std::shared_ptr<const OpTable> opTable;  // the whole trace, not grouped by shapes; null if not
+                                           // asked for
+};
+
+// Everything known about one rank: where it comes from and the result of each stage it has been
+// through (null before). A Chakra-only rank has its simulation alone.
 struct RankRun {
   int rank = 0;
-  std::string kinetoPath;           // empty for a Chakra-only rank
-  std::string etPath;               // the execution trace discovery paired with it, empty when none
-  std::string chakraPath;           // a Chakra-only rank's graph
-  RunStage stage = RunStage::Read;  // the last stage done
+  std::string kinetoPath;  // empty for a Chakra-only rank
+  std::string etPath;      // the execution trace discovery paired with it, empty when none
+  std::string chakraPath;  // a Chakra-only rank's graph
 
-  std::shared_ptr<const Trace> trace;  // null for a Chakra-only rank
-  // Link
-  std::shared_ptr<const LaunchIndex> launches;
-  std::shared_ptr<const std::vector<SyncDependency>> syncs;
-  std::shared_ptr<const EtTrace> et;
-  // The ET linked with the Kineto trace; null without an ET or where linking failed (linkNote
-  // says why: the Kineto trace is then used alone).
-  std::shared_ptr<const LinkedTrace> linked;
-  std::string linkNote;
-  ProblemLog linkProblems;  // what attribution, sync matching and linking could not resolve
-  // Analyse
-  std::vector<Step> steps;
-  std::shared_ptr<const OpTable> opTable;  // the whole trace, not grouped by shapes
-  // Simulate
-  std::shared_ptr<const RankSimulation> simulation;
+  std::shared_ptr<const Trace> trace;                // Read
+  std::shared_ptr<const LinkResult> link;            // Link
+  std::shared_ptr<const AnalyseResult> analysis;     // Analyse
+  std::shared_ptr<const RankSimulation> simulation;  // Simulate
+
+  // Whether the rank has been through `stage` (the one way to ask whether a result is there).
+  bool has(RunStage stage) const;
+
+  // The stages' results, or empty ones before the stage is done.
+  const std::shared_ptr<const LaunchIndex>& launches() const;
+  const std::shared_ptr<const std::vector<SyncDependency>>& syncs() const;
+  const std::shared_ptr<const EtTrace>& et() const;
+  const std::shared_ptr<const LinkedTrace>& linked() const;
+  const std::string& linkNote() const;
+  const ProblemLog& linkProblems() const;
+  const std::vector<Step>& steps() const;
+  const std::shared_ptr<const OpTable>& opTable() const;
 
   // "rank0"
   std::string label() const { return "rank" + std::to_string(rank); }
@@ -83,6 +108,9 @@ struct Run {
   std::vector<std::string> notes;                     // discovery's: unpaired files and why
   std::vector<std::shared_ptr<const RankRun>> ranks;  // in rank order
   std::shared_ptr<const RunCollectives> collectives;  // two ranks or more, after Simulate
+  // Whether every rank has been through `stage` (and, at Simulate with two ranks or more, the
+  // collectives are matched).
+  bool has(RunStage stage) const;
 };
 
 struct RunOptions {
@@ -93,7 +121,7 @@ struct RunOptions {
     return options;
   }
 
-  RunStage until = RunStage::Simulate;  // the last stage to build
+  RunStage until = RunStage::Simulate;  // the last stage openRun builds
   bool linkEt = true;                   // read and link each rank's ET where it has one
   bool wholeTraceTable = true;          // Analyse builds the whole-trace operator table
   bool syncDependencies = true;         // Link finds the sync dependencies (Simulate needs them)
@@ -116,8 +144,16 @@ struct RunCallbacks {
   std::function<void(const std::shared_ptr<const RunCollectives>& collectives)> collectives;
 };
 
-// Opens `paths` (files and/or directories). Fails with a message naming the file and the problem
-// when there is nothing to open; a canceled open fails with kCanceled.
+// Takes `run` on to `stage`: each rank's missing results are built, what it has is reused (a stage
+// is built again, with those after it, only where `options` need more of it than it holds: sync
+// dependencies, the ET linked, the events' args, the whole-trace table). `run` is not changed;
+// `options.until` is ignored. Fails as openRun does.
+Result<Run> advanceRun(const Run& run, RunStage stage, const RunOptions& options = {},
+                       const RunCallbacks& callbacks = {}, const CancelToken& cancel = {});
+
+// Opens `paths` (files and/or directories): discovery, then advanceRun() to `options.until`.
+// Fails with a message naming the file and the problem when there is nothing to open; a canceled
+// open fails with kCanceled.
 Result<Run> openRun(const std::vector<std::string>& paths, const RunOptions& options = {},
                     const RunCallbacks& callbacks = {}, const CancelToken& cancel = {});
 

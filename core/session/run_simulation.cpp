@@ -41,11 +41,22 @@ Result<RunSimulation> simulateRun(const Run& run, const SimKnobs& knobs,
                                   const SimulateOptions& options) {
   if (auto ok = validateKnobs(knobs); !ok) return ok.error();
   if (auto ok = checkRanks(run); !ok) return ok.error();
+  const RunSimulation* given = options.baseline;
+  if (given && (given->whatIf() || given->ranks.size() != run.ranks.size()))
+    return Error{"simulate: the baseline given is not this run simulated as measured"};
+  if (given)
+    for (std::size_t r = 0; r < run.ranks.size(); ++r)
+      if (given->ranks[r].rank->simulation != run.ranks[r]->simulation)
+        return Error{"simulate: the baseline given is not this run simulated as measured"};
   RunSimulation out;
   out.knobs = knobs;
   // The run's own matching where it was built (two ranks or more); one rank matches nothing.
   std::vector<TimeNs> offsets(run.ranks.size(), 0);
-  if (run.collectives) {
+  if (given) {
+    out.matching = given->matching;
+    out.network = given->network;
+    for (std::size_t r = 0; r < run.ranks.size(); ++r) offsets[r] = given->ranks[r].clockOffset;
+  } else if (run.collectives) {
     out.matching = run.collectives->matching;
     out.network = run.collectives->network;
     offsets = run.collectives->clockOffsets;
@@ -57,8 +68,15 @@ Result<RunSimulation> simulateRun(const Run& run, const SimKnobs& knobs,
   }
   std::vector<const SimGraph*> graphs;
   for (const auto& rank : run.ranks) graphs.push_back(&rank->simulation->graph);
-  auto baselines = simulateRanks(graphs, out.matching.collectives, {}, offsets);
-  if (!baselines) return baselines.error();
+  std::vector<SimRun> baselines;
+  if (given) {
+    for (const auto& r : given->ranks) baselines.push_back(r.baseline);
+  } else {
+    auto replayed = simulateRanks(graphs, out.matching.collectives, {}, offsets);
+    if (!replayed) return replayed.error();
+    ++out.replays;
+    baselines = std::move(replayed).value();
+  }
   std::optional<std::vector<SimRun>> variants;
   std::vector<SimCollective> variantCollectives;  // with the unmatched ops under a network knob
   if (knobs.any()) {
@@ -81,32 +99,37 @@ Result<RunSimulation> simulateRun(const Run& run, const SimKnobs& knobs,
     }
     auto runs = simulateRanks(graphs, collectives, knobs, offsets);
     if (!runs) return runs.error();
+    ++out.replays;
     variants = std::move(runs.value());
   }
   // What holds each rank, on the runs of all ranks (before they move into the results).
-  std::vector<WhatHolds> holds;
-  for (std::size_t r = 0; r < run.ranks.size(); ++r)
-    holds.push_back(whatHolds(graphs, variants ? *variants : baselines.value(),
-                              variants ? variantCollectives : out.matching.collectives, offsets,
-                              static_cast<std::uint32_t>(r)));
+  std::vector<WhatHolds> holds(run.ranks.size());
+  if (options.causes)
+    for (std::size_t r = 0; r < run.ranks.size(); ++r)
+      holds[r] = whatHolds(graphs, variants ? *variants : baselines,
+                           variants ? variantCollectives : out.matching.collectives, offsets,
+                           static_cast<std::uint32_t>(r));
   for (std::size_t r = 0; r < run.ranks.size(); ++r) {
     RankSimulationResult result;
-    result.holds = holds[r];
+    result.holds = std::move(holds[r]);
     result.rank = run.ranks[r];
     result.clockOffset = offsets[r];
-    result.baseline = std::move((*baselines)[r]);
+    result.baseline = std::move(baselines[r]);
     const SimGraph& graph = *graphs[r];
     if (variants) {
       result.run = std::move((*variants)[r]);
-      result.moved = whatMoved(graph, result.baseline, result.run);
+      if (options.causes) result.moved = whatMoved(graph, result.baseline, result.run);
     } else {
       result.run = result.baseline;
     }
     auto steps = stepsToProject(*result.rank, options);
     if (!steps) return steps.error();
     result.projection = projectSteps(graph, result.run, *steps);
-    result.baselineProjection =
-        variants ? projectSteps(graph, result.baseline, *steps) : result.projection;
+    if (given)
+      result.baselineProjection = given->ranks[r].baselineProjection;
+    else
+      result.baselineProjection =
+          variants ? projectSteps(graph, result.baseline, *steps) : result.projection;
     out.ranks.push_back(std::move(result));
   }
   return out;

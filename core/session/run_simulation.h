@@ -32,6 +32,9 @@ struct RankSimulationResult {
 
 struct RunSimulation {
   SimKnobs knobs;
+  // How many times the ranks were replayed together to produce this (simulateRanks calls): 1 as
+  // measured, 2 under knobs, 1 under knobs where the baseline was given.
+  int replays = 0;
   std::vector<RankSimulationResult> ranks;  // the run's ranks, in order
   CollectiveMatching matching;
   TransferFit network;  // the collectives' transfers, fitted (simulate/transfer_model.h)
@@ -40,10 +43,17 @@ struct RunSimulation {
 
 struct SimulateOptions {
   std::optional<std::int64_t> onlyStep;  // project this step alone (ProfilerStep#N)
+  // Off: no WhatHolds and no WhatMoved (RankSimulationResult::holds and moved stay empty), for
+  // what reads the projections alone (the advice's prices).
+  bool causes = true;
+  // The same run simulated as measured (no knobs, the same onlyStep): its replay is reused, not
+  // done again. Null: replayed here.
+  const RunSimulation* baseline = nullptr;
 };
 
 // Needs every rank's Simulate stage. Fails on invalid knobs, on a gap in the ranks (their peers
-// refer to rank numbers) and on a step a rank does not have.
+// refer to rank numbers), on a step a rank does not have, and on a baseline that is not this run's
+// as measured.
 Result<RunSimulation> simulateRun(const Run& run, const SimKnobs& knobs = {},
                                   const SimulateOptions& options = {});
 

@@ -44,11 +44,11 @@ class KernelTable final : public RankRowsTable {
 
  protected:
   std::size_t rowsOf(const RankSlot& slot, std::size_t) const override {
-    return slot.run->launches ? slot.run->launches->launches().size() : 0;
+    return slot.run->launches() ? slot.run->launches()->launches().size() : 0;
   }
   void rankColumn(const RankSlot& slot, std::size_t rank, std::size_t row, int column,
                   sqlite3_context* ctx) const override {
-    const DeviceLaunch& launch = slot.run->launches->launches()[row];
+    const DeviceLaunch& launch = slot.run->launches()->launches()[row];
     const Trace& trace = *slot.trace;
     const Event& e = trace.events[launch.deviceOp];
     const Lane& lane = trace.lanes[e.lane];
@@ -102,8 +102,8 @@ class LaunchTable final : public RankRowsTable {
  protected:
   std::size_t rowsOf(const RankSlot& slot, std::size_t rank) const override {
     if (rows_.size() <= rank) rows_.resize(rank + 1);
-    if (!slot.run->launches) return 0;
-    const auto& launches = slot.run->launches->launches();
+    if (!slot.run->launches()) return 0;
+    const auto& launches = slot.run->launches()->launches();
     for (std::uint32_t i = 0; i < launches.size(); ++i)
       if (launches[i].runtimeCall != kNoEvent) rows_[rank].push_back(i);
     rows_[rank].shrink_to_fit();
@@ -111,7 +111,7 @@ class LaunchTable final : public RankRowsTable {
   }
   void rankColumn(const RankSlot& slot, std::size_t rank, std::size_t row, int column,
                   sqlite3_context* ctx) const override {
-    const DeviceLaunch& launch = slot.run->launches->launches()[rows_[rank][row]];
+    const DeviceLaunch& launch = slot.run->launches()->launches()[rows_[rank][row]];
     const Trace& trace = *slot.trace;
     const Event& call = trace.events[launch.runtimeCall];
     switch (column) {
@@ -151,11 +151,11 @@ class SyncTable final : public RankRowsTable {
 
  protected:
   std::size_t rowsOf(const RankSlot& slot, std::size_t) const override {
-    return slot.run->syncs ? slot.run->syncs->size() : 0;
+    return slot.run->syncs() ? slot.run->syncs()->size() : 0;
   }
   void rankColumn(const RankSlot& slot, std::size_t rank, std::size_t row, int column,
                   sqlite3_context* ctx) const override {
-    const SyncDependency& s = (*slot.run->syncs)[row];
+    const SyncDependency& s = (*slot.run->syncs())[row];
     switch (column) {
       case 0:
         return resultInt(ctx, slot.run->rank);

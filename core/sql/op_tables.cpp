@@ -67,7 +67,7 @@ class OpTableRows final : public RankRowsTable {
   std::size_t rowsOf(const RankSlot& slot, std::size_t rank) const override {
     if (rows_.size() <= rank) rows_.resize(rank + 1);
     auto& rows = rows_[rank];
-    if (const LinkedTrace* linked = slot.run->linked.get()) {
+    if (const LinkedTrace* linked = slot.run->linked().get()) {
       for (std::uint32_t i = 0; i < linked->ops.size(); ++i)
         if (linked->ops[i].isCpu()) rows.push_back(i);
     } else if (slot.trace) {
@@ -86,7 +86,7 @@ class OpTableRows final : public RankRowsTable {
     const std::uint32_t at = rows_[rank][row];
     if (column == kId) return resultInt(ctx, firstRowOf(rank) + static_cast<std::int64_t>(row));
     if (column == kRank) return resultInt(ctx, slot.run->rank);
-    if (const LinkedTrace* linked = slot.run->linked.get())
+    if (const LinkedTrace* linked = slot.run->linked().get())
       return linkedColumn(*linked, rank, linked->ops[at], column, ctx);
     const Trace& trace = *slot.trace;
     const Event& e = trace.events[at];
@@ -172,11 +172,11 @@ class EtNodeTable final : public RankRowsTable {
 
  protected:
   std::size_t rowsOf(const RankSlot& slot, std::size_t) const override {
-    return slot.run->et ? slot.run->et->nodes.size() : 0;
+    return slot.run->et() ? slot.run->et()->nodes.size() : 0;
   }
   void rankColumn(const RankSlot& slot, std::size_t, std::size_t row, int column,
                   sqlite3_context* ctx) const override {
-    const EtNode& n = slot.run->et->nodes[row];
+    const EtNode& n = slot.run->et()->nodes[row];
     switch (column) {
       case 0:
         return resultInt(ctx, slot.run->rank);
@@ -238,11 +238,11 @@ class KeyAveragesTable final : public RankRowsTable {
 
  protected:
   std::size_t rowsOf(const RankSlot& slot, std::size_t) const override {
-    return slot.run->opTable ? slot.run->opTable->rows.size() : 0;
+    return slot.run->opTable() ? slot.run->opTable()->rows.size() : 0;
   }
   void rankColumn(const RankSlot& slot, std::size_t, std::size_t row, int column,
                   sqlite3_context* ctx) const override {
-    const OpRow& r = slot.run->opTable->rows[row];
+    const OpRow& r = slot.run->opTable()->rows[row];
     switch (column) {
       case 0:
         return resultInt(ctx, slot.run->rank);

@@ -62,7 +62,7 @@ class RankTable final : public RowTable {
         if (t && t->meta.worldSize) return resultInt(ctx, *t->meta.worldSize);
         break;
       case 10:
-        return resultViewOrNull(ctx, run.linkNote);
+        return resultViewOrNull(ctx, run.linkNote());
       default:
         break;
     }
@@ -84,11 +84,11 @@ class StepTable final : public RankRowsTable {
 
  protected:
   std::size_t rowsOf(const RankSlot& slot, std::size_t) const override {
-    return slot.run->steps.size();
+    return slot.run->steps().size();
   }
   void rankColumn(const RankSlot& slot, std::size_t rank, std::size_t row, int column,
                   sqlite3_context* ctx) const override {
-    const Step& s = slot.run->steps[row];
+    const Step& s = slot.run->steps()[row];
     switch (column) {
       case 0:
         return resultInt(ctx, slot.run->rank);

@@ -33,7 +33,7 @@ const RankRun& analysedRank(const RunHandle& h, std::size_t index) {
   if (index >= h.run.ranks.size()) throw nb::index_error("no such rank index");
   const RankRun& rank = *h.run.ranks[index];
   if (!rank.trace) throw CoreError(rank.path() + ": a Chakra graph alone has no Kineto events");
-  if (rank.stage < RunStage::Analyse || !rank.launches)
+  if (!rank.has(RunStage::Analyse) || !rank.launches())
     throw CoreError(rank.path() + ": not analysed (open it with until='analyse' or later)");
   return rank;
 }
@@ -46,7 +46,7 @@ struct Window {
 };
 
 TimeWindow resolved(const RankRun& rank, const Window& w) {
-  return valueOr(resolveWindow(*rank.trace, rank.steps, w.spec()));
+  return valueOr(resolveWindow(*rank.trace, rank.steps(), w.spec()));
 }
 
 // Runs `build` with the GIL released and returns its document as JSON text.
@@ -67,9 +67,9 @@ std::string opTable(const RunHandle& h, std::size_t index, bool byShape, bool re
   return released([&] {
     // The whole trace as torch counts it is the table the run built already.
     OpTable table =
-        w.whole() && !byShape && !recursionOnce && rank.opTable
-            ? *rank.opTable
-            : buildOpTable(*rank.trace, *rank.launches, {window, byShape, recursionOnce});
+        w.whole() && !byShape && !recursionOnce && rank.opTable()
+            ? *rank.opTable()
+            : buildOpTable(*rank.trace, *rank.launches(), {window, byShape, recursionOnce});
     sortOpRows(table.rows, table.hasDeviceTime() ? OpSort::SelfDevice : OpSort::SelfCpu);
     return opTableJson(table);
   });
@@ -78,7 +78,7 @@ std::string opTable(const RunHandle& h, std::size_t index, bool byShape, bool re
 std::string steps(const RunHandle& h, std::size_t index) {
   const RankRun& rank = analysedRank(h, index);
   Json out = Json::array();
-  for (const Step& s : rank.steps)
+  for (const Step& s : rank.steps())
     out.push_back({{"step", s.number},
                    {"name", s.name},
                    {"annotation_id", s.annotation == kNoEvent ? Json(nullptr) : Json(s.annotation)},
@@ -95,9 +95,9 @@ std::string steps(const RunHandle& h, std::size_t index) {
 std::string breakdown(const RunHandle& h, std::size_t index, std::optional<std::int64_t> step,
                       double idleHintPercent) {
   const RankRun& rank = analysedRank(h, index);
-  std::vector<Step> chosen = rank.steps;
+  std::vector<Step> chosen = rank.steps();
   if (step) {
-    const Step* found = findStep(rank.steps, *step);
+    const Step* found = findStep(rank.steps(), *step);
     if (!found) throw CoreError(rank.kinetoPath + ": no step " + std::to_string(*step));
     chosen = {*found};
   }
@@ -112,20 +112,20 @@ std::string callTree(const RunHandle& h, std::size_t index, Window w, bool botto
   const RankRun& rank = analysedRank(h, index);
   const TimeWindow window = resolved(rank, w);
   return released([&] {
-    const CallTree tree = buildCallTree(*rank.trace, *rank.launches, {window, bottomUp});
+    const CallTree tree = buildCallTree(*rank.trace, *rank.launches(), {window, bottomUp});
     return callTreeJson(*rank.trace, tree, depth);
   });
 }
 
 std::string criticalPathOf(const RunHandle& h, std::size_t index, Window w) {
   const RankRun& rank = analysedRank(h, index);
-  if (!rank.syncs) throw CoreError(rank.kinetoPath + ": opened without its sync dependencies");
+  if (!rank.syncs()) throw CoreError(rank.kinetoPath + ": opened without its sync dependencies");
   // As sutra-cli critical-path: the first step where none is asked.
-  if (w.whole() && !rank.steps.empty()) w.step = rank.steps.front().number;
+  if (w.whole() && !rank.steps().empty()) w.step = rank.steps().front().number;
   const TimeWindow window = resolved(rank, w);
   return released([&] {
-    CriticalPath path = criticalPath(*rank.trace, *rank.launches, *rank.syncs, window);
-    path.label = describeWindow(rank.steps, w.spec());
+    CriticalPath path = criticalPath(*rank.trace, *rank.launches(), *rank.syncs(), window);
+    path.label = describeWindow(rank.steps(), w.spec());
     return criticalPathJson(*rank.trace, path);
   });
 }
@@ -139,7 +139,7 @@ std::string chain(const RunHandle& h, std::size_t index, std::optional<std::int6
                   std::optional<std::string> name, std::size_t nth, std::size_t maxLaunches) {
   const RankRun& rank = analysedRank(h, index);
   const Trace& trace = *rank.trace;
-  if (!rank.syncs) throw CoreError(rank.kinetoPath + ": opened without its sync dependencies");
+  if (!rank.syncs()) throw CoreError(rank.kinetoPath + ": opened without its sync dependencies");
   EventId focus = kNoEvent;
   if (event) {
     if (*event < 0 || static_cast<std::uint64_t>(*event) >= trace.events.size())
@@ -157,8 +157,8 @@ std::string chain(const RunHandle& h, std::size_t index, std::optional<std::int6
   ChainOptions options;
   options.maxLaunches = maxLaunches;
   return released([&] {
-    return chainJson(trace, dependencyChain(trace, *rank.launches, *rank.syncs, focus,
-                                            rank.linked.get(), options));
+    return chainJson(trace, dependencyChain(trace, *rank.launches(), *rank.syncs(), focus,
+                                            rank.linked().get(), options));
   });
 }
 
@@ -182,9 +182,9 @@ std::string compare(const RunHandle& a, std::size_t rankA, std::optional<std::in
   const auto labels = runLabels({given(a, ra), given(b, rb)});
   auto side = [&](const RankRun& rank, std::optional<std::int64_t> step, const std::string& run,
                   std::string& label) {
-    const TimeWindow window = valueOr(resolveWindow(*rank.trace, rank.steps, {.step = step}));
-    label = run + (step ? " " + describeWindow(rank.steps, {.step = step}) : std::string());
-    return buildOpTable(*rank.trace, *rank.launches, {window, byShape});
+    const TimeWindow window = valueOr(resolveWindow(*rank.trace, rank.steps(), {.step = step}));
+    label = run + (step ? " " + describeWindow(rank.steps(), {.step = step}) : std::string());
+    return buildOpTable(*rank.trace, *rank.launches(), {window, byShape});
   };
   std::string labelA, labelB;
   const OpTable tableA = side(ra, stepA, labels[0], labelA);
@@ -192,7 +192,7 @@ std::string compare(const RunHandle& a, std::size_t rankA, std::optional<std::in
   return released([&] {
     const OpComparison c = compareOpTables(tableA, tableB, labelA, labelB);
     const ComparisonStory story = tellComparison(
-        c, *ra.trace, *rb.trace, stepA ? 1 : ra.steps.size(), stepB ? 1 : rb.steps.size());
+        c, *ra.trace, *rb.trace, stepA ? 1 : ra.steps().size(), stepB ? 1 : rb.steps().size());
     Json out = comparisonJson(c);
     out["story"] = {{"headline", story.headline},
                     {"replaced", story.replaced},

@@ -275,9 +275,9 @@ nb::dict launches(const RunHandle& h, const std::vector<std::size_t>& ranks) {
     for (std::size_t index : ranks) {
       const Trace& trace = traceOf(h, index);
       const auto& runRank = *h.run.ranks[index];
-      if (!runRank.launches) throw CoreError(runRank.path() + ": not linked (open until 'link')");
+      if (!runRank.launches()) throw CoreError(runRank.path() + ": not linked (open until 'link')");
       const auto nameCodes = mapNames(trace.names, names);
-      for (const DeviceLaunch& l : runRank.launches->launches()) {
+      for (const DeviceLaunch& l : runRank.launches()->launches()) {
         const Event& e = trace.events[l.deviceOp];
         rank.push_back(runRank.rank);
         op.push_back(l.deviceOp);

@@ -39,12 +39,14 @@ SimKnobs knobsOf(const Scales& scales, const Scales& cpuScales, double networkSp
 // One row per rank and step: measured, replayed as measured, projected under the knobs.
 nb::dict simulate(const RunHandle& h, const SimKnobs& knobs, std::optional<std::int64_t> step) {
   for (const auto& rank : h.run.ranks)
-    if (!rank->simulation)
+    if (!rank->has(RunStage::Simulate))
       throw CoreError(rank->path() + ": not simulated (open it with until='simulate')");
   std::optional<Result<RunSimulation>> simulated;
   {
     nb::gil_scoped_release release;
-    simulated.emplace(simulateRun(h.run, knobs, {.onlyStep = step}));
+    SimulateOptions options;
+    options.onlyStep = step;
+    simulated.emplace(simulateRun(h.run, knobs, options));
   }
   const RunSimulation sim = valueOr(std::move(*simulated));
   nb::list rows;
@@ -75,7 +77,7 @@ nb::list toChakra(const RunHandle& h, const std::string& prefix, bool gzip, nb::
   std::vector<std::string> inputPaths;
   for (const auto& rank : h.run.ranks) {
     if (!rank->trace) continue;
-    inputs.push_back({rank->rank, rank->trace, rank->et, rank->etPath, rank->linked});
+    inputs.push_back({rank->rank, rank->trace, rank->et(), rank->etPath, rank->linked()});
     inputPaths.push_back(rank->kinetoPath);
     if (!rank->etPath.empty()) inputPaths.push_back(rank->etPath);
   }

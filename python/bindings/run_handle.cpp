@@ -93,7 +93,7 @@ nb::dict rankInfo(const RankRun& rank) {
     }
   };
   if (rank.trace) addProblems(rank.trace->problems, "read");
-  addProblems(rank.linkProblems, "link");
+  addProblems(rank.linkProblems(), "link");
   info["problems"] = problems;
   return info;
 }
@@ -205,6 +205,22 @@ void bindRun(nb::module_& m) {
       },
       nb::arg("ranks"), nb::arg("until"), nb::arg("link_et"), nb::arg("event_args"),
       nb::arg("progress").none(), "Opens ranks given file by file (openRankFiles).");
+
+  m.def(
+      "advance_run",
+      [](const RunHandle& handle, const std::string& until, nb::object progress) {
+        RunOptions options = handle.options;
+        options.until = runOptions(until, options.linkEt, options.eventArgs, options.chakraGraphs,
+                                   options.onlyRank)
+                            .until;
+        return openWith(
+            [&](const RunCallbacks& callbacks, const CancelToken& cancel) {
+              return advanceRun(handle.run, options.until, options, callbacks, cancel);
+            },
+            options, progress);
+      },
+      nb::arg("handle"), nb::arg("until"), nb::arg("progress").none(),
+      "The run continued up to a later stage (advanceRun): what it has is reused, not read again.");
 }
 
 }  // namespace sutra::python

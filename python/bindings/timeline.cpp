@@ -37,6 +37,7 @@ Array<T> toNumpy(std::vector<T>&& values) {
 // Python by binding its field below and passing it on in TimelineLayout's constructor.
 struct LayoutOptions {
   bool processes = false;  // LaneGrouping::Processes; the window's default is Layers
+  bool foldPythonFrames = true;  // a thread's Python frames in one band, as the window shows them
 };
 
 // One rank's layout, kept by the Python Run for the plots of that rank. Holds the run handle, so
@@ -53,7 +54,8 @@ class TimelineLayout {
     const view::LaneGrouping grouping =
         options.processes ? view::LaneGrouping::Processes : view::LaneGrouping::Layers;
     nb::gil_scoped_release release;
-    layout_ = view::LaneLayout::build(*trace_, "rank" + std::to_string(rank.rank), grouping);
+    layout_ = view::LaneLayout::build(*trace_, "rank" + std::to_string(rank.rank),
+                                      view::LayoutOptions{grouping, options.foldPythonFrames});
   }
 
   TimeNs start() const { return trace_->startNs; }
@@ -165,9 +167,12 @@ class TimelineLayout {
 void bindTimeline(nb::module_& m) {
   nb::class_<LayoutOptions>(m, "LaneLayoutOptions",
                             "core/view's lane layout options: processes groups tracks by process "
-                            "(the window's Processes grouping) instead of by layer.")
+                            "(the window's Processes grouping) instead of by layer; "
+                            "fold_python_frames (default True) draws a thread's Python frames "
+                            "as one band above its ops, as the window does.")
       .def(nb::init<>())
-      .def_rw("processes", &LayoutOptions::processes);
+      .def_rw("processes", &LayoutOptions::processes)
+      .def_rw("fold_python_frames", &LayoutOptions::foldPythonFrames);
   nb::class_<TimelineLayout>(m, "TimelineLayout")
       .def(nb::init<std::shared_ptr<RunHandle>, std::size_t, const LayoutOptions&>(),
            nb::arg("run"), nb::arg("rank_index"), nb::arg("options"))

@@ -57,6 +57,22 @@ def test_a_run_opened_up_to_its_simulation_is_not_opened_again():
     assert run._simulated is None
 
 
+def test_a_run_opened_before_its_simulation_is_continued_not_opened_again(monkeypatch, cli_json):
+    """advise and simulate continue the opened run (core's advanceRun): no file is opened again."""
+    run = sutra.open(BUNDLED / "rmsnorm_naive", progress=False)
+
+    def opened_again(*args, **kwargs):
+        raise AssertionError("the run's inputs were opened again")
+
+    monkeypatch.setattr(sutra._run._core, "open_run", opened_again)
+    monkeypatch.setattr(sutra._run._core, "open_rank_files", opened_again)
+    got = run.advise(progress=False)
+    want = cli_json("advise", BUNDLED / "rmsnorm_naive")
+    assert got["saving_ns"].tolist() == [f["price"].get("saving_ns") for f in want["findings"]]
+    assert run._simulated is not None
+    assert len(run.simulate(progress=False)) > 0
+
+
 def test_a_real_gpu_trace_equals_the_cli(shared_kineto, cli_json):
     trace = shared_kineto.parent / "hta" / "critical_path" / "cuda_event_sync.json.gz"
     if not trace.is_file():

@@ -65,14 +65,14 @@ Round compareOnce(const std::string& a, const std::string& b, bool withArgs) {
   lap(Round::ReadB);
   const sutra::RankRun& ra = **runA;
   const sutra::RankRun& rb = **runB;
-  const auto tableA =
-      sutra::buildOpTable(*ra.trace, *ra.launches, {sutra::wholeTraceWindow(*ra.trace), withArgs});
-  const auto tableB =
-      sutra::buildOpTable(*rb.trace, *rb.launches, {sutra::wholeTraceWindow(*rb.trace), withArgs});
+  const auto tableA = sutra::buildOpTable(*ra.trace, *ra.launches(),
+                                          {sutra::wholeTraceWindow(*ra.trace), withArgs});
+  const auto tableB = sutra::buildOpTable(*rb.trace, *rb.launches(),
+                                          {sutra::wholeTraceWindow(*rb.trace), withArgs});
   lap(Round::Tables);
   const auto comparison = sutra::compareOpTables(tableA, tableB, "A", "B");
   const auto story =
-      sutra::tellComparison(comparison, *ra.trace, *rb.trace, ra.steps.size(), rb.steps.size());
+      sutra::tellComparison(comparison, *ra.trace, *rb.trace, ra.steps().size(), rb.steps().size());
   lap(Round::Compare);
   if (story.headline.empty()) return std::fprintf(stderr, "no story told\n"), r;
   r.rows = comparison.rows.size();

@@ -61,11 +61,11 @@ TEST(SimKnobs, HostTimeCutShortensTheStepByWhatItRemoves) {
   const RankRun& rank = *run.ranks[0];
   const SimGraph& graph = rank.simulation->graph;
   SimKnobs knobs;
-  const LaneId lane = rank.trace->events[rank.steps[0].annotation].lane;
+  const LaneId lane = rank.trace->events[rank.steps()[0].annotation].lane;
   knobs.hostCuts.push_back({0, lane, 200'000, 470'000, 170'000});
   auto sim = simulate(graph, knobs);
   ASSERT_TRUE(sim.ok());
-  const auto projection = projectSteps(graph, *sim, rank.steps);
+  const auto projection = projectSteps(graph, *sim, rank.steps());
   ASSERT_EQ(projection.steps.size(), 2u);
   EXPECT_EQ(projection.steps[0].simulatedNs, 830'000);
   EXPECT_EQ(projection.steps[1].simulatedNs, 1'000'000);
@@ -248,6 +248,40 @@ TEST(Advice, BundledTwoStreamsModelFindsItsSyncsAndMemsets) {
     EXPECT_FALSE(f.evidence.empty()) << f.title;
     EXPECT_FALSE(f.price.model.empty()) << f.title;
     EXPECT_TRUE(f.price.priced || !f.price.notPriced.empty()) << f.title;
+  }
+}
+
+// The run is replayed once as measured and then once per what-if: N findings with a fix cost N + 1
+// replays (before, every price replayed the baseline again beside its fix: 2N, 4N with fusion's
+// second bound).
+TEST(Advice, PricesReplayTheRunOnceAsMeasuredAndOnceAFinding) {
+  for (const char* sample : {"transformer_two_streams", "allreduce_2ranks"}) {
+    SCOPED_TRACE(sample);
+    auto run = openRun({std::string(SUTRA_SOURCE_DIR) + "/resources/samples/" + sample});
+    ASSERT_TRUE(run.ok()) << run.error().message;
+    AdviceOptions noFusion;
+    noFusion.maxFusionCandidates = 0;  // fusion's other bound is a second what-if of a finding
+    auto advice = adviseRun(*run, noFusion);
+    ASSERT_TRUE(advice.ok()) << advice.error().message;
+    const auto withFix = std::count_if(advice->findings.begin(), advice->findings.end(),
+                                       [](const Finding& f) { return f.fix.any(); });
+    ASSERT_GE(withFix, 2) << "a sample with several findings to price";
+    EXPECT_EQ(advice->replays, withFix + 1);
+    for (const Finding& f : advice->findings)
+      if (f.fix.any()) EXPECT_TRUE(f.price.priced) << f.title << ": " << f.price.notPriced;
+    // With fusion candidates, each with its other bound: one more replay for each bound.
+    auto full = adviseRun(*run);
+    ASSERT_TRUE(full.ok());
+    int whatIfs = 0;
+    for (const Finding& f : full->findings)
+      whatIfs += (f.fix.any() ? 1 : 0) + (f.fix.any() && f.otherBoundFix.any() ? 1 : 0);
+    EXPECT_EQ(full->replays, whatIfs + 1);
+    // Unpriced advice replays nothing.
+    AdviceOptions unpriced;
+    unpriced.price = false;
+    auto found = adviseRun(*run, unpriced);
+    ASSERT_TRUE(found.ok());
+    EXPECT_EQ(found->replays, 0);
   }
 }
 

@@ -44,9 +44,9 @@ TEST(CompareStory, NaiveAgainstFusedRmsNorm) {
   auto fused = openTrace(root + "rmsnorm_fused", RunOptions::upTo(RunStage::Analyse));
   ASSERT_TRUE(naive.ok() && fused.ok());
   const OpComparison c =
-      compareOpTables(*(*naive)->opTable, *(*fused)->opTable, "rmsnorm_naive", "rmsnorm_fused");
+      compareOpTables(*(*naive)->opTable(), *(*fused)->opTable(), "rmsnorm_naive", "rmsnorm_fused");
   const ComparisonStory story = tellComparison(c, *(*naive)->trace, *(*fused)->trace,
-                                               (*naive)->steps.size(), (*fused)->steps.size());
+                                               (*naive)->steps().size(), (*fused)->steps().size());
   EXPECT_EQ(story.a.kernels, 15u);
   EXPECT_EQ(story.b.kernels, 3u);
   EXPECT_EQ(story.a.selfDevice, 241'751);

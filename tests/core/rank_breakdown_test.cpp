@@ -38,7 +38,7 @@ TEST(RankBreakdown, GeneratedRanksAgainstTheGeneratorsOwnNumbers) {
   ASSERT_EQ(run->ranks.size(), 4u);
   std::vector<RankBreakdown> ranks;
   for (const auto& rank : run->ranks) {
-    ranks.push_back({rank->rank, buildBreakdown(*rank->trace, rank->steps)});
+    ranks.push_back({rank->rank, buildBreakdown(*rank->trace, rank->steps())});
     const auto& truth = generated->steps[std::size_t(rank->rank)];
     const auto& steps = ranks.back().breakdown.steps;
     ASSERT_EQ(steps.size(), truth.size());

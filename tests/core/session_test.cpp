@@ -33,7 +33,7 @@ TEST(Session, StagesComeInOrderAndEachRankIsRepublishedNotChanged) {
   callbacks.ranksFound = [&](const sutra::Run&, int count) { found = count; };
   callbacks.rank = [&](int index, RunStage stage, const std::shared_ptr<const RankRun>& rank) {
     EXPECT_FALSE(collectives) << "a rank after the collectives";
-    EXPECT_EQ(rank->stage, stage);
+    EXPECT_TRUE(rank->has(stage));
     seen.emplace_back(index, stage);
     published.push_back(rank);
   };
@@ -52,17 +52,17 @@ TEST(Session, StagesComeInOrderAndEachRankIsRepublishedNotChanged) {
   EXPECT_EQ(seen, expected);
   // What was handed out at each stage stayed as it was: the read rank has no links, and so on.
   ASSERT_EQ(published.size(), 8u);
-  EXPECT_EQ(published[0]->launches, nullptr);
-  EXPECT_NE(published[2]->launches, nullptr);
-  EXPECT_EQ(published[2]->opTable, nullptr);
-  EXPECT_NE(published[4]->opTable, nullptr);
+  EXPECT_EQ(published[0]->launches(), nullptr);
+  EXPECT_NE(published[2]->launches(), nullptr);
+  EXPECT_EQ(published[2]->opTable(), nullptr);
+  EXPECT_NE(published[4]->opTable(), nullptr);
   EXPECT_EQ(published[4]->simulation, nullptr);
   // Built once, shared by every later stage: the same trace, launch index and table objects.
   const RankRun& last = *run->ranks[0];
   EXPECT_EQ(last.trace, published[0]->trace);
-  EXPECT_EQ(last.launches, published[2]->launches);
-  EXPECT_EQ(last.opTable, published[4]->opTable);
-  EXPECT_EQ(last.simulation->launches, last.launches);
+  EXPECT_EQ(last.launches(), published[2]->launches());
+  EXPECT_EQ(last.opTable(), published[4]->opTable());
+  EXPECT_EQ(last.simulation->launches, last.launches());
   EXPECT_EQ(last.simulation->trace, last.trace);
   EXPECT_EQ(run->ranks[1]->rank, 1);
 }
@@ -73,8 +73,9 @@ TEST(Session, UntilStopsAfterTheStageAsked) {
   auto run = openRun({sample("matmul_1024")}, options);
   ASSERT_TRUE(run.ok()) << run.error().message;
   ASSERT_EQ(run->ranks.size(), 1u);
-  EXPECT_EQ(run->ranks[0]->stage, RunStage::Analyse);
-  EXPECT_NE(run->ranks[0]->opTable, nullptr);
+  EXPECT_TRUE(run->ranks[0]->has(RunStage::Analyse));
+  EXPECT_FALSE(run->ranks[0]->has(RunStage::Simulate));
+  EXPECT_NE(run->ranks[0]->opTable(), nullptr);
   EXPECT_EQ(run->ranks[0]->simulation, nullptr);
   EXPECT_FALSE(simulateRun(*run).ok());  // not prepared for it, and says so
 }
@@ -97,15 +98,15 @@ TEST(Session, EventArgsAreLeftOutOnlyWhereNoStageReadsThem) {
   EXPECT_TRUE(a.trace->eventArgsRead);
   EXPECT_FALSE(b.trace->eventArgsRead);
   EXPECT_GT(a.trace->args.size(), b.trace->args.size());
-  ASSERT_EQ(a.opTable->rows.size(), b.opTable->rows.size());
-  for (std::size_t i = 0; i < a.opTable->rows.size(); ++i) {
-    EXPECT_EQ(a.opTable->rows[i].name, b.opTable->rows[i].name);
-    EXPECT_EQ(a.opTable->rows[i].calls, b.opTable->rows[i].calls);
-    EXPECT_EQ(a.opTable->rows[i].selfCpu, b.opTable->rows[i].selfCpu);
-    EXPECT_EQ(a.opTable->rows[i].selfDevice, b.opTable->rows[i].selfDevice);
+  ASSERT_EQ(a.opTable()->rows.size(), b.opTable()->rows.size());
+  for (std::size_t i = 0; i < a.opTable()->rows.size(); ++i) {
+    EXPECT_EQ(a.opTable()->rows[i].name, b.opTable()->rows[i].name);
+    EXPECT_EQ(a.opTable()->rows[i].calls, b.opTable()->rows[i].calls);
+    EXPECT_EQ(a.opTable()->rows[i].selfCpu, b.opTable()->rows[i].selfCpu);
+    EXPECT_EQ(a.opTable()->rows[i].selfDevice, b.opTable()->rows[i].selfDevice);
   }
   // Grouped by shapes without args, the rows say so instead of grouping every call as shapeless.
-  const OpTable byShape = buildOpTable(*b.trace, *b.launches, {wholeTraceWindow(*b.trace), true});
+  const OpTable byShape = buildOpTable(*b.trace, *b.launches(), {wholeTraceWindow(*b.trace), true});
   ASSERT_FALSE(byShape.rows.empty());
   for (const OpRow& row : byShape.rows) EXPECT_EQ(row.inputShapes, "(args not read)");
 
@@ -170,6 +171,89 @@ TEST(Session, TheRunIsSimulatedWithItsRanksCoupled) {
   EXPECT_NE(noStep.error().message.find("no step 99"), std::string::npos);
 }
 
+// advanceRun continues a run from where it stands: the stages it has are reused (the same
+// objects), only the missing ones are built, and the result simulates as a run opened in one go.
+TEST(Session, AdvanceRunBuildsOnlyTheMissingStages) {
+  auto analysed = openRun({sample("transformer_two_streams")}, RunOptions::upTo(RunStage::Analyse));
+  ASSERT_TRUE(analysed.ok()) << analysed.error().message;
+  EXPECT_TRUE(analysed->has(RunStage::Analyse));
+  EXPECT_FALSE(analysed->has(RunStage::Simulate));
+  std::vector<RunStage> built;
+  RunCallbacks callbacks;
+  callbacks.rank = [&](int, RunStage stage, const std::shared_ptr<const RankRun>&) {
+    built.push_back(stage);
+  };
+  auto simulated = advanceRun(*analysed, RunStage::Simulate, {}, callbacks);
+  ASSERT_TRUE(simulated.ok()) << simulated.error().message;
+  EXPECT_EQ(built, std::vector<RunStage>{RunStage::Simulate});
+  EXPECT_TRUE(simulated->has(RunStage::Simulate));
+  const RankRun& before = *analysed->ranks[0];
+  const RankRun& after = *simulated->ranks[0];
+  EXPECT_EQ(after.trace, before.trace);
+  EXPECT_EQ(after.link, before.link);
+  EXPECT_EQ(after.analysis, before.analysis);
+  EXPECT_FALSE(before.has(RunStage::Simulate));  // what was handed out did not change
+  // A run at its stage already is given back as it is.
+  built.clear();
+  auto again = advanceRun(*simulated, RunStage::Simulate, {}, callbacks);
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(built.empty());
+  EXPECT_EQ(again->ranks[0], simulated->ranks[0]);
+  // The same simulation as a run opened up to Simulate at once.
+  auto direct = openRun({sample("transformer_two_streams")});
+  ASSERT_TRUE(direct.ok());
+  auto a = simulateRun(*simulated);
+  auto b = simulateRun(*direct);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->ranks[0].projection.simulatedNs, b->ranks[0].projection.simulatedNs);
+  // A trace read without its events' args is read again where the simulation needs them.
+  RunOptions lean = RunOptions::upTo(RunStage::Analyse);
+  lean.eventArgs = false;
+  lean.syncDependencies = false;
+  lean.linkEt = false;  // linking its ET would read them too
+  auto leanRun = openRun({sample("transformer_two_streams")}, lean);
+  ASSERT_TRUE(leanRun.ok());
+  ASSERT_FALSE(leanRun->ranks[0]->trace->eventArgsRead);
+  auto leanSimulated = advanceRun(*leanRun, RunStage::Simulate, lean);
+  ASSERT_TRUE(leanSimulated.ok()) << leanSimulated.error().message;
+  EXPECT_TRUE(leanSimulated->ranks[0]->trace->eventArgsRead);
+  EXPECT_NE(leanSimulated->ranks[0]->syncs(), nullptr);
+  RunOptions kinetoAlone;
+  kinetoAlone.linkEt = false;
+  auto directAlone = openRun({sample("transformer_two_streams")}, kinetoAlone);
+  ASSERT_TRUE(directAlone.ok());
+  auto c = simulateRun(*leanSimulated);
+  auto d = simulateRun(*directAlone);
+  ASSERT_TRUE(c.ok() && d.ok());
+  EXPECT_EQ(c->ranks[0].projection.simulatedNs, d->ranks[0].projection.simulatedNs);
+}
+
+// A what-if given the baseline replays only its knobs and projects as one that replays both.
+TEST(Session, ASimulationTakesTheBaselineAlreadyComputed) {
+  auto run = openRun({sample("transformer_two_streams")});
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  auto baseline = simulateRun(*run);
+  ASSERT_TRUE(baseline.ok());
+  EXPECT_EQ(baseline->replays, 1);
+  SimKnobs knobs;
+  knobs.cpuSpeed = 2.0;
+  auto both = simulateRun(*run, knobs);
+  ASSERT_TRUE(both.ok());
+  EXPECT_EQ(both->replays, 2);
+  SimulateOptions onBaseline;
+  onBaseline.baseline = &baseline.value();
+  auto reused = simulateRun(*run, knobs, onBaseline);
+  ASSERT_TRUE(reused.ok()) << reused.error().message;
+  EXPECT_EQ(reused->replays, 1);
+  EXPECT_EQ(reused->ranks[0].projection.simulatedNs, both->ranks[0].projection.simulatedNs);
+  EXPECT_EQ(reused->ranks[0].baselineProjection.simulatedNs,
+            both->ranks[0].baselineProjection.simulatedNs);
+  // A what-if is no baseline.
+  SimulateOptions onWhatIf;
+  onWhatIf.baseline = &both.value();
+  EXPECT_FALSE(simulateRun(*run, knobs, onWhatIf).ok());
+}
+
 TEST(Session, AnEtInTheDirectoryIsLinkedAndFeedsTheGraph) {
   SUTRA_REQUIRE_SHARED_TRACES();
   auto run = openRun({test::sharedTrace("hta/execution_trace")});
@@ -177,15 +261,15 @@ TEST(Session, AnEtInTheDirectoryIsLinkedAndFeedsTheGraph) {
   ASSERT_EQ(run->ranks.size(), 1u);
   const RankRun& rank = *run->ranks[0];
   ASSERT_FALSE(rank.etPath.empty());
-  ASSERT_NE(rank.linked, nullptr) << rank.linkNote;
-  EXPECT_GT(rank.linked->report.matchedEtOps, 0u);
-  EXPECT_EQ(rank.linked->kineto, rank.trace);
+  ASSERT_NE(rank.linked(), nullptr) << rank.linkNote();
+  EXPECT_GT(rank.linked()->report.matchedEtOps, 0u);
+  EXPECT_EQ(rank.linked()->kineto, rank.trace);
   // The run without the ET builds the same graph without the ET's inter-thread dependencies.
   RunOptions alone;
   alone.linkEt = false;
   auto kinetoOnly = openRun({test::sharedTrace("hta/execution_trace")}, alone);
   ASSERT_TRUE(kinetoOnly.ok());
-  EXPECT_EQ(kinetoOnly->ranks[0]->linked, nullptr);
+  EXPECT_EQ(kinetoOnly->ranks[0]->linked(), nullptr);
   EXPECT_GE(rank.simulation->graph.edges.size(),
             kinetoOnly->ranks[0]->simulation->graph.edges.size());
   // Linking reads the events' args: a run that would leave them out keeps them for its ET.
@@ -195,8 +279,9 @@ TEST(Session, AnEtInTheDirectoryIsLinkedAndFeedsTheGraph) {
   auto linkedLean = openRun({test::sharedTrace("hta/execution_trace")}, lean);
   ASSERT_TRUE(linkedLean.ok()) << linkedLean.error().message;
   EXPECT_TRUE(linkedLean->ranks[0]->trace->eventArgsRead);
-  ASSERT_NE(linkedLean->ranks[0]->linked, nullptr);
-  EXPECT_EQ(linkedLean->ranks[0]->linked->report.matchedEtOps, rank.linked->report.matchedEtOps);
+  ASSERT_NE(linkedLean->ranks[0]->linked(), nullptr);
+  EXPECT_EQ(linkedLean->ranks[0]->linked()->report.matchedEtOps,
+            rank.linked()->report.matchedEtOps);
 }
 
 TEST(Session, ChakraGraphsOpenAsSimulationOnlyRanksWhereAsked) {
@@ -274,7 +359,9 @@ TEST(Session, DescribesHowEachRanksEtIsLinked) {
   EXPECT_EQ(describeEtLink(alone), "no execution trace");
   RankRun failed;
   failed.etPath = "/runs/a/rank0.et.json.gz";
-  failed.linkNote = "an ET of another run";
+  auto note = std::make_shared<LinkResult>();
+  note->note = "an ET of another run";
+  failed.link = note;
   EXPECT_EQ(describeEtLink(failed),
             "ET rank0.et.json.gz not linked (an ET of another run); the Kineto trace alone");
 }

@@ -231,17 +231,17 @@ TEST(SqlSutraTables, FixtureKernelLaunchStepOpTable) {
   const Trace& t = *rank.trace;
   const QueryResult kernels =
       query(*o.session, "SELECT id, name, launch_slice_id, op_slice_id, stream FROM kernel");
-  ASSERT_EQ(kernels.rows.size(), rank.launches->launches().size());
+  ASSERT_EQ(kernels.rows.size(), rank.launches()->launches().size());
   EXPECT_EQ(text(kernels.rows[0][1]), "gemm_kernel");
   EXPECT_EQ(integer(kernels.rows[0][2]), test::eventNamed(t, "cudaLaunchKernel"));
   EXPECT_EQ(integer(kernels.rows[0][3]), test::eventNamed(t, "aten::mm"));
   EXPECT_EQ(integer(kernels.rows[0][4]), 7);
   EXPECT_EQ(scalar(*o.session, "SELECT delay FROM launch"), 100);
   EXPECT_EQ(scalar(*o.session, "SELECT count(*) FROM step"),
-            static_cast<std::int64_t>(rank.steps.size()));
+            static_cast<std::int64_t>(rank.steps().size()));
   EXPECT_EQ(scalar(*o.session, "SELECT number FROM step"), 1);
   EXPECT_EQ(scalar(*o.session, "SELECT count(*) FROM op_table"),
-            static_cast<std::int64_t>(rank.opTable->rows.size()));
+            static_cast<std::int64_t>(rank.opTable()->rows.size()));
   EXPECT_EQ(scalar(*o.session, "SELECT calls FROM op_table WHERE name = 'aten::mm'"), 2);
   // No ET: op holds the Kineto trace's framework ops.
   EXPECT_EQ(scalar(*o.session, "SELECT count(*) FROM op"), 5);
@@ -399,13 +399,13 @@ TEST(SqlSamples, TwoRanksLinkedEveryTableAgainstTheModel) {
   for (const auto& rank : run->ranks) {
     events += static_cast<std::int64_t>(rank->trace->events.size());
     lanes += static_cast<std::int64_t>(rank->trace->lanes.size());
-    launches += static_cast<std::int64_t>(rank->launches->launches().size());
-    ASSERT_TRUE(rank->et && rank->linked);
-    etNodes += static_cast<std::int64_t>(rank->et->nodes.size());
-    cpuOps += std::count_if(rank->linked->ops.begin(), rank->linked->ops.end(),
+    launches += static_cast<std::int64_t>(rank->launches()->launches().size());
+    ASSERT_TRUE(rank->et() && rank->linked());
+    etNodes += static_cast<std::int64_t>(rank->et()->nodes.size());
+    cpuOps += std::count_if(rank->linked()->ops.begin(), rank->linked()->ops.end(),
                             [](const LinkedOp& op) { return op.isCpu(); });
-    steps += static_cast<std::int64_t>(rank->steps.size());
-    syncs += static_cast<std::int64_t>(rank->syncs->size());
+    steps += static_cast<std::int64_t>(rank->steps().size());
+    syncs += static_cast<std::int64_t>(rank->syncs()->size());
   }
   EXPECT_EQ(scalar(s, "SELECT count(*) FROM slice"), events);
   EXPECT_EQ(scalar(s, "SELECT count(*) FROM thread"), lanes);
@@ -597,17 +597,17 @@ TEST(SqlPerfetto, RealLinkedOps) {
                            RunOptions::upTo(RunStage::Analyse));
   ASSERT_TRUE(run.ok()) << run.error().message;
   const RankRun& rank = *run->ranks[0];
-  ASSERT_TRUE(rank.linked);
+  ASSERT_TRUE(rank.linked());
   auto session = QuerySession::open(*run);
   ASSERT_TRUE(session.ok());
   const QueryResult ops =
       query(**session, "SELECT et_node_id, name, ts, dur, input_shapes FROM op ORDER BY id");
   std::vector<const LinkedOp*> cpu;
-  for (const LinkedOp& op : rank.linked->ops)
+  for (const LinkedOp& op : rank.linked()->ops)
     if (op.isCpu()) cpu.push_back(&op);
   ASSERT_EQ(ops.rows.size(), cpu.size());
   for (std::size_t i = 0; i < cpu.size(); ++i) {
-    const EtNode* node = rank.linked->etNode(*cpu[i]);
+    const EtNode* node = rank.linked()->etNode(*cpu[i]);
     EXPECT_EQ(text(ops.rows[i][1]), cpu[i]->name);
     EXPECT_EQ(integer(ops.rows[i][2]), cpu[i]->ts);
     if (node) {

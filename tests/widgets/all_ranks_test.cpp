@@ -361,7 +361,7 @@ TEST(AllRanks, OneRankChosenShowsItAloneAndAllRanksComesBack) {
   EXPECT_FALSE(window.showingAllRanks());
   EXPECT_EQ(window.currentRank(), 2);
   EXPECT_EQ(window.timeline().partCount(), 1);
-  EXPECT_EQ(window.timeline().trace(), window.session().ranks()[2]->trace.get());
+  EXPECT_EQ(window.timeline().trace(), window.session().ranks()[2]->run->trace.get());
   EXPECT_EQ(window.timeline().partHeaderTop(0), -1);  // one rank: no rank header
   selector->setCurrentIndex(0);
   EXPECT_TRUE(window.showingAllRanks());

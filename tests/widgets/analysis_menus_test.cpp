@@ -123,7 +123,7 @@ TEST(AnalysisMenus, ViewsOpenOnTheLoadedTraceLinkedToTheTimeline) {
   auto* session = window.findChild<widgets::TraceSession*>();
   ASSERT_NE(session, nullptr);
   ASSERT_FALSE(session->ranks().empty());
-  const auto& steps = session->ranks().front()->steps;
+  const auto& steps = session->ranks().front()->run->steps();
   ASSERT_FALSE(steps.empty());
   QMenu* analysis = menuNamed(&window, "Analysis");
   ASSERT_NE(analysis, nullptr);
@@ -209,7 +209,7 @@ TEST(AnalysisMenus, StepBreakdownAcrossTheRanksOfTheAllRanksView) {
   // A step asked for selects it on the rank's own part of the timeline.
   view->setRankIndex(2);
   emit view->stepActivated(1);
-  const Step* step = findStep(session->ranks()[2]->steps, 1);
+  const Step* step = findStep(session->ranks()[2]->run->steps(), 1);
   ASSERT_NE(step, nullptr);
   const TimeNs offset = timeline->part(2).offset;
   EXPECT_EQ(timeline->selectedTimeRange().start, step->start + offset);
@@ -229,7 +229,7 @@ TEST(AnalysisMenus, ViewsOpenBeforeTheirResultAndKeepIt) {
   ASSERT_FALSE(loaded.isEmpty());
   auto* session = window.findChild<widgets::TraceSession*>();
   ASSERT_FALSE(session->ranks().empty());
-  const std::size_t steps = session->ranks().front()->steps.size();
+  const std::size_t steps = session->ranks().front()->run->steps().size();
   ASSERT_GT(steps, 0u);
   QMenu* analysis = menuNamed(&window, "Analysis");
 
@@ -250,7 +250,7 @@ TEST(AnalysisMenus, ViewsOpenBeforeTheirResultAndKeepIt) {
   auto* results = dynamic_cast<ViewResults*>(window.findChild<QObject*>("ViewResults"));
   ASSERT_NE(results, nullptr);
   const std::size_t kept = results->keptCount();
-  const Step& first = session->ranks().front()->steps.front();
+  const Step& first = session->ranks().front()->run->steps().front();
   window.navigation().setSelectedRange({first.start, first.deviceEnd});
   EXPECT_EQ(window.timeline().selectedTimeRange(), (view::TimeRange{first.start, first.deviceEnd}));
   actionNamed(analysis, "Call Tree")->trigger();

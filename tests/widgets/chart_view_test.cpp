@@ -35,7 +35,7 @@ TEST(ChartView, DrawsEachChartAndSavesPngSvgPdf) {
   auto run = runOfTrace(trace, RunOptions::upTo(RunStage::Analyse));
   ASSERT_TRUE(run.ok());
   QSignalSpy ready(&charts, &ChartsView::ready);
-  charts.setRank(trace, run->ranks[0]->opTable);  // returns at once: computed off the GUI thread
+  charts.setRank(trace, run->ranks[0]->opTable());  // returns at once: computed off the GUI thread
   ASSERT_TRUE(ready.wait(10'000));
   EXPECT_EQ(charts.utilisation()->seriesCount(), 2);  // one graph per stream
   EXPECT_EQ(charts.histogram()->seriesCount(), 1);

@@ -363,7 +363,7 @@ TEST(MainWindow, LayerSectionsByDefaultAndTheEtPairingShows) {
       << status->text().toStdString();
   // The details of aten::linear show the ET node it was matched to.
   const auto data = window.session().ranks().front();
-  const Trace& trace = *data->trace;
+  const Trace& trace = *data->run->trace;
   EventId linear = kNoEvent;
   for (EventId i = 0; i < trace.events.size() && linear == kNoEvent; ++i)
     if (trace.name(trace.events[i]) == "aten::linear") linear = i;
@@ -383,7 +383,7 @@ TEST(MainWindow, LayerSectionsByDefaultAndTheEtPairingShows) {
   }));
 
   // Laid out again, not read again: the same trace, the window and the selection kept.
-  const auto traceBefore = window.session().ranks().front()->trace;
+  const auto traceBefore = window.session().ranks().front()->run->trace;
   const view::TimeRange zoomed{window.timeline().visibleRange().start,
                                window.timeline().visibleRange().start + 50'000};
   window.timeline().setVisibleRange(zoomed);
@@ -393,7 +393,7 @@ TEST(MainWindow, LayerSectionsByDefaultAndTheEtPairingShows) {
   layers->setChecked(false);
   ASSERT_TRUE(waitFor(relaid));
   EXPECT_EQ(started.count(), 0);
-  EXPECT_EQ(window.session().ranks().front()->trace, traceBefore);
+  EXPECT_EQ(window.session().ranks().front()->run->trace, traceBefore);
   EXPECT_EQ(window.timeline().trace(), traceBefore.get());
   EXPECT_EQ(window.timeline().visibleRange().start, zoomed.start);
   EXPECT_EQ(window.timeline().visibleRange().end, zoomed.end);

@@ -92,7 +92,7 @@ TEST(QueryDock, RowsHistoryExamplesErrorsAndCancel) {
   auto [again, count] = runQuery(view, "SELECT count(*) AS n FROM kernel");
   EXPECT_TRUE(again);
   EXPECT_EQ(view.model()->data(view.model()->index(0, 0), kSortRole).toLongLong(),
-            static_cast<qlonglong>(loaded.run.ranks[0]->launches->launches().size()));
+            static_cast<qlonglong>(loaded.run.ranks[0]->launches()->launches().size()));
   EXPECT_EQ(view.model()->sliceColumn(), -1);
   EXPECT_EQ(view.history(),
             QStringList({"SELECT count(*) AS n FROM kernel", "SELECT nme FROM slice",
@@ -147,7 +147,7 @@ TEST(QueryDock, TheWindowSelectsAResultRowsSliceOnItsRank) {
       runQuery(*view, "SELECT id, name FROM kernel WHERE rank = 1 ORDER BY ts DESC LIMIT 1");
   ASSERT_TRUE(ok) << message.toStdString();
   const qint64 id = view->model()->sliceIdAt(0).value_or(-1);
-  const auto rank0 = static_cast<qint64>(ranks[0]->trace->events.size());
+  const auto rank0 = static_cast<qint64>(ranks[0]->run->trace->events.size());
   ASSERT_GE(id, rank0);
   emit view->table()->activated(view->table()->model()->index(0, 0));
   EXPECT_EQ(window.timeline().selectedEvent(), static_cast<EventId>(id - rank0));

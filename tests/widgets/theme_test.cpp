@@ -225,8 +225,10 @@ TEST_F(ThemeSwitchTest, ChartBackgroundAxesAndBarsFollow) {
 }
 
 TEST_F(ThemeSwitchTest, EventDetailsAreRewrittenInTheDarkColours) {
+  auto run = std::make_shared<RankRun>();
+  run->trace = trace;
   auto rank = std::make_shared<RankData>();
-  rank->trace = trace;
+  rank->run = run;
   rank->layout = layout;
   EventDetailsView details;
   details.showDetails(rank, zoomedEvent("aten::addmm"));

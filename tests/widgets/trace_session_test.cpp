@@ -41,8 +41,8 @@ TEST(TraceSession, OpensARealTraceAndFillsTheLanesWithTheirEvents) {
   ASSERT_EQ(session.ranks().size(), 1u);
   const RankData& rank = *session.ranks()[0];
   EXPECT_EQ(rank.label, "rank0");
-  ASSERT_TRUE(rank.launches);
-  ASSERT_TRUE(rank.syncs);
+  ASSERT_TRUE(rank.run->launches());
+  ASSERT_TRUE(rank.run->syncs());
   // Counted from the file: python3 -c "import gzip,json,collections; c=collections.Counter();
   //   [c.update([(e['pid'],e['tid'],e['cat'])]) for e in json.load(gzip.open(P))['traceEvents']
   //    if e.get('ph')=='X']; print(c)"
@@ -57,9 +57,9 @@ TEST(TraceSession, OpensARealTraceAndFillsTheLanesWithTheirEvents) {
       {"rank0 / pid Spans / thread PyTorch Profiler / other", 1},
   };
   EXPECT_EQ(counts, expected);
-  EXPECT_EQ(rank.trace->events.size(), 61950u);
+  EXPECT_EQ(rank.run->trace->events.size(), 61950u);
   // Every kernel and memset of this CUDA trace was launched by a runtime call it can name.
-  EXPECT_EQ(rank.launches->launches().size(), 1640u + 8716u);
+  EXPECT_EQ(rank.run->launches()->launches().size(), 1640u + 8716u);
 }
 
 TEST(TraceSession, ReportsAMissingFileWithItsPath) {

@@ -74,11 +74,10 @@ class Run:
     names as categoricals.
     """
 
-    def __init__(self, handle: _core.RunHandle, reopen=None):
+    def __init__(self, handle: _core.RunHandle):
         self._handle = handle
         self._info = [handle.rank_info(i) for i in range(handle.rank_count)]
-        # reopen(until, progress) -> RunHandle: the same inputs opened to a later stage.
-        self._reopen = reopen
+        # The run continued up to its Simulate stage, once (its traces and analyses are this one's).
         self._simulated: _core.RunHandle | None = None
         # core/view's lane layouts, built once per (rank index, layout options) for the pictures.
         self._layouts: dict[tuple, _core.TimelineLayout] = {}
@@ -434,7 +433,8 @@ class Run:
         ``launch_latency_scale``, ``cpu_speed`` (host time divided by it), ``no_sync`` (blocking calls
         wait for nothing). Returns one row per rank and step: measured_ns, replayed_ns (simulated as
         measured), projected_ns (under the knobs), speedup (measured / projected); ``attrs["knobs"]``
-        says the knobs in words; ``plot()`` draws them (:class:`Simulation`). A run opened before its Simulate stage is opened again up to it.
+        says the knobs in words; ``plot()`` draws them (:class:`Simulation`). A run opened before
+        its Simulate stage is continued up to it (its traces and analyses reused, not read again).
         """
         knobs = {**(knobs or {}), **more}
         unknown = sorted(set(knobs) - set(_KNOBS))
@@ -462,14 +462,12 @@ class Run:
         return frame
 
     def _simulation_handle(self, progress) -> _core.RunHandle:
-        """The run up to its Simulate stage: this one, or the same inputs opened again once."""
+        """The run up to its Simulate stage: this one, or this one continued to it once."""
         if not any(info["kineto_path"] and not info["simulated"] for info in self._info):
             return self._handle
         if self._simulated is None:
-            if self._reopen is None:
-                raise ValueError("this run cannot be opened again up to its simulation")
             with progress_reporter(progress, "sutra: simulating") as report:
-                self._simulated = self._reopen("simulate", report)
+                self._simulated = _core.advance_run(self._handle, "simulate", report)
         return self._simulated
 
     def advise(self, *, top: int = 10, price: bool = True, progress=True) -> pd.DataFrame:
@@ -482,8 +480,8 @@ class Run:
         (``projected_step_ns``); ``model`` says how the fix was modelled, ``not_priced`` why a
         finding has no price; ``evidence`` lists the event ids that show it (the ``id`` column of
         :meth:`events`). ``top``: at most this many fusion candidates per rank. ``price=False``
-        finds without simulating. Ctrl-C cancels. A run opened before its Simulate stage is opened
-        again up to it.
+        finds without simulating. Ctrl-C cancels. A run opened before its Simulate stage is
+        continued up to it.
         """
         if top < 0:
             raise ValueError("top: a count, 0 or more")
@@ -556,12 +554,9 @@ def open(
         raise ValueError(f"until: one of {', '.join(_STAGES)}, not {until!r}")
     given = _paths(paths)
 
-    def reopen(stage, report):
-        return _core.open_run(given, stage, link_et, event_args, chakra_graphs, rank, report)
-
     with progress_reporter(progress, "sutra: opening") as report:
-        handle = reopen(until, report)
-    return Run(handle, reopen)
+        handle = _core.open_run(given, until, link_et, event_args, chakra_graphs, rank, report)
+    return Run(handle)
 
 
 def open_ranks(
@@ -583,9 +578,6 @@ def open_ranks(
         {k: (os.fsdecode(v) if k != "rank" and v is not None else v) for k, v in r.items()} for r in ranks
     ]
 
-    def reopen(stage, report):
-        return _core.open_rank_files(files, stage, link_et, event_args, report)
-
     with progress_reporter(progress, "sutra: opening") as report:
-        handle = reopen(until, report)
-    return Run(handle, reopen)
+        handle = _core.open_rank_files(files, until, link_et, event_args, report)
+    return Run(handle)

@@ -219,6 +219,9 @@ def test_wheel_is_manylinux_and_bundles_its_libraries(wheel):
     assert f'"{platform.group(1)}"' in show.stdout
     with zipfile.ZipFile(wheel) as contents:
         names = contents.namelist()
+    # A stable-ABI wheel's module must be one too, or CPython 3.13 will not load the 3.12 module.
+    modules = [n for n in names if n.startswith("sutra/_core")]
+    assert len(modules) == 1 and modules[0].endswith(".abi3.so") == ("-abi3-" in wheel.name), modules
     libs = sorted(n for n in names if n.startswith("sutra.libs/"))
     print("bundled:", *libs, sep="\n  ")
     assert any("libprotobuf" in n for n in libs) and any("libsimdjson" in n for n in libs)

@@ -11,7 +11,7 @@ RELWITHDEBINFO_FLAGS ?= -O2 -g1 -DNDEBUG
 VENV ?= build/venv
 PYTHON ?= python3
 
-.PHONY: deps venv build python-package run test pytest bench deb clean
+.PHONY: deps venv build python-package run test pytest wheel wheel-check bench deb clean
 
 deps:
 	@./scripts/install-deps.sh
@@ -61,6 +61,21 @@ python-package: venv $(BUILD)/build.ninja
 pytest: venv python-package
 	SUTRA_BUILD=$(BUILD) PYTHONPATH=$(abspath $(BUILD))/python $(VENV)/bin/python -m pytest \
 	  -c tests/python/pytest.ini --rootdir=. tests/python python/tests
+
+# The wheels users install (scripts/build-wheel.sh): scikit-build-core's build of python/, its
+# third-party libraries copied in by auditwheel and tagged manylinux; they land in build/wheel/.
+# One wheel for CPython 3.11, one stable-ABI wheel for 3.12 and later; an interpreter that is not
+# installed is passed over (with pyenv: PYENV_VERSION=3.11.7:3.12.1 make wheel).
+WHEEL_PYTHONS ?= python3.11 python3.12
+wheel: deps
+	CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) ./scripts/build-wheel.sh build/wheel $(WHEEL_PYTHONS)
+
+# The wheel installed and imported in a Debian root made for the test by debootstrap, with no
+# compiler and no -dev package (tests/packaging), its answers compared with the build tree's module.
+# Not part of `make test`: it needs root, and its first run makes the roots (about 4 minutes each;
+# kept in build/clean-root/).
+wheel-check: wheel python-package
+	SUTRA_BUILD=$(BUILD) $(VENV)/bin/python -m pytest -c tests/python/pytest.ini --rootdir=. -s tests/packaging
 
 bench: build
 	./scripts/bench.sh $(BUILD)

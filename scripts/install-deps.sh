@@ -13,6 +13,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-venv xvfb xauth
   iproute2  # ip netns and tc: the re-runs that judge the what-ifs shape their network (tools/rerun)
+  debootstrap  # make wheel-check: the clean Debian root the wheel is installed into
   help2man dpkg-dev desktop-file-utils appstream shared-mime-info libglib2.0-bin
 )
 case "${1:-}" in

@@ -163,8 +163,8 @@ void exportChakra(QMainWindow* window, widgets::TraceSession* session) {
   // What the session built: each rank's ET read and linked already where it has one.
   std::vector<chakra::RankExportInput> inputs;
   for (const auto& rank : session->ranks())
-    inputs.push_back(
-        {rank->rank, rank->run->trace, rank->run->et(), rank->etPath.toStdString(), rank->run->linked()});
+    inputs.push_back({rank->rank, rank->run->trace, rank->run->et(), rank->etPath.toStdString(),
+                      rank->run->linked()});
   const QString stem =
       QString::fromStdString(chakra::chakraStemFor(session->ranks().front()->path.toStdString()));
   for (const auto& in : inputs) {

@@ -8,7 +8,7 @@
 #include <QMessageBox>
 #include <algorithm>
 
-#include "analysis/steps.h"
+#include "link/steps.h"
 #include "trace_actions.h"
 #include "trace_session.h"
 

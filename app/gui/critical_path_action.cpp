@@ -8,10 +8,10 @@
 #include <memory>
 
 #include "analysis/critical_path.h"
-#include "analysis/steps.h"
 #include "analysis_menus.h"
 #include "analysis_window.h"
 #include "critical_path_view.h"
+#include "link/steps.h"
 #include "trace_session.h"
 #include "view_results.h"
 
@@ -47,8 +47,8 @@ void openCriticalPath(const AnalysisContext& context) {
     results->request<CriticalPath>(
         rank, QStringLiteral("critical path %1").arg(step.number), view,
         [rank, step] {
-          CriticalPath path =
-              criticalPath(*rank->run->trace, *rank->run->launches(), *rank->run->syncs(), stepWindow(step));
+          CriticalPath path = criticalPath(*rank->run->trace, *rank->run->launches(),
+                                           *rank->run->syncs(), stepWindow(step));
           path.label = describeWindow(rank->run->steps(), WindowSpec{.step = step.number});
           return path;
         },

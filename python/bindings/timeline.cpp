@@ -36,7 +36,7 @@ Array<T> toNumpy(std::vector<T>&& values) {
 // field of LaneLayout::build's options is one attribute here, so an option core adds appears in
 // Python by binding its field below and passing it on in TimelineLayout's constructor.
 struct LayoutOptions {
-  bool processes = false;  // LaneGrouping::Processes; the window's default is Layers
+  bool processes = false;        // LaneGrouping::Processes; the window's default is Layers
   bool foldPythonFrames = true;  // a thread's Python frames in one band, as the window shows them
 };
 

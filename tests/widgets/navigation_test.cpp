@@ -115,7 +115,7 @@ TEST(Navigation, AClickInAnAnalysisWindowSelectsOnTheRankItWasOpenedOn) {
   ASSERT_NO_FATAL_FAILURE(openRun(window, sample("allreduce_2ranks")));
   const auto& ranks = window.session().ranks();
   ASSERT_EQ(ranks.size(), 2u);
-  const Trace* rank0 = ranks[0]->trace.get();
+  const Trace* rank0 = ranks[0]->run->trace.get();
 
   for (const AnalysisWindow& analysis : analysisWindows()) {
     SCOPED_TRACE(analysis.action);
@@ -212,7 +212,7 @@ TEST(Navigation, AdviceSelectsOnTheRankOfItsFinding) {
   window.setCurrentRank(1 - rank);  // the other rank, alone
   view->showFinding(row);
   EXPECT_EQ(window.currentRank(), rank);
-  EXPECT_EQ(selectedTrace(window), ranks[std::size_t(rank)]->trace.get());
+  EXPECT_EQ(selectedTrace(window), ranks[std::size_t(rank)]->run->trace.get());
   EXPECT_EQ(window.timeline().selectedEvent(), finding.evidence.front());
 }
 

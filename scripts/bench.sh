@@ -33,6 +33,9 @@ if [ -d "$shared" ]; then
   run convert-1m-nodes "$bench/sutra-bench-convert" --scale 48
   run simulate-1m-nodes "$bench/sutra-bench-simulate"
   run analysis-1gb "$bench/sutra-bench-analysis"
+  # The trace cache: the parse, the first open (parse + cache written) and a reopen from the
+  # cache, side by side, on 880 MiB (0.92 GB) of trace repeated from param linear.
+  run cache-0.92gb "$bench/sutra-bench-load" --size-mb 880 --no-dom --cache
 else
   echo "../shared/traces is absent: the reader, linker, converter, simulator and analysis"
   echo "benchmarks need its real traces and are skipped."

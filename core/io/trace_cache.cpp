@@ -2,6 +2,7 @@
 #include "io/trace_cache.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -382,6 +383,17 @@ std::optional<std::uint64_t> hashRange(int fd, std::uint64_t offset, std::uint64
   return XXH3_64bits_digest(&state);
 }
 
+// Unmaps the whole pages of [data, data + bytes) from this process (a shared file mapping: they
+// stay in the page cache and come back on the next touch), so that what was read once and copied
+// no longer counts as resident.
+void dropMappedPages(const void* data, std::size_t bytes) {
+  static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto start = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t first = (start + page - 1) / page * page;
+  const std::uintptr_t last = (start + bytes) / page * page;
+  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+}
+
 std::string errnoText(const std::string& what, int err) { return what + ": " + std::strerror(err); }
 
 // A writer killed halfway leaves its temporary file (AtomicFile's ".NAME.tmp-XXXXXX"), never
@@ -592,10 +604,21 @@ Result<Trace> readTraceCache(const std::string& cachePath, const SourceIdentity&
     using T = typename std::remove_reference_t<decltype(out)>::value_type;
     const std::string_view bytes = blocks[static_cast<int>(kind)];
     if (bytes.size() % sizeof(T) != 0) return false;
-    if (XXH3_64bits(bytes.data(), bytes.size()) != hashOf(kind)) return false;
     const auto* first = reinterpret_cast<const T*>(bytes.data());
-    out.assign(first, first + bytes.size() / sizeof(T));
-    return true;
+    const std::size_t count = bytes.size() / sizeof(T);
+    out.reserve(count);
+    XXH3_state_t state;
+    XXH3_64bits_reset(&state);
+    // A few MB at a time, each chunk's mapped pages handed back once copied: the column is
+    // resident once (the copy), not twice (the copy and the mapping's pages).
+    constexpr std::size_t kChunk = (std::size_t{16} << 20) / sizeof(T);
+    for (std::size_t at = 0; at < count; at += kChunk) {
+      const std::size_t n = std::min(kChunk, count - at);
+      XXH3_64bits_update(&state, first + at, n * sizeof(T));
+      out.insert(out.end(), first + at, first + at + n);
+      dropMappedPages(first + at, n * sizeof(T));
+    }
+    return XXH3_64bits_digest(&state) == hashOf(kind);
   };
   const std::string_view model = blocks[static_cast<int>(BlockKind::Model)];
   if (XXH3_64bits(model.data(), model.size()) != hashOf(BlockKind::Model) ||

@@ -189,7 +189,8 @@ struct Measure {
 struct Outcome {
   std::uint64_t items = 0;
   std::string error;
-  double seconds = 0;  // the load alone, measured in the child (not its teardown)
+  double seconds = 0;    // the load alone, measured in the child (not its teardown)
+  long residentKiB = 0;  // VmRSS just after the load
 };
 
 double since(std::chrono::steady_clock::time_point start) {
@@ -254,6 +255,7 @@ int runChild(const std::string& mode, const std::string& file) {
     cache.minFileBytes = 0;
     auto read = sutra::readKinetoTraceCached(file, sutra::KinetoReadOptions{}, {}, cache);
     o.seconds = since(start);
+    o.residentKiB = residentKiB();  // before the model goes out of scope
     if (!read.trace)
       o.error = read.trace.error().message;
     else if (read.fromCache != (mode == "cache-reopen"))
@@ -264,6 +266,7 @@ int runChild(const std::string& mode, const std::string& file) {
   } else if (mode == "sutra") {
     auto trace = sutra::readKinetoTrace(file);
     o.seconds = since(start);
+    o.residentKiB = residentKiB();  // before the model goes out of scope
     if (trace)
       o.items = trace->events.size() + trace->instants.size();
     else
@@ -272,13 +275,14 @@ int runChild(const std::string& mode, const std::string& file) {
     std::ifstream in(file, std::ios::binary);
     json doc = json::parse(in, nullptr, false);
     o.seconds = since(start);
+    o.residentKiB = residentKiB();  // before the model goes out of scope
     if (doc.is_discarded())
       o.error = "nlohmann: parse error";
     else
       o.items = doc["traceEvents"].size();
   }
   std::printf("%llu %.6f %ld\n%s", static_cast<unsigned long long>(o.items), o.seconds,
-              residentKiB(), o.error.c_str());
+              o.residentKiB, o.error.c_str());
   std::fflush(stdout);
   std::_Exit(o.error.empty() ? 0 : 1);  // the teardown of a big model is not part of loading
 }

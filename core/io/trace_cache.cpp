@@ -9,6 +9,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <chrono>
@@ -396,6 +397,42 @@ void dropMappedPages(const void* data, std::size_t bytes) {
 
 std::string errnoText(const std::string& what, int err) { return what + ": " + std::strerror(err); }
 
+// Removes the least recently used caches of `folder` other than `kept` until all of them fit in
+// `maxBytes`; false, with `kept` removed and the others left alone, where `kept` alone does not.
+bool keepFolderUnder(const std::string& folder, const std::string& kept, std::uint64_t maxBytes) {
+  std::error_code ec;
+  const std::uint64_t keptBytes = fs::file_size(kept, ec);
+  if (ec || keptBytes > maxBytes) {
+    fs::remove(kept, ec);
+    return false;
+  }
+  struct Cache {
+    fs::file_time_type used;
+    std::uint64_t bytes;
+    fs::path path;
+  };
+  std::vector<Cache> others;
+  std::uint64_t total = keptBytes;
+  for (const auto& entry : fs::directory_iterator(folder, ec)) {
+    std::error_code entryError;
+    if (entry.path().extension() != ".sutracache" || !entry.is_regular_file(entryError) ||
+        fs::equivalent(entry.path(), kept, entryError))
+      continue;
+    const std::uint64_t bytes = entry.file_size(entryError);
+    const auto used = entry.last_write_time(entryError);
+    if (entryError) continue;
+    total += bytes;
+    others.push_back({used, bytes, entry.path()});
+  }
+  std::sort(others.begin(), others.end(),
+            [](const Cache& a, const Cache& b) { return a.used < b.used; });
+  for (const Cache& c : others) {
+    if (total <= maxBytes) break;
+    if (fs::remove(c.path, ec)) total -= c.bytes;
+  }
+  return true;
+}
+
 // A writer killed halfway leaves its temporary file (AtomicFile's ".NAME.tmp-XXXXXX"), never
 // trusted but as big as a cache: removed before the next write of the same cache, once it is old
 // enough that no live writer can still be filling it.
@@ -446,6 +483,8 @@ TraceCacheOptions TraceCacheOptions::fromEnvironment() {
     if (m == "0" || m == "off" || m == "no") options.enabled = false;
     if (m == "always") options.minFileBytes = 0;
   }
+  if (const char* max = std::getenv("SUTRA_CACHE_MAX_GB"); max && *max)
+    options.maxFolderBytes = static_cast<std::uint64_t>(std::max(0.0, std::atof(max)) * (1 << 30));
   return options;
 }
 
@@ -658,6 +697,7 @@ CachedTraceRead readKinetoTraceCached(const std::string& path, const KinetoReadO
   if (fs::exists(cachePath, ec)) {
     auto cached = readTraceCache(cachePath, *identity, path);
     if (cached) {
+      fs::last_write_time(cachePath, fs::file_time_type::clock::now(), ec);  // recently used
       if (progress) progress(identity->size, identity->size);
       CachedTraceRead read{std::move(cached), true, {}};
       return read;
@@ -677,6 +717,8 @@ CachedTraceRead readKinetoTraceCached(const std::string& path, const KinetoReadO
   removeStaleTemporaries(cachePath);
   if (auto written = writeTraceCache(*read.trace, *identity, cachePath); !written)
     read.note = "trace cache not written (" + written.error().message + "): kept in memory only";
+  else if (!keepFolderUnder(folder, cachePath, cache.maxFolderBytes))
+    read.note = "trace cache not kept: larger than the cache folder's limit (SUTRA_CACHE_MAX_GB)";
   return read;
 }
 

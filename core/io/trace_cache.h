@@ -45,8 +45,11 @@ struct TraceCacheOptions {
   // Files smaller than this are parsed every time (well under a second) and never cached.
   std::uint64_t minFileBytes = std::uint64_t{64} << 20;
   std::string folder;  // empty: defaultTraceCacheFolder()
-  // The defaults, changed by SUTRA_CACHE ("0"/"off": never; "always": any size) and
-  // SUTRA_CACHE_DIR (the folder).
+  // The caches in the folder together stay under this: after a write, the least recently used
+  // others are removed until they fit (a cache used is marked so by its mtime).
+  std::uint64_t maxFolderBytes = std::uint64_t{32} << 30;
+  // The defaults, changed by SUTRA_CACHE ("0"/"off": never; "always": any size),
+  // SUTRA_CACHE_DIR (the folder) and SUTRA_CACHE_MAX_GB (maxFolderBytes).
   static TraceCacheOptions fromEnvironment();
 };
 

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -242,6 +243,42 @@ TEST(TraceCache, SmallFilesAndADisabledCacheAreParsedAndNotCached) {
   cache.enabled = false;
   EXPECT_FALSE(openCached(source, cache).fromCache);
   EXPECT_FALSE(fs::exists(sutra::traceCachePath(source, cache.folder)));
+}
+
+TEST(TraceCache, TheFolderStaysUnderItsLimitLeastRecentlyUsedFirst) {
+  sutra::test::TempDir dir;
+  const std::string traces[] = {sutra::test::fixture("kineto/basic.json"),
+                                sutra::test::fixture("kineto/memory_events.json"),
+                                sutra::test::fixture("kineto/string_ids.json")};
+  TraceCacheOptions cache = cacheIn(dir);
+  std::string cached[3];
+  std::uintmax_t bytes[3];
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(openCached(traces[i], cache).trace);
+    cached[i] = sutra::traceCachePath(traces[i], cache.folder);
+    bytes[i] = fs::file_size(cached[i]);
+  }
+  const auto now = fs::file_time_type::clock::now();
+  fs::last_write_time(cached[0], now - std::chrono::seconds(30));
+  fs::last_write_time(cached[1], now - std::chrono::seconds(20));
+  // Reopening the oldest makes it the most recently used: the second is the oldest now.
+  ASSERT_TRUE(openCached(traces[0], cache).fromCache);
+  fs::remove(cached[2]);
+  cache.maxFolderBytes = bytes[0] + bytes[2];
+  auto rebuilt = openCached(traces[2], cache);
+  ASSERT_TRUE(rebuilt.trace);
+  EXPECT_EQ(rebuilt.note, "");
+  EXPECT_TRUE(fs::exists(cached[0]));
+  EXPECT_FALSE(fs::exists(cached[1]));
+  EXPECT_TRUE(fs::exists(cached[2]));
+  // A cache larger than the whole limit is not kept, and the trace is still read.
+  cache.maxFolderBytes = 1;
+  auto tooBig = openCached(traces[1], cache);
+  ASSERT_TRUE(tooBig.trace);
+  EXPECT_NE(tooBig.note.find("limit"), std::string::npos) << tooBig.note;
+  EXPECT_FALSE(fs::exists(cached[1]));
+  EXPECT_TRUE(fs::exists(cached[0]));  // the others are not removed for one that cannot fit
+  EXPECT_TRUE(fs::exists(cached[2]));
 }
 
 TEST(TraceCache, MappedArgsServeTheirEntriesAndGrowAfterThem) {

@@ -11,6 +11,9 @@ bench="$build/tests/bench"
 results="$build/bench-results"
 mkdir -p "$results"
 shared=../shared/traces
+# Loads are measured parsing, never mapped from a trace cache an earlier run left (io/trace_cache.h);
+# the cache's own benchmark turns it on for itself.
+export SUTRA_CACHE=0
 
 run() {
   local name=$1

@@ -252,6 +252,7 @@ int runChild(const std::string& mode, const std::string& file) {
   if (mode == "cache-first" || mode == "cache-reopen") {
     // The cache folder comes from SUTRA_CACHE_DIR, set by the parent.
     sutra::TraceCacheOptions cache = sutra::TraceCacheOptions::fromEnvironment();
+    cache.enabled = true;  // whatever SUTRA_CACHE says (make bench turns it off for the rest)
     cache.minFileBytes = 0;
     auto read = sutra::readKinetoTraceCached(file, sutra::KinetoReadOptions{}, {}, cache);
     o.seconds = since(start);

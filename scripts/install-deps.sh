@@ -10,6 +10,7 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl1-mesa-dev
   libprotobuf-dev protobuf-compiler nlohmann-json3-dev libsimdjson-dev zlib1g-dev libyaml-cpp-dev libsqlite3-dev
+  libxxhash-dev  # header-only use: the trace cache's checksums (core/io/trace_cache)
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-venv xvfb xauth
   iproute2  # ip netns and tc: the re-runs that judge the what-ifs shape their network (tools/rerun)

@@ -2,6 +2,7 @@
 // sutra-cli: every headless job of Sutra. Links core only.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <string>
@@ -29,6 +30,9 @@ void printUsage(FILE* out) {
   for (const auto& c : cmds) std::fprintf(out, "  %-14s %s\n", c.name.c_str(), c.summary.c_str());
   std::fprintf(out,
                "\nOptions:\n  -h, --help     show this help\n  -V, --version  print the version\n"
+               "  --no-cache     (before COMMAND) parse every trace, neither reading nor writing\n"
+               "                 the trace cache (a large trace's model kept in ~/.cache/sutra;\n"
+               "                 SUTRA_CACHE=0 does the same, SUTRA_CACHE_DIR moves it)\n"
                "\nRun 'sutra-cli help COMMAND' (or 'sutra-cli COMMAND --help') for a command's "
                "options.\n"
                "Exit status: 0 success, 1 a check failed, 2 bad input or usage.\n");
@@ -41,6 +45,16 @@ int main(int argc, char** argv) {
   if (argc < 2) {
     printUsage(stderr);
     return sutra::cli::kExitBadInput;
+  }
+  if (std::strcmp(argv[1], "--no-cache") == 0) {
+    // Read by every load through the session (io/trace_cache.h), whichever command runs.
+    ::setenv("SUTRA_CACHE", "0", 1);
+    --argc;
+    ++argv;
+    if (argc < 2) {
+      printUsage(stderr);
+      return sutra::cli::kExitBadInput;
+    }
   }
   const std::string first = argv[1];
   if (first == "help" && argc > 2) {

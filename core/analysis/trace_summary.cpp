@@ -8,6 +8,7 @@
 
 #include "chakra/chakra_timeline.h"
 #include "io/readers.h"
+#include "io/trace_cache.h"
 
 namespace sutra {
 namespace {
@@ -106,8 +107,12 @@ Result<TraceSummary> summarizeTraceFile(const DiscoveredFile& file) {
   TraceSummary s;
   switch (file.kind) {
     case FileKind::KinetoTrace: {
-      auto trace = readKinetoTrace(file.path);
+      // Through the trace cache, as the session reads it: a second `info` of a big file maps it.
+      auto [trace, fromCache, cacheNote] = readKinetoTraceCached(
+          file.path, KinetoReadOptions{}, {}, TraceCacheOptions::fromEnvironment());
       if (!trace) return trace.error();
+      if (!cacheNote.empty())
+        trace->problems.add(Severity::Info, "trace cache not used", cacheNote);
       s = summarizeTrace(*trace);
       s.schema = trace->meta.schemaVersion.empty() ? file.schema : trace->meta.schemaVersion;
       break;

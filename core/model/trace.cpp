@@ -42,20 +42,35 @@ std::uint32_t ArgsStore::add(std::string_view json) {
                         static_cast<std::uint32_t>(json.size())});
   block.append(json);
   bytes_ += json.size();
-  return static_cast<std::uint32_t>(spans_.size() - 1);
+  return static_cast<std::uint32_t>(size() - 1);
 }
 
 std::uint32_t ArgsStore::adopt(ArgsStore&& other) {
-  const auto base = static_cast<std::uint32_t>(spans_.size());
+  const auto base = static_cast<std::uint32_t>(size());
+  // A reader's per-batch store is never mapped; a mapped one is copied entry by entry.
+  for (std::uint32_t i = 0; i < other.mappedCount_; ++i) add(other.get(i));
   const auto blockBase = static_cast<std::uint32_t>(blocks_.size());
   for (std::string& block : other.blocks_) blocks_.push_back(std::move(block));
   for (Span span : other.spans_) {
     span.block += blockBase;
     spans_.push_back(span);
   }
-  bytes_ += other.bytes_;
+  bytes_ +=
+      other.bytes_ -
+      (other.mappedCount_ ? other.mappedOffsets_[other.mappedCount_] - other.mappedOffsets_[0] : 0);
   other = ArgsStore{};
   return base;
+}
+
+ArgsStore ArgsStore::mapped(std::shared_ptr<const void> owner, const char* text,
+                            const std::uint64_t* offsets, std::size_t count) {
+  ArgsStore store;
+  store.mappedOwner_ = std::move(owner);
+  store.mappedText_ = text;
+  store.mappedOffsets_ = offsets;
+  store.mappedCount_ = static_cast<std::uint32_t>(count);
+  store.bytes_ = count ? offsets[count] - offsets[0] : 0;
+  return store;
 }
 
 EventId Trace::lowerBound(LaneId lane, TimeNs t) const {

@@ -8,6 +8,7 @@
 // Names and categories are interned; the raw args of each event are kept as JSON text and parsed
 // only on demand (the selection panel), never a million parsed objects.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -110,11 +111,20 @@ class ArgsStore {
   // that other's entry 0 has here.
   std::uint32_t adopt(ArgsStore&& other);
   std::string_view get(std::uint32_t index) const {
-    const Span& s = spans_[index];
+    if (index < mappedCount_)
+      return {mappedText_ + mappedOffsets_[index],
+              mappedOffsets_[index + 1] - mappedOffsets_[index]};
+    const Span& s = spans_[index - mappedCount_];
     return std::string_view(blocks_[s.block]).substr(s.offset, s.length);
   }
-  std::size_t size() const { return spans_.size(); }
+  std::size_t size() const { return mappedCount_ + spans_.size(); }
   std::size_t bytes() const { return bytes_; }
+
+  // An empty store that serves `count` entries from memory `owner` keeps alive (a mapped trace
+  // cache, io/trace_cache.h): entry i is text[offsets[i], offsets[i + 1]). Nothing is copied, so
+  // args text costs no memory until read; add() appends after them as usual.
+  static ArgsStore mapped(std::shared_ptr<const void> owner, const char* text,
+                          const std::uint64_t* offsets, std::size_t count);
 
  private:
   static constexpr std::size_t kBlockBytes = 4 << 20;
@@ -124,6 +134,10 @@ class ArgsStore {
   std::vector<std::string> blocks_;  // each reserved once; an entry never straddles two
   std::vector<Span> spans_;
   std::size_t bytes_ = 0;
+  std::shared_ptr<const void> mappedOwner_;  // keeps mappedText_ and mappedOffsets_ valid
+  const char* mappedText_ = nullptr;
+  const std::uint64_t* mappedOffsets_ = nullptr;
+  std::uint32_t mappedCount_ = 0;
 };
 
 struct DeviceInfo {

@@ -9,6 +9,7 @@
 #include "io/discover.h"
 #include "io/kineto_reader.h"
 #include "io/readers.h"
+#include "io/trace_cache.h"
 #include "link/link_words.h"
 #include "session/run_collectives.h"
 
@@ -186,9 +187,13 @@ class RunBuilder {
     };
     KinetoReadOptions read;
     read.eventArgs = argsNeeded(*next);
-    auto trace = readKinetoTrace(next->kinetoPath, read, onBytes);
+    TraceCacheOptions cache = TraceCacheOptions::fromEnvironment();
+    cache.enabled = cache.enabled && options_.traceCache;
+    auto [trace, fromCache, cacheNote] =
+        readKinetoTraceCached(next->kinetoPath, read, onBytes, cache);
     if (cancel_.canceled()) return Error{kCanceled};
     if (!trace) return trace.error();
+    if (!cacheNote.empty()) trace->problems.add(Severity::Info, "trace cache not used", cacheNote);
     addMemoryCounters(*trace);  // profile_memory=True traces: each device's curve as a counter
     next->trace = std::make_shared<const Trace>(std::move(trace).value());
     if (r < rankFromTrace_.size() && rankFromTrace_[r])

@@ -130,6 +130,9 @@ struct RunOptions {
   // eventArgs) where no stage built reads it (no ET linked, no sync dependencies, no simulation):
   // a third less load time and memory for what reads only names and times (compare's tables).
   bool eventArgs = true;
+  // Large Kineto traces are read through the trace cache (io/trace_cache.h: mapped on a reopen
+  // instead of parsed); off, or SUTRA_CACHE=0, parses every time and writes no cache.
+  bool traceCache = true;
   ChakraSimOptions chakra;      // how those are simulated
   std::optional<int> onlyRank;  // open this rank alone (a rank number)
 };

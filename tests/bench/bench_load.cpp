@@ -23,6 +23,7 @@
 #include <string>
 
 #include "io/readers.h"
+#include "io/trace_cache.h"
 #include "trace_digest.h"
 #include "util/huge_pages.h"
 
@@ -33,7 +34,8 @@ using nlohmann::json;
 
 constexpr const char* kHelp =
     "Usage: sutra-bench-load [--size-mb N] [--source TRACE] [--file BIG.json] [--out PATH]\n"
-    "                        [--keep] [--pretty] [--dom | --no-dom]\n"
+    "                        [--keep] [--pretty] [--dom | --no-dom] [--cache]\n"
+    "                        [--generate-only]\n"
     "Generates a Kineto trace of N MB (default 1024) by repeating TRACE with shifted times, loads\n"
     "it with Sutra's reader and with a naive nlohmann::json DOM parse, each in its own process,\n"
     "and prints MB/s of uncompressed JSON and peak RSS as JSON.\n"
@@ -46,7 +48,12 @@ constexpr const char* kHelp =
     "(tests/support/trace_digest.h)\n"
     "                   and exit: the reader's output before and after a change, compared\n"
     "  --dom / --no-dom force or skip the DOM comparison (default: only up to 512 MB, as a DOM\n"
-    "                   takes about ten times the file's size in memory)\n";
+    "                   takes about ten times the file's size in memory)\n"
+    "  --cache          also the trace cache (io/trace_cache.h), side by side with the parse:\n"
+    "                   the first open (parse + cache written) and a reopen from the cache,\n"
+    "                   each with its time, peak RSS and RSS just after the open (a cache folder\n"
+    "                   of its own in the temp directory, removed afterwards)\n"
+    "  --generate-only  write the trace (--out, kept) and measure nothing\n";
 
 std::string readGzipOrPlain(const std::string& path) {
   gzFile f = gzopen(path.c_str(), "rb");
@@ -175,13 +182,15 @@ struct Measure {
   double peakRssMb = 0;
   double cpuSeconds = 0;    // user + system time of the child, all its threads
   std::uint64_t items = 0;  // events (Sutra) or traceEvents elements (DOM)
+  double residentMb = 0;    // VmRSS just after the load, before anything else is built
   std::string error;
 };
 
 struct Outcome {
   std::uint64_t items = 0;
   std::string error;
-  double seconds = 0;  // the load alone, measured in the child (not its teardown)
+  double seconds = 0;    // the load alone, measured in the child (not its teardown)
+  long residentKiB = 0;  // VmRSS just after the load
 };
 
 double since(std::chrono::steady_clock::time_point start) {
@@ -192,7 +201,7 @@ double since(std::chrono::steady_clock::time_point start) {
 // (wait4's ru_maxrss) is the loader's alone, not the generator's heap inherited through fork.
 Measure inChild(const std::string& mode, const std::string& file) {
   int pipeFd[2];
-  if (pipe(pipeFd) != 0) return {false, 0, 0, 0, 0, "pipe failed"};
+  if (pipe(pipeFd) != 0) return {false, 0, 0, 0, 0, 0, "pipe failed"};
   const pid_t pid = fork();
   if (pid == 0) {
     close(pipeFd[0]);
@@ -217,20 +226,48 @@ Measure inChild(const std::string& mode, const std::string& file) {
   const auto nl = msg.find('\n');
   if (nl != std::string::npos) {
     std::istringstream first(msg.substr(0, nl));
-    first >> m.items >> m.seconds;
+    double residentKiB = 0;
+    first >> m.items >> m.seconds >> residentKiB;
+    m.residentMb = residentKiB / 1024.0;
   }
   m.error = nl == std::string::npos ? "child died (signal or out of memory)" : msg.substr(nl + 1);
   m.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   return m;
 }
 
-// The child's side: load, print "items seconds" and any error, exit without tearing down.
+// This process's resident memory now (VmRSS, KiB): mapped pages it touched included.
+long residentKiB() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmRSS:", 0) == 0) return std::atol(line.c_str() + 6);
+  return 0;
+}
+
+// The child's side: load, print "items seconds resident-KiB" and any error, exit without tearing
+// down.
 int runChild(const std::string& mode, const std::string& file) {
   Outcome o;
   const auto start = std::chrono::steady_clock::now();
-  if (mode == "sutra") {
+  if (mode == "cache-first" || mode == "cache-reopen") {
+    // The cache folder comes from SUTRA_CACHE_DIR, set by the parent.
+    sutra::TraceCacheOptions cache = sutra::TraceCacheOptions::fromEnvironment();
+    cache.enabled = true;  // whatever SUTRA_CACHE says (make bench turns it off for the rest)
+    cache.minFileBytes = 0;
+    auto read = sutra::readKinetoTraceCached(file, sutra::KinetoReadOptions{}, {}, cache);
+    o.seconds = since(start);
+    o.residentKiB = residentKiB();  // before the model goes out of scope
+    if (!read.trace)
+      o.error = read.trace.error().message;
+    else if (read.fromCache != (mode == "cache-reopen"))
+      o.error = read.fromCache ? "read from a cache that should not exist"
+                               : "not read from the cache: " + read.note;
+    else
+      o.items = read.trace->events.size() + read.trace->instants.size();
+  } else if (mode == "sutra") {
     auto trace = sutra::readKinetoTrace(file);
     o.seconds = since(start);
+    o.residentKiB = residentKiB();  // before the model goes out of scope
     if (trace)
       o.items = trace->events.size() + trace->instants.size();
     else
@@ -239,13 +276,14 @@ int runChild(const std::string& mode, const std::string& file) {
     std::ifstream in(file, std::ios::binary);
     json doc = json::parse(in, nullptr, false);
     o.seconds = since(start);
+    o.residentKiB = residentKiB();  // before the model goes out of scope
     if (doc.is_discarded())
       o.error = "nlohmann: parse error";
     else
       o.items = doc["traceEvents"].size();
   }
-  std::printf("%llu %.6f\n%s", static_cast<unsigned long long>(o.items), o.seconds,
-              o.error.c_str());
+  std::printf("%llu %.6f %ld\n%s", static_cast<unsigned long long>(o.items), o.seconds,
+              o.residentKiB, o.error.c_str());
   std::fflush(stdout);
   std::_Exit(o.error.empty() ? 0 : 1);  // the teardown of a big model is not part of loading
 }
@@ -259,6 +297,9 @@ json report(const Measure& m, double mb) {
   j["cpu_seconds"] = m.cpuSeconds;
   j["mb_per_cpu_s"] = m.cpuSeconds > 0 ? mb / m.cpuSeconds : 0;
   j["peak_rss_mb"] = m.peakRssMb;
+  j["peak_rss_over_file_size"] = m.peakRssMb / mb;
+  j["resident_after_open_mb"] = m.residentMb;
+  j["resident_after_open_over_file_size"] = m.residentMb / mb;
   j["items"] = m.items;
   return j;
 }
@@ -272,7 +313,7 @@ int main(int argc, char** argv) {
   std::uint64_t sizeMb = 1024;
   std::string source = std::string(SUTRA_SHARED_TRACES) + "/param/linear_kineto.json.gz";
   std::string file, out;
-  bool keep = false, digest = false, pretty = false;
+  bool keep = false, digest = false, pretty = false, cache = false, generateOnly = false;
   std::optional<bool> dom;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -301,6 +342,10 @@ int main(int argc, char** argv) {
       dom = true;
     else if (a == "--no-dom")
       dom = false;
+    else if (a == "--cache")
+      cache = true;
+    else if (a == "--generate-only")
+      generateOnly = keep = true;
     else if (a == "-h" || a == "--help") {
       std::fputs(kHelp, stdout);
       return 0;
@@ -346,10 +391,38 @@ int main(int argc, char** argv) {
   result["file"] = file;
   result["file_mb"] = mb;
   if (generated) result["events_written"] = generatedEvents;
+  if (generateOnly) {
+    std::printf("%s\n", result.dump(2).c_str());
+    return 0;
+  }
 
   const Measure sutra = inChild("sutra", file);
   result["sutra"] = report(sutra, mb);
-  result["sutra"]["peak_rss_over_file_size"] = sutra.peakRssMb / mb;
+  if (cache) {
+    // A folder of its own, so the first open finds no cache and nothing of the user's is touched.
+    const fs::path folder =
+        fs::temp_directory_path() / ("sutra-bench-load-cache-" + std::to_string(::getpid()));
+    fs::remove_all(folder, ec);
+    ::setenv("SUTRA_CACHE_DIR", folder.c_str(), 1);
+    const Measure first = inChild("cache-first", file);
+    const Measure reopen = inChild("cache-reopen", file);
+    result["cache_first_open"] = report(first, mb);
+    result["cache_reopen"] = report(reopen, mb);
+    std::uint64_t cacheBytes = 0;
+    for (const auto& entry : fs::directory_iterator(folder, ec))
+      if (entry.is_regular_file()) cacheBytes += entry.file_size();
+    result["cache_mb"] = static_cast<double>(cacheBytes) / (1024.0 * 1024.0);
+    result["cache_goal"] = {
+        {"first_open_mb_per_s_at_least", 1000},
+        {"first_open_peak_over_file_at_most", 0.5},
+        {"reopen_seconds_at_most", 0.5},
+        {"reopen_resident_over_file_at_most", 0.1},
+        {"met_first_open_speed", first.ok && first.seconds > 0 && mb / first.seconds >= 1000},
+        {"met_first_open_peak", first.ok && first.peakRssMb <= 0.5 * mb},
+        {"met_reopen_seconds", reopen.ok && reopen.seconds <= 0.5},
+        {"met_reopen_resident", reopen.ok && reopen.residentMb <= 0.1 * mb}};
+    fs::remove_all(folder, ec);
+  }
 
   const bool runDom = dom.value_or(mb <= 512);
   if (runDom) {

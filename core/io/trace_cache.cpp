@@ -1,0 +1,725 @@
+// SPDX-License-Identifier: MIT
+#include "io/trace_cache.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include "util/atomic_file.h"
+#include "util/mapped_file.h"
+
+namespace sutra {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A change to these structs changes the cache's layout: bump kTraceCacheFormatVersion with them.
+static_assert(sizeof(Event) == 64 && sizeof(Flow) == 24 && sizeof(Instant) == 24);
+static_assert(std::is_trivially_copyable_v<Event> && std::is_trivially_copyable_v<Flow> &&
+              std::is_trivially_copyable_v<Instant>);
+
+constexpr char kMagic[8] = {'S', 'U', 'T', 'R', 'A', 'T', 'C', '1'};
+constexpr char kEndMagic[8] = {'S', 'U', 'T', 'R', 'A', 'E', 'N', 'D'};
+constexpr std::uint32_t kByteOrderMark = 0x01020304;
+constexpr std::size_t kAlign = 64;
+constexpr std::size_t kHeadTailBytes = 1 << 20;
+
+struct Header {
+  char magic[8];
+  std::uint32_t version;
+  std::uint32_t byteOrder;
+  std::uint32_t eventBytes, flowBytes, instantBytes, reserved;
+  std::uint64_t sourceSize;
+  std::int64_t sourceMtimeNs;
+  std::uint64_t sourceHeadTailHash;
+  std::uint64_t reserved2;
+};
+static_assert(sizeof(Header) == 64);
+
+enum class BlockKind : std::uint32_t {
+  Model = 1,
+  Events,
+  Flows,
+  Instants,
+  ArgsOffsets,
+  ArgsText,
+};
+constexpr int kBlockCount = 6;
+
+struct DirectoryEntry {
+  std::uint32_t kind;
+  std::uint32_t reserved;
+  std::uint64_t offset;
+  std::uint64_t bytes;
+  std::uint64_t hash;
+};
+static_assert(sizeof(DirectoryEntry) == 32);
+
+struct Footer {
+  std::uint64_t directoryOffset;
+  std::uint64_t blockCount;
+  std::uint64_t hash;  // of the header and the directory
+  std::uint64_t fileBytes;
+  char magic[8];
+};
+
+// The model's small parts, field by field: lengths before texts, nothing aligned.
+class Encoder {
+ public:
+  template <typename T>
+  requires std::is_arithmetic_v<T> || std::is_enum_v<T>
+  void value(T v) { out_.append(reinterpret_cast<const char*>(&v), sizeof v); }
+  void text(std::string_view s) {
+    value<std::uint64_t>(s.size());
+    out_.append(s);
+  }
+  void optional(const std::optional<std::int64_t>& v) {
+    value<std::uint8_t>(v.has_value());
+    value<std::int64_t>(v.value_or(0));
+  }
+  const std::string& bytes() const { return out_; }
+
+ private:
+  std::string out_;
+};
+
+// Reads what Encoder wrote; past the end it gives zeros and remembers that it failed.
+class Decoder {
+ public:
+  explicit Decoder(std::string_view in) : in_(in) {}
+  template <typename T>
+  requires std::is_arithmetic_v<T> || std::is_enum_v<T> T value() {
+    T v{};
+    if (in_.size() - pos_ < sizeof v) {
+      failed_ = true;
+      return v;
+    }
+    std::memcpy(&v, in_.data() + pos_, sizeof v);
+    pos_ += sizeof v;
+    return v;
+  }
+  std::string_view text() {
+    const auto n = value<std::uint64_t>();
+    if (in_.size() - pos_ < n) {
+      failed_ = true;
+      return {};
+    }
+    std::string_view s = in_.substr(pos_, n);
+    pos_ += n;
+    return s;
+  }
+  std::optional<std::int64_t> optional() {
+    const bool has = value<std::uint8_t>() != 0;
+    const auto v = value<std::int64_t>();
+    return has ? std::optional<std::int64_t>(v) : std::nullopt;
+  }
+  // A count of things each taking at least `minBytes`: more than the rest could hold is damage.
+  std::uint64_t count(std::size_t minBytes) {
+    const auto n = value<std::uint64_t>();
+    if (n > (in_.size() - pos_) / std::max<std::size_t>(minBytes, 1)) failed_ = true;
+    return failed_ ? 0 : n;
+  }
+  bool failed() const { return failed_; }
+  bool atEnd() const { return pos_ == in_.size(); }
+
+ private:
+  std::string_view in_;
+  std::size_t pos_ = 0;
+  bool failed_ = false;
+};
+
+void encodeStrings(Encoder& e, const StringTable& table) {
+  e.value<std::uint64_t>(table.size());
+  for (std::size_t i = 0; i < table.size(); ++i) e.text(table.view(static_cast<StringId>(i)));
+}
+
+bool decodeStrings(Decoder& d, StringTable& table) {
+  const auto n = d.count(8);
+  for (std::uint64_t i = 0; i < n; ++i)
+    if (table.intern(d.text()) != i) return false;  // the table held duplicates: not ours
+  return !d.failed() && table.size() == std::max<std::uint64_t>(n, 1);
+}
+
+std::string encodeModel(const Trace& t) {
+  Encoder e;
+  const TraceMetadata& m = t.meta;
+  e.text(m.schemaVersion);
+  e.optional(m.baseTimeNanoseconds);
+  e.value<std::uint64_t>(m.devices.size());
+  for (const DeviceInfo& dev : m.devices) {
+    e.value(dev.id);
+    e.text(dev.name);
+    e.value(dev.totalGlobalMem);
+    e.value(dev.numSms);
+    e.text(dev.rawJson);
+  }
+  e.optional(m.rank);
+  e.optional(m.worldSize);
+  e.text(m.distributedBackend);
+  e.text(m.distributedInfoJson);
+  e.text(m.traceName);
+  e.text(m.deviceBackend);
+  e.value<std::uint64_t>(m.other.size());
+  for (const auto& [k, v] : m.other) e.text(k), e.text(v);
+  encodeStrings(e, t.names);
+  encodeStrings(e, t.categories);
+  e.value<std::uint64_t>(t.lanes.size());
+  for (const Lane& l : t.lanes) {
+    e.text(l.pid);
+    e.text(l.tid);
+    e.value(l.pidNumber);
+    e.value(l.tidNumber);
+    e.text(l.processName);
+    e.text(l.threadName);
+    e.value(l.processSortIndex);
+    e.value(l.threadSortIndex);
+    e.value(l.kind);
+    e.value(l.device);
+    e.value(l.stream);
+    e.value(l.firstEvent);
+    e.value(l.endEvent);
+    e.value(l.maxDepth);
+  }
+  e.value<std::uint64_t>(t.counters.size());
+  for (const CounterSeries& c : t.counters) {
+    e.text(c.name);
+    e.text(c.pid);
+    e.value<std::uint64_t>(c.samples.size());
+    for (const auto& [time, v] : c.samples) e.value(time), e.value(v);
+    e.value<std::uint64_t>(c.marks.size());
+    for (const CounterMark& mark : c.marks) {
+      e.value(mark.time);
+      e.value(mark.value);
+      e.text(mark.label);
+      e.text(mark.detail);
+      e.value(mark.event);
+    }
+  }
+  e.value<std::uint64_t>(t.problems.all().size());
+  for (const Problem& p : t.problems.all()) {
+    e.value(p.severity);
+    e.text(p.what);
+    e.value(p.count);
+    e.text(p.example);
+  }
+  e.value<std::uint8_t>(t.eventArgsRead);
+  e.value(t.startNs);
+  e.value(t.endNs);
+  return e.bytes();
+}
+
+bool decodeModel(std::string_view bytes, Trace& t) {
+  Decoder d(bytes);
+  TraceMetadata& m = t.meta;
+  m.schemaVersion = d.text();
+  m.baseTimeNanoseconds = d.optional();
+  for (auto n = d.count(48); n > 0; --n) {
+    DeviceInfo dev;
+    dev.id = d.value<std::int64_t>();
+    dev.name = d.text();
+    dev.totalGlobalMem = d.value<std::int64_t>();
+    dev.numSms = d.value<std::int64_t>();
+    dev.rawJson = d.text();
+    m.devices.push_back(std::move(dev));
+  }
+  const auto toInt = [](std::optional<std::int64_t> v) {
+    return v ? std::optional<int>(static_cast<int>(*v)) : std::nullopt;
+  };
+  m.rank = toInt(d.optional());
+  m.worldSize = toInt(d.optional());
+  m.distributedBackend = d.text();
+  m.distributedInfoJson = d.text();
+  m.traceName = d.text();
+  m.deviceBackend = d.text();
+  for (auto n = d.count(16); n > 0; --n) {
+    std::string k(d.text());
+    m.other.emplace_back(std::move(k), std::string(d.text()));
+  }
+  if (!decodeStrings(d, t.names) || !decodeStrings(d, t.categories)) return false;
+  const auto laneCount = d.count(16);
+  t.lanes.resize(laneCount);
+  for (Lane& l : t.lanes) {
+    l.pid = d.text();
+    l.tid = d.text();
+    l.pidNumber = d.value<std::int64_t>();
+    l.tidNumber = d.value<std::int64_t>();
+    l.processName = d.text();
+    l.threadName = d.text();
+    l.processSortIndex = d.value<std::int64_t>();
+    l.threadSortIndex = d.value<std::int64_t>();
+    l.kind = d.value<LaneKind>();
+    l.device = d.value<std::int32_t>();
+    l.stream = d.value<std::int64_t>();
+    l.firstEvent = d.value<EventId>();
+    l.endEvent = d.value<EventId>();
+    l.maxDepth = d.value<std::uint16_t>();
+  }
+  for (auto n = d.count(16); n > 0; --n) {
+    CounterSeries c;
+    c.name = d.text();
+    c.pid = d.text();
+    for (auto s = d.count(16); s > 0; --s) {
+      const auto time = d.value<TimeNs>();
+      c.samples.emplace_back(time, d.value<double>());
+    }
+    for (auto k = d.count(16); k > 0; --k) {
+      CounterMark mark;
+      mark.time = d.value<TimeNs>();
+      mark.value = d.value<double>();
+      mark.label = d.text();
+      mark.detail = d.text();
+      mark.event = d.value<EventId>();
+      c.marks.push_back(std::move(mark));
+    }
+    t.counters.push_back(std::move(c));
+  }
+  for (auto n = d.count(16); n > 0; --n) {
+    const auto severity = d.value<Severity>();
+    const std::string what(d.text());
+    const auto count = d.value<std::uint64_t>();
+    t.problems.add(severity, what, count, d.text());
+  }
+  t.eventArgsRead = d.value<std::uint8_t>() != 0;
+  t.startNs = d.value<TimeNs>();
+  t.endNs = d.value<TimeNs>();
+  return !d.failed() && d.atEnd();
+}
+
+// Every index the model holds points inside it: a cache whose checksums match but whose indices
+// do not (a writer's bug, a hash collision) is refused rather than served.
+bool indicesHold(const Trace& t, std::size_t argsCount) {
+  const std::size_t events = t.events.size();
+  for (const Lane& l : t.lanes)
+    if (l.firstEvent > l.endEvent || l.endEvent > events) return false;
+  const auto argsOk = [&](std::uint32_t a) { return a == kNoArgs || a < argsCount; };
+  for (const Event& e : t.events)
+    if (e.name >= t.names.size() || e.lane >= t.lanes.size() || e.category >= t.categories.size() ||
+        (e.parent != kNoEvent && e.parent >= events) || !argsOk(e.args))
+      return false;
+  for (const Flow& f : t.flows)
+    if ((f.from != kNoEvent && f.from >= events) || (f.to != kNoEvent && f.to >= events) ||
+        f.category >= t.categories.size())
+      return false;
+  for (const Instant& i : t.instants)
+    if (i.name >= t.names.size() || i.lane >= t.lanes.size() || !argsOk(i.args)) return false;
+  return true;
+}
+
+// Writes blocks one after another at aligned offsets, hashing each.
+class BlockWriter {
+ public:
+  explicit BlockWriter(AtomicFile& file) : file_(file) {}
+  Status raw(std::string_view bytes) {
+    offset_ += bytes.size();
+    return file_.write(bytes);
+  }
+  Status block(BlockKind kind, std::string_view bytes) {
+    if (const std::size_t pad = (kAlign - offset_ % kAlign) % kAlign; pad > 0)
+      if (auto s = raw(std::string(pad, '\0')); !s) return s;
+    directory_.push_back({static_cast<std::uint32_t>(kind), 0, offset_, bytes.size(),
+                          XXH3_64bits(bytes.data(), bytes.size())});
+    return raw(bytes);
+  }
+  // A block written in pieces (the args text), hashed as one.
+  Status begin(BlockKind kind) {
+    if (const std::size_t pad = (kAlign - offset_ % kAlign) % kAlign; pad > 0)
+      if (auto s = raw(std::string(pad, '\0')); !s) return s;
+    XXH3_64bits_reset(&state_);
+    directory_.push_back({static_cast<std::uint32_t>(kind), 0, offset_, 0, 0});
+    return Ok{};
+  }
+  Status piece(std::string_view bytes) {
+    XXH3_64bits_update(&state_, bytes.data(), bytes.size());
+    directory_.back().bytes += bytes.size();
+    return raw(bytes);
+  }
+  void end() { directory_.back().hash = XXH3_64bits_digest(&state_); }
+  std::uint64_t offset() const { return offset_; }
+  const std::vector<DirectoryEntry>& directory() const { return directory_; }
+
+ private:
+  AtomicFile& file_;
+  std::uint64_t offset_ = 0;
+  std::vector<DirectoryEntry> directory_;
+  XXH3_state_t state_{};
+};
+
+template <typename T>
+std::string_view bytesOf(const std::vector<T>& v) {
+  return {reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T)};
+}
+
+std::string_view bytesOf(const Header& h) { return {reinterpret_cast<const char*>(&h), sizeof h}; }
+
+// XXH3-64 of [offset, offset + bytes) of `fd`, read with pread: checking a mapped block this way
+// leaves the mapping untouched, so the block's pages are not resident until used.
+std::optional<std::uint64_t> hashRange(int fd, std::uint64_t offset, std::uint64_t bytes) {
+  XXH3_state_t state;
+  XXH3_64bits_reset(&state);
+  std::vector<char> buffer(std::size_t{4} << 20);
+  while (bytes > 0) {
+    const std::size_t want =
+        static_cast<std::size_t>(std::min<std::uint64_t>(bytes, buffer.size()));
+    const ssize_t got = ::pread(fd, buffer.data(), want, static_cast<off_t>(offset));
+    if (got <= 0) return std::nullopt;
+    XXH3_64bits_update(&state, buffer.data(), static_cast<std::size_t>(got));
+    offset += static_cast<std::uint64_t>(got);
+    bytes -= static_cast<std::uint64_t>(got);
+  }
+  return XXH3_64bits_digest(&state);
+}
+
+// Unmaps the whole pages of [data, data + bytes) from this process (a shared file mapping: they
+// stay in the page cache and come back on the next touch), so that what was read once and copied
+// no longer counts as resident.
+void dropMappedPages(const void* data, std::size_t bytes) {
+  static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto start = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t first = (start + page - 1) / page * page;
+  const std::uintptr_t last = (start + bytes) / page * page;
+  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+}
+
+std::string errnoText(const std::string& what, int err) { return what + ": " + std::strerror(err); }
+
+// Removes the least recently used caches of `folder` other than `kept` until all of them fit in
+// `maxBytes`; false, with `kept` removed and the others left alone, where `kept` alone does not.
+bool keepFolderUnder(const std::string& folder, const std::string& kept, std::uint64_t maxBytes) {
+  std::error_code ec;
+  const std::uint64_t keptBytes = fs::file_size(kept, ec);
+  if (ec || keptBytes > maxBytes) {
+    fs::remove(kept, ec);
+    return false;
+  }
+  struct Cache {
+    fs::file_time_type used;
+    std::uint64_t bytes;
+    fs::path path;
+  };
+  std::vector<Cache> others;
+  std::uint64_t total = keptBytes;
+  for (const auto& entry : fs::directory_iterator(folder, ec)) {
+    std::error_code entryError;
+    if (entry.path().extension() != ".sutracache" || !entry.is_regular_file(entryError) ||
+        fs::equivalent(entry.path(), kept, entryError))
+      continue;
+    const std::uint64_t bytes = entry.file_size(entryError);
+    const auto used = entry.last_write_time(entryError);
+    if (entryError) continue;
+    total += bytes;
+    others.push_back({used, bytes, entry.path()});
+  }
+  std::sort(others.begin(), others.end(),
+            [](const Cache& a, const Cache& b) { return a.used < b.used; });
+  for (const Cache& c : others) {
+    if (total <= maxBytes) break;
+    if (fs::remove(c.path, ec)) total -= c.bytes;
+  }
+  return true;
+}
+
+// A writer killed halfway leaves its temporary file (AtomicFile's ".NAME.tmp-XXXXXX"), never
+// trusted but as big as a cache: removed before the next write of the same cache, once it is old
+// enough that no live writer can still be filling it.
+void removeStaleTemporaries(const std::string& cachePath) {
+  const fs::path target(cachePath);
+  const std::string prefix = "." + target.filename().string() + ".tmp-";
+  std::error_code ec;
+  const auto now = fs::file_time_type::clock::now();
+  for (const auto& entry : fs::directory_iterator(target.parent_path(), ec)) {
+    if (entry.path().filename().string().rfind(prefix, 0) != 0) continue;
+    std::error_code timeError;
+    const auto written = entry.last_write_time(timeError);
+    if (!timeError && now - written > std::chrono::minutes(10)) fs::remove(entry.path(), ec);
+  }
+}
+
+}  // namespace
+
+Result<SourceIdentity> sourceIdentity(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return makeError(path, errnoText("cannot open", errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
+    ::close(fd);
+    return makeError(path, errnoText("cannot stat", err));
+  }
+  SourceIdentity id;
+  id.size = static_cast<std::uint64_t>(st.st_size);
+  id.mtimeNs = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+  // The head and the tail: a file rewritten within the mtime's resolution at the same size still
+  // differs there (a trace's metadata sits at both ends).
+  const std::uint64_t head = std::min<std::uint64_t>(id.size, kHeadTailBytes);
+  const std::uint64_t tailStart =
+      std::max<std::uint64_t>(head, id.size - std::min<std::uint64_t>(id.size, kHeadTailBytes));
+  const auto headHash = hashRange(fd, 0, head);
+  const auto tailHash = hashRange(fd, tailStart, id.size - tailStart);
+  ::close(fd);
+  if (!headHash || !tailHash) return makeError(path, "cannot read");
+  id.headTailHash = *headHash * 31 + *tailHash;
+  return id;
+}
+
+TraceCacheOptions TraceCacheOptions::fromEnvironment() {
+  TraceCacheOptions options;
+  if (const char* mode = std::getenv("SUTRA_CACHE")) {
+    const std::string m = mode;
+    if (m == "0" || m == "off" || m == "no") options.enabled = false;
+    if (m == "always") options.minFileBytes = 0;
+  }
+  if (const char* max = std::getenv("SUTRA_CACHE_MAX_GB"); max && *max)
+    options.maxFolderBytes = static_cast<std::uint64_t>(std::max(0.0, std::atof(max)) * (1 << 30));
+  return options;
+}
+
+std::string defaultTraceCacheFolder() {
+  if (const char* dir = std::getenv("SUTRA_CACHE_DIR"); dir && *dir) return dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    return (fs::path(xdg) / "sutra").string();
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return (fs::path(home) / ".cache" / "sutra").string();
+  return (fs::temp_directory_path() / "sutra-cache").string();
+}
+
+std::string traceCachePath(const std::string& source, const std::string& folder) {
+  std::error_code ec;
+  fs::path absolute = fs::weakly_canonical(fs::absolute(source, ec), ec);
+  if (ec) absolute = source;
+  const std::string key = absolute.string();
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx",
+                static_cast<unsigned long long>(XXH3_64bits(key.data(), key.size())));
+  return (fs::path(folder) / (absolute.filename().string() + "." + hex + ".sutracache")).string();
+}
+
+Status writeTraceCache(const Trace& trace, const SourceIdentity& identity,
+                       const std::string& cachePath,
+                       const std::function<void(int blocksWritten)>& afterBlock) {
+  auto file = AtomicFile::create(cachePath);
+  if (!file) return file.error();
+  BlockWriter w(*file);
+  Header h{};
+  std::memcpy(h.magic, kMagic, sizeof kMagic);
+  h.version = kTraceCacheFormatVersion;
+  h.byteOrder = kByteOrderMark;
+  h.eventBytes = sizeof(Event);
+  h.flowBytes = sizeof(Flow);
+  h.instantBytes = sizeof(Instant);
+  h.sourceSize = identity.size;
+  h.sourceMtimeNs = identity.mtimeNs;
+  h.sourceHeadTailHash = identity.headTailHash;
+  if (auto s = w.raw(bytesOf(h)); !s) return s;
+  int written = 0;
+  const auto step = [&](Status s) {
+    if (s && afterBlock) afterBlock(++written);
+    return s;
+  };
+  if (auto s = step(w.block(BlockKind::Model, encodeModel(trace))); !s) return s;
+  if (auto s = step(w.block(BlockKind::Events, bytesOf(trace.events))); !s) return s;
+  if (auto s = step(w.block(BlockKind::Flows, bytesOf(trace.flows))); !s) return s;
+  if (auto s = step(w.block(BlockKind::Instants, bytesOf(trace.instants))); !s) return s;
+  {
+    // The args as one text and its offsets, written a few MB at a time.
+    const std::size_t count = trace.args.size();
+    std::vector<std::uint64_t> offsets;
+    offsets.reserve(count + 1);
+    std::uint64_t at = 0;
+    offsets.push_back(0);
+    for (std::size_t i = 0; i < count; ++i)
+      offsets.push_back(at += trace.args.get(static_cast<std::uint32_t>(i)).size());
+    if (auto s = step(w.block(BlockKind::ArgsOffsets, bytesOf(offsets))); !s) return s;
+    if (auto s = w.begin(BlockKind::ArgsText); !s) return s;
+    std::string chunk;
+    chunk.reserve(std::size_t{4} << 20);
+    for (std::size_t i = 0; i < count; ++i) {
+      chunk += trace.args.get(static_cast<std::uint32_t>(i));
+      if (chunk.size() >= (std::size_t{4} << 20) || i + 1 == count) {
+        if (auto s = w.piece(chunk); !s) return s;
+        chunk.clear();
+      }
+    }
+    w.end();
+    if (auto s = step(Ok{}); !s) return s;
+  }
+  const std::uint64_t directoryOffset = w.offset();
+  const auto& dir = w.directory();
+  const std::string_view dirBytes(reinterpret_cast<const char*>(dir.data()),
+                                  dir.size() * sizeof(DirectoryEntry));
+  if (auto s = w.raw(dirBytes); !s) return s;
+  Footer f{};
+  f.directoryOffset = directoryOffset;
+  f.blockCount = dir.size();
+  XXH3_state_t state;
+  XXH3_64bits_reset(&state);
+  XXH3_64bits_update(&state, &h, sizeof h);
+  XXH3_64bits_update(&state, dirBytes.data(), dirBytes.size());
+  f.hash = XXH3_64bits_digest(&state);
+  f.fileBytes = w.offset() + sizeof f;
+  std::memcpy(f.magic, kEndMagic, sizeof kEndMagic);
+  if (auto s = w.raw({reinterpret_cast<const char*>(&f), sizeof f}); !s) return s;
+  return file->commit();
+}
+
+Result<Trace> readTraceCache(const std::string& cachePath, const SourceIdentity& identity,
+                             const std::string& sourcePath) {
+  auto mapped = MappedFile::open(cachePath);
+  if (!mapped) return mapped.error();
+  const std::shared_ptr<const MappedFile> map = *mapped;
+  const char* base = map->data();
+  const std::size_t size = map->size();
+  const auto refuse = [&](const std::string& why) { return makeError(cachePath, why); };
+  if (size < sizeof(Header) + sizeof(Footer)) return refuse("truncated (no header and footer)");
+  Header h;
+  std::memcpy(&h, base, sizeof h);
+  if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0) return refuse("not a Sutra trace cache");
+  if (h.version != kTraceCacheFormatVersion)
+    return refuse("format version " + std::to_string(h.version) + ", this Sutra reads " +
+                  std::to_string(kTraceCacheFormatVersion));
+  if (h.byteOrder != kByteOrderMark || h.eventBytes != sizeof(Event) ||
+      h.flowBytes != sizeof(Flow) || h.instantBytes != sizeof(Instant))
+    return refuse("written by a build with another byte order or model layout");
+  if (SourceIdentity{h.sourceSize, h.sourceMtimeNs, h.sourceHeadTailHash} != identity)
+    return refuse("made from another version of " + displayPath(sourcePath));
+  Footer f;
+  std::memcpy(&f, base + size - sizeof f, sizeof f);
+  if (std::memcmp(f.magic, kEndMagic, sizeof kEndMagic) != 0 || f.fileBytes != size)
+    return refuse("truncated or damaged (the footer does not match the file's size)");
+  if (f.blockCount != kBlockCount ||
+      f.directoryOffset + f.blockCount * sizeof(DirectoryEntry) + sizeof f != size)
+    return refuse("damaged (the block directory is not where the footer says)");
+  std::vector<DirectoryEntry> dir(kBlockCount);
+  std::memcpy(dir.data(), base + f.directoryOffset, kBlockCount * sizeof(DirectoryEntry));
+  {
+    XXH3_state_t state;
+    XXH3_64bits_reset(&state);
+    XXH3_64bits_update(&state, &h, sizeof h);
+    XXH3_64bits_update(&state, dir.data(), kBlockCount * sizeof(DirectoryEntry));
+    if (XXH3_64bits_digest(&state) != f.hash) return refuse("damaged (header or directory)");
+  }
+  std::array<std::string_view, kBlockCount + 1> blocks;
+  for (const DirectoryEntry& e : dir) {
+    if (e.kind < 1 || e.kind > kBlockCount || e.offset % kAlign != 0 ||
+        e.offset > f.directoryOffset || e.bytes > f.directoryOffset - e.offset)
+      return refuse("damaged (a block lies outside the file)");
+    blocks[e.kind] = {base + e.offset, e.bytes};
+  }
+  const auto hashOf = [&](BlockKind kind) { return dir[static_cast<std::size_t>(kind) - 1].hash; };
+  const std::string_view argsOffsets = blocks[static_cast<int>(BlockKind::ArgsOffsets)];
+  const std::string_view argsText = blocks[static_cast<int>(BlockKind::ArgsText)];
+  if (argsOffsets.size() % 8 != 0 || argsOffsets.empty()) return refuse("damaged (args offsets)");
+
+  // The mapped blocks are checked from the file on another core, while this one copies the rest.
+  bool mappedOk = false;
+  std::thread checker([&] {
+    const int fd = ::open(cachePath.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    const auto o =
+        hashRange(fd, static_cast<std::uint64_t>(argsOffsets.data() - base), argsOffsets.size());
+    const auto t =
+        hashRange(fd, static_cast<std::uint64_t>(argsText.data() - base), argsText.size());
+    ::close(fd);
+    mappedOk = o == hashOf(BlockKind::ArgsOffsets) && t == hashOf(BlockKind::ArgsText);
+  });
+  Trace trace;
+  trace.path = sourcePath;
+  std::string why;
+  const auto copyColumn = [&](BlockKind kind, auto& out) {
+    using T = typename std::remove_reference_t<decltype(out)>::value_type;
+    const std::string_view bytes = blocks[static_cast<int>(kind)];
+    if (bytes.size() % sizeof(T) != 0) return false;
+    const auto* first = reinterpret_cast<const T*>(bytes.data());
+    const std::size_t count = bytes.size() / sizeof(T);
+    out.reserve(count);
+    XXH3_state_t state;
+    XXH3_64bits_reset(&state);
+    // A few MB at a time, each chunk's mapped pages handed back once copied: the column is
+    // resident once (the copy), not twice (the copy and the mapping's pages).
+    constexpr std::size_t kChunk = (std::size_t{16} << 20) / sizeof(T);
+    for (std::size_t at = 0; at < count; at += kChunk) {
+      const std::size_t n = std::min(kChunk, count - at);
+      XXH3_64bits_update(&state, first + at, n * sizeof(T));
+      out.insert(out.end(), first + at, first + at + n);
+      dropMappedPages(first + at, n * sizeof(T));
+    }
+    return XXH3_64bits_digest(&state) == hashOf(kind);
+  };
+  const std::string_view model = blocks[static_cast<int>(BlockKind::Model)];
+  if (XXH3_64bits(model.data(), model.size()) != hashOf(BlockKind::Model) ||
+      !decodeModel(model, trace))
+    why = "damaged (the model block)";
+  else if (!copyColumn(BlockKind::Events, trace.events) ||
+           !copyColumn(BlockKind::Flows, trace.flows) ||
+           !copyColumn(BlockKind::Instants, trace.instants))
+    why = "damaged (a checksum of the events, flows or instants does not match)";
+  checker.join();
+  if (why.empty() && !mappedOk) why = "damaged (a checksum of the args does not match)";
+  if (!why.empty()) return refuse(why);
+  const auto* offsets = reinterpret_cast<const std::uint64_t*>(argsOffsets.data());
+  const std::size_t argsCount = argsOffsets.size() / 8 - 1;
+  if (offsets[0] != 0 || offsets[argsCount] != argsText.size())
+    return refuse("damaged (args offsets)");
+  if (!indicesHold(trace, argsCount)) return refuse("damaged (an index points outside the model)");
+  // Offsets must grow for every entry to be a view inside the text; checked on the mapping, as
+  // the model's indices were.
+  for (std::size_t i = 0; i < argsCount; ++i)
+    if (offsets[i] > offsets[i + 1]) return refuse("damaged (args offsets)");
+  trace.args = ArgsStore::mapped(map, argsText.data(), offsets, argsCount);
+  return trace;
+}
+
+CachedTraceRead readKinetoTraceCached(const std::string& path, const KinetoReadOptions& options,
+                                      const ProgressFn& progress, const TraceCacheOptions& cache) {
+  const auto parse = [&](const KinetoReadOptions& o) {
+    return CachedTraceRead{readKinetoTrace(path, o, progress), false, {}};
+  };
+  if (!cache.enabled) return parse(options);
+  auto identity = sourceIdentity(path);
+  if (!identity || identity->size < cache.minFileBytes) return parse(options);
+  const std::string folder = cache.folder.empty() ? defaultTraceCacheFolder() : cache.folder;
+  const std::string cachePath = traceCachePath(path, folder);
+  std::error_code ec;
+  if (fs::exists(cachePath, ec)) {
+    auto cached = readTraceCache(cachePath, *identity, path);
+    if (cached) {
+      fs::last_write_time(cachePath, fs::file_time_type::clock::now(), ec);  // recently used
+      if (progress) progress(identity->size, identity->size);
+      CachedTraceRead read{std::move(cached), true, {}};
+      return read;
+    }
+    fs::remove(cachePath, ec);  // refused: rebuilt below
+  }
+  KinetoReadOptions withArgs = options;
+  withArgs.eventArgs = true;
+  CachedTraceRead read = parse(withArgs);
+  if (!read.trace) return read;
+  // The source may have changed while it was parsed: then its cache would lie.
+  auto after = sourceIdentity(path);
+  if (!after || !(*after == *identity)) {
+    read.note = "the file changed while it was read: no cache written";
+    return read;
+  }
+  removeStaleTemporaries(cachePath);
+  if (auto written = writeTraceCache(*read.trace, *identity, cachePath); !written)
+    read.note = "trace cache not written (" + written.error().message + "): kept in memory only";
+  else if (!keepFolderUnder(folder, cachePath, cache.maxFolderBytes))
+    read.note = "trace cache not kept: larger than the cache folder's limit (SUTRA_CACHE_MAX_GB)";
+  return read;
+}
+
+}  // namespace sutra

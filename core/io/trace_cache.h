@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// A columnar cache of a loaded Kineto trace: the model written once, after the first parse, into
+// the user's cache folder, and mapped on the next open of the same file instead of parsing it
+// again. The file is keyed by the source's identity (size, mtime, a hash of its first and last
+// MiB), versioned, and every block carries a checksum: a cache from another version, of another
+// file or damaged (truncated, a killed writer, flipped bits) is refused and rebuilt, never
+// trusted. It is written to a temporary file and renamed into place after fsync, so a writer
+// killed halfway leaves no cache behind. The events, flows and instants are copied out of the
+// mapping (the model owns them as std::vector); the args text and its offsets, most of a trace's
+// bytes, stay mapped and are read on demand.
+//
+// Format (native byte order, refused where the order or the model's layout differs):
+//   header (64 bytes): magic "SUTRATC1", format version, the sizes of Event, Flow and Instant,
+//                      the source's size, mtime in ns and head/tail hash, a byte-order mark
+//   blocks, each at a 64-byte boundary: model (meta, names, categories, lanes, counters,
+//                      problems, encoded field by field), events, flows, instants,
+//                      args offsets (u64, count + 1), args text
+//   directory: one entry a block {kind, offset, bytes, XXH3-64 of the bytes}
+//   footer (32 bytes): directory offset, block count, XXH3-64 of header + directory, the file's
+//                      size, magic "SUTRAEND"
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "io/kineto_reader.h"
+#include "model/trace.h"
+#include "util/result.h"
+
+namespace sutra {
+
+inline constexpr std::uint32_t kTraceCacheFormatVersion = 1;
+
+// What a cache was made from: a cache whose source differs in any of these is refused.
+struct SourceIdentity {
+  std::uint64_t size = 0;
+  std::int64_t mtimeNs = 0;
+  std::uint64_t headTailHash = 0;  // XXH3-64 of the first and last MiB
+  bool operator==(const SourceIdentity&) const = default;
+};
+Result<SourceIdentity> sourceIdentity(const std::string& path);
+
+struct TraceCacheOptions {
+  bool enabled = true;
+  // Files smaller than this are parsed every time (well under a second) and never cached.
+  std::uint64_t minFileBytes = std::uint64_t{64} << 20;
+  std::string folder;  // empty: defaultTraceCacheFolder()
+  // The caches in the folder together stay under this: after a write, the least recently used
+  // others are removed until they fit (a cache used is marked so by its mtime).
+  std::uint64_t maxFolderBytes = std::uint64_t{32} << 30;
+  // The defaults, changed by SUTRA_CACHE ("0"/"off": never; "always": any size),
+  // SUTRA_CACHE_DIR (the folder) and SUTRA_CACHE_MAX_GB (maxFolderBytes).
+  static TraceCacheOptions fromEnvironment();
+};
+
+// $SUTRA_CACHE_DIR, else $XDG_CACHE_HOME/sutra, else ~/.cache/sutra.
+std::string defaultTraceCacheFolder();
+// The cache file of `source` in `folder`: one per source path (a rebuilt cache replaces it).
+std::string traceCachePath(const std::string& source, const std::string& folder);
+
+// Writes `trace`, read from `source` (whose identity is `identity`, taken before the parse), to
+// `cachePath` atomically. `afterBlock` (tests) is called after each block is written.
+Status writeTraceCache(const Trace& trace, const SourceIdentity& identity,
+                       const std::string& cachePath,
+                       const std::function<void(int blocksWritten)>& afterBlock = {});
+// The trace in the cache at `cachePath`, made from a source with `identity`; an Error saying why
+// the cache is refused (missing, another version or source, truncated, a checksum that does not
+// match, inconsistent indices).
+Result<Trace> readTraceCache(const std::string& cachePath, const SourceIdentity& identity,
+                             const std::string& sourcePath);
+
+struct CachedTraceRead {
+  Result<Trace> trace;
+  bool fromCache = false;
+  std::string note;  // why the cache was not written, where it could not be (read-only, full)
+};
+// readKinetoTrace() through the cache: the cached model where a valid cache exists, else the
+// parse (always with every event's args, so that one cache serves every caller), after which
+// the cache is written. A cache that cannot be written leaves the parsed trace as it is, with a
+// note.
+CachedTraceRead readKinetoTraceCached(const std::string& path, const KinetoReadOptions& options,
+                                      const ProgressFn& progress, const TraceCacheOptions& cache);
+
+}  // namespace sutra

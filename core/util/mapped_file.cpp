@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#include "util/mapped_file.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace sutra {
+
+Result<std::shared_ptr<const MappedFile>> MappedFile::open(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return makeError(path, std::string("cannot open: ") + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return makeError(path, "not a regular file");
+  }
+  if (st.st_size == 0) {
+    ::close(fd);
+    return makeError(path, "empty file");
+  }
+  const auto size = static_cast<std::size_t>(st.st_size);
+  void* data = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
+  const int mapErrno = errno;
+  ::close(fd);  // the mapping keeps the file open
+  if (data == MAP_FAILED)
+    return makeError(path, std::string("cannot map: ") + std::strerror(mapErrno));
+  std::shared_ptr<MappedFile> file(new MappedFile());
+  file->path_ = path;
+  file->data_ = static_cast<const char*>(data);
+  file->size_ = size;
+  return std::shared_ptr<const MappedFile>(std::move(file));
+}
+
+MappedFile::~MappedFile() {
+  if (data_) ::munmap(const_cast<char*>(data_), size_);
+}
+
+}  // namespace sutra

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// A whole file mapped read-only into memory (mmap): its pages are read from the page cache when
+// first touched and can be dropped again by the kernel under memory pressure, so a multi-gigabyte
+// file costs only the pages that are used. Shared (std::shared_ptr) by whatever serves views into
+// it, which keeps the mapping alive as long as they are.
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "util/result.h"
+
+namespace sutra {
+
+class MappedFile {
+ public:
+  // Maps `path`; errors: cannot open, not a regular file, empty, mmap failed.
+  static Result<std::shared_ptr<const MappedFile>> open(const std::string& path);
+  ~MappedFile();
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  const char* data() const { return data_; }
+  std::size_t size() const { return size_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  MappedFile() = default;
+  std::string path_;
+  const char* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+}  // namespace sutra

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: MIT
+// The trace cache (io/trace_cache.h): the model it gives back is the parse's, field by field, on
+// every fixture and real trace; a cache of another version or another file, a truncated or damaged
+// one, and one whose writer was killed halfway are never trusted; a folder that cannot be written
+// leaves the trace in memory with a note.
+#include "io/trace_cache.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "io/readers.h"
+#include "support/trace_digest.h"
+#include "test_support.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using sutra::CachedTraceRead;
+using sutra::KinetoReadOptions;
+using sutra::TraceCacheOptions;
+
+TraceCacheOptions cacheIn(const sutra::test::TempDir& dir) {
+  TraceCacheOptions options;
+  options.minFileBytes = 0;  // the fixtures are small
+  options.folder = dir.file("cache");
+  return options;
+}
+
+CachedTraceRead openCached(const std::string& path, const TraceCacheOptions& cache) {
+  return sutra::readKinetoTraceCached(path, KinetoReadOptions{}, {}, cache);
+}
+
+std::uint64_t parsedDigest(const std::string& path) {
+  auto trace = sutra::readKinetoTrace(path);
+  EXPECT_TRUE(trace) << path << ": " << trace.error().message;
+  return trace ? sutra::test::traceDigest(*trace) : 0;
+}
+
+std::string readAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void writeAll(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+// Parses `path` and writes its cache, then reads the cache back: both models must be the same.
+void expectCacheEqualsParse(const std::string& path, const sutra::test::TempDir& dir) {
+  const TraceCacheOptions cache = cacheIn(dir);
+  auto first = openCached(path, cache);
+  ASSERT_TRUE(first.trace) << path << ": " << first.trace.error().message;
+  EXPECT_FALSE(first.fromCache) << path;
+  EXPECT_EQ(first.note, "") << path;
+  auto again = openCached(path, cache);
+  ASSERT_TRUE(again.trace) << path;
+  EXPECT_TRUE(again.fromCache) << path;
+  EXPECT_EQ(again.trace->path, path);
+  EXPECT_EQ(sutra::test::traceDigest(*again.trace), parsedDigest(path)) << path;
+}
+
+TEST(TraceCache, ModelFromTheCacheIsTheParsedModelOnEveryFixture) {
+  sutra::test::TempDir dir;
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(sutra::test::fixture("kineto"))) {
+    expectCacheEqualsParse(entry.path().string(), dir);
+    ++files;
+  }
+  EXPECT_GE(files, 7);
+}
+
+TEST(TraceCache, ModelFromTheCacheIsTheParsedModelOnEveryRealTrace) {
+  SUTRA_REQUIRE_SHARED_TRACES();
+  sutra::test::TempDir dir;
+  for (const char* file :
+       {"hta/amd/mi250_minitoy_train_rocm6.2.json.gz", "hta/cpu_only/rank-34.pt.trace.json.gz",
+        "hta/critical_path/alexnet.json.gz", "hta/critical_path/cuda_event_sync.json.gz",
+        "hta/critical_path/cuda_event_sync_multi_stream.json.gz",
+        "hta/critical_path/simple_add.json.gz", "hta/execution_trace/simple_add_kineto.json.gz",
+        "hta/mtia/mtia_inference_rank_0.json.gz", "hta/trace_compare/base.json.gz",
+        "hta/trace_compare/test.json.gz", "hta/triton/triton_example.json.gz",
+        "param/linear_kineto.json.gz"})
+    expectCacheEqualsParse(sutra::test::sharedTrace(file), dir);
+}
+
+TEST(TraceCache, AnInputTheReaderRefusesWritesNoCache) {
+  sutra::test::TempDir dir;
+  const TraceCacheOptions cache = cacheIn(dir);
+  for (const auto& entry : fs::directory_iterator(sutra::test::fixture("bad"))) {
+    if (!entry.is_regular_file()) continue;
+    auto read = openCached(entry.path().string(), cache);
+    if (read.trace) continue;  // some bad inputs load with problems
+    EXPECT_FALSE(fs::exists(sutra::traceCachePath(entry.path().string(), cache.folder)))
+        << entry.path();
+  }
+}
+
+TEST(TraceCache, ACacheOfAnotherFormatVersionIsRefusedAndRebuilt) {
+  sutra::test::TempDir dir;
+  const std::string source = dir.file("basic.json");
+  fs::copy_file(sutra::test::fixture("kineto/basic.json"), source);
+  const TraceCacheOptions cache = cacheIn(dir);
+  ASSERT_TRUE(openCached(source, cache).trace);
+  const std::string cachePath = sutra::traceCachePath(source, cache.folder);
+  std::string bytes = readAll(cachePath);
+  ASSERT_GT(bytes.size(), 12u);
+  const std::uint32_t older = sutra::kTraceCacheFormatVersion - 1;
+  std::memcpy(bytes.data() + 8, &older, sizeof older);  // the header's version field
+  writeAll(cachePath, bytes);
+  auto identity = sutra::sourceIdentity(source);
+  ASSERT_TRUE(identity);
+  auto refused = sutra::readTraceCache(cachePath, *identity, source);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("format version"), std::string::npos)
+      << refused.error().message;
+  auto rebuilt = openCached(source, cache);
+  ASSERT_TRUE(rebuilt.trace);
+  EXPECT_FALSE(rebuilt.fromCache);
+  auto reopened = openCached(source, cache);
+  EXPECT_TRUE(reopened.fromCache);
+  EXPECT_EQ(sutra::test::traceDigest(*reopened.trace), parsedDigest(source));
+}
+
+TEST(TraceCache, ACacheOfAnotherFileUnderTheSameNameIsRefused) {
+  sutra::test::TempDir dir;
+  const std::string source = dir.file("trace.json");
+  fs::copy_file(sutra::test::fixture("kineto/basic.json"), source);
+  const TraceCacheOptions cache = cacheIn(dir);
+  ASSERT_TRUE(openCached(source, cache).trace);
+  ASSERT_TRUE(openCached(source, cache).fromCache);
+
+  // Other content under the same name: refused, and the new file's model comes back.
+  fs::copy_file(sutra::test::fixture("kineto/memory_events.json"), source,
+                fs::copy_options::overwrite_existing);
+  auto other = openCached(source, cache);
+  ASSERT_TRUE(other.trace);
+  EXPECT_FALSE(other.fromCache);
+  EXPECT_EQ(sutra::test::traceDigest(*other.trace), parsedDigest(source));
+  ASSERT_TRUE(openCached(source, cache).fromCache);
+
+  // The same bytes with another mtime: refused too (the identity is size, mtime and content).
+  fs::last_write_time(source, fs::last_write_time(source) + std::chrono::seconds(5));
+  auto identity = sutra::sourceIdentity(source);
+  ASSERT_TRUE(identity);
+  auto refused =
+      sutra::readTraceCache(sutra::traceCachePath(source, cache.folder), *identity, source);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("another version"), std::string::npos)
+      << refused.error().message;
+  EXPECT_FALSE(openCached(source, cache).fromCache);
+}
+
+TEST(TraceCache, ATruncatedOrDamagedCacheIsDetected) {
+  sutra::test::TempDir dir;
+  const std::string source = sutra::test::fixture("kineto/memory_events.json");
+  const TraceCacheOptions cache = cacheIn(dir);
+  ASSERT_TRUE(openCached(source, cache).trace);
+  const std::string cachePath = sutra::traceCachePath(source, cache.folder);
+  const std::string good = readAll(cachePath);
+  auto identity = sutra::sourceIdentity(source);
+  ASSERT_TRUE(identity);
+  ASSERT_TRUE(sutra::readTraceCache(cachePath, *identity, source));
+  // Cut anywhere: at the end, in the middle, just after the header.
+  for (std::size_t keep : {good.size() - 1, good.size() / 2, std::size_t{64}, std::size_t{0}}) {
+    writeAll(cachePath, good.substr(0, keep));
+    EXPECT_FALSE(sutra::readTraceCache(cachePath, *identity, source)) << "kept " << keep;
+  }
+  // One byte changed, anywhere past the header (blocks, padding aside, directory, footer): the
+  // byte just before the directory is the args text's last one.
+  std::size_t refusedFlips = 0, flips = 0;
+  for (std::size_t at = 64; at < good.size(); at += 7) {
+    std::string bad = good;
+    bad[at] = static_cast<char>(bad[at] ^ 0x20);
+    writeAll(cachePath, bad);
+    ++flips;
+    if (!sutra::readTraceCache(cachePath, *identity, source)) ++refusedFlips;
+  }
+  // Only flips in the zero padding between blocks go unnoticed (it holds nothing).
+  EXPECT_GT(refusedFlips, flips * 3 / 4) << refusedFlips << " of " << flips;
+  writeAll(cachePath, good);
+  EXPECT_TRUE(sutra::readTraceCache(cachePath, *identity, source));
+}
+
+TEST(TraceCache, AWriterKilledHalfwayLeavesNoCacheThatIsTrusted) {
+  sutra::test::TempDir dir;
+  const std::string source = sutra::test::fixture("kineto/basic.json");
+  const TraceCacheOptions cache = cacheIn(dir);
+  const std::string cachePath = sutra::traceCachePath(source, cache.folder);
+  auto trace = sutra::readKinetoTrace(source);
+  ASSERT_TRUE(trace);
+  auto identity = sutra::sourceIdentity(source);
+  ASSERT_TRUE(identity);
+  for (int killAfter = 0; killAfter <= 6; ++killAfter) {
+    const pid_t child = ::fork();
+    if (child == 0) {
+      if (killAfter == 0) ::raise(SIGKILL);
+      (void)sutra::writeTraceCache(*trace, *identity, cachePath, [&](int blocks) {
+        if (blocks == killAfter) ::raise(SIGKILL);
+      });
+      ::_exit(0);  // not reached: every block count up to 6 kills
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "killed after block " << killAfter;
+    EXPECT_FALSE(fs::exists(cachePath)) << "killed after block " << killAfter;
+    EXPECT_FALSE(sutra::readTraceCache(cachePath, *identity, source));
+    auto read = openCached(source, cache);
+    ASSERT_TRUE(read.trace);
+    EXPECT_FALSE(read.fromCache);
+    fs::remove(cachePath);
+  }
+}
+
+TEST(TraceCache, AFolderThatCannotBeWrittenKeepsTheTraceInMemoryWithANote) {
+  sutra::test::TempDir dir;
+  const std::string source = sutra::test::fixture("kineto/basic.json");
+  TraceCacheOptions cache;
+  cache.minFileBytes = 0;
+  // A regular file where the folder should be: no cache can be written under it, even as root.
+  writeAll(dir.file("not-a-folder"), "x");
+  cache.folder = dir.file("not-a-folder");
+  auto read = openCached(source, cache);
+  ASSERT_TRUE(read.trace);
+  EXPECT_FALSE(read.fromCache);
+  EXPECT_NE(read.note.find("trace cache not written"), std::string::npos) << read.note;
+  EXPECT_EQ(sutra::test::traceDigest(*read.trace), parsedDigest(source));
+}
+
+TEST(TraceCache, SmallFilesAndADisabledCacheAreParsedAndNotCached) {
+  sutra::test::TempDir dir;
+  const std::string source = sutra::test::fixture("kineto/basic.json");
+  TraceCacheOptions cache = cacheIn(dir);
+  cache.minFileBytes = 1 << 30;
+  EXPECT_FALSE(openCached(source, cache).fromCache);
+  cache.minFileBytes = 0;
+  cache.enabled = false;
+  EXPECT_FALSE(openCached(source, cache).fromCache);
+  EXPECT_FALSE(fs::exists(sutra::traceCachePath(source, cache.folder)));
+}
+
+TEST(TraceCache, TheFolderStaysUnderItsLimitLeastRecentlyUsedFirst) {
+  sutra::test::TempDir dir;
+  const std::string traces[] = {sutra::test::fixture("kineto/basic.json"),
+                                sutra::test::fixture("kineto/memory_events.json"),
+                                sutra::test::fixture("kineto/string_ids.json")};
+  TraceCacheOptions cache = cacheIn(dir);
+  std::string cached[3];
+  std::uintmax_t bytes[3];
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(openCached(traces[i], cache).trace);
+    cached[i] = sutra::traceCachePath(traces[i], cache.folder);
+    bytes[i] = fs::file_size(cached[i]);
+  }
+  const auto now = fs::file_time_type::clock::now();
+  fs::last_write_time(cached[0], now - std::chrono::seconds(30));
+  fs::last_write_time(cached[1], now - std::chrono::seconds(20));
+  // Reopening the oldest makes it the most recently used: the second is the oldest now.
+  ASSERT_TRUE(openCached(traces[0], cache).fromCache);
+  fs::remove(cached[2]);
+  cache.maxFolderBytes = bytes[0] + bytes[2];
+  auto rebuilt = openCached(traces[2], cache);
+  ASSERT_TRUE(rebuilt.trace);
+  EXPECT_EQ(rebuilt.note, "");
+  EXPECT_TRUE(fs::exists(cached[0]));
+  EXPECT_FALSE(fs::exists(cached[1]));
+  EXPECT_TRUE(fs::exists(cached[2]));
+  // A cache larger than the whole limit is not kept, and the trace is still read.
+  cache.maxFolderBytes = 1;
+  auto tooBig = openCached(traces[1], cache);
+  ASSERT_TRUE(tooBig.trace);
+  EXPECT_NE(tooBig.note.find("limit"), std::string::npos) << tooBig.note;
+  EXPECT_FALSE(fs::exists(cached[1]));
+  EXPECT_TRUE(fs::exists(cached[0]));  // the others are not removed for one that cannot fit
+  EXPECT_TRUE(fs::exists(cached[2]));
+}
+
+TEST(TraceCache, MappedArgsServeTheirEntriesAndGrowAfterThem) {
+  const std::string text = "{\"a\":1}{}{\"b\":[2]}";
+  const std::vector<std::uint64_t> offsets = {0, 7, 9, 18};
+  auto store = sutra::ArgsStore::mapped(nullptr, text.data(), offsets.data(), 3);
+  ASSERT_EQ(store.size(), 3u);
+  EXPECT_EQ(store.get(0), "{\"a\":1}");
+  EXPECT_EQ(store.get(1), "{}");
+  EXPECT_EQ(store.get(2), "{\"b\":[2]}");
+  EXPECT_EQ(store.add("{\"c\":3}"), 3u);
+  EXPECT_EQ(store.get(3), "{\"c\":3}");
+  EXPECT_EQ(store.get(2), "{\"b\":[2]}");
+  EXPECT_EQ(store.bytes(), 18u + 7u);
+  sutra::ArgsStore merged;
+  merged.add("{}");
+  EXPECT_EQ(merged.adopt(std::move(store)), 1u);
+  ASSERT_EQ(merged.size(), 5u);
+  EXPECT_EQ(merged.get(1), "{\"a\":1}");
+  EXPECT_EQ(merged.get(4), "{\"c\":3}");
+  EXPECT_EQ(merged.bytes(), 2u + 25u);
+}
+
+}  // namespace

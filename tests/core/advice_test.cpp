@@ -268,7 +268,9 @@ TEST(Advice, PricesReplayTheRunOnceAsMeasuredAndOnceAFinding) {
     ASSERT_GE(withFix, 2) << "a sample with several findings to price";
     EXPECT_EQ(advice->replays, withFix + 1);
     for (const Finding& f : advice->findings)
-      if (f.fix.any()) EXPECT_TRUE(f.price.priced) << f.title << ": " << f.price.notPriced;
+      if (f.fix.any()) {
+        EXPECT_TRUE(f.price.priced) << f.title << ": " << f.price.notPriced;
+      }
     // With fusion candidates, each with its other bound: one more replay for each bound.
     auto full = adviseRun(*run);
     ASSERT_TRUE(full.ok());

@@ -339,8 +339,9 @@ TEST(CompareViewFolding, TheRmsNormRunsOpenOnTheirStepsWithTheFramesFolded) {
       const Trace& trace = *timeline->trace();
       for (EventId i = 0; i < trace.events.size(); ++i)
         if (trace.events[i].lane == track.lane &&
-            trace.events[i].klass == CategoryClass::PythonFunction)
+            trace.events[i].klass == CategoryClass::PythonFunction) {
           EXPECT_EQ(layout.rowOf(i), band) << trace.name(trace.events[i]);
+        }
     }
     EXPECT_TRUE(stepAndOpInView(*timeline));
   }

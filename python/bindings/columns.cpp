@@ -13,21 +13,11 @@
 #include <vector>
 
 #include "link/launch_index.h"
+#include "numpy_array.h"
 #include "run_handle.h"
 
 namespace sutra::python {
 namespace {
-
-template <class T>
-using Array = nb::ndarray<nb::numpy, T, nb::ndim<1>>;
-
-// The vector handed to NumPy, which frees it with the array.
-template <class T>
-Array<T> toNumpy(std::vector<T>&& values) {
-  auto* owned = new std::vector<T>(std::move(values));
-  nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
-  return Array<T>(owned->data(), {owned->size()}, owner);
-}
 
 // Strings interned across ranks: code i is names[i].
 class SharedNames {

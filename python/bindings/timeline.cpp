@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "numpy_array.h"
 #include "run_handle.h"
 #include "view/lane_layout.h"
 #include "view/timeline_geometry.h"
@@ -21,16 +22,6 @@
 
 namespace sutra::python {
 namespace {
-
-template <class T>
-using Array = nb::ndarray<nb::numpy, T, nb::ndim<1>>;
-
-template <class T>
-Array<T> toNumpy(std::vector<T>&& values) {
-  auto* owned = new std::vector<T>(std::move(values));
-  nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
-  return Array<T>(owned->data(), {owned->size()}, owner);
-}
 
 // The lane layout's options as Python sets them (sutra.Run.plot_timeline(layout=...)): every
 // field of LaneLayout::build's options is one attribute here, so an option core adds appears in

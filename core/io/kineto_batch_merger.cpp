@@ -9,6 +9,22 @@
 
 namespace sutra {
 
+KinetoBatchMerger::KinetoBatchMerger(const std::string& path, std::string spillFolder)
+    : builder_(path), spillFolder_(std::move(spillFolder)) {
+  if (spillFolder_.empty()) return;
+  builder_.trace().args = ArgsStore::spilling(spillFolder_);
+  builder_.spillFlowEndsTo(spillFolder_);
+}
+
+MappedArray<Event>& KinetoBatchMerger::laneEvents(LaneId lane) {
+  while (laneEvents_.size() <= lane)
+    laneEvents_.push_back(std::make_unique<MappedArray<Event>>(
+        !spillFolder_.empty() && laneEvents_.size() < kSpilledLanes
+            ? MappedArray<Event>::fileBacked(spillFolder_)
+            : MappedArray<Event>()));
+  return *laneEvents_[lane];
+}
+
 void KinetoBatchMerger::merge(KinetoBatch&& b) {
   Trace& t = builder_.trace();
   std::vector<StringId> names(b.names.size());
@@ -73,14 +89,24 @@ void KinetoBatchMerger::merge(KinetoBatch&& b) {
       builder_.setThreadSortIndex(m.pid, m.tid, m.sortIndex);
   }
   t.problems.merge(b.problems);
+  // Streaming: what this batch appended is in the files; only the lanes' last pages stay mapped.
+  if (!spillFolder_.empty())
+    for (auto& lane : laneEvents_) lane->dropResidentBefore(lane->size());
 }
 
 Trace KinetoBatchMerger::finish() {
   std::vector<std::size_t> eventsPerLane;
   std::size_t total = 0;
   for (const auto& lane : laneEvents_) total += eventsPerLane.emplace_back(lane->size());
-  builder_.placeLanes(eventsPerLane);
   auto& events = builder_.trace().events;
+  // Streaming: the lanes are moved into one file of the exact size and finished there.
+  std::shared_ptr<MappedArray<Event>> inFile;
+  if (!spillFolder_.empty()) {
+    inFile = std::make_shared<MappedArray<Event>>(MappedArray<Event>::fileBacked(spillFolder_));
+    inFile->reserve(std::max<std::size_t>(total, 1));
+    events = Column<Event>::inPlace(inFile, inFile->data(), total);
+  }
+  builder_.placeLanes(eventsPerLane);
   const auto laneCount = static_cast<LaneId>(builder_.trace().lanes.size());
   // The copy into the model is one thread's work, lane after lane. On a large trace a helper sorts
   // the flow ends meanwhile, then sorts and nests each lane as soon as it is in place, and this
@@ -92,6 +118,10 @@ Trace KinetoBatchMerger::finish() {
            c = copied.load(std::memory_order_acquire))
         copied.wait(c, std::memory_order_acquire);
       builder_.finishLane(l);
+      if (inFile) {  // sorted and nested: its pages are written back, read again when used
+        const Lane& lane = builder_.trace().lanes[l];
+        inFile->dropResident(lane.firstEvent, lane.endEvent);
+      }
     }
   };
   std::thread helper;

@@ -17,9 +17,17 @@ namespace sutra {
 // Folds batches, in file order, into one TraceBuilder: batch-local names, categories and lanes
 // become the trace's, events are grouped by lane as they come, 'B' and 'E' are paired across
 // batches, and finish() places, sorts and nests the lanes.
+//
+// Streaming (a spill folder given: KinetoReadOptions::spillFolder), nothing that grows with the
+// file stays in memory: each lane's events, the flow ends and the args text go to unnamed
+// temporary files as they are merged, their pages unmapped once written, and finish() moves the
+// lanes into one more such file, where they are sorted and nested in place. The model it returns
+// then lies in those files (Column::inPlace, ArgsStore::spilling) until it is written out as a
+// trace cache.
 class KinetoBatchMerger {
  public:
-  explicit KinetoBatchMerger(const std::string& path) : builder_(path) {}
+  // Throws std::runtime_error where a spill folder takes no temporary file.
+  explicit KinetoBatchMerger(const std::string& path, std::string spillFolder = {});
   void merge(KinetoBatch&& batch);
   // A top-level member other than traceEvents, as raw JSON (kineto_metadata.h reads them).
   void member(std::string_view key, std::string_view raw) { members_.emplace_back(key, raw); }
@@ -37,11 +45,10 @@ class KinetoBatchMerger {
   // quarter of the load's CPU time at 1 GB). Growth never holds two copies (mapped_array.h), and
   // neither does the move.
   std::vector<std::unique_ptr<MappedArray<Event>>> laneEvents_;
-  MappedArray<Event>& laneEvents(LaneId lane) {
-    while (laneEvents_.size() <= lane)
-      laneEvents_.push_back(std::make_unique<MappedArray<Event>>());
-    return *laneEvents_[lane];
-  }
+  MappedArray<Event>& laneEvents(LaneId lane);
+  // Streaming: a file per lane up to this many lanes (a descriptor each), memory for the rest.
+  static constexpr LaneId kSpilledLanes = 256;
+  std::string spillFolder_;
   std::vector<CategoryClass> classOfCategory_;
   std::unordered_map<LaneId, std::vector<Event>> openBegins_;
   std::vector<std::pair<std::string, std::string>> members_;

@@ -20,6 +20,12 @@ struct KinetoReadOptions {
   // none: the text is most of a trace's memory (about 60 % of the file) and a third of its load.
   // Instants keep theirs (the memory events' sizes are in them; they are few).
   bool eventArgs = true;
+  // Non-empty: the load streams (kineto_batch_merger.h): the events, flow ends and args go to
+  // unnamed temporary files in this folder as they are merged and the lanes are sorted there, so
+  // that memory stays bounded whatever the file's size. The trace returned lies in those files,
+  // for writing out as a trace cache (trace_cache.h), which is then what is opened. Throws
+  // std::runtime_error where the folder takes no more (no room, not writable).
+  std::string spillFolder;
 };
 
 Result<Trace> readKinetoTrace(const std::string& path, const KinetoReadOptions& options,

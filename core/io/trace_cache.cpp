@@ -301,23 +301,37 @@ bool decodeModel(std::string_view bytes, Trace& t) {
 }
 
 // Every index the model holds points inside it: a cache whose checksums match but whose indices
-// do not (a writer's bug, a hash collision) is refused rather than served.
-bool indicesHold(const Trace& t, std::size_t argsCount) {
-  const std::size_t events = t.events.size();
+// do not (a writer's bug, a hash collision) is refused rather than served. The columns are checked
+// a chunk at a time as they are hashed (ColumnCheck), the rest here.
+struct ModelLimits {
+  std::size_t events = 0, names = 0, lanes = 0, categories = 0, args = 0;
+  bool args_ok(std::uint32_t a) const { return a == kNoArgs || a < args; }
+  bool holds(const Event& e) const {
+    return e.name < names && e.lane < lanes && e.category < categories &&
+           (e.parent == kNoEvent || e.parent < events) && args_ok(e.args);
+  }
+  bool holds(const Flow& f) const {
+    return (f.from == kNoEvent || f.from < events) && (f.to == kNoEvent || f.to < events) &&
+           f.category < categories;
+  }
+  bool holds(const Instant& i) const { return i.name < names && i.lane < lanes && args_ok(i.args); }
+};
+
+bool lanesHold(const Trace& t, std::size_t events) {
   for (const Lane& l : t.lanes)
     if (l.firstEvent > l.endEvent || l.endEvent > events) return false;
-  const auto argsOk = [&](std::uint32_t a) { return a == kNoArgs || a < argsCount; };
-  for (const Event& e : t.events)
-    if (e.name >= t.names.size() || e.lane >= t.lanes.size() || e.category >= t.categories.size() ||
-        (e.parent != kNoEvent && e.parent >= events) || !argsOk(e.args))
-      return false;
-  for (const Flow& f : t.flows)
-    if ((f.from != kNoEvent && f.from >= events) || (f.to != kNoEvent && f.to >= events) ||
-        f.category >= t.categories.size())
-      return false;
-  for (const Instant& i : t.instants)
-    if (i.name >= t.names.size() || i.lane >= t.lanes.size() || !argsOk(i.args)) return false;
   return true;
+}
+
+// Unmaps the whole pages of [data, data + bytes) from this process (a shared file mapping: they
+// stay in the page cache and come back on the next touch), so that what was read once and copied
+// no longer counts as resident.
+void dropMappedPages(const void* data, std::size_t bytes) {
+  static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto start = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t first = (start + page - 1) / page * page;
+  const std::uintptr_t last = (start + bytes) / page * page;
+  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
 }
 
 // Writes blocks one after another at aligned offsets, hashing each.
@@ -360,39 +374,72 @@ class BlockWriter {
 };
 
 template <typename T>
-std::string_view bytesOf(const std::vector<T>& v) {
+std::string_view bytesOf(const Column<T>& v) {
   return {reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T)};
+}
+
+// A column's block, a few MB at a time; a column that lies in a file (mapped, or built in place
+// by the streaming load) has each piece's pages unmapped once written, so writing gigabytes of
+// events out keeps little of them resident.
+template <typename T>
+Status writeColumn(BlockWriter& w, BlockKind kind, const Column<T>& column) {
+  if (auto s = w.begin(kind); !s) return s;
+  const std::string_view bytes = bytesOf(column);
+  constexpr std::size_t kPiece = std::size_t{16} << 20;
+  for (std::size_t at = 0; at < bytes.size(); at += kPiece) {
+    const std::string_view piece = bytes.substr(at, kPiece);
+    if (auto s = w.piece(piece); !s) return s;
+    if (column.isExternal()) dropMappedPages(piece.data(), piece.size());
+  }
+  w.end();
+  return Ok{};
 }
 
 std::string_view bytesOf(const Header& h) { return {reinterpret_cast<const char*>(&h), sizeof h}; }
 
 // XXH3-64 of [offset, offset + bytes) of `fd`, read with pread: checking a mapped block this way
 // leaves the mapping untouched, so the block's pages are not resident until used.
-std::optional<std::uint64_t> hashRange(int fd, std::uint64_t offset, std::uint64_t bytes) {
+// `visit` (where given) sees the bytes too, in pieces of whole `unit`s, and returns false where
+// they are wrong: then so is the range (nullopt).
+std::optional<std::uint64_t> hashRange(
+    int fd, std::uint64_t offset, std::uint64_t bytes,
+    const std::function<bool(const char*, std::size_t)>& visit = {}, std::size_t unit = 1) {
   XXH3_state_t state;
   XXH3_64bits_reset(&state);
-  std::vector<char> buffer(std::size_t{4} << 20);
+  std::vector<char> buffer((std::size_t{4} << 20) / unit * unit);
   while (bytes > 0) {
     const std::size_t want =
         static_cast<std::size_t>(std::min<std::uint64_t>(bytes, buffer.size()));
-    const ssize_t got = ::pread(fd, buffer.data(), want, static_cast<off_t>(offset));
-    if (got <= 0) return std::nullopt;
-    XXH3_64bits_update(&state, buffer.data(), static_cast<std::size_t>(got));
-    offset += static_cast<std::uint64_t>(got);
-    bytes -= static_cast<std::uint64_t>(got);
+    std::size_t have = 0;
+    while (have < want) {  // a short read is read on, so that a piece holds whole units
+      const ssize_t got =
+          ::pread(fd, buffer.data() + have, want - have, static_cast<off_t>(offset + have));
+      if (got <= 0) return std::nullopt;
+      have += static_cast<std::size_t>(got);
+    }
+    XXH3_64bits_update(&state, buffer.data(), have);
+    if (visit && !visit(buffer.data(), have)) return std::nullopt;
+    offset += have;
+    bytes -= have;
   }
   return XXH3_64bits_digest(&state);
 }
 
-// Unmaps the whole pages of [data, data + bytes) from this process (a shared file mapping: they
-// stay in the page cache and come back on the next touch), so that what was read once and copied
-// no longer counts as resident.
-void dropMappedPages(const void* data, std::size_t bytes) {
-  static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const auto start = reinterpret_cast<std::uintptr_t>(data);
-  const std::uintptr_t first = (start + page - 1) / page * page;
-  const std::uintptr_t last = (start + bytes) / page * page;
-  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+// Whether the column's block in `fd` has `hash` and each of its values holds in `limits`.
+template <typename T>
+bool columnChecks(int fd, std::string_view block, const char* base, std::uint64_t hash,
+                  const ModelLimits& limits) {
+  if (block.size() % sizeof(T) != 0) return false;
+  const auto visit = [&](const char* bytes, std::size_t n) {
+    for (std::size_t at = 0; at < n; at += sizeof(T)) {
+      T value;
+      std::memcpy(&value, bytes + at, sizeof value);
+      if (!limits.holds(value)) return false;
+    }
+    return true;
+  };
+  return hashRange(fd, static_cast<std::uint64_t>(block.data() - base), block.size(), visit,
+                   sizeof(T)) == hash;
 }
 
 std::string errnoText(const std::string& what, int err) { return what + ": " + std::strerror(err); }
@@ -483,6 +530,11 @@ TraceCacheOptions TraceCacheOptions::fromEnvironment() {
     if (m == "0" || m == "off" || m == "no") options.enabled = false;
     if (m == "always") options.minFileBytes = 0;
   }
+  if (const char* stream = std::getenv("SUTRA_CACHE_STREAM"); stream && *stream) {
+    const std::string m = stream;
+    if (m == "1" || m == "always") options.streamFromBytes = 0;
+    if (m == "0" || m == "never") options.streamFromBytes = UINT64_MAX;
+  }
   if (const char* max = std::getenv("SUTRA_CACHE_MAX_GB"); max && *max)
     options.maxFolderBytes = static_cast<std::uint64_t>(std::max(0.0, std::atof(max)) * (1 << 30));
   return options;
@@ -531,29 +583,26 @@ Status writeTraceCache(const Trace& trace, const SourceIdentity& identity,
     return s;
   };
   if (auto s = step(w.block(BlockKind::Model, encodeModel(trace))); !s) return s;
-  if (auto s = step(w.block(BlockKind::Events, bytesOf(trace.events))); !s) return s;
-  if (auto s = step(w.block(BlockKind::Flows, bytesOf(trace.flows))); !s) return s;
-  if (auto s = step(w.block(BlockKind::Instants, bytesOf(trace.instants))); !s) return s;
+  if (auto s = step(writeColumn(w, BlockKind::Events, trace.events)); !s) return s;
+  if (auto s = step(writeColumn(w, BlockKind::Flows, trace.flows)); !s) return s;
+  if (auto s = step(writeColumn(w, BlockKind::Instants, trace.instants)); !s) return s;
   {
-    // The args as one text and its offsets, written a few MB at a time.
-    const std::size_t count = trace.args.size();
-    std::vector<std::uint64_t> offsets;
-    offsets.reserve(count + 1);
-    std::uint64_t at = 0;
-    offsets.push_back(0);
-    for (std::size_t i = 0; i < count; ++i)
-      offsets.push_back(at += trace.args.get(static_cast<std::uint32_t>(i)).size());
-    if (auto s = step(w.block(BlockKind::ArgsOffsets, bytesOf(offsets))); !s) return s;
+    // The args as one text and its offsets, a few MB at a time (ArgsStore hands them so).
+    Status failed = Ok{};
+    const auto put = [&](std::string_view bytes) {
+      failed = w.piece(bytes);
+      return static_cast<bool>(failed);
+    };
+    if (auto s = w.begin(BlockKind::ArgsOffsets); !s) return s;
+    trace.args.forEachOffsetPiece([&](std::span<const std::uint64_t> values) {
+      return put({reinterpret_cast<const char*>(values.data()), values.size_bytes()});
+    });
+    if (!failed) return failed;
+    w.end();
+    if (auto s = step(Ok{}); !s) return s;
     if (auto s = w.begin(BlockKind::ArgsText); !s) return s;
-    std::string chunk;
-    chunk.reserve(std::size_t{4} << 20);
-    for (std::size_t i = 0; i < count; ++i) {
-      chunk += trace.args.get(static_cast<std::uint32_t>(i));
-      if (chunk.size() >= (std::size_t{4} << 20) || i + 1 == count) {
-        if (auto s = w.piece(chunk); !s) return s;
-        chunk.clear();
-      }
-    }
+    trace.args.forEachTextPiece(put);
+    if (!failed) return failed;
     w.end();
     if (auto s = step(Ok{}); !s) return s;
   }
@@ -624,64 +673,124 @@ Result<Trace> readTraceCache(const std::string& cachePath, const SourceIdentity&
   const std::string_view argsText = blocks[static_cast<int>(BlockKind::ArgsText)];
   if (argsOffsets.size() % 8 != 0 || argsOffsets.empty()) return refuse("damaged (args offsets)");
 
-  // The mapped blocks are checked from the file on another core, while this one copies the rest.
-  bool mappedOk = false;
-  std::thread checker([&] {
-    const int fd = ::open(cachePath.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return;
-    const auto o =
-        hashRange(fd, static_cast<std::uint64_t>(argsOffsets.data() - base), argsOffsets.size());
-    const auto t =
-        hashRange(fd, static_cast<std::uint64_t>(argsText.data() - base), argsText.size());
-    ::close(fd);
-    mappedOk = o == hashOf(BlockKind::ArgsOffsets) && t == hashOf(BlockKind::ArgsText);
-  });
   Trace trace;
   trace.path = sourcePath;
-  std::string why;
-  const auto copyColumn = [&](BlockKind kind, auto& out) {
-    using T = typename std::remove_reference_t<decltype(out)>::value_type;
-    const std::string_view bytes = blocks[static_cast<int>(kind)];
-    if (bytes.size() % sizeof(T) != 0) return false;
-    const auto* first = reinterpret_cast<const T*>(bytes.data());
-    const std::size_t count = bytes.size() / sizeof(T);
-    out.reserve(count);
-    XXH3_state_t state;
-    XXH3_64bits_reset(&state);
-    // A few MB at a time, each chunk's mapped pages handed back once copied: the column is
-    // resident once (the copy), not twice (the copy and the mapping's pages).
-    constexpr std::size_t kChunk = (std::size_t{16} << 20) / sizeof(T);
-    for (std::size_t at = 0; at < count; at += kChunk) {
-      const std::size_t n = std::min(kChunk, count - at);
-      XXH3_64bits_update(&state, first + at, n * sizeof(T));
-      out.insert(out.end(), first + at, first + at + n);
-      dropMappedPages(first + at, n * sizeof(T));
-    }
-    return XXH3_64bits_digest(&state) == hashOf(kind);
-  };
   const std::string_view model = blocks[static_cast<int>(BlockKind::Model)];
   if (XXH3_64bits(model.data(), model.size()) != hashOf(BlockKind::Model) ||
       !decodeModel(model, trace))
-    why = "damaged (the model block)";
-  else if (!copyColumn(BlockKind::Events, trace.events) ||
-           !copyColumn(BlockKind::Flows, trace.flows) ||
-           !copyColumn(BlockKind::Instants, trace.instants))
-    why = "damaged (a checksum of the events, flows or instants does not match)";
-  checker.join();
-  if (why.empty() && !mappedOk) why = "damaged (a checksum of the args does not match)";
-  if (!why.empty()) return refuse(why);
-  const auto* offsets = reinterpret_cast<const std::uint64_t*>(argsOffsets.data());
+    return refuse("damaged (the model block)");
+  const auto blockOf = [&](BlockKind kind) { return blocks[static_cast<int>(kind)]; };
   const std::size_t argsCount = argsOffsets.size() / 8 - 1;
+  const std::string_view eventsBlock = blockOf(BlockKind::Events);
+  ModelLimits limits{eventsBlock.size() / sizeof(Event), trace.names.size(), trace.lanes.size(),
+                     trace.categories.size(), argsCount};
+  if (!lanesHold(trace, limits.events)) return refuse("damaged (a lane's events lie outside)");
+
+  // Every column is mapped, not copied, and checked (its checksum, and each index it holds) from
+  // the file with pread, which leaves the mapping untouched: nothing of the columns is resident
+  // until a view reads it. The events on one core, the rest on another.
+  const int fd = ::open(cachePath.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return refuse(errnoText("cannot open", errno));
+  bool argsOk = false;
+  std::thread argsChecker([&] {
+    std::uint64_t last = 0;
+    bool growing = true;
+    const auto offsetsGrow = [&](const char* bytes, std::size_t n) {
+      for (std::size_t at = 0; at < n; at += 8) {
+        std::uint64_t v;
+        std::memcpy(&v, bytes + at, 8);
+        growing = growing && v >= last;  // every entry a view inside the text
+        last = v;
+      }
+      return growing;
+    };
+    argsOk =
+        hashRange(fd, static_cast<std::uint64_t>(argsOffsets.data() - base), argsOffsets.size(),
+                  offsetsGrow, 8) == hashOf(BlockKind::ArgsOffsets) &&
+        hashRange(fd, static_cast<std::uint64_t>(argsText.data() - base), argsText.size()) ==
+            hashOf(BlockKind::ArgsText) &&
+        columnChecks<Flow>(fd, blockOf(BlockKind::Flows), base, hashOf(BlockKind::Flows), limits) &&
+        columnChecks<Instant>(fd, blockOf(BlockKind::Instants), base, hashOf(BlockKind::Instants),
+                              limits);
+  });
+  const bool eventsOk =
+      columnChecks<Event>(fd, eventsBlock, base, hashOf(BlockKind::Events), limits);
+  argsChecker.join();
+  ::close(fd);
+  if (!eventsOk) return refuse("damaged (the events' checksum or an index they hold)");
+  if (!argsOk) return refuse("damaged (the args, flows or instants: a checksum or an index)");
+  const auto* offsets = reinterpret_cast<const std::uint64_t*>(argsOffsets.data());
   if (offsets[0] != 0 || offsets[argsCount] != argsText.size())
     return refuse("damaged (args offsets)");
-  if (!indicesHold(trace, argsCount)) return refuse("damaged (an index points outside the model)");
-  // Offsets must grow for every entry to be a view inside the text; checked on the mapping, as
-  // the model's indices were.
-  for (std::size_t i = 0; i < argsCount; ++i)
-    if (offsets[i] > offsets[i + 1]) return refuse("damaged (args offsets)");
+  const auto mapColumn = [&](BlockKind kind, auto& column) {
+    using T = typename std::remove_reference_t<decltype(column)>::value_type;
+    const std::string_view bytes = blockOf(kind);
+    column = std::remove_reference_t<decltype(column)>::mapped(
+        map, reinterpret_cast<const T*>(bytes.data()), bytes.size() / sizeof(T));
+  };
+  mapColumn(BlockKind::Events, trace.events);
+  mapColumn(BlockKind::Flows, trace.flows);
+  mapColumn(BlockKind::Instants, trace.instants);
   trace.args = ArgsStore::mapped(map, argsText.data(), offsets, argsCount);
   return trace;
 }
+
+namespace {
+
+// The streaming load of `path` into the cache at `cachePath`, then the cache opened. The trace,
+// or the file's own error (note empty), or an error with a note saying why the streaming load
+// could not be done (no room for its files or the cache: the caller reads into memory instead).
+std::string noted(const std::string& first, const std::string& then) {
+  return first.empty() ? then : first + "; " + then;
+}
+
+CachedTraceRead streamIntoCache(const std::string& path, const SourceIdentity& identity,
+                                KinetoReadOptions options, const ProgressFn& progress,
+                                const std::string& folder, const std::string& cachePath,
+                                std::uint64_t maxFolderBytes) {
+  CachedTraceRead read{makeError(path, "not read"), false, {}};
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  // The spilled columns and the cache together take about twice the file.
+  if (const auto space = fs::space(folder, ec); ec || space.available < 2 * identity.size) {
+    read.note = "no room in " + folder + " for the streaming load (" +
+                std::to_string(2 * identity.size >> 20) + " MB needed)";
+    return read;
+  }
+  options.spillFolder = folder;
+  try {
+    Result<Trace> spilled = readKinetoTrace(path, options, progress);
+    if (!spilled) {
+      read.trace = std::move(spilled);
+      return read;  // the file's own error, or a cancel
+    }
+    auto after = sourceIdentity(path);
+    if (!after || !(*after == identity)) {
+      read.trace = makeError(path, "the file changed while it was read");
+      read.note = "the file changed while it was read: no cache written";
+      return read;
+    }
+    if (auto written = writeTraceCache(*spilled, identity, cachePath); !written) {
+      read.trace = written.error();
+      read.note = "trace cache not written (" + written.error().message + ")";
+      return read;
+    }
+  } catch (const std::exception& e) {  // a spill file that could not grow: no room
+    read.trace = makeError(path, e.what());
+    read.note = std::string("the streaming load stopped (") + e.what() + ")";
+    return read;
+  }
+  if (!keepFolderUnder(folder, cachePath, maxFolderBytes)) {
+    read.trace = makeError(cachePath, "larger than the cache folder's limit");
+    read.note = "trace cache not kept: larger than the cache folder's limit (SUTRA_CACHE_MAX_GB)";
+    return read;
+  }
+  read.trace = readTraceCache(cachePath, identity, path);
+  if (!read.trace) read.note = "the trace cache just written was refused";
+  return read;
+}
+
+}  // namespace
 
 CachedTraceRead readKinetoTraceCached(const std::string& path, const KinetoReadOptions& options,
                                       const ProgressFn& progress, const TraceCacheOptions& cache) {
@@ -706,19 +815,30 @@ CachedTraceRead readKinetoTraceCached(const std::string& path, const KinetoReadO
   }
   KinetoReadOptions withArgs = options;
   withArgs.eventArgs = true;
+  removeStaleTemporaries(cachePath);
+  std::string streamNote;
+  if (identity->size >= cache.streamFromBytes) {
+    auto streamed = streamIntoCache(path, *identity, withArgs, progress, folder, cachePath,
+                                    cache.maxFolderBytes);
+    if (streamed.trace || streamed.note.empty()) return streamed;  // opened, or the file's error
+    streamNote = streamed.note + "; read into memory instead";
+  }
   CachedTraceRead read = parse(withArgs);
+  read.note = streamNote;
   if (!read.trace) return read;
   // The source may have changed while it was parsed: then its cache would lie.
   auto after = sourceIdentity(path);
   if (!after || !(*after == *identity)) {
-    read.note = "the file changed while it was read: no cache written";
+    read.note = noted(streamNote, "the file changed while it was read: no cache written");
     return read;
   }
-  removeStaleTemporaries(cachePath);
   if (auto written = writeTraceCache(*read.trace, *identity, cachePath); !written)
-    read.note = "trace cache not written (" + written.error().message + "): kept in memory only";
+    read.note = noted(streamNote, "trace cache not written (" + written.error().message +
+                                      "): kept in memory only");
   else if (!keepFolderUnder(folder, cachePath, cache.maxFolderBytes))
-    read.note = "trace cache not kept: larger than the cache folder's limit (SUTRA_CACHE_MAX_GB)";
+    read.note = noted(streamNote,
+                      "trace cache not kept: larger than the cache folder's limit "
+                      "(SUTRA_CACHE_MAX_GB)");
   return read;
 }
 

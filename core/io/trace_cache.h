@@ -6,9 +6,9 @@
 // MiB), versioned, and every block carries a checksum: a cache from another version, of another
 // file or damaged (truncated, a killed writer, flipped bits) is refused and rebuilt, never
 // trusted. It is written to a temporary file and renamed into place after fsync, so a writer
-// killed halfway leaves no cache behind. The events, flows and instants are copied out of the
-// mapping (the model owns them as std::vector); the args text and its offsets, most of a trace's
-// bytes, stay mapped and are read on demand.
+// killed halfway leaves no cache behind. Every column (events, flows, instants, args text and
+// offsets) stays mapped (model/column.h) and is checked from the file without touching the
+// mapping, so a reopen costs the small model's memory and the pages a view reads.
 //
 // Format (native byte order, refused where the order or the model's layout differs):
 //   header (64 bytes): magic "SUTRATC1", format version, the sizes of Event, Flow and Instant,
@@ -48,7 +48,14 @@ struct TraceCacheOptions {
   // The caches in the folder together stay under this: after a write, the least recently used
   // others are removed until they fit (a cache used is marked so by its mtime).
   std::uint64_t maxFolderBytes = std::uint64_t{32} << 30;
+  // Files at least this big are read by the streaming load (kineto_reader.h's spillFolder)
+  // straight into the cache, in bounded memory, and opened from it. By default every file that
+  // is cached: on a 0.94 GB trace the streaming load takes the time the load into memory takes
+  // (2.0-2.4 s against 1.2-2.3 s, docs/performance.md) at half its peak (0.35x the file against
+  // 0.72x), and it opens files bigger than memory.
+  std::uint64_t streamFromBytes = 0;
   // The defaults, changed by SUTRA_CACHE ("0"/"off": never; "always": any size),
+  // SUTRA_CACHE_STREAM ("1"/"always": stream every cached file; "0"/"never": none),
   // SUTRA_CACHE_DIR (the folder) and SUTRA_CACHE_MAX_GB (maxFolderBytes).
   static TraceCacheOptions fromEnvironment();
 };
@@ -77,7 +84,8 @@ struct CachedTraceRead {
 // readKinetoTrace() through the cache: the cached model where a valid cache exists, else the
 // parse (always with every event's args, so that one cache serves every caller), after which
 // the cache is written. A cache that cannot be written leaves the parsed trace as it is, with a
-// note.
+// note. A file of streamFromBytes or more is parsed by the streaming load into the cache and
+// opened from it; where that fails for want of room, it is read into memory, with a note.
 CachedTraceRead readKinetoTraceCached(const std::string& path, const KinetoReadOptions& options,
                                       const ProgressFn& progress, const TraceCacheOptions& cache);
 

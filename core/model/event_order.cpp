@@ -41,7 +41,7 @@ void sortByIndex(Event* first, Event* last) {
 
 }  // namespace
 
-void groupByLane(std::vector<Event>& events, std::vector<Lane>& lanes) {
+void groupByLane(std::span<Event> events, std::vector<Lane>& lanes) {
   for (Lane& lane : lanes) lane.firstEvent = lane.endEvent = 0;
   // One pass finds the lanes' ranges where the events are grouped already (the Kineto reader
   // groups them as it merges), and whether they are.

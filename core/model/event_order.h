@@ -4,6 +4,7 @@
 // event first at equal starts (so it becomes the parent), the file's order at full ties (a child
 // written before its parent with the same times keeps the file's order, the best evidence left).
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "model/trace.h"
@@ -20,7 +21,7 @@ inline bool startsBefore(const Event& x, const Event& y) {
 // each lane's [firstEvent, endEvent), [0, 0) for a lane without events (every event's lane must
 // be one of `lanes`). Costs 4 bytes an event, not a second copy of the events (the readers' peak
 // memory).
-void groupByLane(std::vector<Event>& events, std::vector<Lane>& lanes);
+void groupByLane(std::span<Event> events, std::vector<Lane>& lanes);
 
 // Sorts one lane's events [first, last) by startsBefore, stably and in place. Kineto writes a
 // thread's events in a few long sorted runs (a parent after its children, a step's events after

@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "model/trace.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <vector>
+
+#include "util/mapped_array.h"
 
 namespace sutra {
 namespace {
@@ -27,7 +33,40 @@ EventId innermostBefore(const Trace& trace, LaneId lane, EventId after, TimeNs t
 
 }  // namespace
 
+struct ArgsStore::Spill {
+  MappedArray<char> text;
+  MappedArray<std::uint64_t> offsets;  // entry i is text[offsets[i], offsets[i + 1])
+  // Unmaps what lies well behind the ends: appended once, read again only by whoever writes the
+  // store out.
+  void dropWritten() {
+    constexpr std::size_t kKeep = std::size_t{8} << 20;
+    if (text.size() > 2 * kKeep) text.dropResidentBefore(text.size() - kKeep);
+    if (offsets.size() > 2 * kKeep / 8) offsets.dropResidentBefore(offsets.size() - kKeep / 8);
+  }
+};
+
+ArgsStore ArgsStore::spilling(const std::string& folder) {
+  ArgsStore store;
+  store.spill_ = std::make_shared<Spill>(
+      Spill{MappedArray<char>::fileBacked(folder), MappedArray<std::uint64_t>::fileBacked(folder)});
+  store.spill_->offsets.push_back(0);
+  return store;
+}
+
+std::size_t ArgsStore::spilledCount() const { return spill_ ? spill_->offsets.size() - 1 : 0; }
+
+std::string_view ArgsStore::spilled(std::size_t index) const {
+  const auto& o = spill_->offsets;
+  return {spill_->text.data() + o[index], o[index + 1] - o[index]};
+}
+
 std::uint32_t ArgsStore::add(std::string_view json) {
+  if (spill_) {
+    spill_->text.append(json.data(), json.size());
+    spill_->offsets.push_back(spill_->text.size());
+    bytes_ += json.size();
+    return static_cast<std::uint32_t>(size() - 1);
+  }
   if (blocks_.empty() || blocks_.back().size() + json.size() > blocks_.back().capacity()) {
     // Blocks start small and double up to kBlockBytes: a reader's per-batch store holds a few
     // hundred KB, and a fresh 4 MB block per batch cost page faults.
@@ -47,6 +86,12 @@ std::uint32_t ArgsStore::add(std::string_view json) {
 
 std::uint32_t ArgsStore::adopt(ArgsStore&& other) {
   const auto base = static_cast<std::uint32_t>(size());
+  if (spill_) {  // copied entry by entry into the files, and other's memory let go
+    for (std::size_t i = 0; i < other.size(); ++i) add(other.get(static_cast<std::uint32_t>(i)));
+    spill_->dropWritten();
+    other = ArgsStore{};
+    return base;
+  }
   // A reader's per-batch store is never mapped; a mapped one is copied entry by entry.
   for (std::uint32_t i = 0; i < other.mappedCount_; ++i) add(other.get(i));
   const auto blockBase = static_cast<std::uint32_t>(blocks_.size());
@@ -60,6 +105,77 @@ std::uint32_t ArgsStore::adopt(ArgsStore&& other) {
       (other.mappedCount_ ? other.mappedOffsets_[other.mappedCount_] - other.mappedOffsets_[0] : 0);
   other = ArgsStore{};
   return base;
+}
+
+namespace {
+
+// Unmaps the whole pages inside [data, data + bytes) from this process: for a mapped or spilled
+// store's shared file mapping, the values stay in the file and come back when touched.
+void unmapPassedPages(const void* data, std::size_t bytes) {
+  static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto start = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t first = (start + page - 1) / page * page;
+  const std::uintptr_t last = (start + bytes) / page * page;
+  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+}
+
+constexpr std::size_t kPieceBytes = std::size_t{4} << 20;
+
+// [text, text + bytes) in pieces, each unmapped once handed over.
+bool piecesOf(const char* text, std::size_t bytes,
+              const std::function<bool(std::string_view)>& piece) {
+  for (std::size_t at = 0; at < bytes; at += kPieceBytes) {
+    const std::size_t n = std::min(kPieceBytes, bytes - at);
+    if (!piece({text + at, n})) return false;
+    unmapPassedPages(text + at, n);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool ArgsStore::forEachTextPiece(const std::function<bool(std::string_view)>& piece) const {
+  if (mappedCount_ > 0 && !piecesOf(mappedText_ + mappedOffsets_[0],
+                                    mappedOffsets_[mappedCount_] - mappedOffsets_[0], piece))
+    return false;
+  if (spill_ && !piecesOf(spill_->text.data(), spill_->text.size(), piece)) return false;
+  std::string chunk;
+  for (const Span& s : spans_) {
+    chunk.append(std::string_view(blocks_[s.block]).substr(s.offset, s.length));
+    if (chunk.size() >= kPieceBytes) {
+      if (!piece(chunk)) return false;
+      chunk.clear();
+    }
+  }
+  return chunk.empty() || piece(chunk);
+}
+
+bool ArgsStore::forEachOffsetPiece(
+    const std::function<bool(std::span<const std::uint64_t>)>& piece) const {
+  std::vector<std::uint64_t> buffer;
+  constexpr std::size_t kValues = kPieceBytes / sizeof(std::uint64_t);
+  buffer.reserve(kValues);
+  std::uint64_t at = 0;  // where the next entry starts in the whole text
+  const auto put = [&](std::uint64_t value) {
+    buffer.push_back(value);
+    if (buffer.size() < kValues) return true;
+    const bool go = piece(buffer);
+    buffer.clear();
+    return go;
+  };
+  if (!put(0)) return false;
+  for (std::uint32_t i = 0; i < mappedCount_; ++i)
+    if (!put(at += mappedOffsets_[i + 1] - mappedOffsets_[i])) return false;
+  if (spill_) {
+    const auto& o = spill_->offsets;
+    for (std::size_t i = 0; i + 1 < o.size(); ++i) {
+      if (!put(at += o[i + 1] - o[i])) return false;
+      if (i % kValues == kValues - 1) unmapPassedPages(o.data(), i * sizeof(std::uint64_t));
+    }
+  }
+  for (const Span& s : spans_)
+    if (!put(at += s.length)) return false;
+  return buffer.empty() || piece(buffer);
 }
 
 ArgsStore ArgsStore::mapped(std::shared_ptr<const void> owner, const char* text,

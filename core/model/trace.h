@@ -8,6 +8,7 @@
 // Names and categories are interned; the raw args of each event are kept as JSON text and parsed
 // only on demand (the selection panel), never a million parsed objects.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "model/category.h"
+#include "model/column.h"
 #include "model/problems.h"
 #include "model/string_table.h"
 #include "model/time.h"
@@ -114,11 +116,25 @@ class ArgsStore {
     if (index < mappedCount_)
       return {mappedText_ + mappedOffsets_[index],
               mappedOffsets_[index + 1] - mappedOffsets_[index]};
+    if (spill_) return spilled(index - mappedCount_);
     const Span& s = spans_[index - mappedCount_];
     return std::string_view(blocks_[s.block]).substr(s.offset, s.length);
   }
-  std::size_t size() const { return mappedCount_ + spans_.size(); }
+  std::size_t size() const { return mappedCount_ + spilledCount() + spans_.size(); }
   std::size_t bytes() const { return bytes_; }
+
+  // The text of every entry in order, handed to `piece` a few MB at a time (an entry may straddle
+  // two pieces), and the offsets of the entries in that text (size() + 1 values, from 0), a few MB
+  // at a time: what a trace cache writes. Pages of a mapped or spilled store are unmapped once
+  // passed, so writing out a store of gigabytes keeps little of it resident. `piece` returns false
+  // to stop; so does the call.
+  bool forEachTextPiece(const std::function<bool(std::string_view)>& piece) const;
+  bool forEachOffsetPiece(const std::function<bool(std::span<const std::uint64_t>)>& piece) const;
+
+  // An empty store whose entries go to unnamed temporary files in `folder` as they are added
+  // (util/mapped_array.h's file-backed arrays): a streaming load's args, most of a trace's bytes,
+  // never held in memory. Throws std::runtime_error where the folder takes no temporary file.
+  static ArgsStore spilling(const std::string& folder);
 
   // An empty store that serves `count` entries from memory `owner` keeps alive (a mapped trace
   // cache, io/trace_cache.h): entry i is text[offsets[i], offsets[i + 1]). Nothing is copied, so
@@ -138,6 +154,11 @@ class ArgsStore {
   const char* mappedText_ = nullptr;
   const std::uint64_t* mappedOffsets_ = nullptr;
   std::uint32_t mappedCount_ = 0;
+  // A spilling store's entries (after any mapped ones): text and offsets in temporary files.
+  struct Spill;
+  std::shared_ptr<Spill> spill_;
+  std::string_view spilled(std::size_t index) const;
+  std::size_t spilledCount() const;
 };
 
 struct DeviceInfo {
@@ -169,9 +190,11 @@ struct Trace {
   StringTable names;
   StringTable categories;
   std::vector<Lane> lanes;
-  std::vector<Event> events;
-  std::vector<Flow> flows;
-  std::vector<Instant> instants;
+  // Columns (model/column.h): in memory after a parse, mapped from disk when read from a trace
+  // cache (io/trace_cache.h).
+  Column<Event> events;
+  Column<Flow> flows;
+  Column<Instant> instants;
   std::vector<CounterSeries> counters;
   ArgsStore args;
   // False where the reader was told to keep no complete event's args (KinetoReadOptions::

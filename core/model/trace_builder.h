@@ -40,6 +40,10 @@ class TraceBuilder {
   void setThreadSortIndex(std::string_view pid, std::string_view tid, std::int64_t index);
 
   Trace& trace() { return trace_; }  // names, categories, meta and problems are filled directly
+  // The flow ends go to an unnamed temporary file in `folder` (a streaming load: mapped_array.h).
+  void spillFlowEndsTo(const std::string& folder) {
+    flowEnds_ = MappedArray<FlowEnd>::fileBacked(folder);
+  }
   // Sorts, nests, binds flows, classifies lanes. The builder is spent afterwards.
   Trace finish();
   // Sorts the flow ends for binding, once all are added, as finish() does where it was not done:

@@ -6,12 +6,22 @@
 // drainInto() hands its pages back to the system as it copies them out, so moving N values into
 // a std::vector costs N values of memory, not 2N. For arrays of millions of values whose count is
 // not known ahead: the Kineto reader's events per lane, flow ends, args spans.
+//
+// A file-backed array (fileBacked()) keeps its values in an unnamed temporary file of a folder
+// instead (O_TMPFILE: gone with the process, whatever kills it): its pages are the page cache's,
+// written back and dropped by the kernel under memory pressure, so a streaming load of a trace
+// bigger than memory holds its columns on disk. dropResidentBefore() unmaps what was written.
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstddef>
+#include <cstring>
 #include <new>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -34,7 +44,28 @@ class MappedArray {
     }
     return *this;
   }
-  ~MappedArray() { release(); }
+  ~MappedArray() {
+    release();
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+  // An empty array whose values live in an unnamed temporary file in `folder`; throws
+  // std::runtime_error naming the folder where it cannot be made.
+  static MappedArray fileBacked(const std::string& folder) {
+    MappedArray a;
+    a.fd_ = ::open(folder.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (a.fd_ < 0) {
+      // A file system without O_TMPFILE: a named file, unlinked at once.
+      std::string name = folder + "/.sutra-spill-XXXXXX";
+      a.fd_ = ::mkstemp(name.data());
+      if (a.fd_ >= 0) ::unlink(name.c_str());
+    }
+    if (a.fd_ < 0)
+      throw std::runtime_error(folder + ": cannot make a temporary file (" + std::strerror(errno) +
+                               ")");
+    return a;
+  }
+  bool isFileBacked() const { return fd_ >= 0; }
 
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
@@ -44,8 +75,29 @@ class MappedArray {
   T* end() { return data_ + size_; }
   const T* begin() const { return data_; }
   const T* end() const { return data_ + size_; }
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  std::size_t capacity() const { return capacity_; }
   // Empties the array and gives its memory back.
   void clear() { release(); }
+  // Room for `count` values without another growth.
+  void reserve(std::size_t count) {
+    if (count > capacity_) grow(count);
+  }
+  // File-backed: unmaps the whole pages before value `index` from this process (their values stay
+  // in the file and come back when touched), so that what was written no longer counts as
+  // resident. Anonymous memory has nowhere else to keep them: nothing happens.
+  void dropResidentBefore(std::size_t index) { dropResident(0, index); }
+  // The same for the whole pages inside values [from, to) of the capacity (values written through
+  // data() by someone else count too).
+  void dropResident(std::size_t from, std::size_t to) {
+    if (fd_ < 0 || !data_) return;
+    const std::size_t page = pageBytes();
+    const std::size_t first = (from * sizeof(T) + page - 1) / page * page;
+    const std::size_t last = std::min(to, capacity_) * sizeof(T) / page * page;
+    if (last > first)
+      ::madvise(reinterpret_cast<char*>(data_) + first, last - first, MADV_DONTNEED);
+  }
 
   void push_back(const T& value) {
     if (size_ == capacity_) grow(size_ + 1);
@@ -57,9 +109,10 @@ class MappedArray {
     size_ += count;
   }
 
-  // Appends every value to `out` (reserving exactly) and empties this array, releasing each page
-  // once it is copied.
-  void drainInto(std::vector<T>& out) {
+  // Appends every value to `out` (a std::vector or a Column: reserving exactly) and empties this
+  // array, releasing each page once it is copied.
+  template <typename Out>
+  void drainInto(Out& out) {
     out.reserve(out.size() + size_);
     const std::size_t page = pageBytes();
     constexpr std::size_t kStep = (1 << 20) / sizeof(T);  // about 1 MB a step
@@ -84,6 +137,7 @@ class MappedArray {
     std::swap(size_, other.size_);
     std::swap(capacity_, other.capacity_);
     std::swap(mappedBytes_, other.mappedBytes_);
+    std::swap(fd_, other.fd_);
   }
   static std::size_t pageBytes() { return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)); }
 
@@ -92,14 +146,28 @@ class MappedArray {
     std::size_t bytes =
         std::max<std::size_t>({atLeast * sizeof(T), 2 * capacity_ * sizeof(T), 1 << 20});
     bytes = (bytes + page - 1) / page * page;
-    void* p =
-        data_ ? ::mremap(data_, mappedBytes_, bytes, MREMAP_MAYMOVE)
-              : ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    // The file's blocks are allocated now, not when a page is first written: a full disk is an
+    // error here rather than a SIGBUS at a write through the mapping.
+    if (fd_ >= 0) {
+      int err = ::posix_fallocate(fd_, 0, static_cast<off_t>(bytes));
+      if (err == EOPNOTSUPP || err == EINVAL)
+        err = ::ftruncate(fd_, static_cast<off_t>(bytes)) == 0 ? 0 : errno;
+      if (err != 0)
+        throw std::runtime_error(std::string("cannot grow a temporary file: ") +
+                                 std::strerror(err));
+    }
+    void* p = data_      ? ::mremap(data_, mappedBytes_, bytes, MREMAP_MAYMOVE)
+              : fd_ >= 0 ? ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0)
+                         : ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     // Huge pages where the system gives them on request (transparent huge pages in madvise mode):
     // a large lane's array is filled at random places, and 4 KB pages cost a fault each. Refused
     // harmlessly elsewhere; a mapping under 2 MB gets none.
     ::madvise(p, bytes, MADV_HUGEPAGE);
+    // A file-backed array is written at its end and read back once: no readahead, which would
+    // fill (and zero) the page cache ahead of every fault.
+    if (fd_ >= 0) ::madvise(p, bytes, MADV_RANDOM);
     data_ = static_cast<T*>(p);
     mappedBytes_ = bytes;
     capacity_ = bytes / sizeof(T);
@@ -107,6 +175,11 @@ class MappedArray {
 
   void release() {
     if (data_) ::munmap(data_, mappedBytes_);
+    if (fd_ >= 0 && mappedBytes_ > 0) {
+      // The file's blocks are freed now; the unnamed file goes with the descriptor at the latest.
+      const int truncated = ::ftruncate(fd_, 0);
+      (void)truncated;
+    }
     data_ = nullptr;
     size_ = capacity_ = mappedBytes_ = 0;
   }
@@ -115,6 +188,7 @@ class MappedArray {
   std::size_t size_ = 0;
   std::size_t capacity_ = 0;
   std::size_t mappedBytes_ = 0;
+  int fd_ = -1;  // the temporary file of a file-backed array
 };
 
 }  // namespace sutra

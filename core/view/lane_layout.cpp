@@ -148,7 +148,7 @@ struct GroupKey {
 // LaneLayout::build in its steps, over what they share.
 struct LaneLayout::Builder {
   const Trace& trace;
-  const std::vector<Event>& events;
+  const Column<Event>& events;
   std::string prefix;  // "rank0 / ", or empty
   LaneLayout layout;
   std::vector<bool> deviceSync;  // per lane: a device's sync lane (isDeviceSyncLane)

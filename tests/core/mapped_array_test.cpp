@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace sutra {
@@ -55,6 +58,33 @@ TEST(MappedArray, MovesAndDrainsIntoAVector) {
   EXPECT_TRUE(assigned.empty());
   assigned.push_back({4, 4});
   EXPECT_EQ(assigned[0].key, 4u);
+}
+
+// The file-backed array a streaming load spills to: its values survive having their pages
+// unmapped (they come back from the file), and it leaves no file behind in its folder.
+TEST(MappedArray, AFileBackedArrayKeepsItsValuesThroughDroppedPagesAndLeavesNoFile) {
+  const std::string folder = ::testing::TempDir();
+  const auto filesBefore = std::distance(std::filesystem::directory_iterator(folder),
+                                         std::filesystem::directory_iterator());
+  {
+    auto values = MappedArray<Pair>::fileBacked(folder);
+    EXPECT_TRUE(values.isFileBacked());
+    constexpr std::uint32_t kCount = 200'000;
+    for (std::uint32_t i = 0; i < kCount; ++i) {
+      values.push_back({i, i + 1});
+      if (i % 10'000 == 0) values.dropResidentBefore(values.size());
+    }
+    values.dropResident(0, values.size());
+    for (std::uint32_t i = 0; i < kCount; i += 331) EXPECT_EQ(values[i].value, i + 1);
+    std::vector<Pair> out;
+    values.drainInto(out);
+    ASSERT_EQ(out.size(), kCount);
+    EXPECT_EQ(out.back().key, kCount - 1);
+  }
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(folder),
+                          std::filesystem::directory_iterator()),
+            filesBefore);
+  EXPECT_THROW(MappedArray<Pair>::fileBacked("/dev/full/none"), std::runtime_error);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "io/readers.h"
@@ -52,18 +53,30 @@ void writeAll(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
 }
 
-// Parses `path` and writes its cache, then reads the cache back: both models must be the same.
-void expectCacheEqualsParse(const std::string& path, const sutra::test::TempDir& dir) {
-  const TraceCacheOptions cache = cacheIn(dir);
+enum class Load { InMemory, Streaming };
+
+// Parses `path` and writes its cache (in memory, or by the streaming load straight into the
+// cache), then reads the cache back: every model must be the parse's. A reopen copies no column
+// out of the mapping.
+void expectCacheEqualsParse(const std::string& path, const sutra::test::TempDir& dir,
+                            Load load = Load::InMemory) {
+  TraceCacheOptions cache = cacheIn(dir);
+  cache.streamFromBytes = load == Load::Streaming ? 0 : UINT64_MAX;
+  const std::uint64_t parsed = parsedDigest(path);
   auto first = openCached(path, cache);
   ASSERT_TRUE(first.trace) << path << ": " << first.trace.error().message;
   EXPECT_FALSE(first.fromCache) << path;
   EXPECT_EQ(first.note, "") << path;
+  EXPECT_EQ(sutra::test::traceDigest(*first.trace), parsed) << path;
+  EXPECT_EQ(first.trace->events.isMapped(), load == Load::Streaming) << path;
+  const auto copiesBefore = sutra::mappedColumnCopies();
   auto again = openCached(path, cache);
   ASSERT_TRUE(again.trace) << path;
   EXPECT_TRUE(again.fromCache) << path;
   EXPECT_EQ(again.trace->path, path);
-  EXPECT_EQ(sutra::test::traceDigest(*again.trace), parsedDigest(path)) << path;
+  EXPECT_EQ(sutra::test::traceDigest(std::as_const(*again.trace)), parsed) << path;
+  EXPECT_TRUE(again.trace->events.isMapped() || again.trace->events.empty()) << path;
+  EXPECT_EQ(sutra::mappedColumnCopies().values, copiesBefore.values) << path;
 }
 
 TEST(TraceCache, ModelFromTheCacheIsTheParsedModelOnEveryFixture) {
@@ -90,15 +103,53 @@ TEST(TraceCache, ModelFromTheCacheIsTheParsedModelOnEveryRealTrace) {
     expectCacheEqualsParse(sutra::test::sharedTrace(file), dir);
 }
 
+TEST(TraceCache, TheStreamingLoadGivesTheParsedModelOnEveryFixture) {
+  sutra::test::TempDir dir;
+  for (const auto& entry : fs::directory_iterator(sutra::test::fixture("kineto")))
+    expectCacheEqualsParse(entry.path().string(), dir, Load::Streaming);
+  // Its temporary files were unnamed: nothing but the caches is left in the folder.
+  for (const auto& entry : fs::directory_iterator(dir.file("cache")))
+    EXPECT_EQ(entry.path().extension(), ".sutracache") << entry.path();
+}
+
+TEST(TraceCache, TheStreamingLoadGivesTheParsedModelOnEveryRealTrace) {
+  SUTRA_REQUIRE_SHARED_TRACES();
+  sutra::test::TempDir dir;
+  for (const char* file :
+       {"hta/amd/mi250_minitoy_train_rocm6.2.json.gz", "hta/cpu_only/rank-34.pt.trace.json.gz",
+        "hta/critical_path/alexnet.json.gz", "hta/critical_path/cuda_event_sync.json.gz",
+        "hta/mtia/mtia_inference_rank_0.json.gz", "hta/trace_compare/base.json.gz",
+        "hta/triton/triton_example.json.gz", "param/linear_kineto.json.gz"})
+    expectCacheEqualsParse(sutra::test::sharedTrace(file), dir, Load::Streaming);
+}
+
+TEST(TraceCache, AStreamingLoadWithoutRoomReadsIntoMemoryWithANote) {
+  sutra::test::TempDir dir;
+  TraceCacheOptions cache = cacheIn(dir);
+  cache.streamFromBytes = 0;
+  // /dev/full takes no file; a folder under it cannot be made: the load falls back to memory.
+  cache.folder = "/dev/full/cache";
+  const std::string path = sutra::test::fixture("kineto/basic.json");
+  auto read = openCached(path, cache);
+  ASSERT_TRUE(read.trace) << read.trace.error().message;
+  EXPECT_FALSE(read.trace->events.isMapped());
+  EXPECT_NE(read.note.find("read into memory instead"), std::string::npos) << read.note;
+  EXPECT_EQ(sutra::test::traceDigest(*read.trace), parsedDigest(path));
+}
+
 TEST(TraceCache, AnInputTheReaderRefusesWritesNoCache) {
   sutra::test::TempDir dir;
-  const TraceCacheOptions cache = cacheIn(dir);
-  for (const auto& entry : fs::directory_iterator(sutra::test::fixture("bad"))) {
-    if (!entry.is_regular_file()) continue;
-    auto read = openCached(entry.path().string(), cache);
-    if (read.trace) continue;  // some bad inputs load with problems
-    EXPECT_FALSE(fs::exists(sutra::traceCachePath(entry.path().string(), cache.folder)))
-        << entry.path();
+  TraceCacheOptions cache = cacheIn(dir);
+  for (const std::uint64_t streamFrom : {UINT64_MAX, std::uint64_t{0}}) {
+    cache.streamFromBytes = streamFrom;
+    for (const auto& entry : fs::directory_iterator(sutra::test::fixture("bad"))) {
+      if (!entry.is_regular_file()) continue;
+      auto read = openCached(entry.path().string(), cache);
+      if (read.trace) continue;  // some bad inputs load with problems
+      EXPECT_EQ(read.note, "") << entry.path() << ": the file's own error, not the cache's";
+      EXPECT_FALSE(fs::exists(sutra::traceCachePath(entry.path().string(), cache.folder)))
+          << entry.path();
+    }
   }
 }
 

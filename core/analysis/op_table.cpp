@@ -7,6 +7,7 @@
 
 #include "link/launch_index.h"
 #include "model/event_args.h"
+#include "util/scratch_array.h"
 
 namespace sutra {
 namespace {
@@ -70,7 +71,7 @@ class TableBuilder {
     std::vector<bool> filtered(trace_.names.size(), false);
     for (auto name : kFilteredNames)
       if (auto id = trace_.names.find(name); id != StringTable::kMissing) filtered[id] = true;
-    kind_.assign(trace_.events.size(), RowKind::None);
+    kind_ = scratchArray(trace_.events.size(), RowKind::None);
     for (EventId i = 0; i < trace_.events.size(); ++i) {
       const Event& e = trace_.events[i];
       if (filtered[e.name]) continue;
@@ -97,9 +98,9 @@ class TableBuilder {
   // (a child starts before its parent ends and ends no later), skipping what is no row.
   void nest() {
     const auto& events = trace_.events;
-    parent_.assign(events.size(), kNoEvent);
-    selfCpu_.assign(events.size(), 0);
-    childCount_.assign(events.size(), 0);
+    parent_ = scratchArray(events.size(), kNoEvent);
+    selfCpu_ = scratchArray<TimeNs>(events.size(), 0);
+    childCount_ = scratchArray<std::uint32_t>(events.size(), 0);
     for (EventId i = 0; i < events.size(); ++i) {
       if (kind_[i] != RowKind::Host) continue;
       const Event& e = events[i];
@@ -118,8 +119,8 @@ class TableBuilder {
 
   void attributeDevice() {
     const auto& events = trace_.events;
-    selfDevice_.assign(events.size(), 0);
-    deviceTotal_.assign(events.size(), 0);
+    selfDevice_ = scratchArray<TimeNs>(events.size(), 0);
+    deviceTotal_ = scratchArray<TimeNs>(events.size(), 0);
     for (EventId d = 0; d < events.size(); ++d) {
       if (kind_[d] != RowKind::Device) continue;
       EventId l = launches_.launcherOf(d);
@@ -294,14 +295,14 @@ class TableBuilder {
     table_.launchedBefore.inRows = wholeTrace();
     // By name alone, rows are made for every name first and the shape rows after them; the
     // name rows that only served as a key for shape rows are dropped at the end.
-    std::vector<std::uint32_t> row(events.size(), kNone);
+    auto row = scratchArray<std::uint32_t>(events.size(), kNone);
     for (EventId i = 0; i < events.size(); ++i)
       if (kind_[i] != RowKind::None && inWindow(i)) row[i] = rowOf(i);
     // torch merges an op into its parent of the same name where it is the parent's only child
     // (_remove_dup_nodes, by name, before any grouping by shapes), and so on down a chain of
     // them: such an op is no call of its own, its self times go to the op it was merged into.
     // Parents precede their children, so one forward pass resolves the chains.
-    std::vector<EventId> mergedInto(events.size(), kNoEvent);
+    auto mergedInto = scratchArray(events.size(), kNoEvent);
     for (EventId i = 0; i < events.size(); ++i) {
       if (row[i] == kNone || kind_[i] != RowKind::Host) continue;
       const EventId p = parent_[i];
@@ -377,10 +378,11 @@ class TableBuilder {
   const LaunchIndex& launches_;
   const OpTableOptions& options_;
   OpTable table_;
-  std::vector<RowKind> kind_;
-  std::vector<EventId> parent_;
-  std::vector<TimeNs> selfCpu_, selfDevice_, deviceTotal_;
-  std::vector<std::uint32_t> childCount_;
+  // One value per event: in a file where the trace has tens of millions (util/scratch_array.h).
+  MappedArray<RowKind> kind_;
+  MappedArray<EventId> parent_;
+  MappedArray<TimeNs> selfCpu_, selfDevice_, deviceTotal_;
+  MappedArray<std::uint32_t> childCount_;
   std::vector<MemoryRecord> memory_;
   std::vector<std::int64_t> cpuPrefix_, devicePrefix_;
   std::vector<std::int64_t> cpuMemory_, deviceMemory_, selfCpuMemory_, selfDeviceMemory_;

@@ -22,6 +22,7 @@
 
 #include "util/atomic_file.h"
 #include "util/mapped_file.h"
+#include "util/scratch_array.h"
 
 namespace sutra {
 namespace {
@@ -540,14 +541,7 @@ TraceCacheOptions TraceCacheOptions::fromEnvironment() {
   return options;
 }
 
-std::string defaultTraceCacheFolder() {
-  if (const char* dir = std::getenv("SUTRA_CACHE_DIR"); dir && *dir) return dir;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-    return (fs::path(xdg) / "sutra").string();
-  if (const char* home = std::getenv("HOME"); home && *home)
-    return (fs::path(home) / ".cache" / "sutra").string();
-  return (fs::temp_directory_path() / "sutra-cache").string();
-}
+std::string defaultTraceCacheFolder() { return sutraCacheFolder(); }
 
 std::string traceCachePath(const std::string& source, const std::string& folder) {
   std::error_code ec;

@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <filesystem>
 #include <mutex>
 
 #include "sql/tables.h"
+#include "util/scratch_array.h"
 
 namespace sutra::sql {
 
@@ -154,6 +156,20 @@ Value valueOf(sqlite3_stmt* stmt, int c) {
   }
 }
 
+// Points SQLite's temporary files (process-wide) at Sutra's cache folder, once; false where the
+// folder cannot be made.
+bool useScratchFolderForSqlite() {
+  static const bool set = [] {
+    const std::string folder = scratchFolderMade();
+    std::error_code ec;
+    if (!std::filesystem::is_directory(folder, ec)) return false;
+    // Before any other connection uses a temporary file: sqlite3_temp_directory is read then.
+    sqlite3_temp_directory = sqlite3_mprintf("%s", folder.c_str());
+    return sqlite3_temp_directory != nullptr;
+  }();
+  return set;
+}
+
 }  // namespace
 
 QuerySession::QuerySession(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -173,7 +189,15 @@ Result<std::unique_ptr<QuerySession>> QuerySession::open(const Run& run) {
   sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
   sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
   sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
-  sqlite3_exec(db, "PRAGMA temp_store = MEMORY", nullptr, nullptr, nullptr);
+  // SQLite's sorts (GROUP BY, ORDER BY, DISTINCT) hold their rows in its temporary storage: in
+  // memory, but for a run of tens of millions of events (a trace bigger than memory, read from
+  // its cache) in unnamed temporary files of Sutra's cache folder, which SQLite spills to.
+  std::size_t events = 0;
+  for (const auto& rank : run.ranks) events += rank->trace ? rank->trace->events.size() : 0;
+  if (events >= scratchOnDiskFrom() && useScratchFolderForSqlite())
+    sqlite3_exec(db, "PRAGMA temp_store = FILE", nullptr, nullptr, nullptr);
+  else
+    sqlite3_exec(db, "PRAGMA temp_store = MEMORY", nullptr, nullptr, nullptr);
 
   const RunModel& model = impl->model;
   auto add = [&](std::vector<std::unique_ptr<Table>> tables) {

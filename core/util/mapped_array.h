@@ -80,6 +80,13 @@ class MappedArray {
   std::size_t capacity() const { return capacity_; }
   // Empties the array and gives its memory back.
   void clear() { release(); }
+  // `count` copies of `value`, replacing what was there.
+  void assign(std::size_t count, const T& value) {
+    size_ = 0;
+    reserve(count);
+    std::fill(data_, data_ + count, value);
+    size_ = count;
+  }
   // Room for `count` values without another growth.
   void reserve(std::size_t count) {
     if (count > capacity_) grow(count);

@@ -70,6 +70,12 @@ SimulationResult runSimulation(std::shared_ptr<const Run> run, int rankIndex,
                                const SimKnobs& knobs) {
   if (!run || rankIndex < 0 || std::size_t(rankIndex) >= run->ranks.size())
     return failedWith("no such rank to simulate");
+  if (!run->has(RunStage::Simulate)) {
+    // Opened without its simulation (RunOptions::simulateUpToEvents): built now, for this window.
+    auto simulated = advanceRun(*run, RunStage::Simulate);
+    if (!simulated) return failedWith(simulated.error().message);
+    run = std::make_shared<const Run>(std::move(simulated).value());
+  }
   const auto& rank = run->ranks[std::size_t(rankIndex)];
   if (!rank->simulation || !rank->trace)
     return failedWith(rank->path() + ": not prepared for simulation");

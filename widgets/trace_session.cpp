@@ -206,7 +206,11 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
       emit collectivesReady();
     });
   };
-  auto run = openRun(paths, {}, callbacks, job->cancel);
+  RunOptions options;
+  // A trace of tens of millions of events (bigger than memory, read from its cache) opens without
+  // a simulation graph of every event: the simulation window builds it when asked.
+  options.simulateUpToEvents = kSimulateOnOpeningUpToEvents;
+  auto run = openRun(paths, options, callbacks, job->cancel);
   if (job->cancel.canceled()) {
     post(job, [this] {
       loading_ = false;
@@ -231,6 +235,8 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
     }
     replaceWith(job);  // a run with no timeline to show (Chakra only) replaces it here
     run_ = done;
+    notes_.clear();  // discovery's, and the stages' (a simulation left for later)
+    for (const auto& note : done->notes) notes_ << QString::fromStdString(note);
     loading_ = false;
     emit progressChanged(100, tr("Done"));
     emit finished();

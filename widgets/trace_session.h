@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QStringList>
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -41,6 +42,9 @@ class TraceSession : public QObject {
   Q_OBJECT
 
  public:
+  // A run of more events than this opens without its simulation (RunOptions::simulateUpToEvents):
+  // about a 2.7 GB trace, whose simulation graph alone would take several GB.
+  static constexpr std::uint64_t kSimulateOnOpeningUpToEvents = 10'000'000;
   explicit TraceSession(QObject* parent = nullptr);
   ~TraceSession() override;
 

@@ -173,7 +173,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   };
   connect(session_, &widgets::TraceSession::finished, this, [this, done] {
     done();
-    showRankSummary();  // the last stage's "Done" gives way to what was loaded
+    showRankSummary();                 // the last stage's "Done" gives way to what was loaded
+    if (!session_->notes().isEmpty())  // e.g. a simulation left for later
+      statusLabel_->setText(statusLabel_->text() + "  ·  " + session_->notes().join("; "));
     updateTitle();
     addRecent(session_->paths());  // only what opened enters Open Recent
     emit loadFinished();

@@ -88,13 +88,20 @@ class Column {
   // valid by `keeper`: a shared mapping of a file (whoever writes the column out may unmap pages
   // it passed, which anonymous memory would lose). Growing past the capacity moves the values
   // into memory.
-  static Column inPlace(std::shared_ptr<void> keeper, T* data, std::size_t capacity) {
+  // `size` of them hold values already.
+  static Column inPlace(std::shared_ptr<void> keeper, T* data, std::size_t capacity,
+                        std::size_t size = 0) {
     Column c;
     c.keeper_ = std::move(keeper);
     c.external_ = data;
     c.capacity_ = capacity;
+    c.size_ = size;
     c.writable_ = true;
     return c;
+  }
+  // A column built in place, done: read-only from now on, as a mapped one (a copy shares it).
+  void makeReadOnly() {
+    if (keeper_) writable_ = false;
   }
   // True where the values lie in a mapping rather than in this process's own memory.
   bool isMapped() const { return keeper_ != nullptr && !writable_; }

@@ -114,6 +114,16 @@ class RunBuilder {
     rebuilt_.assign(count, false);
     for (std::size_t r = 0; r < count; ++r)
       if (auto ok = read(r); !ok) return ok.error();
+    if (stage == RunStage::Simulate && options_.simulateUpToEvents > 0) {
+      std::uint64_t events = 0;
+      for (const auto& rank : run_.ranks) events += rank->trace ? rank->trace->events.size() : 0;
+      if (events > options_.simulateUpToEvents) {
+        stage = stage_ = RunStage::Analyse;
+        run_.notes.push_back("not simulated on opening: " + std::to_string(events) +
+                             " events (over " + std::to_string(options_.simulateUpToEvents) +
+                             "); Analysis > Simulate simulates it");
+      }
+    }
     for (RunStage next : {RunStage::Link, RunStage::Analyse, RunStage::Simulate}) {
       if (next > stage) break;
       for (std::size_t r = 0; r < count; ++r)

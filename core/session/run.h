@@ -135,6 +135,11 @@ struct RunOptions {
   bool traceCache = true;
   ChakraSimOptions chakra;      // how those are simulated
   std::optional<int> onlyRank;  // open this rank alone (a rank number)
+  // Where the run's ranks hold more events than this in all (0: no limit), openRun stops at
+  // Analyse instead of Simulate and says so in the run's notes: the window opens a trace bigger
+  // than memory without building a simulation graph of every event, which the simulation window
+  // builds when asked.
+  std::uint64_t simulateUpToEvents = 0;
 };
 
 // Told on the opening thread as the run grows; every member may be empty.

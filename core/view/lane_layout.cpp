@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <memory>
 #include <tuple>
+
+#include "util/scratch_array.h"
 
 namespace sutra::view {
 
@@ -178,7 +181,10 @@ struct LaneLayout::Builder {
         trackFirstRow(t.lanes.size()) {
     for (LaneId laneId = 0; laneId < trace.lanes.size(); ++laneId)
       deviceSync[laneId] = isDeviceSyncLane(trace, trace.lanes[laneId]);
-    layout.rowOfEvent_.assign(events.size(), kNoRow);
+    auto rowOf = std::make_shared<MappedArray<std::uint32_t>>(
+        scratchArray<std::uint32_t>(events.size(), kNoRow));
+    layout.rowOfEvent_ =
+        Column<std::uint32_t>::inPlace(rowOf, rowOf->data(), events.size(), events.size());
     layout.options_ = options;
   }
 
@@ -392,7 +398,9 @@ struct LaneLayout::Builder {
 
   // Fills the rows in event order: each lane's events are sorted by start, so every row is too.
   // A folded frame maps to its band's row; only the outermost are drawn there.
+  // The rows' columns lie in one scratch array each, every row a slice of it, counted first.
   void fillRows() {
+    std::vector<std::size_t> rowEvents(layout.rows_.size(), 0);
     for (LaneId laneId = 0; laneId < trace.lanes.size(); ++laneId) {
       const Lane& lane = trace.lanes[laneId];
       for (EventId i = lane.firstEvent; i < lane.endEvent; ++i) {
@@ -402,12 +410,35 @@ struct LaneLayout::Builder {
             trackFirstRow[laneId][band] + (folded ? 0 : rowsAbove(laneId, band) + bandDepth[i]);
         layout.rowOfEvent_[i] = rowIndex;
         if (folded && bandDepth[i] > 0) continue;
-        LayoutRow& row = layout.rows_[rowIndex];
+        ++rowEvents[rowIndex];
+      }
+    }
+    std::size_t total = 0;
+    for (std::size_t count : rowEvents) total += count;
+    auto ids = std::make_shared<MappedArray<EventId>>(scratchArray<EventId>(total, kNoEvent));
+    auto ends = std::make_shared<MappedArray<TimeNs>>(scratchArray<TimeNs>(total, 0));
+    std::size_t at = 0;
+    for (std::size_t r = 0; r < rowEvents.size(); ++r) {
+      LayoutRow& row = layout.rows_[r];
+      row.events = Column<EventId>::inPlace(ids, ids->data() + at, rowEvents[r]);
+      row.maxEnd = Column<TimeNs>::inPlace(ends, ends->data() + at, rowEvents[r]);
+      at += rowEvents[r];
+    }
+    for (LaneId laneId = 0; laneId < trace.lanes.size(); ++laneId) {
+      const Lane& lane = trace.lanes[laneId];
+      for (EventId i = lane.firstEvent; i < lane.endEvent; ++i) {
+        if (!foldedFrame.empty() && foldedFrame[i] && bandDepth[i] > 0) continue;
+        LayoutRow& row = layout.rows_[layout.rowOfEvent_[i]];
         const TimeNs end = events[i].end();
         row.maxEnd.push_back(row.maxEnd.empty() ? end : std::max(row.maxEnd.back(), end));
         row.events.push_back(i);
       }
     }
+    for (LayoutRow& row : layout.rows_) {
+      row.events.makeReadOnly();
+      row.maxEnd.makeReadOnly();
+    }
+    layout.rowOfEvent_.makeReadOnly();
   }
 };
 

@@ -44,8 +44,9 @@ struct LayoutRow {
   // The track's folded Python frames: the row holds the outermost; deeper frames are in no row's
   // events, though rowOf() names this row for them (where a selection of one is drawn).
   bool pythonFrames = false;
-  std::vector<EventId> events;  // sorted by start
-  std::vector<TimeNs> maxEnd;   // maxEnd[i]: the latest end among events[0..i]
+  // A layout of tens of millions of events keeps these on disk (util/scratch_array.h): columns.
+  Column<EventId> events;  // sorted by start
+  Column<TimeNs> maxEnd;   // maxEnd[i]: the latest end among events[0..i]
 
   // Index of the first event that ends at or after t (earlier ones are all over by then).
   std::size_t firstEndingAtOrAfter(TimeNs t) const;
@@ -138,7 +139,7 @@ class LaneLayout {
   std::vector<LayoutTrack> tracks_;
   std::vector<LayoutRow> rows_;
   std::vector<LayoutCounter> counters_;
-  std::vector<std::uint32_t> rowOfEvent_;
+  Column<std::uint32_t> rowOfEvent_;
   LayoutOptions options_;
 };
 

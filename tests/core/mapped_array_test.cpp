@@ -2,6 +2,7 @@
 #include "util/mapped_array.h"
 
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -63,7 +64,9 @@ TEST(MappedArray, MovesAndDrainsIntoAVector) {
 // The file-backed array a streaming load spills to: its values survive having their pages
 // unmapped (they come back from the file), and it leaves no file behind in its folder.
 TEST(MappedArray, AFileBackedArrayKeepsItsValuesThroughDroppedPagesAndLeavesNoFile) {
-  const std::string folder = ::testing::TempDir();
+  // A folder of its own: other tests write to the temp directory meanwhile.
+  std::string folder = ::testing::TempDir() + "/mapped-array-XXXXXX";
+  ASSERT_NE(::mkdtemp(folder.data()), nullptr);
   const auto filesBefore = std::distance(std::filesystem::directory_iterator(folder),
                                          std::filesystem::directory_iterator());
   {
@@ -85,6 +88,7 @@ TEST(MappedArray, AFileBackedArrayKeepsItsValuesThroughDroppedPagesAndLeavesNoFi
                           std::filesystem::directory_iterator()),
             filesBefore);
   EXPECT_THROW(MappedArray<Pair>::fileBacked("/dev/full/none"), std::runtime_error);
+  std::filesystem::remove_all(folder);
 }
 
 }  // namespace

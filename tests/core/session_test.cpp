@@ -171,6 +171,25 @@ TEST(Session, TheRunIsSimulatedWithItsRanksCoupled) {
   EXPECT_NE(noStep.error().message.find("no step 99"), std::string::npos);
 }
 
+// A run of more events than simulateUpToEvents stops at Analyse, says so, and simulates later.
+TEST(Session, ARunOverTheEventLimitOpensWithoutItsSimulation) {
+  RunOptions options;
+  options.simulateUpToEvents = 10;
+  auto run = openRun({sample("allreduce_2ranks")}, options);
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  EXPECT_TRUE(run->has(RunStage::Analyse));
+  EXPECT_FALSE(run->has(RunStage::Simulate));
+  ASSERT_FALSE(run->notes.empty());
+  EXPECT_NE(run->notes.back().find("not simulated on opening"), std::string::npos);
+  auto simulated = advanceRun(*run, RunStage::Simulate);
+  ASSERT_TRUE(simulated.ok()) << simulated.error().message;
+  EXPECT_TRUE(simulated->has(RunStage::Simulate));
+  options.simulateUpToEvents = 0;  // no limit: simulated as usual
+  auto whole = openRun({sample("allreduce_2ranks")}, options);
+  ASSERT_TRUE(whole.ok());
+  EXPECT_TRUE(whole->has(RunStage::Simulate));
+}
+
 // advanceRun continues a run from where it stands: the stages it has are reused (the same
 // objects), only the missing ones are built, and the result simulates as a run opened in one go.
 TEST(Session, AdvanceRunBuildsOnlyTheMissingStages) {

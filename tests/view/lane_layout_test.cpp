@@ -89,7 +89,7 @@ TEST(LaneLayout, SplitsHostThreadsIntoFrameworkAndRuntimeBandsAndStreamsIntoHard
   const LayoutRow& row = layout.rows()[2];
   ASSERT_EQ(row.events.size(), 2u);
   EXPECT_EQ(trace.name(trace.events[row.events[0]]), "cudaLaunchKernel");
-  EXPECT_EQ(row.maxEnd, (std::vector<TimeNs>{50, 80}));
+  EXPECT_EQ(row.maxEnd.toVector(), (std::vector<TimeNs>{50, 80}));
 }
 
 // Kineto writes a device-wide sync (cudaDeviceSynchronize) as a cuda_sync span on pid 0, tid -1
@@ -223,7 +223,7 @@ TEST(LaneLayout, FoldsEachThreadsPythonFramesIntoOneBandAboveItsOps) {
     EXPECT_TRUE(layout.rows()[band].pythonFrames);
     EXPECT_FALSE(layout.rows()[band + 1].pythonFrames);
     // The band draws the outermost frame; every frame maps to it.
-    EXPECT_EQ(layout.rows()[band].events,
+    EXPECT_EQ(layout.rows()[band].events.toVector(),
               (std::vector<EventId>{event("collect.py(107): <module>")}));
     for (const char* frame :
          {"collect.py(107): <module>", "workloads.py(436): run_case", "workloads.py(80): step"})

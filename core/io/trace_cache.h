@@ -50,9 +50,9 @@ struct TraceCacheOptions {
   std::uint64_t maxFolderBytes = std::uint64_t{32} << 30;
   // Files at least this big are read by the streaming load (kineto_reader.h's spillFolder)
   // straight into the cache, in bounded memory, and opened from it. By default every file that
-  // is cached: on a 0.94 GB trace the streaming load takes the time the load into memory takes
-  // (2.0-2.4 s against 1.2-2.3 s, docs/performance.md) at half its peak (0.35x the file against
-  // 0.72x), and it opens files bigger than memory.
+  // is cached: on a 1 GB trace the streaming load takes no longer than the load into memory and
+  // the cache written (1.2-2.2 s against 1.9-2.4 s, docs/performance.md) at half its peak (0.34x
+  // the file against 0.73x), and it opens files bigger than memory.
   std::uint64_t streamFromBytes = 0;
   // The defaults, changed by SUTRA_CACHE ("0"/"off": never; "always": any size),
   // SUTRA_CACHE_STREAM ("1"/"always": stream every cached file; "0"/"never": none),

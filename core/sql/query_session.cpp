@@ -177,7 +177,15 @@ QuerySession::~QuerySession() = default;
 
 Result<std::unique_ptr<QuerySession>> QuerySession::open(const Run& run) {
   auto impl = std::make_unique<Impl>(run);
-  // Private, in memory, never a file: SQLite's own temporary storage stays in memory too.
+  // SQLite's sorts (GROUP BY, ORDER BY, DISTINCT) hold their rows in its temporary storage: in
+  // memory, but for a run of tens of millions of events (a trace bigger than memory, read from
+  // its cache) in unnamed temporary files of Sutra's cache folder, which SQLite spills to. The
+  // folder is set before this connection opens (SQLite reads it when it makes a file).
+  std::size_t events = 0;
+  for (const auto& rank : run.ranks) events += rank->trace ? rank->trace->events.size() : 0;
+  const bool spillsToDisk = events >= scratchOnDiskFrom() && useScratchFolderForSqlite();
+  // Private, in memory, never a file: SQLite's own temporary storage stays in memory too, but for
+  // such a run.
   if (sqlite3_open_v2(":memory:", &impl->db,
                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_MEMORY,
                       nullptr) != SQLITE_OK)
@@ -189,15 +197,8 @@ Result<std::unique_ptr<QuerySession>> QuerySession::open(const Run& run) {
   sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
   sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
   sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
-  // SQLite's sorts (GROUP BY, ORDER BY, DISTINCT) hold their rows in its temporary storage: in
-  // memory, but for a run of tens of millions of events (a trace bigger than memory, read from
-  // its cache) in unnamed temporary files of Sutra's cache folder, which SQLite spills to.
-  std::size_t events = 0;
-  for (const auto& rank : run.ranks) events += rank->trace ? rank->trace->events.size() : 0;
-  if (events >= scratchOnDiskFrom() && useScratchFolderForSqlite())
-    sqlite3_exec(db, "PRAGMA temp_store = FILE", nullptr, nullptr, nullptr);
-  else
-    sqlite3_exec(db, "PRAGMA temp_store = MEMORY", nullptr, nullptr, nullptr);
+  sqlite3_exec(db, spillsToDisk ? "PRAGMA temp_store = FILE" : "PRAGMA temp_store = MEMORY",
+               nullptr, nullptr, nullptr);
 
   const RunModel& model = impl->model;
   auto add = [&](std::vector<std::unique_ptr<Table>> tables) {

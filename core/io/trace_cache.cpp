@@ -2,7 +2,6 @@
 #include "io/trace_cache.h"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -324,17 +323,6 @@ bool lanesHold(const Trace& t, std::size_t events) {
   return true;
 }
 
-// Unmaps the whole pages of [data, data + bytes) from this process (a shared file mapping: they
-// stay in the page cache and come back on the next touch), so that what was read once and copied
-// no longer counts as resident.
-void dropMappedPages(const void* data, std::size_t bytes) {
-  static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const auto start = reinterpret_cast<std::uintptr_t>(data);
-  const std::uintptr_t first = (start + page - 1) / page * page;
-  const std::uintptr_t last = (start + bytes) / page * page;
-  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
-}
-
 // Writes blocks one after another at aligned offsets, hashing each.
 class BlockWriter {
  public:
@@ -390,7 +378,7 @@ Status writeColumn(BlockWriter& w, BlockKind kind, const Column<T>& column) {
   for (std::size_t at = 0; at < bytes.size(); at += kPiece) {
     const std::string_view piece = bytes.substr(at, kPiece);
     if (auto s = w.piece(piece); !s) return s;
-    if (column.isExternal()) dropMappedPages(piece.data(), piece.size());
+    if (column.isExternal()) unmapFilePages(piece.data(), piece.size());
   }
   w.end();
   return Ok{};

@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "model/trace.h"
 
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <vector>
 
 #include "util/mapped_array.h"
+#include "util/mapped_file.h"
 
 namespace sutra {
 namespace {
@@ -109,16 +107,6 @@ std::uint32_t ArgsStore::adopt(ArgsStore&& other) {
 
 namespace {
 
-// Unmaps the whole pages inside [data, data + bytes) from this process: for a mapped or spilled
-// store's shared file mapping, the values stay in the file and come back when touched.
-void unmapPassedPages(const void* data, std::size_t bytes) {
-  static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const auto start = reinterpret_cast<std::uintptr_t>(data);
-  const std::uintptr_t first = (start + page - 1) / page * page;
-  const std::uintptr_t last = (start + bytes) / page * page;
-  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
-}
-
 constexpr std::size_t kPieceBytes = std::size_t{4} << 20;
 
 // [text, text + bytes) in pieces, each unmapped once handed over.
@@ -127,7 +115,7 @@ bool piecesOf(const char* text, std::size_t bytes,
   for (std::size_t at = 0; at < bytes; at += kPieceBytes) {
     const std::size_t n = std::min(kPieceBytes, bytes - at);
     if (!piece({text + at, n})) return false;
-    unmapPassedPages(text + at, n);
+    unmapFilePages(text + at, n);
   }
   return true;
 }
@@ -170,7 +158,7 @@ bool ArgsStore::forEachOffsetPiece(
     const auto& o = spill_->offsets;
     for (std::size_t i = 0; i + 1 < o.size(); ++i) {
       if (!put(at += o[i + 1] - o[i])) return false;
-      if (i % kValues == kValues - 1) unmapPassedPages(o.data(), i * sizeof(std::uint64_t));
+      if (i % kValues == kValues - 1) unmapFilePages(o.data(), i * sizeof(std::uint64_t));
     }
   }
   for (const Span& s : spans_)

@@ -12,6 +12,11 @@
 
 namespace sutra {
 
+// Unmaps the whole pages inside [data, data + bytes) from this process (madvise MADV_DONTNEED).
+// For a shared mapping of a file the values stay in the file and come back when touched, so what
+// was read or written once no longer counts as resident; memory of no file would lose them.
+void unmapFilePages(const void* data, std::size_t bytes);
+
 class MappedFile {
  public:
   // Maps `path`; errors: cannot open, not a regular file, empty, mmap failed.

@@ -89,18 +89,24 @@ TEST(TraceCache, ModelFromTheCacheIsTheParsedModelOnEveryFixture) {
   EXPECT_GE(files, 7);
 }
 
+// Every Kineto trace of ../shared/traces: CUDA, ROCm, MTIA, CPU only, Triton, param's.
+constexpr const char* kRealTraces[] = {"hta/amd/mi250_minitoy_train_rocm6.2.json.gz",
+                                       "hta/cpu_only/rank-34.pt.trace.json.gz",
+                                       "hta/critical_path/alexnet.json.gz",
+                                       "hta/critical_path/cuda_event_sync.json.gz",
+                                       "hta/critical_path/cuda_event_sync_multi_stream.json.gz",
+                                       "hta/critical_path/simple_add.json.gz",
+                                       "hta/execution_trace/simple_add_kineto.json.gz",
+                                       "hta/mtia/mtia_inference_rank_0.json.gz",
+                                       "hta/trace_compare/base.json.gz",
+                                       "hta/trace_compare/test.json.gz",
+                                       "hta/triton/triton_example.json.gz",
+                                       "param/linear_kineto.json.gz"};
+
 TEST(TraceCache, ModelFromTheCacheIsTheParsedModelOnEveryRealTrace) {
   SUTRA_REQUIRE_SHARED_TRACES();
   sutra::test::TempDir dir;
-  for (const char* file :
-       {"hta/amd/mi250_minitoy_train_rocm6.2.json.gz", "hta/cpu_only/rank-34.pt.trace.json.gz",
-        "hta/critical_path/alexnet.json.gz", "hta/critical_path/cuda_event_sync.json.gz",
-        "hta/critical_path/cuda_event_sync_multi_stream.json.gz",
-        "hta/critical_path/simple_add.json.gz", "hta/execution_trace/simple_add_kineto.json.gz",
-        "hta/mtia/mtia_inference_rank_0.json.gz", "hta/trace_compare/base.json.gz",
-        "hta/trace_compare/test.json.gz", "hta/triton/triton_example.json.gz",
-        "param/linear_kineto.json.gz"})
-    expectCacheEqualsParse(sutra::test::sharedTrace(file), dir);
+  for (const char* file : kRealTraces) expectCacheEqualsParse(sutra::test::sharedTrace(file), dir);
 }
 
 TEST(TraceCache, TheStreamingLoadGivesTheParsedModelOnEveryFixture) {
@@ -115,11 +121,7 @@ TEST(TraceCache, TheStreamingLoadGivesTheParsedModelOnEveryFixture) {
 TEST(TraceCache, TheStreamingLoadGivesTheParsedModelOnEveryRealTrace) {
   SUTRA_REQUIRE_SHARED_TRACES();
   sutra::test::TempDir dir;
-  for (const char* file :
-       {"hta/amd/mi250_minitoy_train_rocm6.2.json.gz", "hta/cpu_only/rank-34.pt.trace.json.gz",
-        "hta/critical_path/alexnet.json.gz", "hta/critical_path/cuda_event_sync.json.gz",
-        "hta/mtia/mtia_inference_rank_0.json.gz", "hta/trace_compare/base.json.gz",
-        "hta/triton/triton_example.json.gz", "param/linear_kineto.json.gz"})
+  for (const char* file : kRealTraces)
     expectCacheEqualsParse(sutra::test::sharedTrace(file), dir, Load::Streaming);
 }
 

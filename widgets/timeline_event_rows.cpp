@@ -87,13 +87,14 @@ void TimelineEventRows::addRowGeometry(Geometry& g, const TimelineScene::Line& l
     const QRectF rect(scene_.labelWidth + box.x0, y, std::max(box.x1 - box.x0, 1.0f), h);
     int colour;
     if (box.count == 1) {
-      const EventId id = row.events[box.first];
-      const Event& e = trace.events[id];
+      // The box carries its event and name: drawing reads no event (a row's level of detail
+      // spares a zoomed-out frame every read of a trace that may lie on disk).
+      const EventId id = box.event;
       const bool lit = partLit && state.highlightMask[id];
-      colour = state.nameColour[e.name] + (scene_.fading && !lit ? kFadedOffset : 0);
+      colour = state.nameColour[box.name] + (scene_.fading && !lit ? kFadedOffset : 0);
       // A folded frames' band is too thin for text: its boxes are named by their tooltips.
       if (box.x1 - box.x0 >= kLabelMinPx && line.height >= kRowHeight)
-        g.labels.push_back({rect, e.name, colour, line.part});
+        g.labels.push_back({rect, box.name, colour, line.part});
       if (lit && box.x1 - box.x0 >= 3) g.outlines.push_back(rect);
     } else {
       colour = runColourIndex(band) + (scene_.fading ? kFadedOffset : 0);

@@ -7,7 +7,9 @@
 #include <memory>
 #include <tuple>
 
+#include "util/parallel_for.h"
 #include "util/scratch_array.h"
+#include "view/timeline_geometry.h"
 
 namespace sutra::view {
 
@@ -439,6 +441,17 @@ struct LaneLayout::Builder {
       row.maxEnd.makeReadOnly();
     }
     layout.rowOfEvent_.makeReadOnly();
+    // A row of many events gets its level of detail (timeline_geometry.h), one row per task.
+    std::vector<std::size_t> big;
+    for (std::size_t r = 0; r < layout.rows_.size(); ++r)
+      if (layout.rows_[r].events.size() >= kLodFromEvents) big.push_back(r);
+    parallelFor(big.size(), [&](std::size_t k) {
+      LayoutRow& row = layout.rows_[big[k]];
+      const TimeNs span = row.maxEnd[row.events.size() - 1] - events[row.events[0]].start;
+      row.lodNsPerPx = static_cast<double>(span) / kLodPixels;
+      row.lod = buildRowLevelOfDetail(trace, row, row.lodNsPerPx);
+      if (row.lod.empty()) row.lodNsPerPx = 0;
+    });
   }
 };
 

@@ -36,6 +36,17 @@ Band bandOf(LaneKind kind, CategoryClass klass);
 
 inline constexpr std::uint32_t kNoRow = UINT32_MAX;
 
+// One box of a row's level of detail (LayoutRow::lod): a run of narrow events, or one event, in
+// time; [first, first + count) indexes the row's events.
+struct LodItem {
+  TimeNs start = 0;
+  TimeNs end = 0;
+  std::uint32_t first = 0;
+  std::uint32_t count = 0;
+  EventId event = kNoEvent;  // count == 1: the event
+  StringId name = 0;         // count == 1: its name
+};
+
 struct LayoutRow {
   std::uint32_t track = 0;
   // The row's place in its track, 0 the first: the nesting depth inside the band, plus one under
@@ -47,6 +58,11 @@ struct LayoutRow {
   // A layout of tens of millions of events keeps these on disk (util/scratch_array.h): columns.
   Column<EventId> events;  // sorted by start
   Column<TimeNs> maxEnd;   // maxEnd[i]: the latest end among events[0..i]
+  // A row of many events: its boxes as drawn lodNsPerPx nanoseconds a pixel, in memory, so that a
+  // frame zoomed out at least that far reads them instead of the events (which may lie in a
+  // mapped file whose pages were dropped). Empty for a row of fewer than kLodFromEvents.
+  std::vector<LodItem> lod;
+  double lodNsPerPx = 0;
 
   // Index of the first event that ends at or after t (earlier ones are all over by then).
   std::size_t firstEndingAtOrAfter(TimeNs t) const;

@@ -6,11 +6,90 @@
 
 namespace sutra::view {
 
+namespace {
+
+// The boxes from the row's level of detail: the same merging, over its items instead of events.
+void boxesFromLevelOfDetail(const LayoutRow& row, std::uint32_t rowIndex, const TimeRange& range,
+                            double widthPx, std::vector<TimelineBox>& out,
+                            const GeometryOptions& options) {
+  const double scale = widthPx / static_cast<double>(range.span());
+  auto xOf = [&](TimeNs t) { return static_cast<double>(t - range.start) * scale; };
+  const float lo = -2.0f;
+  const auto hi = static_cast<float>(widthPx + 2.0);
+  auto clip = [&](double x) { return std::clamp(static_cast<float>(x), lo, hi); };
+  const auto& items = row.lod;
+  // Items come in start order; one that starts earlier may still reach into the window.
+  auto k = static_cast<std::size_t>(
+      std::lower_bound(items.begin(), items.end(), range.start,
+                       [](const LodItem& item, TimeNs t) { return item.start < t; }) -
+      items.begin());
+  while (k > 0 && items[k - 1].end >= range.start) --k;
+  bool inRun = false;
+  double runX0 = 0, runEnd = 0;
+  std::uint32_t runFirst = 0, runCount = 0;
+  const LodItem* runItem = nullptr;  // the run's first item: its event where the run has one
+  auto flush = [&] {
+    if (inRun)
+      out.push_back({clip(runX0), clip(std::max(runEnd, runX0 + 1.0)), rowIndex, runFirst, runCount,
+                     runCount == 1 ? runItem->event : kNoEvent,
+                     runCount == 1 ? runItem->name : StringId{0}});
+    inRun = false;
+  };
+  for (; k < items.size() && items[k].start <= range.end; ++k) {
+    const LodItem& item = items[k];
+    const double x0 = xOf(item.start);
+    const double x1 = xOf(item.end);
+    if (item.count == 1 && x1 - x0 >= options.minBoxPx) {
+      flush();
+      out.push_back({clip(x0), clip(x1), rowIndex, item.first, 1, item.event, item.name});
+      continue;
+    }
+    if (inRun && x0 - runEnd <= options.mergeGapPx && runFirst + runCount == item.first) {
+      runEnd = std::max(runEnd, x1);
+      runCount += item.count;
+      continue;
+    }
+    flush();
+    inRun = true;
+    runX0 = x0;
+    runEnd = x1;
+    runFirst = item.first;
+    runCount = item.count;
+    runItem = &item;
+  }
+  flush();
+}
+
+}  // namespace
+
+std::vector<LodItem> buildRowLevelOfDetail(const Trace& trace, const LayoutRow& row,
+                                           double nsPerPx) {
+  std::vector<LodItem> items;
+  if (row.events.empty() || nsPerPx <= 0) return items;
+  const TimeRange whole{trace.events[row.events[0]].start, row.maxEnd[row.events.size() - 1]};
+  if (whole.span() <= 0) return items;
+  LayoutRow plain;  // the row without a level of detail: the boxes come from its events
+  plain.events = row.events;
+  plain.maxEnd = row.maxEnd;
+  std::vector<TimelineBox> boxes;
+  buildRowBoxes(trace, plain, 0, whole, static_cast<double>(whole.span()) / nsPerPx, boxes);
+  items.reserve(boxes.size());
+  for (const TimelineBox& b : boxes) {
+    const Event& first = trace.events[row.events[b.first]];
+    items.push_back({first.start, b.count == 1 ? first.end() : row.maxEnd[b.first + b.count - 1],
+                     b.first, b.count, b.count == 1 ? row.events[b.first] : kNoEvent,
+                     b.count == 1 ? first.name : StringId{0}});
+  }
+  return items;
+}
+
 void buildRowBoxes(const Trace& trace, const LayoutRow& row, std::uint32_t rowIndex,
                    const TimeRange& range, double widthPx, std::vector<TimelineBox>& out,
                    const GeometryOptions& options) {
   const std::size_t n = row.events.size();
   if (n == 0 || range.span() <= 0 || widthPx <= 0) return;
+  if (!row.lod.empty() && static_cast<double>(range.span()) / widthPx >= row.lodNsPerPx)
+    return boxesFromLevelOfDetail(row, rowIndex, range, widthPx, out, options);
   const double scale = widthPx / static_cast<double>(range.span());  // pixels per nanosecond
   // Offsets from range.start are exact in 64 bits; only they go to floating point.
   auto xOf = [&](TimeNs t) { return static_cast<double>(t - range.start) * scale; };
@@ -30,7 +109,8 @@ void buildRowBoxes(const Trace& trace, const LayoutRow& row, std::uint32_t rowIn
     const double x0 = xOf(e.start);
     const double x1 = xOf(e.end());
     if (x1 - x0 >= options.minBoxPx) {
-      out.push_back({clip(x0), clip(x1), rowIndex, static_cast<std::uint32_t>(i), 1});
+      out.push_back(
+          {clip(x0), clip(x1), rowIndex, static_cast<std::uint32_t>(i), 1, row.events[i], e.name});
       ++i;
       continue;
     }
@@ -53,8 +133,10 @@ void buildRowBoxes(const Trace& trace, const LayoutRow& row, std::uint32_t rowIn
       runEnd = std::max(runEnd, fx1);
       ++next;
     }
+    const auto count = static_cast<std::uint32_t>(next - first);
     out.push_back({clip(x0), clip(std::max(runEnd, x0 + 1.0)), rowIndex,
-                   static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(next - first)});
+                   static_cast<std::uint32_t>(first), count,
+                   count == 1 ? row.events[first] : kNoEvent, count == 1 ? e.name : StringId{0}});
     i = next;
   }
 }

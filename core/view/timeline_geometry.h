@@ -18,16 +18,28 @@ struct TimelineBox {
   float x0 = 0;  // pixels from the left of the event area, clipped to just outside the view
   float x1 = 0;
   std::uint32_t row = 0;
-  std::uint32_t first = 0;  // index into the row's events
-  std::uint32_t count = 0;  // 1: one event; more: a run of narrow events [first, first + count)
+  std::uint32_t first = 0;   // index into the row's events
+  std::uint32_t count = 0;   // 1: one event; more: a run of narrow events [first, first + count)
+  EventId event = kNoEvent;  // count == 1: the event, and its name (drawing reads no event)
+  StringId name = 0;
 };
+
+// Rows of at least this many events get a level of detail (LayoutRow::lod), drawn at the row's
+// span over kLodPixels pixels.
+inline constexpr std::size_t kLodFromEvents = std::size_t{1} << 16;
+inline constexpr double kLodPixels = 65536;
+
+// The level of detail of `row`: its boxes over its whole span at `nsPerPx`, in time.
+std::vector<LodItem> buildRowLevelOfDetail(const Trace& trace, const LayoutRow& row,
+                                           double nsPerPx);
 
 struct GeometryOptions {
   double minBoxPx = 1.0;    // events narrower than this join a run
   double mergeGapPx = 1.0;  // a run swallows gaps up to this wide
 };
 
-// Appends the boxes of `row` (row number `rowIndex`) for `range` drawn `widthPx` wide, in x order.
+// Appends the boxes of `row` (row number `rowIndex`) for `range` drawn `widthPx` wide, in x order;
+// from the row's level of detail where the frame is zoomed out at least as far as it.
 void buildRowBoxes(const Trace& trace, const LayoutRow& row, std::uint32_t rowIndex,
                    const TimeRange& range, double widthPx, std::vector<TimelineBox>& out,
                    const GeometryOptions& options = {});

@@ -116,5 +116,57 @@ TEST(TimelineGeometry, PartitionsRandomRowsAtEveryZoom) {
   }
 }
 
+// A row of more than kLodFromEvents events is drawn zoomed out from its level of detail: the
+// boxes still cover its visible events once each, in order, as many as the event walk gives to
+// within the level's resolution, and each single box carries its event and name.
+TEST(TimelineGeometry, AZoomedOutFrameOfABigRowComesFromItsLevelOfDetail) {
+  std::mt19937_64 random(5);
+  std::vector<std::pair<TimeNs, TimeNs>> spans;
+  TimeNs t = 1'000'000;
+  for (std::size_t i = 0; i < kLodFromEvents + 5000; ++i) {
+    const TimeNs dur = (random() % 500 == 0) ? static_cast<TimeNs>(random() % 20'000'000)
+                                             : static_cast<TimeNs>(random() % 2'000);
+    spans.emplace_back(t, dur);
+    t += dur + static_cast<TimeNs>(random() % 3'000);
+  }
+  const Trace trace = rowTrace(spans);
+  const LaneLayout layout = LaneLayout::build(trace, "");
+  const LayoutRow& row = layout.rows()[0];
+  ASSERT_FALSE(row.lod.empty());
+  ASSERT_GT(row.lodNsPerPx, 0);
+  LayoutRow exact;  // the same row without a level of detail: the event walk
+  exact.events = row.events;
+  exact.maxEnd = row.maxEnd;
+  const TimeNs begin = trace.startNs, span = trace.endNs - trace.startNs;
+  int fromLod = 0;
+  for (TimeNs window = span; window >= 1000; window /= 5) {
+    for (TimeNs offset : {TimeNs{0}, span / 3, span - window}) {
+      const TimeRange range{begin + offset, begin + offset + window};
+      std::vector<TimelineBox> boxes, walked;
+      buildRowBoxes(trace, row, 0, range, 1200, boxes);
+      buildRowBoxes(trace, exact, 0, range, 1200, walked);
+      if (static_cast<double>(window) / 1200 < row.lodNsPerPx) continue;  // the event walk
+      ++fromLod;
+      ASSERT_FALSE(boxes.empty());
+      // Contiguous, in order, every box's events within the window's reach.
+      for (std::size_t b = 1; b < boxes.size(); ++b)
+        ASSERT_EQ(boxes[b].first, boxes[b - 1].first + boxes[b - 1].count);
+      ASSERT_LE(boxes.front().first, row.firstEndingAtOrAfter(range.start));
+      const std::size_t last = boxes.back().first + boxes.back().count;
+      for (std::size_t i = last; i < row.events.size(); ++i)
+        ASSERT_GT(trace.events[row.events[i]].start, range.end - 1) << i;
+      for (const TimelineBox& box : boxes)
+        if (box.count == 1) {
+          ASSERT_EQ(box.event, row.events[box.first]);
+          ASSERT_EQ(box.name, trace.events[box.event].name);
+        }
+      EXPECT_LE(boxes.size(), 1210u);
+      EXPECT_NEAR(static_cast<double>(boxes.size()), static_cast<double>(walked.size()),
+                  0.1 * static_cast<double>(walked.size()) + 3);
+    }
+  }
+  EXPECT_GE(fromLod, 3);
+}
+
 }  // namespace
 }  // namespace sutra::view

@@ -305,16 +305,18 @@ bool decodeModel(std::string_view bytes, Trace& t) {
 // a chunk at a time as they are hashed (ColumnCheck), the rest here.
 struct ModelLimits {
   std::size_t events = 0, names = 0, lanes = 0, categories = 0, args = 0;
-  bool args_ok(std::uint32_t a) const { return a == kNoArgs || a < args; }
+  bool argsHold(std::uint32_t a) const { return a == kNoArgs || a < args; }
   bool holds(const Event& e) const {
     return e.name < names && e.lane < lanes && e.category < categories &&
-           (e.parent == kNoEvent || e.parent < events) && args_ok(e.args);
+           (e.parent == kNoEvent || e.parent < events) && argsHold(e.args);
   }
   bool holds(const Flow& f) const {
     return (f.from == kNoEvent || f.from < events) && (f.to == kNoEvent || f.to < events) &&
            f.category < categories;
   }
-  bool holds(const Instant& i) const { return i.name < names && i.lane < lanes && args_ok(i.args); }
+  bool holds(const Instant& i) const {
+    return i.name < names && i.lane < lanes && argsHold(i.args);
+  }
 };
 
 bool lanesHold(const Trace& t, std::size_t events) {

@@ -60,9 +60,18 @@ const TimelineEventRows::Geometry& TimelineEventRows::geometry() const {
   stats_ = {};
   if (s.parts.empty()) return g;
   g.rowSpan.assign(s.parts.back().rowBase + s.parts.back().part.layout->rows().size(), {0, 0});
+  const bool sameView = pending_.frames > 0 && pending_.range == s.range &&
+                        pending_.width == s.areaWidth && pending_.height == s.height &&
+                        pending_.scroll == s.scroll;
+  GeometryOptions options;
+  options.waitForDisk = sameView && pending_.frames >= kPatienceFrames;
   const TimelineScene::LineRange lines = s.visibleLines();
   for (auto line = lines.first; line != lines.last; ++line)
-    if (line->kind == TimelineScene::Line::Row) addRowGeometry(g, *line);
+    if (line->kind == TimelineScene::Line::Row) addRowGeometry(g, *line, options);
+  if (stats_.pendingRows > 0)
+    pending_ = {s.range, s.areaWidth, s.height, s.scroll, sameView ? pending_.frames + 1 : 1};
+  else
+    pending_.frames = 0;
   stats_.boxes = g.boxes.size();
   stats_.labels = g.labels.size();
   return g;
@@ -70,14 +79,17 @@ const TimelineEventRows::Geometry& TimelineEventRows::geometry() const {
 
 // The boxes of one row on screen, each in its colour's batch, with the labels and outlines it
 // needs.
-void TimelineEventRows::addRowGeometry(Geometry& g, const TimelineScene::Line& line) const {
+void TimelineEventRows::addRowGeometry(Geometry& g, const TimelineScene::Line& line,
+                                       const GeometryOptions& options) const {
   const TimelineScene::PartState& state = scene_.parts[line.part];
   const Trace& trace = *state.part.trace;
   const std::uint32_t r = line.index;
   const LayoutRow& row = state.part.layout->rows()[r];
   const Band band = state.part.layout->tracks()[row.track].band;
   const auto begin = static_cast<std::uint32_t>(g.boxes.size());
-  buildRowBoxes(trace, row, r, scene_.localRange(state), g.width, g.boxes);
+  if (buildRowBoxes(trace, row, r, scene_.localRange(state), g.width, g.boxes, options) ==
+      RowDetail::Pending)
+    ++stats_.pendingRows;
   g.rowSpan[state.rowBase + r] = {begin, static_cast<std::uint32_t>(g.boxes.size())};
   const double y = scene_.top(line) + 1;
   const double h = line.height - 2;

@@ -26,6 +26,9 @@ struct TimelineFrameStats {
   std::size_t runs = 0;
   std::size_t mergedEvents = 0;  // events inside runs
   std::size_t labels = 0;
+  // Rows drawn from their blocks while the pages of their events are read in from disk: the
+  // frame is drawn again shortly (TimelineView), until none is.
+  std::size_t pendingRows = 0;
 };
 
 class TimelineEventRows {
@@ -60,11 +63,22 @@ class TimelineEventRows {
  private:
   struct Geometry;
   const Geometry& geometry() const;
-  void addRowGeometry(Geometry& g, const TimelineScene::Line& line) const;
+  void addRowGeometry(Geometry& g, const TimelineScene::Line& line,
+                      const GeometryOptions& options) const;
 
   const TimelineScene& scene_;
   mutable std::unique_ptr<Geometry> geometry_;
   mutable TimelineFrameStats stats_;
+  // The view whose frames have had rows waiting on the disk, and for how many frames in a row:
+  // after kPatienceFrames the next one reads what it needs however long that takes (pages that
+  // do not all fit in memory at once would otherwise keep the rows waiting for ever).
+  static constexpr int kPatienceFrames = 20;
+  struct PendingView {
+    TimeRange range;
+    int width = -1, height = -1, scroll = -1;
+    int frames = 0;
+  };
+  mutable PendingView pending_;
 };
 
 }  // namespace sutra::widgets

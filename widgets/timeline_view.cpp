@@ -6,6 +6,7 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QTimer>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <algorithm>
@@ -36,6 +37,13 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
   setMinimumSize(400, 160);
   vscroll_ = new QScrollBar(Qt::Vertical, this);
   connect(vscroll_, &QScrollBar::valueChanged, this, [this] { update(); });
+  detailRetry_ = new QTimer(this);
+  detailRetry_->setSingleShot(true);
+  detailRetry_->setInterval(kDetailRetryMs);
+  connect(detailRetry_, &QTimer::timeout, this, [this] {
+    invalidateGeometry();
+    update();
+  });
 }
 
 TimelineView::~TimelineView() = default;
@@ -347,6 +355,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     p.setClipRect(f.eventArea);
     p.setRenderHint(QPainter::Antialiasing, false);
     rows_.paint(f);
+    if (rows_.lastFrameStats().pendingRows > 0 && !detailRetry_->isActive()) detailRetry_->start();
     counters_.paint(f);
     overlays_.paintSelection(f, selected_, selectionFlows_);
     overlays_.paintLinkedEvents(f, linked_);

@@ -40,6 +40,8 @@
 #include "view/timeline_geometry.h"
 #include "view/timeline_search.h"
 
+class QTimer;
+
 namespace sutra::widgets {
 
 class TimelineView : public QWidget {
@@ -163,6 +165,8 @@ class TimelineView : public QWidget {
   QString toolTipAt(const QPoint& pos) const;
   using FrameStats = TimelineFrameStats;
   FrameStats lastFrameStats() const { return rows_.lastFrameStats(); }
+  // How long a frame with rows waiting on the disk waits before it is drawn again.
+  static constexpr int kDetailRetryMs = 15;
 
  signals:
   void selectionChanged(sutra::EventId event);
@@ -217,6 +221,9 @@ class TimelineView : public QWidget {
   int minimumLabelWidth_ = 0;
   std::optional<TimeRange> extraBounds_;
   QScrollBar* vscroll_ = nullptr;
+  // Rows of the last frame drawn from their blocks while their pages are read in from disk: the
+  // frame is drawn again when this fires (once per kDetailRetryMs while any row is pending).
+  QTimer* detailRetry_ = nullptr;
 
   TimelineEvent selected_;
   std::vector<std::pair<EventId, EventId>> selectionFlows_;  // in the selected part

@@ -41,8 +41,8 @@ std::size_t LayoutRow::firstEndingAtOrAfter(TimeNs t) const {
                                   maxEnd.begin());
 }
 
-std::size_t LayoutRow::firstEndingAfter(std::size_t from, TimeNs t) const {
-  const std::size_t n = maxEnd.size();
+std::size_t LayoutRow::firstEndingAfter(std::size_t from, TimeNs t, std::size_t end) const {
+  const std::size_t n = std::min(end, maxEnd.size());
   if (from >= n || maxEnd[from] > t) return from;
   // Gallop: maxEnd[lo] <= t; double the step until maxEnd[hi] > t, then bisect.
   std::size_t lo = from, step = 1, hi = from + 1;
@@ -157,6 +157,7 @@ struct LaneLayout::Builder {
   std::string prefix;  // "rank0 / ", or empty
   LaneLayout layout;
   std::vector<bool> deviceSync;  // per lane: a device's sync lane (isDeviceSyncLane)
+  bool rowsOnDisk = false;       // the per-event arrays went to scratch files (scratch_array.h)
   // Depth of each event inside its band, and how many rows and events each (lane, band) has.
   // A folded Python frame's depth counts Python frames only; the rest of its band leaves them out.
   std::vector<std::uint16_t> bandDepth;
@@ -187,6 +188,7 @@ struct LaneLayout::Builder {
         scratchArray<std::uint32_t>(events.size(), kNoRow));
     layout.rowOfEvent_ =
         Column<std::uint32_t>::inPlace(rowOf, rowOf->data(), events.size(), events.size());
+    rowsOnDisk = rowOf->isFileBacked();
     layout.options_ = options;
   }
 
@@ -452,6 +454,10 @@ struct LaneLayout::Builder {
       row.lod = buildRowLevelOfDetail(trace, row, row.lodNsPerPx);
       if (row.lod.empty()) row.lodNsPerPx = 0;
     });
+    // On disk (a trace mapped from its cache, or rows in scratch files): every row its blocks.
+    if (events.isMapped() || rowsOnDisk)
+      parallelFor(layout.rows_.size(),
+                  [&](std::size_t r) { buildRowBlocks(trace, layout.rows_[r]); });
   }
 };
 

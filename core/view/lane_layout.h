@@ -63,12 +63,20 @@ struct LayoutRow {
   // mapped file whose pages were dropped). Empty for a row of fewer than kLodFromEvents.
   std::vector<LodItem> lod;
   double lodNsPerPx = 0;
+  // A row whose events or whose trace lie in a file: every kRowBlockEvents of its events as one
+  // item (their first start, the running maximum end at their last), in memory. A frame zoomed in
+  // finds its window in them without reading the row, and draws them while the pages it needs
+  // are read in from disk (timeline_geometry.h). Empty for a row held in memory.
+  std::vector<LodItem> blocks;
 
   // Index of the first event that ends at or after t (earlier ones are all over by then).
   std::size_t firstEndingAtOrAfter(TimeNs t) const;
-  // The first index >= from whose running maximum end is beyond t; galloping from `from`, since
-  // callers walk a row left to right in small steps.
-  std::size_t firstEndingAfter(std::size_t from, TimeNs t) const;
+  // The first index in [from, end) whose running maximum end is beyond t, or `end`; galloping
+  // from `from`, since callers walk a row left to right in small steps.
+  std::size_t firstEndingAfter(std::size_t from, TimeNs t, std::size_t end) const;
+  std::size_t firstEndingAfter(std::size_t from, TimeNs t) const {
+    return firstEndingAfter(from, t, maxEnd.size());
+  }
 };
 
 struct LayoutTrack {

@@ -4,20 +4,22 @@
 #include <algorithm>
 #include <cmath>
 
+#include "util/page_residency.h"
+
 namespace sutra::view {
 
 namespace {
 
-// The boxes from the row's level of detail: the same merging, over its items instead of events.
-void boxesFromLevelOfDetail(const LayoutRow& row, std::uint32_t rowIndex, const TimeRange& range,
-                            double widthPx, std::vector<TimelineBox>& out,
-                            const GeometryOptions& options) {
+// The boxes from items of the row kept in memory (its level of detail or its blocks): the same
+// merging as over its events.
+void boxesFromItems(const std::vector<LodItem>& items, std::uint32_t rowIndex,
+                    const TimeRange& range, double widthPx, std::vector<TimelineBox>& out,
+                    const GeometryOptions& options) {
   const double scale = widthPx / static_cast<double>(range.span());
   auto xOf = [&](TimeNs t) { return static_cast<double>(t - range.start) * scale; };
   const float lo = -2.0f;
   const auto hi = static_cast<float>(widthPx + 2.0);
   auto clip = [&](double x) { return std::clamp(static_cast<float>(x), lo, hi); };
-  const auto& items = row.lod;
   // Items come in start order; one that starts earlier may still reach into the window.
   auto k = static_cast<std::size_t>(
       std::lower_bound(items.begin(), items.end(), range.start,
@@ -60,7 +62,78 @@ void boxesFromLevelOfDetail(const LayoutRow& row, std::uint32_t rowIndex, const 
   flush();
 }
 
+// The row's events a frame over `range` can draw lie in [first, end): found in the row's blocks
+// (in memory), so that nothing of the row is read before its pages are known to be in memory.
+struct RowWindow {
+  std::size_t first = 0;
+  std::size_t end = 0;
+};
+RowWindow windowFromBlocks(const LayoutRow& row, const TimeRange& range) {
+  const auto& blocks = row.blocks;
+  // Blocks start in order and their ends (running maxima) never decrease.
+  const auto from = std::partition_point(blocks.begin(), blocks.end(),
+                                         [&](const LodItem& b) { return b.end < range.start; });
+  if (from == blocks.end()) return {row.events.size(), row.events.size()};
+  const auto to = std::partition_point(from, blocks.end(),
+                                       [&](const LodItem& b) { return b.start <= range.end; });
+  return {from->first, to == blocks.end() ? row.events.size() : std::size_t{to->first}};
+}
+
+// Whether every page the walk over [w.first, w.end) reads is in memory: the row's two slices and
+// each visible event. Where one is not, asks the kernel to read what is missing and says false.
+bool windowInMemory(const Trace& trace, const LayoutRow& row, RowWindow w) {
+  if (w.end <= w.first) return true;
+  const std::size_t count = w.end - w.first;
+  const EventId* ids = row.events.data() + w.first;
+  const TimeNs* ends = row.maxEnd.data() + w.first;
+  if (!pagesInMemory(ids, count * sizeof(EventId)) ||
+      !pagesInMemory(ends, count * sizeof(TimeNs))) {
+    readPagesAhead(ids, count * sizeof(EventId));
+    readPagesAhead(ends, count * sizeof(TimeNs));
+    return false;
+  }
+  if (!trace.events.isExternal()) return true;
+  const auto [lowest, highest] = std::minmax_element(ids, ids + count);
+  const Event* events = trace.events.data();
+  const PageResidency pages(events + *lowest, events + *highest + 1);
+  if (pages.holdsAll()) return true;
+  // Only the events' own pages: a deep row's events lie far apart among their lane's.
+  bool all = true;
+  const Event* missingFrom = nullptr;  // a run of missing events, read ahead as one
+  const Event* missingTo = nullptr;
+  for (std::size_t k = 0; k < count; ++k) {
+    const Event* e = events + ids[k];
+    if (pages.holds(e, sizeof(Event))) continue;
+    all = false;
+    if (missingFrom && e >= missingTo && e - missingTo < 64) {
+      missingTo = e + 1;
+      continue;
+    }
+    if (missingFrom)
+      readPagesAhead(missingFrom,
+                     static_cast<std::size_t>(missingTo - missingFrom) * sizeof(Event));
+    missingFrom = e;
+    missingTo = e + 1;
+  }
+  if (missingFrom)
+    readPagesAhead(missingFrom, static_cast<std::size_t>(missingTo - missingFrom) * sizeof(Event));
+  return all;
+}
+
 }  // namespace
+
+void buildRowBlocks(const Trace& trace, LayoutRow& row) {
+  row.blocks.clear();
+  const std::size_t n = row.events.size();
+  row.blocks.reserve((n + kRowBlockEvents - 1) / kRowBlockEvents);
+  for (std::size_t first = 0; first < n; first += kRowBlockEvents) {
+    const auto count = static_cast<std::uint32_t>(std::min(kRowBlockEvents, n - first));
+    const EventId id = row.events[first];
+    const Event& e = trace.events[id];
+    row.blocks.push_back({e.start, row.maxEnd[first + count - 1], static_cast<std::uint32_t>(first),
+                          count, count == 1 ? id : kNoEvent, count == 1 ? e.name : StringId{0}});
+  }
+}
 
 std::vector<LodItem> buildRowLevelOfDetail(const Trace& trace, const LayoutRow& row,
                                            double nsPerPx) {
@@ -83,13 +156,29 @@ std::vector<LodItem> buildRowLevelOfDetail(const Trace& trace, const LayoutRow& 
   return items;
 }
 
-void buildRowBoxes(const Trace& trace, const LayoutRow& row, std::uint32_t rowIndex,
-                   const TimeRange& range, double widthPx, std::vector<TimelineBox>& out,
-                   const GeometryOptions& options) {
-  const std::size_t n = row.events.size();
-  if (n == 0 || range.span() <= 0 || widthPx <= 0) return;
-  if (!row.lod.empty() && static_cast<double>(range.span()) / widthPx >= row.lodNsPerPx)
-    return boxesFromLevelOfDetail(row, rowIndex, range, widthPx, out, options);
+RowDetail buildRowBoxes(const Trace& trace, const LayoutRow& row, std::uint32_t rowIndex,
+                        const TimeRange& range, double widthPx, std::vector<TimelineBox>& out,
+                        const GeometryOptions& options) {
+  if (row.events.empty() || range.span() <= 0 || widthPx <= 0) return RowDetail::Exact;
+  if (!row.lod.empty() && static_cast<double>(range.span()) / widthPx >= row.lodNsPerPx) {
+    boxesFromItems(row.lod, rowIndex, range, widthPx, out, options);
+    return RowDetail::Exact;
+  }
+  RowWindow window{0, row.events.size()};
+  if (!row.blocks.empty()) {
+    window = windowFromBlocks(row, range);
+    // Many events a pixel: the blocks are as fine as the eye can tell, and reading the events
+    // would fetch pages of them by the thousand.
+    if (static_cast<double>(window.end - window.first) >= kBlockDetailEventsPerPx * widthPx) {
+      boxesFromItems(row.blocks, rowIndex, range, widthPx, out, options);
+      return RowDetail::Exact;
+    }
+    if (!options.waitForDisk && !windowInMemory(trace, row, window)) {
+      boxesFromItems(row.blocks, rowIndex, range, widthPx, out, options);
+      return RowDetail::Pending;
+    }
+  }
+  const std::size_t n = window.end;  // the walk reads nothing past the window
   const double scale = widthPx / static_cast<double>(range.span());  // pixels per nanosecond
   // Offsets from range.start are exact in 64 bits; only they go to floating point.
   auto xOf = [&](TimeNs t) { return static_cast<double>(t - range.start) * scale; };
@@ -102,7 +191,9 @@ void buildRowBoxes(const Trace& trace, const LayoutRow& row, std::uint32_t rowIn
   auto clip = [&](double x) { return std::clamp(static_cast<float>(x), lo, hi); };
   const auto& events = trace.events;
 
-  std::size_t i = row.firstEndingAtOrAfter(range.start);
+  std::size_t i = static_cast<std::size_t>(
+      std::lower_bound(row.maxEnd.begin() + window.first, row.maxEnd.begin() + n, range.start) -
+      row.maxEnd.begin());
   while (i < n) {
     const Event& e = events[row.events[i]];
     if (e.start > range.end) break;
@@ -121,7 +212,7 @@ void buildRowBoxes(const Trace& trace, const LayoutRow& row, std::uint32_t rowIn
     std::size_t next = i + 1;
     while (next < n) {
       const std::size_t jumped =
-          row.firstEndingAfter(next, lastTimeBefore(std::floor(runEnd) + 1.0));
+          row.firstEndingAfter(next, lastTimeBefore(std::floor(runEnd) + 1.0), n);
       if (jumped > next) runEnd = std::max(runEnd, xOf(row.maxEnd[jumped - 1]));
       next = jumped;
       if (next >= n) break;
@@ -139,6 +230,7 @@ void buildRowBoxes(const Trace& trace, const LayoutRow& row, std::uint32_t rowIn
                    count == 1 ? row.events[first] : kNoEvent, count == 1 ? e.name : StringId{0}});
     i = next;
   }
+  return RowDetail::Exact;
 }
 
 }  // namespace sutra::view

@@ -33,15 +33,32 @@ inline constexpr double kLodPixels = 65536;
 std::vector<LodItem> buildRowLevelOfDetail(const Trace& trace, const LayoutRow& row,
                                            double nsPerPx);
 
+// A row on disk keeps one block (LayoutRow::blocks) per this many of its events; a frame that
+// shows at least kBlockDetailEventsPerPx of them a pixel, on average, is drawn from its blocks.
+inline constexpr std::size_t kRowBlockEvents = 64;
+inline constexpr double kBlockDetailEventsPerPx = 8;
+
+// Fills row.blocks from the row's events (one pass over them).
+void buildRowBlocks(const Trace& trace, LayoutRow& row);
+
 struct GeometryOptions {
   double minBoxPx = 1.0;    // events narrower than this join a run
   double mergeGapPx = 1.0;  // a run swallows gaps up to this wide
+  // false (a window's frame): where a row has blocks and the pages its visible events lie in are
+  // not in memory, ask the kernel to read them and draw the blocks instead of waiting; true (an
+  // image made once): read them, however long that takes.
+  bool waitForDisk = false;
 };
+
+// What buildRowBoxes drew: the row's events (or its level of detail or blocks, as fine as the
+// zoom shows), or, while the pages of its visible events are read in from disk, its blocks (runs
+// of kRowBlockEvents): a frame with a pending row is drawn again a moment later.
+enum class RowDetail : std::uint8_t { Exact, Pending };
 
 // Appends the boxes of `row` (row number `rowIndex`) for `range` drawn `widthPx` wide, in x order;
 // from the row's level of detail where the frame is zoomed out at least as far as it.
-void buildRowBoxes(const Trace& trace, const LayoutRow& row, std::uint32_t rowIndex,
-                   const TimeRange& range, double widthPx, std::vector<TimelineBox>& out,
-                   const GeometryOptions& options = {});
+RowDetail buildRowBoxes(const Trace& trace, const LayoutRow& row, std::uint32_t rowIndex,
+                        const TimeRange& range, double widthPx, std::vector<TimelineBox>& out,
+                        const GeometryOptions& options = {});
 
 }  // namespace sutra::view

@@ -97,11 +97,14 @@ class TimelineLayout {
       nb::gil_scoped_release release;
       const view::TimeRange range{start, end};
       std::vector<view::TimelineBox> out;
+      view::GeometryOptions exact;
+      exact.waitForDisk = true;  // an image made once: every row's events, read however slowly
       const auto& rows = layout_.rows();
       for (std::size_t r = 0; r < rows.size(); ++r) {
         out.clear();
         const view::LayoutRow& layoutRow = rows[r];
-        view::buildRowBoxes(*trace_, layoutRow, static_cast<std::uint32_t>(r), range, widthPx, out);
+        view::buildRowBoxes(*trace_, layoutRow, static_cast<std::uint32_t>(r), range, widthPx, out,
+                            exact);
         const view::Band band = layout_.tracks()[layoutRow.track].band;
         for (const auto& box : out) {
           // The box's time from its events (a run: the first one's start to the latest end).

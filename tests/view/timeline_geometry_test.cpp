@@ -1,11 +1,20 @@
 // SPDX-License-Identifier: MIT
 #include "view/timeline_geometry.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include <chrono>
+#include <fstream>
 #include <random>
+#include <thread>
 
 #include "model/trace_builder.h"
+#include "test_support.h"
+#include "util/mapped_file.h"
+#include "util/page_residency.h"
 
 namespace sutra::view {
 namespace {
@@ -166,6 +175,139 @@ TEST(TimelineGeometry, AZoomedOutFrameOfABigRowComesFromItsLevelOfDetail) {
     }
   }
   EXPECT_GE(fromLod, 3);
+}
+
+namespace {
+
+// `trace` with its events moved into a file of `folder` and mapped back from it, as a trace opened
+// from its cache is; `evict` then drops their pages from memory, as the kernel does under
+// pressure (unmapped from this process, then out of the page cache).
+struct EventsOnDisk {
+  std::string path;
+  std::shared_ptr<const MappedFile> file;
+
+  EventsOnDisk(Trace& trace, const std::string& folder) : path(folder + "/events.bin") {
+    {
+      std::ofstream out(path, std::ios::binary);
+      out.write(reinterpret_cast<const char*>(trace.events.data()),
+                static_cast<std::streamsize>(trace.events.size() * sizeof(Event)));
+    }
+    file = MappedFile::open(path).value();
+    trace.events = Column<Event>::mapped(file, reinterpret_cast<const Event*>(file->data()),
+                                         file->size() / sizeof(Event));
+  }
+  void evict() const {
+    unmapFilePages(file->data(), file->size());
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    ASSERT_GE(fd, 0);
+    ::fdatasync(fd);
+    ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    ::close(fd);
+  }
+};
+
+}  // namespace
+
+// A trace that lies on disk: every row gets its blocks, and a frame never waits for the disk. A
+// zoomed-in frame whose events' pages were dropped draws the row's blocks (runs covering the
+// visible events once each, in order) and asks for the pages; once they are in, the same frame
+// is exact, box for box as one that read them at once.
+TEST(TimelineGeometry, AFrameOfARowOnDiskDrawsItsBlocksWhileItsPagesAreReadIn) {
+  std::mt19937_64 random(9);
+  std::vector<std::pair<TimeNs, TimeNs>> spans;
+  TimeNs t = 1'000'000;
+  for (int i = 0; i < 200'000; ++i) {
+    const TimeNs dur = static_cast<TimeNs>(random() % 2'000);
+    spans.emplace_back(t, dur);
+    t += dur + static_cast<TimeNs>(random() % 3'000);
+  }
+  Trace mappedTrace = rowTrace(spans);
+  test::TempDir dir;
+  const EventsOnDisk onDisk(mappedTrace, dir.path());
+  const Trace& trace = mappedTrace;  // read only: a change would copy the mapped events
+  ASSERT_TRUE(trace.events.isMapped());
+  const LaneLayout layout = LaneLayout::build(trace, "");
+  const LayoutRow& row = layout.rows()[0];
+  ASSERT_EQ(row.blocks.size(), (spans.size() + kRowBlockEvents - 1) / kRowBlockEvents);
+  const TimeNs begin = trace.startNs, span = trace.endNs - trace.startNs;
+  const TimeRange range{begin + span / 2, begin + span / 2 + span / 500};  // ~400 events
+  GeometryOptions waiting;
+  waiting.waitForDisk = true;
+  std::vector<TimelineBox> exact;
+  ASSERT_EQ(buildRowBoxes(trace, row, 0, range, 1200, exact, waiting), RowDetail::Exact);
+  expectPartition(trace, row, range, exact);
+
+  onDisk.evict();
+  ASSERT_FALSE(pagesInMemory(trace.events.data(), trace.events.size() * sizeof(Event)))
+      << "the test's folder keeps its pages in memory (tmpfs?): " << dir.path();
+  std::vector<TimelineBox> coarse;
+  ASSERT_EQ(buildRowBoxes(trace, row, 0, range, 1200, coarse), RowDetail::Pending);
+  ASSERT_FALSE(coarse.empty());
+  for (std::size_t b = 1; b < coarse.size(); ++b)
+    ASSERT_EQ(coarse[b].first, coarse[b - 1].first + coarse[b - 1].count);
+  EXPECT_LE(coarse.front().first, exact.front().first);
+  EXPECT_GE(coarse.back().first + coarse.back().count, exact.back().first + exact.back().count);
+
+  // The kernel reads them in the background: a later frame is exact.
+  std::vector<TimelineBox> later;
+  RowDetail detail = RowDetail::Pending;
+  for (int attempt = 0; attempt < 500 && detail == RowDetail::Pending; ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    later.clear();
+    detail = buildRowBoxes(trace, row, 0, range, 1200, later);
+  }
+  ASSERT_EQ(detail, RowDetail::Exact) << "the pages were not read in within 5 s";
+  ASSERT_EQ(later.size(), exact.size());
+  for (std::size_t b = 0; b < exact.size(); ++b) {
+    EXPECT_EQ(later[b].first, exact[b].first);
+    EXPECT_EQ(later[b].count, exact[b].count);
+    EXPECT_EQ(later[b].x0, exact[b].x0);
+    EXPECT_EQ(later[b].x1, exact[b].x1);
+  }
+}
+
+// A row on disk too small for a level of detail, shown at many events a pixel: drawn from its
+// blocks, which cover every event once, in order, without reading a page of the events.
+TEST(TimelineGeometry, AFrameOfManyEventsAPixelOfARowOnDiskComesFromItsBlocks) {
+  std::vector<std::pair<TimeNs, TimeNs>> spans;
+  for (TimeNs i = 0; i < 50'000; ++i) spans.emplace_back(1'000 + i * 100, 50 + i % 40);
+  Trace mappedTrace = rowTrace(spans);
+  test::TempDir dir;
+  const EventsOnDisk onDisk(mappedTrace, dir.path());
+  const Trace& trace = mappedTrace;
+  const LaneLayout layout = LaneLayout::build(trace, "");
+  const LayoutRow& row = layout.rows()[0];
+  ASSERT_TRUE(row.lod.empty());
+  ASSERT_FALSE(row.blocks.empty());
+  onDisk.evict();
+  std::vector<TimelineBox> boxes;
+  ASSERT_EQ(buildRowBoxes(trace, row, 0, {trace.startNs, trace.endNs}, 1200, boxes),
+            RowDetail::Exact);
+  ASSERT_FALSE(boxes.empty());
+  EXPECT_EQ(boxes.front().first, 0u);
+  EXPECT_EQ(boxes.back().first + boxes.back().count, row.events.size());
+  for (std::size_t b = 1; b < boxes.size(); ++b)
+    ASSERT_EQ(boxes[b].first, boxes[b - 1].first + boxes[b - 1].count);
+  EXPECT_LE(boxes.size(), 1210u);
+  EXPECT_FALSE(pagesInMemory(trace.events.data(), trace.events.size() * sizeof(Event)));
+}
+
+// Residency as mincore reports it: pages of a fresh anonymous mapping are not in memory until
+// written; a range that is not mapped counts as held (nothing to wait for).
+TEST(PageResidency, SaysWhichPagesAreInMemory) {
+  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  void* raw = ::mmap(nullptr, 4 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(raw, MAP_FAILED);
+  auto* bytes = static_cast<char*>(raw);
+  EXPECT_FALSE(pagesInMemory(bytes, 4 * page));
+  bytes[page] = 1;
+  const PageResidency residency(bytes, bytes + 4 * page);
+  EXPECT_FALSE(residency.holdsAll());
+  EXPECT_TRUE(residency.holds(bytes + page + 10, 100));
+  EXPECT_FALSE(residency.holds(bytes, 10));
+  EXPECT_FALSE(residency.holds(bytes + page, page + 1));  // runs into the next page
+  ::munmap(raw, 4 * page);
+  EXPECT_TRUE(pagesInMemory(bytes, page));  // unmapped now: mincore cannot tell
 }
 
 }  // namespace

@@ -2,12 +2,16 @@
 // A run's events, flows, counters and launches as columns: one NumPy array per column over all the
 // ranks asked for, filled with the GIL released and handed to NumPy without a copy; names as codes
 // into one table shared by the ranks (pandas.Categorical.from_codes builds the names column from
-// them without a Python string per event).
+// them without a Python string per event). Every event of one rank: the fields an event holds as
+// they are (times, ids, depth, parent) are read-only arrays strided over the trace's own events
+// (mapped from the trace cache for a big trace), not copies.
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -54,7 +58,21 @@ std::vector<std::int32_t> mapNames(const StringTable& table, SharedNames& shared
   return codes;
 }
 
-std::int64_t orMinusOne(std::int64_t id) { return id == kNoId ? -1 : id; }
+// One field of every event of `trace`, where the events lie: a read-only array strided over them
+// (a row of Event's bytes per value), which keeps the trace, and so its mapping, alive.
+template <class T>
+nb::object eventField(const std::shared_ptr<const Trace>& trace, std::size_t offset) {
+  static_assert(sizeof(Event) % sizeof(T) == 0);
+  auto* keeper = new std::shared_ptr<const Trace>(trace);
+  nb::capsule owner(keeper,
+                    [](void* p) noexcept { delete static_cast<std::shared_ptr<const Trace>*>(p); });
+  const Column<Event>& events = trace->events;
+  const auto* first =
+      reinterpret_cast<const T*>(reinterpret_cast<const std::byte*>(events.data()) + offset);
+  const std::size_t shape[1] = {events.size()};
+  const std::int64_t strides[1] = {static_cast<std::int64_t>(sizeof(Event) / sizeof(T))};
+  return nb::cast(nb::ndarray<nb::numpy, const T, nb::ndim<1>>(first, 1, shape, owner, strides));
+}
 
 // Category codes in the narrowest integer type pandas keeps for that many categories
 // (pandas.core.dtypes.cast.coerce_indexer_dtype: int8 below 127, int16 below 32767, else int32),
@@ -92,8 +110,8 @@ class CodeColumn {
 struct EventColumns {
   std::vector<std::int32_t> rank;
   CodeColumn name, category, pid, tid;
-  std::vector<std::uint32_t> id;
-  std::vector<std::int64_t> ts, dur, stream, parent, externalId, correlation;
+  std::vector<std::uint32_t> id, parent;  // parent: kNoEvent where none
+  std::vector<std::int64_t> ts, dur, stream, externalId, correlation;  // ids: kNoId where none
   std::vector<std::int8_t> kind;  // CategoryClass: the codes of the kind names (a few dozen)
   std::vector<std::uint16_t> depth;
 };
@@ -106,6 +124,8 @@ struct RankCodes {
 nb::dict events(const RunHandle& h, const std::vector<std::size_t>& ranks,
                 const std::vector<int>& kinds) {
   for (std::size_t index : ranks) traceOf(h, index);  // fail before the work
+  // Every event of one rank: the fields kept as they are read where they lie (eventField).
+  const bool inPlace = ranks.size() == 1 && kinds.empty() && !traceOf(h, ranks[0]).events.empty();
   EventColumns c;
   SharedNames names, categories, pids, tids;
   {
@@ -138,11 +158,13 @@ nb::dict events(const RunHandle& h, const std::vector<std::size_t>& ranks,
     c.pid.reserve(pids.size(), total);
     c.tid.reserve(tids.size(), total);
     c.rank.reserve(total);
-    for (auto* v : {&c.ts, &c.dur, &c.stream, &c.parent, &c.externalId, &c.correlation})
-      v->reserve(total);
+    c.stream.reserve(total);
+    if (!inPlace)
+      for (auto* v : {&c.ts, &c.dur, &c.externalId, &c.correlation}) v->reserve(total);
     c.id.reserve(total);
+    if (!inPlace) c.parent.reserve(total);
     c.kind.reserve(total);
-    c.depth.reserve(total);
+    if (!inPlace) c.depth.reserve(total);
     for (std::size_t r = 0; r < ranks.size(); ++r) {
       const Trace& trace = traceOf(h, ranks[r]);
       const int rank = h.run.ranks[ranks[r]]->rank;
@@ -153,36 +175,49 @@ nb::dict events(const RunHandle& h, const std::vector<std::size_t>& ranks,
         const Lane& lane = trace.lanes[e.lane];
         c.rank.push_back(rank);
         c.id.push_back(static_cast<std::uint32_t>(i));
-        c.ts.push_back(e.start);
-        c.dur.push_back(e.dur);
         c.name.push(rc.name[e.name]);
         c.category.push(rc.category[e.category]);
         c.kind.push_back(static_cast<std::int8_t>(e.klass));
         c.pid.push(rc.lanePid[e.lane]);
         c.tid.push(rc.laneTid[e.lane]);
         c.stream.push_back(lane.kind == LaneKind::DeviceStream ? lane.stream : -1);
+        if (inPlace) continue;
+        c.ts.push_back(e.start);
+        c.dur.push_back(e.dur);
         c.depth.push_back(e.depth);
-        c.parent.push_back(e.parent == kNoEvent ? -1 : std::int64_t(e.parent));
-        c.externalId.push_back(orMinusOne(e.externalId));
-        c.correlation.push_back(orMinusOne(e.correlation));
+        c.parent.push_back(e.parent);
+        c.externalId.push_back(e.externalId);
+        c.correlation.push_back(e.correlation);
       }
     }
   }
   nb::dict out;
   out["rank"] = toNumpy(std::move(c.rank));
   out["id"] = toNumpy(std::move(c.id));
-  out["ts_ns"] = toNumpy(std::move(c.ts));
-  out["dur_ns"] = toNumpy(std::move(c.dur));
+  if (inPlace) {
+    const std::shared_ptr<const Trace>& trace = h.run.ranks[ranks[0]]->trace;
+    out["ts_ns"] = eventField<TimeNs>(trace, offsetof(Event, start));
+    out["dur_ns"] = eventField<TimeNs>(trace, offsetof(Event, dur));
+    out["depth"] = eventField<std::uint16_t>(trace, offsetof(Event, depth));
+    out["parent"] = eventField<EventId>(trace, offsetof(Event, parent));
+    out["external_id"] = eventField<std::int64_t>(trace, offsetof(Event, externalId));
+    out["correlation"] = eventField<std::int64_t>(trace, offsetof(Event, correlation));
+  } else {
+    out["ts_ns"] = toNumpy(std::move(c.ts));
+    out["dur_ns"] = toNumpy(std::move(c.dur));
+    out["depth"] = toNumpy(std::move(c.depth));
+    out["parent"] = toNumpy(std::move(c.parent));
+    out["external_id"] = toNumpy(std::move(c.externalId));
+    out["correlation"] = toNumpy(std::move(c.correlation));
+  }
   out["name"] = std::move(c.name).toNumpy();
   out["category"] = std::move(c.category).toNumpy();
   out["kind"] = toNumpy(std::move(c.kind));
   out["pid"] = std::move(c.pid).toNumpy();
   out["tid"] = std::move(c.tid).toNumpy();
   out["stream"] = toNumpy(std::move(c.stream));
-  out["depth"] = toNumpy(std::move(c.depth));
-  out["parent"] = toNumpy(std::move(c.parent));
-  out["external_id"] = toNumpy(std::move(c.externalId));
-  out["correlation"] = toNumpy(std::move(c.correlation));
+  out["no_id"] = kNoId;        // external_id and correlation where the event has none
+  out["no_event"] = kNoEvent;  // parent where the event has none
   out["names"] = names.list();
   out["categories"] = categories.list();
   out["pids"] = pids.list();

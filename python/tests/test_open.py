@@ -93,6 +93,34 @@ def test_the_frame_adopts_the_name_codes(samples):
     assert len(ops["ts_ns"]) == len(run.ops()) == (frame["kind"] == "cpu_op").sum()
 
 
+def test_one_ranks_events_are_read_where_they_lie(samples):
+    # Every event of one rank: the fields an event holds (times, ids, depth, parent) are read-only
+    # arrays strided over the trace's own events (mapped from the trace cache for a big trace),
+    # which the frame adopts; the rows equal those the copied, several-rank frame has.
+    from sutra import _core, _frames, _run
+
+    run = sutra.open(samples / "allreduce_2ranks", progress=False)
+    columns = _core.event_columns(run._handle, [1], [])
+    frame = _frames.events_frame(columns, _run._KINDS)
+    for name in ("ts_ns", "dur_ns", "depth", "parent", "external_id", "correlation"):
+        assert not columns[name].flags.writeable, name
+        assert columns[name].strides[0] > columns[name].itemsize, name  # strided, not copied
+        values = frame[name].array
+        values = getattr(values, "_data", values)
+        assert np.shares_memory(np.asarray(values), columns[name]), name
+    both = run.events()
+    copied = both[both["rank"] == 1].reset_index(drop=True)
+    alone = run.events(1)
+    pd.testing.assert_frame_equal(alone, copied, check_categorical=False)
+    assert alone["parent"].dtype == "UInt32" and alone["parent"].isna().sum() > 0
+    # A frame that changes a column gets its own values; the trace's stay as they were.
+    changed = alone.copy()
+    changed["ts_ns"] += 1
+    assert (changed["ts_ns"] - run.events(1)["ts_ns"] == 1).all()
+    del run
+    assert int(frame["ts_ns"].iloc[0]) == int(columns["ts_ns"][0])  # the arrays keep the trace
+
+
 @pytest.mark.parametrize("case", CASES)
 def test_op_table_equals_cli_stats_on_samples(samples, cli_json, case):
     run = sutra.open(samples / case, progress=False)

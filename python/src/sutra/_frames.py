@@ -17,9 +17,10 @@ def categorical(codes: np.ndarray, names: list[str]) -> pd.Categorical:
     return pd.Categorical.from_codes(codes, categories=pd.Index(names, dtype=object), validate=False)
 
 
-def nullable(values: np.ndarray) -> pd.arrays.IntegerArray:
-    """Int64 values where -1 stands for "none", as a nullable Int64 column."""
-    return pd.arrays.IntegerArray(values.astype(np.int64, copy=False), values == -1)
+def nullable(values: np.ndarray, none: int = -1) -> pd.arrays.IntegerArray:
+    """Integer values where ``none`` stands for "none", as a nullable column of their type (Int64,
+    UInt32): the values are adopted as they are, strided or read-only, and only the mask is new."""
+    return pd.arrays.IntegerArray(values, values == none)
 
 
 def events_frame(columns: dict, kind_names: list[str]) -> pd.DataFrame:
@@ -37,9 +38,9 @@ def events_frame(columns: dict, kind_names: list[str]) -> pd.DataFrame:
             "tid": categorical(columns["tid"], columns["tids"]),
             "stream": nullable(columns["stream"]),
             "depth": columns["depth"],
-            "parent": nullable(columns["parent"]),
-            "external_id": nullable(columns["external_id"]),
-            "correlation": nullable(columns["correlation"]),
+            "parent": nullable(columns["parent"], columns["no_event"]),
+            "external_id": nullable(columns["external_id"], columns["no_id"]),
+            "correlation": nullable(columns["correlation"], columns["no_id"]),
         },
         copy=False,
     )

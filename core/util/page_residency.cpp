@@ -4,6 +4,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <utility>
+
 namespace sutra {
 
 namespace {
@@ -19,42 +27,71 @@ std::uintptr_t pageOf(const void* p) {
 
 }  // namespace
 
-PageResidency::PageResidency(const void* begin, const void* end) {
-  if (end <= begin) return;
-  first_ = pageOf(begin);
-  const std::uintptr_t last = pageOf(static_cast<const char*>(end) - 1);
-  pages_.assign((last - first_) / pageSize() + 1, 0);
-  if (::mincore(reinterpret_cast<void*>(first_), last + pageSize() - first_, pages_.data()) != 0) {
-    // Not a mapping mincore can read: nothing is known, and a caller that waited for these pages
-    // would wait for ever, so every page counts as held.
-    pages_.assign(pages_.size(), 1);
-    return;
-  }
-  for (unsigned char page : pages_) missing_ += (page & 1) ? 0 : 1;
-}
-
-bool PageResidency::holds(const void* data, std::size_t bytes) const {
+bool pagesInMemory(const void* data, std::size_t bytes) {
   if (bytes == 0) return true;
-  const std::uintptr_t from = pageOf(data);
-  const std::uintptr_t to = pageOf(static_cast<const char*>(data) + bytes - 1);
-  if (from < first_ || pages_.empty()) return false;
-  for (std::uintptr_t p = from; p <= to; p += pageSize()) {
-    const std::size_t k = (p - first_) / pageSize();
-    if (k >= pages_.size() || !(pages_[k] & 1)) return false;
+  // A few pages at a time into a buffer on the stack: callers ask about small ranges often.
+  constexpr std::size_t kChunk = 256;
+  unsigned char pages[kChunk];
+  const std::uintptr_t first = pageOf(data);
+  const std::uintptr_t last = pageOf(static_cast<const char*>(data) + bytes - 1);
+  for (std::uintptr_t at = first; at <= last; at += kChunk * pageSize()) {
+    const std::size_t n = std::min<std::size_t>(kChunk, (last - at) / pageSize() + 1);
+    if (::mincore(reinterpret_cast<void*>(at), n * pageSize(), pages) != 0) continue;
+    for (std::size_t k = 0; k < n; ++k)
+      if (!(pages[k] & 1)) return false;
   }
   return true;
 }
 
-bool pagesInMemory(const void* data, std::size_t bytes) {
-  if (bytes == 0) return true;
-  return PageResidency(data, static_cast<const char*>(data) + bytes).holdsAll();
-}
+namespace {
+
+// The kernel's readahead allocates the pages, and to do so may first reclaim others, in the thread
+// that asks: one thread of its own asks for them, so that a frame never pays for it. A request for
+// a range that was unmapped meanwhile fails harmlessly (ENOMEM).
+class ReadAheadThread {
+ public:
+  static ReadAheadThread& instance() {
+    static auto* thread = new ReadAheadThread();  // never destroyed: no exit-time teardown
+    return *thread;
+  }
+  void post(std::uintptr_t first, std::size_t bytes) {
+    {
+      const std::lock_guard lock(mutex_);
+      if (queue_.size() >= kMaxQueued) queue_.pop_front();  // the oldest view is the stalest
+      queue_.emplace_back(first, bytes);
+    }
+    wake_.notify_one();
+  }
+
+ private:
+  static constexpr std::size_t kMaxQueued = 1024;
+  ReadAheadThread() {
+    std::thread([this] { run(); }).detach();
+  }
+  void run() {
+    for (;;) {
+      std::pair<std::uintptr_t, std::size_t> range;
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [this] { return !queue_.empty(); });
+        range = queue_.front();
+        queue_.pop_front();
+      }
+      ::madvise(reinterpret_cast<void*>(range.first), range.second, MADV_WILLNEED);
+    }
+  }
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::pair<std::uintptr_t, std::size_t>> queue_;
+};
+
+}  // namespace
 
 void readPagesAhead(const void* data, std::size_t bytes) {
   if (bytes == 0) return;
   const std::uintptr_t first = pageOf(data);
   const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(data) + bytes;
-  ::madvise(reinterpret_cast<void*>(first), end - first, MADV_WILLNEED);
+  ReadAheadThread::instance().post(first, end - first);
 }
 
 }  // namespace sutra

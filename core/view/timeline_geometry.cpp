@@ -93,30 +93,25 @@ bool windowInMemory(const Trace& trace, const LayoutRow& row, RowWindow w) {
     return false;
   }
   if (!trace.events.isExternal()) return true;
-  const auto [lowest, highest] = std::minmax_element(ids, ids + count);
+  // The events in clusters of near neighbours, each asked about as one range: a deep row's events
+  // lie far apart among their lane's, and asking about every page between them would cost more
+  // than the frame.
+  constexpr std::size_t kNear = 4096 / sizeof(Event) * 4;  // within four pages
   const Event* events = trace.events.data();
-  const PageResidency pages(events + *lowest, events + *highest + 1);
-  if (pages.holdsAll()) return true;
-  // Only the events' own pages: a deep row's events lie far apart among their lane's.
   bool all = true;
-  const Event* missingFrom = nullptr;  // a run of missing events, read ahead as one
-  const Event* missingTo = nullptr;
-  for (std::size_t k = 0; k < count; ++k) {
-    const Event* e = events + ids[k];
-    if (pages.holds(e, sizeof(Event))) continue;
-    all = false;
-    if (missingFrom && e >= missingTo && e - missingTo < 64) {
-      missingTo = e + 1;
-      continue;
+  std::size_t from = 0;
+  while (from < count) {
+    std::size_t to = from + 1;
+    while (to < count && ids[to] >= ids[to - 1] && ids[to] - ids[to - 1] <= kNear) ++to;
+    const Event* lo = events + ids[from];
+    const std::size_t bytes =
+        static_cast<std::size_t>(events + ids[to - 1] + 1 - lo) * sizeof(Event);
+    if (!pagesInMemory(lo, bytes)) {
+      readPagesAhead(lo, bytes);
+      all = false;
     }
-    if (missingFrom)
-      readPagesAhead(missingFrom,
-                     static_cast<std::size_t>(missingTo - missingFrom) * sizeof(Event));
-    missingFrom = e;
-    missingTo = e + 1;
+    from = to;
   }
-  if (missingFrom)
-    readPagesAhead(missingFrom, static_cast<std::size_t>(missingTo - missingFrom) * sizeof(Event));
   return all;
 }
 

@@ -301,11 +301,9 @@ TEST(PageResidency, SaysWhichPagesAreInMemory) {
   auto* bytes = static_cast<char*>(raw);
   EXPECT_FALSE(pagesInMemory(bytes, 4 * page));
   bytes[page] = 1;
-  const PageResidency residency(bytes, bytes + 4 * page);
-  EXPECT_FALSE(residency.holdsAll());
-  EXPECT_TRUE(residency.holds(bytes + page + 10, 100));
-  EXPECT_FALSE(residency.holds(bytes, 10));
-  EXPECT_FALSE(residency.holds(bytes + page, page + 1));  // runs into the next page
+  EXPECT_TRUE(pagesInMemory(bytes + page + 10, 100));
+  EXPECT_FALSE(pagesInMemory(bytes, 10));
+  EXPECT_FALSE(pagesInMemory(bytes + page, page + 1));  // runs into the next page
   ::munmap(raw, 4 * page);
   EXPECT_TRUE(pagesInMemory(bytes, page));  // unmapped now: mincore cannot tell
 }

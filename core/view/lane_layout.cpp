@@ -428,14 +428,31 @@ struct LaneLayout::Builder {
       row.maxEnd = Column<TimeNs>::inPlace(ends, ends->data() + at, rowEvents[r]);
       at += rowEvents[r];
     }
+    // On disk (a trace mapped from its cache, or rows in scratch files), every row also gets its
+    // blocks (timeline_geometry.h), in this same pass over the events.
+    const bool blocks = events.isMapped() || rowsOnDisk;
+    if (blocks)
+      for (std::size_t r = 0; r < rowEvents.size(); ++r)
+        layout.rows_[r].blocks.reserve((rowEvents[r] + kRowBlockEvents - 1) / kRowBlockEvents);
     for (LaneId laneId = 0; laneId < trace.lanes.size(); ++laneId) {
       const Lane& lane = trace.lanes[laneId];
       for (EventId i = lane.firstEvent; i < lane.endEvent; ++i) {
         if (!foldedFrame.empty() && foldedFrame[i] && bandDepth[i] > 0) continue;
         LayoutRow& row = layout.rows_[layout.rowOfEvent_[i]];
-        const TimeNs end = events[i].end();
+        const Event& e = events[i];
+        const TimeNs end = e.end();
+        const auto index = static_cast<std::uint32_t>(row.events.size());
         row.maxEnd.push_back(row.maxEnd.empty() ? end : std::max(row.maxEnd.back(), end));
         row.events.push_back(i);
+        if (!blocks) continue;
+        if (index % kRowBlockEvents == 0)
+          row.blocks.push_back({e.start, 0, index, 0, i, e.name});  // event, name: while alone
+        LodItem& block = row.blocks.back();
+        block.end = row.maxEnd.back();
+        if (++block.count == 2) {
+          block.event = kNoEvent;
+          block.name = 0;
+        }
       }
     }
     for (LayoutRow& row : layout.rows_) {
@@ -454,10 +471,6 @@ struct LaneLayout::Builder {
       row.lod = buildRowLevelOfDetail(trace, row, row.lodNsPerPx);
       if (row.lod.empty()) row.lodNsPerPx = 0;
     });
-    // On disk (a trace mapped from its cache, or rows in scratch files): every row its blocks.
-    if (events.isMapped() || rowsOnDisk)
-      parallelFor(layout.rows_.size(),
-                  [&](std::size_t r) { buildRowBlocks(trace, layout.rows_[r]); });
   }
 };
 

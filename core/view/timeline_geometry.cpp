@@ -117,19 +117,6 @@ bool windowInMemory(const Trace& trace, const LayoutRow& row, RowWindow w) {
 
 }  // namespace
 
-void buildRowBlocks(const Trace& trace, LayoutRow& row) {
-  row.blocks.clear();
-  const std::size_t n = row.events.size();
-  row.blocks.reserve((n + kRowBlockEvents - 1) / kRowBlockEvents);
-  for (std::size_t first = 0; first < n; first += kRowBlockEvents) {
-    const auto count = static_cast<std::uint32_t>(std::min(kRowBlockEvents, n - first));
-    const EventId id = row.events[first];
-    const Event& e = trace.events[id];
-    row.blocks.push_back({e.start, row.maxEnd[first + count - 1], static_cast<std::uint32_t>(first),
-                          count, count == 1 ? id : kNoEvent, count == 1 ? e.name : StringId{0}});
-  }
-}
-
 std::vector<LodItem> buildRowLevelOfDetail(const Trace& trace, const LayoutRow& row,
                                            double nsPerPx) {
   std::vector<LodItem> items;

@@ -38,9 +38,6 @@ std::vector<LodItem> buildRowLevelOfDetail(const Trace& trace, const LayoutRow& 
 inline constexpr std::size_t kRowBlockEvents = 64;
 inline constexpr double kBlockDetailEventsPerPx = 8;
 
-// Fills row.blocks from the row's events (one pass over them).
-void buildRowBlocks(const Trace& trace, LayoutRow& row);
-
 struct GeometryOptions {
   double minBoxPx = 1.0;    // events narrower than this join a run
   double mergeGapPx = 1.0;  // a run swallows gaps up to this wide

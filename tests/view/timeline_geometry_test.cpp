@@ -229,6 +229,13 @@ TEST(TimelineGeometry, AFrameOfARowOnDiskDrawsItsBlocksWhileItsPagesAreReadIn) {
   const LaneLayout layout = LaneLayout::build(trace, "");
   const LayoutRow& row = layout.rows()[0];
   ASSERT_EQ(row.blocks.size(), (spans.size() + kRowBlockEvents - 1) / kRowBlockEvents);
+  for (std::size_t b = 0; b < row.blocks.size(); ++b) {
+    const LodItem& block = row.blocks[b];
+    ASSERT_EQ(block.first, b * kRowBlockEvents);
+    ASSERT_EQ(block.count, std::min(kRowBlockEvents, row.events.size() - block.first));
+    ASSERT_EQ(block.start, trace.events[row.events[block.first]].start);
+    ASSERT_EQ(block.end, row.maxEnd[block.first + block.count - 1]);
+  }
   const TimeNs begin = trace.startNs, span = trace.endNs - trace.startNs;
   const TimeRange range{begin + span / 2, begin + span / 2 + span / 500};  // ~400 events
   GeometryOptions waiting;

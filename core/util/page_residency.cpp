@@ -64,7 +64,7 @@ class ReadAheadThread {
   }
 
  private:
-  static constexpr std::size_t kMaxQueued = 1024;
+  static constexpr std::size_t kMaxQueued = 1 << 16;
   ReadAheadThread() {
     std::thread([this] { run(); }).detach();
   }

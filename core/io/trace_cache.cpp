@@ -465,7 +465,10 @@ Result<SourceIdentity> sourceIdentity(const std::string& path) {
 Status writeTraceCache(const Trace& trace, const SourceIdentity& identity,
                        const std::string& cachePath,
                        const std::function<void(int blocksWritten)>& afterBlock) {
-  auto file = AtomicFile::create(cachePath);
+  // Not synced to the disk: a cache torn by a power loss fails its checksums and is rebuilt.
+  AtomicFileOptions options;
+  options.durable = false;
+  auto file = AtomicFile::create(cachePath, options);
   if (!file) return file.error();
   BlockWriter w(*file);
   Header h{};

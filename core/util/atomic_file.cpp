@@ -108,6 +108,7 @@ std::string errnoText(const char* what, int err) {
 }  // namespace
 
 struct AtomicFile::State {
+  bool durable = true;  // AtomicFileOptions::durable
   std::string path;
   std::string tmp;
   int fd = -1;
@@ -177,6 +178,7 @@ Result<AtomicFile> AtomicFile::create(const std::string& path, const AtomicFileO
   installSignalCleanup();
   auto state = std::make_unique<State>();
   state->path = path;
+  state->durable = options.durable;
   state->tmp = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
   state->fd = ::mkstemp(state->tmp.data());
   if (state->fd < 0) {
@@ -244,7 +246,7 @@ Status AtomicFile::commit() {
       why = "write failed (gzip)";
     s.gz = nullptr;
   }
-  if (why.empty() && ::fsync(s.fd) != 0) why = errnoText("write failed", errno);
+  if (why.empty() && s.durable && ::fsync(s.fd) != 0) why = errnoText("write failed", errno);
   if (::close(s.fd) != 0 && why.empty()) why = errnoText("write failed", errno);
   s.fd = -1;
   // The target may have become something else since create() (a FIFO, a link): checked again.

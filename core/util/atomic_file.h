@@ -16,6 +16,11 @@ namespace sutra {
 struct AtomicFileOptions {
   bool gzip = false;                        // compress the stream (a .json.gz, a gzipped .et)
   std::vector<std::string> protectedPaths;  // the inputs: never overwritten
+  // commit() waits for the file to reach the disk (fsync) before renaming it into place, so that
+  // a power loss leaves the old file or the new one. false for a file that proves itself when
+  // read (the trace cache's checksums): a power loss may leave a torn one, which is refused and
+  // rebuilt, and a first open does not wait for the disk.
+  bool durable = true;
 };
 
 class AtomicFile {

@@ -50,6 +50,22 @@ TEST_F(AtomicFileTest, WritesTheWholeFileOnlyAtCommit) {
   EXPECT_EQ(entries(), 1u);  // no temporary file left
 }
 
+// A file that proves itself when read (the trace cache) is not synced to the disk, and is still
+// all or nothing: the old target until commit, then the whole new file and no temporary.
+TEST_F(AtomicFileTest, ANonDurableFileIsStillReplacedWholeAtCommit) {
+  ASSERT_TRUE(writeFileAtomically(path("cache.bin"), "old"));
+  AtomicFileOptions options;
+  options.durable = false;
+  auto file = AtomicFile::create(path("cache.bin"), options);
+  ASSERT_TRUE(file) << file.error().message;
+  ASSERT_TRUE(file->write("new "));
+  ASSERT_TRUE(file->write("bytes"));
+  EXPECT_EQ(slurp(path("cache.bin")), "old");
+  ASSERT_TRUE(file->commit());
+  EXPECT_EQ(slurp(path("cache.bin")), "new bytes");
+  EXPECT_EQ(entries(), 1u);
+}
+
 TEST_F(AtomicFileTest, AnUncommittedFileLeavesTheOldTargetAndNoTemporary) {
   ASSERT_TRUE(writeFileAtomically(path("out.json"), "old"));
   {

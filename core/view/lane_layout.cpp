@@ -431,9 +431,12 @@ struct LaneLayout::Builder {
     // On disk (a trace mapped from its cache, or rows in scratch files), every row also gets its
     // blocks (timeline_geometry.h), in this same pass over the events.
     const bool blocks = events.isMapped() || rowsOnDisk;
+    const double blockNsPerPx = static_cast<double>(trace.endNs - trace.startNs) / kLodPixels;
     if (blocks)
-      for (std::size_t r = 0; r < rowEvents.size(); ++r)
+      for (std::size_t r = 0; r < rowEvents.size(); ++r) {
         layout.rows_[r].blocks.reserve((rowEvents[r] + kRowBlockEvents - 1) / kRowBlockEvents);
+        layout.rows_[r].blockNsPerPx = blockNsPerPx;
+      }
     for (LaneId laneId = 0; laneId < trace.lanes.size(); ++laneId) {
       const Lane& lane = trace.lanes[laneId];
       for (EventId i = lane.firstEvent; i < lane.endEvent; ++i) {
@@ -445,7 +448,8 @@ struct LaneLayout::Builder {
         row.maxEnd.push_back(row.maxEnd.empty() ? end : std::max(row.maxEnd.back(), end));
         row.events.push_back(i);
         if (!blocks) continue;
-        if (index % kRowBlockEvents == 0)
+        if (row.blocks.empty() || row.blocks.back().count == kRowBlockEvents ||
+            static_cast<double>(e.start - row.blocks.back().end) > blockNsPerPx)
           row.blocks.push_back({e.start, 0, index, 0, i, e.name});  // event, name: while alone
         LodItem& block = row.blocks.back();
         block.end = row.maxEnd.back();

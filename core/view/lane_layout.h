@@ -63,11 +63,15 @@ struct LayoutRow {
   // mapped file whose pages were dropped). Empty for a row of fewer than kLodFromEvents.
   std::vector<LodItem> lod;
   double lodNsPerPx = 0;
-  // A row whose events or whose trace lie in a file: every kRowBlockEvents of its events as one
-  // item (their first start, the running maximum end at their last), in memory. A frame zoomed in
-  // finds its window in them without reading the row, and draws them while the pages it needs
-  // are read in from disk (timeline_geometry.h). Empty for a row held in memory.
+  // A row whose events or whose trace lie in a file: its events in blocks of at most
+  // kRowBlockEvents with no gap inside wider than blockNsPerPx (the trace's span over
+  // kLodPixels), each as one item (its first start, the running maximum end at its last), in
+  // memory. A frame finds its window in them without reading the row; zoomed out to blockNsPerPx
+  // or further, a row without a level of detail is drawn from them (no gap a pixel wide is
+  // hidden); and any row is drawn from them while the pages it needs are read in from disk
+  // (timeline_geometry.h). Empty for a row held in memory.
   std::vector<LodItem> blocks;
+  double blockNsPerPx = 0;
 
   // Index of the first event that ends at or after t (earlier ones are all over by then).
   std::size_t firstEndingAtOrAfter(TimeNs t) const;

@@ -156,9 +156,9 @@ RowDetail buildRowBoxes(const Trace& trace, const LayoutRow& row, std::uint32_t 
   RowWindow window{0, row.events.size()};
   if (!row.blocks.empty()) {
     window = windowFromBlocks(row, range);
-    // Many events a pixel: the blocks are as fine as the eye can tell, and reading the events
-    // would fetch pages of them by the thousand.
-    if (static_cast<double>(window.end - window.first) >= kBlockDetailEventsPerPx * widthPx) {
+    // Zoomed out as far as the blocks' resolution: they are as fine as the eye can tell (no gap
+    // inside one is a pixel wide), and reading the events would fetch pages by the thousand.
+    if (row.lod.empty() && static_cast<double>(range.span()) / widthPx >= row.blockNsPerPx) {
       boxesFromItems(row.blocks, rowIndex, range, widthPx, out, options);
       return RowDetail::Exact;
     }

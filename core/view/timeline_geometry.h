@@ -33,10 +33,8 @@ inline constexpr double kLodPixels = 65536;
 std::vector<LodItem> buildRowLevelOfDetail(const Trace& trace, const LayoutRow& row,
                                            double nsPerPx);
 
-// A row on disk keeps one block (LayoutRow::blocks) per this many of its events; a frame that
-// shows at least kBlockDetailEventsPerPx of them a pixel, on average, is drawn from its blocks.
+// A row on disk keeps its events in blocks (LayoutRow::blocks) of at most this many.
 inline constexpr std::size_t kRowBlockEvents = 64;
-inline constexpr double kBlockDetailEventsPerPx = 8;
 
 struct GeometryOptions {
   double minBoxPx = 1.0;    // events narrower than this join a run

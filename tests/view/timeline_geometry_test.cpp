@@ -228,14 +228,23 @@ TEST(TimelineGeometry, AFrameOfARowOnDiskDrawsItsBlocksWhileItsPagesAreReadIn) {
   ASSERT_TRUE(trace.events.isMapped());
   const LaneLayout layout = LaneLayout::build(trace, "");
   const LayoutRow& row = layout.rows()[0];
-  ASSERT_EQ(row.blocks.size(), (spans.size() + kRowBlockEvents - 1) / kRowBlockEvents);
-  for (std::size_t b = 0; b < row.blocks.size(); ++b) {
-    const LodItem& block = row.blocks[b];
-    ASSERT_EQ(block.first, b * kRowBlockEvents);
-    ASSERT_EQ(block.count, std::min(kRowBlockEvents, row.events.size() - block.first));
+  // Blocks partition the row, at most kRowBlockEvents each, with no gap inside wider than their
+  // resolution.
+  ASSERT_GE(row.blocks.size(), (spans.size() + kRowBlockEvents - 1) / kRowBlockEvents);
+  ASSERT_GT(row.blockNsPerPx, 0);
+  std::size_t next = 0;
+  for (const LodItem& block : row.blocks) {
+    ASSERT_EQ(block.first, next);
+    ASSERT_GE(block.count, 1u);
+    ASSERT_LE(block.count, kRowBlockEvents);
     ASSERT_EQ(block.start, trace.events[row.events[block.first]].start);
     ASSERT_EQ(block.end, row.maxEnd[block.first + block.count - 1]);
+    for (std::size_t k = block.first + 1; k < block.first + block.count; ++k)
+      ASSERT_LE(static_cast<double>(trace.events[row.events[k]].start - row.maxEnd[k - 1]),
+                row.blockNsPerPx);
+    next += block.count;
   }
+  ASSERT_EQ(next, row.events.size());
   const TimeNs begin = trace.startNs, span = trace.endNs - trace.startNs;
   const TimeRange range{begin + span / 2, begin + span / 2 + span / 500};  // ~400 events
   GeometryOptions waiting;
@@ -273,11 +282,16 @@ TEST(TimelineGeometry, AFrameOfARowOnDiskDrawsItsBlocksWhileItsPagesAreReadIn) {
   }
 }
 
-// A row on disk too small for a level of detail, shown at many events a pixel: drawn from its
-// blocks, which cover every event once, in order, without reading a page of the events.
+// A row on disk too small for a level of detail, zoomed out to its blocks' resolution: drawn from
+// them, covering every event once, in order, without reading a page of the events; a gap a pixel
+// wide or more stays a gap.
 TEST(TimelineGeometry, AFrameOfManyEventsAPixelOfARowOnDiskComesFromItsBlocks) {
   std::vector<std::pair<TimeNs, TimeNs>> spans;
-  for (TimeNs i = 0; i < 50'000; ++i) spans.emplace_back(1'000 + i * 100, 50 + i % 40);
+  TimeNs t = 1'000;
+  for (TimeNs i = 0; i < 50'000; ++i) {
+    spans.emplace_back(t, 50 + i % 40);
+    t += i % 1000 == 999 ? 500'000 : 100;  // every thousandth event, a gap of several pixels
+  }
   Trace mappedTrace = rowTrace(spans);
   test::TempDir dir;
   const EventsOnDisk onDisk(mappedTrace, dir.path());
@@ -296,6 +310,7 @@ TEST(TimelineGeometry, AFrameOfManyEventsAPixelOfARowOnDiskComesFromItsBlocks) {
   for (std::size_t b = 1; b < boxes.size(); ++b)
     ASSERT_EQ(boxes[b].first, boxes[b - 1].first + boxes[b - 1].count);
   EXPECT_LE(boxes.size(), 1210u);
+  EXPECT_GE(boxes.size(), 50u);  // the 49 gaps are kept
   EXPECT_FALSE(pagesInMemory(trace.events.data(), trace.events.size() * sizeof(Event)));
 }
 

@@ -5,8 +5,8 @@
 # as on a laptop whose memory is smaller than the file. In turn, each in a fresh cgroup and with
 # the page cache dropped first: the first open (the streaming load into the trace cache), a reopen
 # (sutra-cli info), the operator table (sutra-cli stats), a GROUP BY over every slice (sutra-cli
-# query), the timeline's frames (sutra-bench-timeline --cache), Python's sutra.open, and the window
-# (a screenshot once loaded, beside SCRATCH_DIR). Prints each one's time and the cgroup's peak;
+# query), the timeline's frames (sutra-bench-timeline --cache), Python's sutra.open and events(),
+# and the window (a screenshot once loaded, beside SCRATCH_DIR). Prints each one's time and the cgroup's peak;
 # removes the trace and its cache at the end. Needs root (cgroups, drop_caches) and about 2.2x SIZE_MB of free disk.
 #   tools/bigtrace/check-bigger-than-memory.sh [SIZE_MB] [LIMIT_MB] [SCRATCH_DIR] [BUILD_DIR]
 set -euo pipefail
@@ -61,9 +61,10 @@ limited "$build/app/cli/sutra-cli" query "$trace" \
   "SELECT category, count(*) AS n, sum(dur) AS total_ns FROM slice GROUP BY category ORDER BY n DESC"
 echo "== the timeline: open, layout, first frame, 20 frames (sutra-bench-timeline --cache)"
 limited "$build/tests/bench/sutra-bench-timeline" --cache "$trace"
-echo "== Python: sutra.open (up to the operator table)"
+echo "== Python: sutra.open (up to the operator table), then events() and a sum over it"
 limited env PYTHONPATH="$build/python" "$here/build/venv/bin/python" -c \
-  "import sutra; r = sutra.open('$trace', progress=False); print(r, len(r.op_table()), 'op rows')"
+  "import sutra; r = sutra.open('$trace', progress=False); print(r, len(r.op_table()), 'op rows')
+e = r.events(); print(len(e), 'events,', int(e['dur_ns'].sum()), 'ns in all')"
 if command -v Xvfb >/dev/null; then
   shot="$(dirname "$scratch")/bigger-than-memory.png"
   echo "== the window, a screenshot once loaded ($shot)"

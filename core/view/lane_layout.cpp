@@ -36,9 +36,12 @@ Band bandOf(LaneKind kind, CategoryClass klass) {
   return Band::Framework;
 }
 
-std::size_t LayoutRow::firstEndingAtOrAfter(TimeNs t) const {
-  return static_cast<std::size_t>(std::lower_bound(maxEnd.begin(), maxEnd.end(), t) -
-                                  maxEnd.begin());
+std::size_t LayoutRow::firstEndingAtOrAfter(TimeNs t, std::size_t from, std::size_t end) const {
+  end = std::min(end, maxEnd.size());
+  return static_cast<std::size_t>(
+      std::lower_bound(maxEnd.begin() + static_cast<std::ptrdiff_t>(std::min(from, end)),
+                       maxEnd.begin() + static_cast<std::ptrdiff_t>(end), t) -
+      maxEnd.begin());
 }
 
 std::size_t LayoutRow::firstEndingAfter(std::size_t from, TimeNs t, std::size_t end) const {

@@ -73,8 +73,12 @@ struct LayoutRow {
   std::vector<LodItem> blocks;
   double blockNsPerPx = 0;
 
-  // Index of the first event that ends at or after t (earlier ones are all over by then).
-  std::size_t firstEndingAtOrAfter(TimeNs t) const;
+  // Index of the first event in [from, end) that ends at or after t (earlier ones are all over by
+  // then), or `end`.
+  std::size_t firstEndingAtOrAfter(TimeNs t, std::size_t from, std::size_t end) const;
+  std::size_t firstEndingAtOrAfter(TimeNs t) const {
+    return firstEndingAtOrAfter(t, 0, maxEnd.size());
+  }
   // The first index in [from, end) whose running maximum end is beyond t, or `end`; galloping
   // from `from`, since callers walk a row left to right in small steps.
   std::size_t firstEndingAfter(std::size_t from, TimeNs t, std::size_t end) const;

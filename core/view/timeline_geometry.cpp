@@ -180,9 +180,7 @@ RowDetail buildRowBoxes(const Trace& trace, const LayoutRow& row, std::uint32_t 
   auto clip = [&](double x) { return std::clamp(static_cast<float>(x), lo, hi); };
   const auto& events = trace.events;
 
-  std::size_t i = static_cast<std::size_t>(
-      std::lower_bound(row.maxEnd.begin() + window.first, row.maxEnd.begin() + n, range.start) -
-      row.maxEnd.begin());
+  std::size_t i = row.firstEndingAtOrAfter(range.start, window.first, n);
   while (i < n) {
     const Event& e = events[row.events[i]];
     if (e.start > range.end) break;

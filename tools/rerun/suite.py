@@ -5,7 +5,7 @@ the recordings (the network's rate, a busy loop, a straggler, the optimizer); Su
 second run from the first with the knob that names the change, and the projection is judged
 against the re-run's measured mean step, beside the re-run's own spread.
 
-Usage: suite.py SUTRA_CLI WORKDIR [--pair NAME ...] [--reruns N]   (prints a Markdown table)
+Usage: suite.py SUTRA_CLI WORKDIR [--pair NAME ...] [--reruns N] [--rounds 1|2]   (prints a Markdown table)
 
 Needs root (the network is shaped in a namespace of its own, tools/rerun/netns.py) and torch.
 Steps are measured as Sutra measures them and as torch marks them: each rank's ProfilerStep#N
@@ -29,7 +29,7 @@ import netns  # noqa: E402
 # name: (what it asks, the recorded run, the re-run, Sutra's knobs on the recorded run, or
 # "advise:KIND": the projected step of `sutra-cli advise`'s finding of that kind). A run is
 # (loopback rate in Mbit/s or None for unshaped, ddp_job.py's flags).
-OPTIMIZER_JOB = ["--layers", "48", "--hidden", "128", "--batch", "128"]
+OPTIMIZER_JOB = ["--layers", "48", "--hidden", "128", "--batch", "128", "--active", "12"]
 PAIRS = {
     "network 200->50 Mbit/s": ("network 4x slower", (200, []), (50, []), ["--network-speed", "0.25"]),
     "network 200->100 Mbit/s": ("network 2x slower", (200, []), (100, []), ["--network-speed", "0.5"]),
@@ -195,26 +195,51 @@ def spread(values):
     return statistics.stdev(values) / statistics.fmean(values) if len(values) > 1 else 0.0
 
 
-def judge(cli, name, workdir, python=sys.executable, reruns=1, reuse=False):
-    """Records the pair (the re-run `reruns` times), projects, and returns one row."""
-    what, base, rerun, knobs = PAIRS[name]
-    slug = "".join(c if c.isalnum() else "_" for c in name)
-    base_dir = record(base, Path(workdir) / (slug + "_base"), python, reuse)
-    rerun_steps = []
-    for k in range(reruns):
-        rerun_dir = Path(workdir) / ("%s_rerun%d" % (slug, k))
-        rerun_steps += job_steps(record(rerun, rerun_dir, python, reuse))
-    base_steps = job_steps(base_dir)
-    finding = None
+def project(cli, base_dir, knobs, workdir):
+    """Sutra's projection from one recording: (the projected mean step, the replayed mean step,
+    the finding advise priced or None, ASTRA-sim's rules' (projection, replay) on the network
+    pairs or None)."""
     if isinstance(knobs, str):
         predicted, finding = advised_step(cli, base_dir, knobs.split(":", 1)[1])
-        replayed = [finding["price"]["step_ns"]]
-    else:
-        simulated, replayed, _doc = projected_steps(cli, base_dir, knobs)
-        predicted = statistics.fmean(simulated)
+        return predicted, finding["price"]["step_ns"], finding, None
+    simulated, replayed, _doc = projected_steps(cli, base_dir, knobs)
     astra = None
-    if not isinstance(knobs, str) and knobs[:1] == ["--network-speed"]:
-        astra = astra_model_step(cli, base_dir, float(knobs[1]), Path(workdir) / (slug + "_astra"))
+    if knobs[:1] == ["--network-speed"]:
+        astra = astra_model_step(cli, base_dir, float(knobs[1]), workdir)
+    return statistics.fmean(simulated), statistics.fmean(replayed), None, astra
+
+
+def judge(cli, name, workdir, python=sys.executable, reruns=1, reuse=False, rounds=2):
+    """Records the pair, projects, and returns one row. With `rounds` 2 the runs go base, re-run,
+    re-run, base (each re-run `reruns` times): this machine's speed drifts within minutes, and
+    the order cancels a drift that is linear in time. The projection is the mean of the
+    projections from every base, the measured step the mean over every re-run's steps."""
+    what, base, rerun, knobs = PAIRS[name]
+    slug = "".join(c if c.isalnum() else "_" for c in name)
+    orders = {1: ["base", "rerun"], 2: ["base", "rerun", "rerun", "base"]}
+    if rounds not in orders:
+        raise ValueError("rounds is 1 or 2, not %r" % rounds)
+    order = orders[rounds]
+    base_dirs, rerun_steps, n_reruns = [], [], 0
+    for kind in order:
+        if kind == "base":
+            folder = Path(workdir) / ("%s_base%s" % (slug, len(base_dirs) or ""))
+            base_dirs.append(record(base, folder, python, reuse))
+            continue
+        for _ in range(reruns):
+            folder = Path(workdir) / ("%s_rerun%d" % (slug, n_reruns))
+            rerun_steps += job_steps(record(rerun, folder, python, reuse))
+            n_reruns += 1
+    base_steps = [s for d in base_dirs for s in job_steps(d)]
+    projections = [
+        project(cli, d, knobs, Path(workdir) / ("%s_astra%d" % (slug, i))) for i, d in enumerate(base_dirs)
+    ]
+    predicted = statistics.fmean(p[0] for p in projections)
+    finding = projections[0][2]
+    astras = [p[3] for p in projections if p[3] is not None]
+    astra = None
+    if astras:
+        astra = (statistics.fmean(a[0] for a in astras), [x for a in astras for x in a[1]])
     measured = statistics.fmean(rerun_steps)
     return {
         "pair": name,
@@ -222,14 +247,15 @@ def judge(cli, name, workdir, python=sys.executable, reruns=1, reuse=False):
         "knobs": knobs if isinstance(knobs, str) else " ".join(knobs),
         "finding": finding["title"] if finding else None,
         "base_ns": statistics.fmean(base_steps),
-        "replayed_ns": statistics.fmean(replayed),
+        "replayed_ns": statistics.fmean(p[1] for p in projections),
         "predicted_ns": predicted,
+        "predicted_each_ns": [p[0] for p in projections],
         "measured_ns": measured,
         "error": (predicted - measured) / measured,
         "rerun_spread": spread(rerun_steps),
         "base_spread": spread(base_steps),
         "rerun_steps": len(rerun_steps),
-        "base_dir": str(base_dir),
+        "base_dir": str(base_dirs[0]),
         "astra_model_ns": astra[0] if astra else None,
         "astra_model_error": (astra[0] - measured) / measured if astra else None,
         "astra_model_replay": astra[1] if astra else None,
@@ -272,6 +298,9 @@ def main(argv):
     p.add_argument("--reruns", type=int, default=1, help="re-runs of each changed run (default 1)")
     p.add_argument("--json", help="also write the rows here")
     p.add_argument("--reuse", action="store_true", help="keep recordings already in WORKDIR")
+    p.add_argument(
+        "--rounds", type=int, choices=(1, 2), default=2, help="2: base, re-run, re-run, base (default 2)"
+    )
     args = p.parse_args(argv)
     why = netns.available()
     if why:
@@ -279,7 +308,9 @@ def main(argv):
         return 2
     rows = []
     for name in args.pair or PAIRS:
-        rows.append(judge(args.cli, name, args.workdir, reruns=args.reruns, reuse=args.reuse))
+        rows.append(
+            judge(args.cli, name, args.workdir, reruns=args.reruns, reuse=args.reuse, rounds=args.rounds)
+        )
         print(markdown(rows[-1:]).splitlines()[-1], flush=True)
     print(markdown(rows))
     if args.json:

@@ -1,18 +1,23 @@
 // SPDX-License-Identifier: MIT
 #include "io/kineto_batch_merger.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
+#include <optional>
 #include <thread>
 
 #include "io/kineto_metadata.h"
 
 namespace sutra {
 
-KinetoBatchMerger::KinetoBatchMerger(const std::string& path, std::string spillFolder)
-    : builder_(path), spillFolder_(std::move(spillFolder)) {
+KinetoBatchMerger::KinetoBatchMerger(const std::string& path, std::string spillFolder,
+                                     KinetoReadOptions::InPlaceColumns* inPlace)
+    : builder_(path), spillFolder_(std::move(spillFolder)), inPlace_(inPlace) {
   if (spillFolder_.empty()) return;
-  builder_.trace().args = ArgsStore::spilling(spillFolder_);
+  builder_.trace().args =
+      ArgsStore::spilling(spillFolder_, inPlace_ ? std::optional(inPlace_->text) : std::nullopt);
   builder_.spillFlowEndsTo(spillFolder_);
 }
 
@@ -102,7 +107,15 @@ Trace KinetoBatchMerger::finish() {
   // Streaming: the lanes are moved into one file of the exact size and finished there.
   std::shared_ptr<MappedArray<Event>> inFile;
   if (!spillFolder_.empty()) {
-    inFile = std::make_shared<MappedArray<Event>>(MappedArray<Event>::fileBacked(spillFolder_));
+    if (inPlace_) {  // after the args text, which is complete, at the next page boundary
+      const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+      inPlace_->textBytes = builder_.trace().args.bytes();
+      inPlace_->eventsOffset =
+          (inPlace_->text.offset + inPlace_->textBytes + page - 1) / page * page;
+    }
+    inFile = std::make_shared<MappedArray<Event>>(
+        inPlace_ ? MappedArray<Event>::inFile({inPlace_->text.fd, inPlace_->eventsOffset})
+                 : MappedArray<Event>::fileBacked(spillFolder_));
     inFile->reserve(std::max<std::size_t>(total, 1));
     events = Column<Event>::inPlace(inFile, inFile->data(), total);
   }
@@ -143,6 +156,12 @@ Trace KinetoBatchMerger::finish() {
                                     open.size(),
                                     std::string(builder_.trace().names.view(open.front().name)));
   Trace trace = builder_.finish();
+  if (inPlace_) {
+    // Never otherwise: the events grew past their region into memory, and are written out.
+    const bool stayed = trace.events.isExternal() && trace.events.data() == inFile->data();
+    inPlace_->eventBytes = stayed ? trace.events.size() * sizeof(Event) : 0;
+    if (!stayed) inPlace_->eventsOffset = 0;
+  }
   applyKinetoMembers(members_, trace);
   return trace;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "io/kineto_batch.h"
+#include "io/kineto_reader.h"
 #include "model/trace_builder.h"
 #include "util/mapped_array.h"
 
@@ -27,7 +28,9 @@ namespace sutra {
 class KinetoBatchMerger {
  public:
   // Throws std::runtime_error where a spill folder takes no temporary file.
-  explicit KinetoBatchMerger(const std::string& path, std::string spillFolder = {});
+  // With `inPlace`, the args text and the events go where it says (kineto_reader.h).
+  explicit KinetoBatchMerger(const std::string& path, std::string spillFolder = {},
+                             KinetoReadOptions::InPlaceColumns* inPlace = nullptr);
   void merge(KinetoBatch&& batch);
   // A top-level member other than traceEvents, as raw JSON (kineto_metadata.h reads them).
   void member(std::string_view key, std::string_view raw) { members_.emplace_back(key, raw); }
@@ -49,6 +52,7 @@ class KinetoBatchMerger {
   // Streaming: a file per lane up to this many lanes (a descriptor each), memory for the rest.
   static constexpr LaneId kSpilledLanes = 256;
   std::string spillFolder_;
+  KinetoReadOptions::InPlaceColumns* inPlace_ = nullptr;
   std::vector<CategoryClass> classOfCategory_;
   std::unordered_map<LaneId, std::vector<Event>> openBegins_;
   std::vector<std::pair<std::string, std::string>> members_;

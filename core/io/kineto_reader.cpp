@@ -73,7 +73,7 @@ LoadPass loadPass(const std::string& path, const ProgressFn& progress, bool gues
   }
   ByteSource& source = **opened;
 
-  KinetoBatchMerger merger(path, options.spillFolder);
+  KinetoBatchMerger merger(path, options.spillFolder, options.inPlace);
   const unsigned workers = parseWorkerCount();
   std::vector<BatchParser> parsers;
   for (unsigned w = 0; w < BatchPipeline<KinetoBatch>::parserCount(workers); ++w)

@@ -3,9 +3,11 @@
 // The Kineto reader's knobs, for tests, benchmarks and fuzzing; readers.h's readKinetoTrace() is
 // the reader with its defaults.
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "io/readers.h"
+#include "util/file_region.h"
 
 namespace sutra {
 
@@ -26,6 +28,17 @@ struct KinetoReadOptions {
   // for writing out as a trace cache (trace_cache.h), which is then what is opened. Throws
   // std::runtime_error where the folder takes no more (no room, not writable).
   std::string spillFolder;
+  // Streaming, and given: the load lays its two largest columns in this file, where a trace cache
+  // being written there keeps them (trace_cache.h), instead of copying them there afterwards: the
+  // args text from byte `text.offset`, the events from the first page boundary after the text.
+  // The load fills in where they ended.
+  struct InPlaceColumns {
+    FileRegion text;
+    std::uint64_t textBytes = 0;
+    std::uint64_t eventsOffset = 0;
+    std::uint64_t eventBytes = 0;
+  };
+  InPlaceColumns* inPlace = nullptr;
 };
 
 Result<Trace> readKinetoTrace(const std::string& path, const KinetoReadOptions& options,

@@ -15,6 +15,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <memory>
+#include <optional>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -325,14 +327,25 @@ bool lanesHold(const Trace& t, std::size_t events) {
   return true;
 }
 
-// Writes blocks one after another at aligned offsets, hashing each.
+// Writes blocks one after another at aligned offsets from `start`, hashing each; blocks already
+// in the file (a streaming load's, placed in it) are entered in the directory as they are.
 class BlockWriter {
  public:
-  explicit BlockWriter(AtomicFile& file) : file_(file) {}
+  explicit BlockWriter(AtomicFile& file, std::uint64_t start = 0) : file_(file), offset_(start) {}
   Status raw(std::string_view bytes) {
+    const std::uint64_t at = offset_;
     offset_ += bytes.size();
-    return file_.write(bytes);
+    return file_.writeAt(at, bytes);
   }
+  void placed(BlockKind kind, std::uint64_t offset, std::uint64_t bytes, std::uint64_t hash) {
+    directory_.push_back({static_cast<std::uint32_t>(kind), 0, offset, bytes, hash});
+  }
+  // The directory in the order of the kinds, as the reader looks blocks up.
+  void sortDirectory() {
+    std::sort(directory_.begin(), directory_.end(),
+              [](const DirectoryEntry& a, const DirectoryEntry& b) { return a.kind < b.kind; });
+  }
+  void skip(std::uint64_t bytes) { offset_ += bytes; }
   Status block(BlockKind kind, std::string_view bytes) {
     if (const std::size_t pad = (kAlign - offset_ % kAlign) % kAlign; pad > 0)
       if (auto s = raw(std::string(pad, '\0')); !s) return s;
@@ -359,7 +372,7 @@ class BlockWriter {
 
  private:
   AtomicFile& file_;
-  std::uint64_t offset_ = 0;
+  std::uint64_t offset_;
   std::vector<DirectoryEntry> directory_;
   XXH3_state_t state_{};
 };
@@ -435,6 +448,25 @@ bool columnChecks(int fd, std::string_view block, const char* base, std::uint64_
 
 std::string errnoText(const std::string& what, int err) { return what + ": " + std::strerror(err); }
 
+// Whether the blocks of `dir` lie apart in [from, to) of the file at `base` and every byte
+// between them is zero: then each byte of a cache is checked (header and directory by the
+// footer's hash, blocks by theirs, padding here), and a flip anywhere is noticed. The padding is
+// less than a page before the first block and under 64 bytes after each.
+bool onlyZerosBetween(std::vector<DirectoryEntry> dir, const char* base, std::uint64_t from,
+                      std::uint64_t to) {
+  std::sort(dir.begin(), dir.end(),
+            [](const DirectoryEntry& a, const DirectoryEntry& b) { return a.offset < b.offset; });
+  const auto zeros = [&](std::uint64_t begin, std::uint64_t end) {
+    return std::all_of(base + begin, base + end, [](char c) { return c == 0; });
+  };
+  std::uint64_t at = from;
+  for (const DirectoryEntry& e : dir) {
+    if (e.offset < at || !zeros(at, e.offset)) return false;
+    at = e.offset + e.bytes;
+  }
+  return at <= to && zeros(at, to);
+}
+
 }  // namespace
 
 Result<SourceIdentity> sourceIdentity(const std::string& path) {
@@ -462,15 +494,9 @@ Result<SourceIdentity> sourceIdentity(const std::string& path) {
   return id;
 }
 
-Status writeTraceCache(const Trace& trace, const SourceIdentity& identity,
-                       const std::string& cachePath,
-                       const std::function<void(int blocksWritten)>& afterBlock) {
-  // Not synced to the disk: a cache torn by a power loss fails its checksums and is rebuilt.
-  AtomicFileOptions options;
-  options.durable = false;
-  auto file = AtomicFile::create(cachePath, options);
-  if (!file) return file.error();
-  BlockWriter w(*file);
+namespace {
+
+Header headerOf(const SourceIdentity& identity) {
   Header h{};
   std::memcpy(h.magic, kMagic, sizeof kMagic);
   h.version = kTraceCacheFormatVersion;
@@ -481,17 +507,58 @@ Status writeTraceCache(const Trace& trace, const SourceIdentity& identity,
   h.sourceSize = identity.size;
   h.sourceMtimeNs = identity.mtimeNs;
   h.sourceHeadTailHash = identity.headTailHash;
-  if (auto s = w.raw(bytesOf(h)); !s) return s;
+  return h;
+}
+
+// The cache of `trace` into `file`, committed. With `placed`, the args text and (unless the load
+// says otherwise) the events already lie in the file where it says: they are hashed there, on a
+// thread of their own while the other blocks are written after them, and not written again.
+Status writeCacheInto(AtomicFile& file, const Trace& trace, const SourceIdentity& identity,
+                      const KinetoReadOptions::InPlaceColumns* placed,
+                      const std::function<void(int blocksWritten)>& afterBlock) {
+  const Header h = headerOf(identity);
+  const bool eventsPlaced = placed && placed->eventsOffset != 0;
+  std::uint64_t start = 0;
+  if (placed)
+    start = std::max(placed->text.offset + placed->textBytes,
+                     eventsPlaced ? placed->eventsOffset + placed->eventBytes : 0);
+  BlockWriter w(file, start);
+  if (auto s = file.writeAt(0, bytesOf(h)); !s) return s;
+  if (placed) {
+    // What the placed columns' regions hold past their ends (an earlier pass of the load may have
+    // left text there) is cleared up to the next block: the reader wants zeros between blocks.
+    const std::uint64_t textEnd = placed->text.offset + placed->textBytes;
+    const auto clear = [&](std::uint64_t from, std::uint64_t to) {
+      return from >= to ? Status(Ok{}) : file.writeAt(from, std::string(to - from, '\0'));
+    };
+    const std::uint64_t firstBlock = (start + kAlign - 1) / kAlign * kAlign;
+    if (auto s = clear(textEnd, eventsPlaced ? placed->eventsOffset : firstBlock); !s) return s;
+    if (eventsPlaced)
+      if (auto s = clear(placed->eventsOffset + placed->eventBytes, firstBlock); !s) return s;
+  }
+  if (!placed) w.skip(sizeof h);
+  std::optional<std::uint64_t> textHash, eventsHash;
+  std::thread hasher;
+  if (placed)
+    hasher = std::thread([&] {
+      const int fd = file.descriptor();
+      textHash = hashRange(fd, placed->text.offset, placed->textBytes);
+      if (eventsPlaced) eventsHash = hashRange(fd, placed->eventsOffset, placed->eventBytes);
+    });
   int written = 0;
   const auto step = [&](Status s) {
     if (s && afterBlock) afterBlock(++written);
     return s;
   };
-  if (auto s = step(w.block(BlockKind::Model, encodeModel(trace))); !s) return s;
-  if (auto s = step(writeColumn(w, BlockKind::Events, trace.events)); !s) return s;
-  if (auto s = step(writeColumn(w, BlockKind::Flows, trace.flows)); !s) return s;
-  if (auto s = step(writeColumn(w, BlockKind::Instants, trace.instants)); !s) return s;
-  {
+  const auto finishHashing = [&] {
+    if (hasher.joinable()) hasher.join();
+  };
+  Status status = [&]() -> Status {
+    if (auto s = step(w.block(BlockKind::Model, encodeModel(trace))); !s) return s;
+    if (!eventsPlaced)
+      if (auto s = step(writeColumn(w, BlockKind::Events, trace.events)); !s) return s;
+    if (auto s = step(writeColumn(w, BlockKind::Flows, trace.flows)); !s) return s;
+    if (auto s = step(writeColumn(w, BlockKind::Instants, trace.instants)); !s) return s;
     // The args as one text and its offsets, a few MB at a time (ArgsStore hands them so).
     Status failed = Ok{};
     const auto put = [&](std::string_view bytes) {
@@ -505,12 +572,27 @@ Status writeTraceCache(const Trace& trace, const SourceIdentity& identity,
     if (!failed) return failed;
     w.end();
     if (auto s = step(Ok{}); !s) return s;
+    if (placed) {
+      finishHashing();
+      if (!textHash || (eventsPlaced && !eventsHash))
+        return makeError(file.path(), "cannot read back the columns the load placed");
+      w.placed(BlockKind::ArgsText, placed->text.offset, placed->textBytes, *textHash);
+      if (auto s = step(Ok{}); !s) return s;
+      if (eventsPlaced) {
+        w.placed(BlockKind::Events, placed->eventsOffset, placed->eventBytes, *eventsHash);
+        if (auto s = step(Ok{}); !s) return s;
+      }
+      return Ok{};
+    }
     if (auto s = w.begin(BlockKind::ArgsText); !s) return s;
     trace.args.forEachTextPiece(put);
     if (!failed) return failed;
     w.end();
-    if (auto s = step(Ok{}); !s) return s;
-  }
+    return step(Ok{});
+  }();
+  finishHashing();
+  if (!status) return status;
+  w.sortDirectory();
   const std::uint64_t directoryOffset = w.offset();
   const auto& dir = w.directory();
   const std::string_view dirBytes(reinterpret_cast<const char*>(dir.data()),
@@ -527,7 +609,45 @@ Status writeTraceCache(const Trace& trace, const SourceIdentity& identity,
   f.fileBytes = w.offset() + sizeof f;
   std::memcpy(f.magic, kEndMagic, sizeof kEndMagic);
   if (auto s = w.raw({reinterpret_cast<const char*>(&f), sizeof f}); !s) return s;
-  return file->commit();
+  // The placed columns' regions were allocated in whole steps that may reach past the footer.
+  if (placed)
+    if (auto s = file.resize(f.fileBytes); !s) return s;
+  return file.commit();
+}
+
+// Not synced to the disk: a cache torn by a power loss fails its checksums and is rebuilt.
+Result<AtomicFile> createCacheFile(const std::string& cachePath) {
+  AtomicFileOptions options;
+  options.durable = false;
+  return AtomicFile::create(cachePath, options);
+}
+
+}  // namespace
+
+Status writeTraceCache(const Trace& trace, const SourceIdentity& identity,
+                       const std::string& cachePath,
+                       const std::function<void(int blocksWritten)>& afterBlock) {
+  auto file = createCacheFile(cachePath);
+  if (!file) return file.error();
+  return writeCacheInto(*file, trace, identity, nullptr, afterBlock);
+}
+
+Result<std::unique_ptr<TraceCacheDraft>> TraceCacheDraft::create(const std::string& cachePath) {
+  auto file = createCacheFile(cachePath);
+  if (!file) return file.error();
+  auto draft = std::unique_ptr<TraceCacheDraft>(new TraceCacheDraft(std::move(*file)));
+  // The header's page stays before the text: the text's mapping starts at a page boundary.
+  draft->columns_.text = {draft->file_.descriptor(),
+                          static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE))};
+  return draft;
+}
+
+TraceCacheDraft::TraceCacheDraft(AtomicFile file) : file_(std::move(file)) {}
+TraceCacheDraft::~TraceCacheDraft() = default;
+
+Status TraceCacheDraft::finish(const Trace& trace, const SourceIdentity& identity,
+                               const std::function<void(int blocksWritten)>& afterBlock) {
+  return writeCacheInto(file_, trace, identity, &columns_, afterBlock);
 }
 
 Result<Trace> readTraceCache(const std::string& cachePath, const SourceIdentity& identity,
@@ -573,6 +693,8 @@ Result<Trace> readTraceCache(const std::string& cachePath, const SourceIdentity&
       return refuse("damaged (a block lies outside the file)");
     blocks[e.kind] = {base + e.offset, e.bytes};
   }
+  if (!onlyZerosBetween(dir, base, sizeof(Header), f.directoryOffset))
+    return refuse("damaged (the blocks overlap, or bytes between them are not zero)");
   const auto hashOf = [&](BlockKind kind) { return dir[static_cast<std::size_t>(kind) - 1].hash; };
   const std::string_view argsOffsets = blocks[static_cast<int>(BlockKind::ArgsOffsets)];
   const std::string_view argsText = blocks[static_cast<int>(BlockKind::ArgsText)];

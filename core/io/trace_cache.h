@@ -5,26 +5,30 @@
 // again. The file is keyed by the source's identity (size, mtime, a hash of its first and last
 // MiB), versioned, and every block carries a checksum: a cache from another version, of another
 // file or damaged (truncated, a killed writer, flipped bits) is refused and rebuilt, never
-// trusted. It is written to a temporary file and renamed into place after fsync, so a writer
-// killed halfway leaves no cache behind. Every column (events, flows, instants, args text and
-// offsets) stays mapped (model/column.h) and is checked from the file without touching the
-// mapping, so a reopen costs the small model's memory and the pages a view reads.
+// trusted. It is written to a temporary file and renamed into place (not synced: a cache torn by
+// a power loss fails its checksums), so a writer killed halfway leaves no cache behind. Every
+// column (events, flows, instants, args text and offsets) stays mapped (model/column.h) and is
+// checked from the file without touching the mapping, so a reopen costs the small model's memory
+// and the pages a view reads.
 //
 // Format (native byte order, refused where the order or the model's layout differs):
 //   header (64 bytes): magic "SUTRATC1", format version, the sizes of Event, Flow and Instant,
 //                      the source's size, mtime in ns and head/tail hash, a byte-order mark
-//   blocks, each at a 64-byte boundary: model (meta, names, categories, lanes, counters,
-//                      problems, encoded field by field), events, flows, instants,
+//   blocks, each at a 64-byte boundary, in any order (a streaming load's args text and events
+//                      come first, from the second page): model (meta, names, categories, lanes,
+//                      counters, problems, encoded field by field), events, flows, instants,
 //                      args offsets (u64, count + 1), args text
-//   directory: one entry a block {kind, offset, bytes, XXH3-64 of the bytes}
-//   footer (32 bytes): directory offset, block count, XXH3-64 of header + directory, the file's
+//   directory: one entry a block {kind, offset, bytes, XXH3-64 of the bytes}, in kind order
+//   footer (40 bytes): directory offset, block count, XXH3-64 of header + directory, the file's
 //                      size, magic "SUTRAEND"
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "io/kineto_reader.h"
 #include "model/trace.h"
+#include "util/atomic_file.h"
 #include "util/result.h"
 
 namespace sutra {
@@ -49,10 +53,10 @@ struct TraceCacheOptions {
   // others are removed until they fit (a cache used is marked so by its mtime).
   std::uint64_t maxFolderBytes = std::uint64_t{32} << 30;
   // Files at least this big are read by the streaming load (kineto_reader.h's spillFolder)
-  // straight into the cache, in bounded memory, and opened from it. By default every file that
-  // is cached: on a 1 GB trace the streaming load takes no longer than the load into memory and
-  // the cache written (1.2-2.2 s against 1.9-2.4 s, docs/performance.md) at half its peak (0.34x
-  // the file against 0.73x), and it opens files bigger than memory.
+  // straight into the cache (TraceCacheDraft), in bounded memory, and opened from it. By default
+  // every file that is cached: on a 1 GB trace the streaming load is faster than the load into
+  // memory with the cache written after it (docs/performance.md) at half its peak (0.35x the
+  // file against 0.73x), and it opens files bigger than memory.
   std::uint64_t streamFromBytes = 0;
   // The defaults, changed by SUTRA_CACHE ("0"/"off": never; "always": any size),
   // SUTRA_CACHE_STREAM ("1"/"always": stream every cached file; "0"/"never": none),
@@ -70,6 +74,26 @@ std::string traceCachePath(const std::string& source, const std::string& folder)
 Status writeTraceCache(const Trace& trace, const SourceIdentity& identity,
                        const std::string& cachePath,
                        const std::function<void(int blocksWritten)>& afterBlock = {});
+// A trace cache being written by a streaming load: the load lays its two largest columns, the
+// args text and the events, straight into the cache's temporary file (columns() is the load's
+// KinetoReadOptions::inPlace), and finish() writes the rest after them and renames the file into
+// place, so that they are written once instead of spilled and then copied (the first open's
+// largest cost on a 1 GB trace: docs/performance.md). Destroyed unfinished, it leaves nothing.
+class TraceCacheDraft {
+ public:
+  static Result<std::unique_ptr<TraceCacheDraft>> create(const std::string& cachePath);
+  ~TraceCacheDraft();
+  KinetoReadOptions::InPlaceColumns* columns() { return &columns_; }
+  // `trace` is what the load that was given columns() returned.
+  Status finish(const Trace& trace, const SourceIdentity& identity,
+                const std::function<void(int blocksWritten)>& afterBlock = {});
+
+ private:
+  explicit TraceCacheDraft(AtomicFile file);
+  AtomicFile file_;
+  KinetoReadOptions::InPlaceColumns columns_;
+};
+
 // The trace in the cache at `cachePath`, made from a source with `identity`; an Error saying why
 // the cache is refused (missing, another version or source, truncated, a checksum that does not
 // match, inconsistent indices).

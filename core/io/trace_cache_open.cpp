@@ -131,6 +131,12 @@ CachedTraceRead streamIntoCache(const std::string& path, const SourceIdentity& i
     return read;
   }
   options.spillFolder = folder;
+  auto draft = TraceCacheDraft::create(cachePath);
+  if (!draft) {
+    read.note = "trace cache not written (" + draft.error().message + ")";
+    return read;
+  }
+  options.inPlace = (*draft)->columns();
   try {
     Result<Trace> spilled = readKinetoTrace(path, options, progress);
     if (!spilled) {
@@ -143,7 +149,7 @@ CachedTraceRead streamIntoCache(const std::string& path, const SourceIdentity& i
       read.note = "the file changed while it was read: no cache written";
       return read;
     }
-    if (auto written = writeTraceCache(*spilled, identity, cachePath); !written) {
+    if (auto written = (*draft)->finish(*spilled, identity); !written) {
       read.trace = written.error();
       read.note = "trace cache not written (" + written.error().message + ")";
       return read;

@@ -43,10 +43,11 @@ struct ArgsStore::Spill {
   }
 };
 
-ArgsStore ArgsStore::spilling(const std::string& folder) {
+ArgsStore ArgsStore::spilling(const std::string& folder, std::optional<FileRegion> text) {
   ArgsStore store;
   store.spill_ = std::make_shared<Spill>(
-      Spill{MappedArray<char>::fileBacked(folder), MappedArray<std::uint64_t>::fileBacked(folder)});
+      Spill{text ? MappedArray<char>::inFile(*text) : MappedArray<char>::fileBacked(folder),
+            MappedArray<std::uint64_t>::fileBacked(folder)});
   store.spill_->offsets.push_back(0);
   return store;
 }

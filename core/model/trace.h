@@ -21,6 +21,7 @@
 #include "model/problems.h"
 #include "model/string_table.h"
 #include "model/time.h"
+#include "util/file_region.h"
 
 namespace sutra {
 
@@ -134,7 +135,9 @@ class ArgsStore {
   // An empty store whose entries go to unnamed temporary files in `folder` as they are added
   // (util/mapped_array.h's file-backed arrays): a streaming load's args, most of a trace's bytes,
   // never held in memory. Throws std::runtime_error where the folder takes no temporary file.
-  static ArgsStore spilling(const std::string& folder);
+  // With `text` given, the text goes to that region of a file instead (a trace cache being
+  // written: io/trace_cache.h keeps it where it lies); bytes() is then how far it reaches.
+  static ArgsStore spilling(const std::string& folder, std::optional<FileRegion> text = {});
 
   // An empty store that serves `count` entries from memory `owner` keeps alive (a mapped trace
   // cache, io/trace_cache.h): entry i is text[offsets[i], offsets[i + 1]). Nothing is copied, so

@@ -230,6 +230,38 @@ Status AtomicFile::write(std::string_view bytes) {
   return Ok{};
 }
 
+Status AtomicFile::writeAt(std::uint64_t offset, std::string_view bytes) {
+  State& s = *state_;
+  if (s.failed) return makeError(s.path, s.failure);
+  if (s.gz) return makeError(s.path, "a gzipped file is written front to back");
+  while (!bytes.empty()) {
+    const ssize_t n = ::pwrite(s.fd, bytes.data(), bytes.size(), static_cast<off_t>(offset));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      s.failed = true;
+      s.failure = std::string("write failed: ") + std::strerror(errno);
+      return makeError(s.path, s.failure);
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+    offset += static_cast<std::uint64_t>(n);
+  }
+  return Ok{};
+}
+
+Status AtomicFile::resize(std::uint64_t bytes) {
+  State& s = *state_;
+  if (s.failed) return makeError(s.path, s.failure);
+  if (s.gz) return makeError(s.path, "a gzipped file is written front to back");
+  if (::ftruncate(s.fd, static_cast<off_t>(bytes)) != 0) {
+    s.failed = true;
+    s.failure = std::string("write failed: ") + std::strerror(errno);
+    return makeError(s.path, s.failure);
+  }
+  return Ok{};
+}
+
+int AtomicFile::descriptor() const { return state_->gz ? -1 : state_->fd; }
+
 Status AtomicFile::commit() {
   State& s = *state_;
   if (s.failed) {

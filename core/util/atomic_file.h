@@ -4,6 +4,7 @@
 // bytes go to a temporary file beside the target, which is renamed into place only when all of it
 // is written, so a reader never sees half a file and a failure leaves nothing behind. An output
 // that is one of the inputs it was made from is refused before anything is written.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -36,6 +37,13 @@ class AtomicFile {
   ~AtomicFile();  // an uncommitted file is removed
 
   Status write(std::string_view bytes);
+  // A file laid out by offset rather than written front to back (a trace cache, whose largest
+  // columns a streaming load maps in place through descriptor()): `bytes` at `offset`, and the
+  // file cut or grown to `bytes` long. Not for a gzipped file.
+  Status writeAt(std::uint64_t offset, std::string_view bytes);
+  Status resize(std::uint64_t bytes);
+  // The temporary file's descriptor, until commit(); -1 for a gzipped file.
+  int descriptor() const;
   // Flushes, syncs and renames the temporary file to the target. After a failure nothing is left.
   Status commit();
 

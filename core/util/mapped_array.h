@@ -11,13 +11,18 @@
 // instead (O_TMPFILE: gone with the process, whatever kills it): its pages are the page cache's,
 // written back and dropped by the kernel under memory pressure, so a streaming load of a trace
 // bigger than memory holds its columns on disk. dropResidentBefore() unmaps what was written.
+// An array placed in a region of a file someone else owns (inFile(): a trace cache being written,
+// whose largest columns the streaming load lays where the cache keeps them) grows there, from a
+// page boundary, and leaves the file as it is when released.
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <stdexcept>
@@ -25,6 +30,8 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "util/file_region.h"
 
 namespace sutra {
 
@@ -63,6 +70,20 @@ class MappedArray {
     if (a.fd_ < 0)
       throw std::runtime_error(folder + ": cannot make a temporary file (" + std::strerror(errno) +
                                ")");
+    return a;
+  }
+  // An empty array whose values lie in `region` of a file it does not own, growing there; the
+  // file is neither truncated nor closed by the array. Throws std::runtime_error where the
+  // descriptor cannot be duplicated or the offset is not a page boundary.
+  static MappedArray inFile(FileRegion region) {
+    if (region.offset % pageBytes() != 0)
+      throw std::runtime_error("an array in a file starts at a page boundary");
+    MappedArray a;
+    a.fd_ = ::fcntl(region.fd, F_DUPFD_CLOEXEC, 0);
+    if (a.fd_ < 0)
+      throw std::runtime_error(std::string("cannot share a file: ") + std::strerror(errno));
+    a.fileOffset_ = region.offset;
+    a.ownsFile_ = false;
     return a;
   }
   bool isFileBacked() const { return fd_ >= 0; }
@@ -145,6 +166,8 @@ class MappedArray {
     std::swap(capacity_, other.capacity_);
     std::swap(mappedBytes_, other.mappedBytes_);
     std::swap(fd_, other.fd_);
+    std::swap(fileOffset_, other.fileOffset_);
+    std::swap(ownsFile_, other.ownsFile_);
   }
   static std::size_t pageBytes() { return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)); }
 
@@ -156,15 +179,16 @@ class MappedArray {
     // The file's blocks are allocated now, not when a page is first written: a full disk is an
     // error here rather than a SIGBUS at a write through the mapping.
     if (fd_ >= 0) {
-      int err = ::posix_fallocate(fd_, 0, static_cast<off_t>(bytes));
-      if (err == EOPNOTSUPP || err == EINVAL)
-        err = ::ftruncate(fd_, static_cast<off_t>(bytes)) == 0 ? 0 : errno;
+      const auto end = static_cast<off_t>(fileOffset_ + bytes);
+      int err = ::posix_fallocate(fd_, static_cast<off_t>(fileOffset_), static_cast<off_t>(bytes));
+      if (err == EOPNOTSUPP || err == EINVAL) err = growFileTo(end);
       if (err != 0)
         throw std::runtime_error(std::string("cannot grow a temporary file: ") +
                                  std::strerror(err));
     }
     void* p = data_      ? ::mremap(data_, mappedBytes_, bytes, MREMAP_MAYMOVE)
-              : fd_ >= 0 ? ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0)
+              : fd_ >= 0 ? ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd_,
+                                  static_cast<off_t>(fileOffset_))
                          : ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
                                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
@@ -180,9 +204,18 @@ class MappedArray {
     capacity_ = bytes / sizeof(T);
   }
 
+  // A file system without fallocate: the file made long enough (never shorter: another array's
+  // region may lie beyond this one's).
+  int growFileTo(off_t end) {
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) return errno;
+    if (st.st_size >= end) return 0;
+    return ::ftruncate(fd_, end) == 0 ? 0 : errno;
+  }
+
   void release() {
     if (data_) ::munmap(data_, mappedBytes_);
-    if (fd_ >= 0 && mappedBytes_ > 0) {
+    if (fd_ >= 0 && ownsFile_ && mappedBytes_ > 0) {
       // The file's blocks are freed now; the unnamed file goes with the descriptor at the latest.
       const int truncated = ::ftruncate(fd_, 0);
       (void)truncated;
@@ -195,7 +228,9 @@ class MappedArray {
   std::size_t size_ = 0;
   std::size_t capacity_ = 0;
   std::size_t mappedBytes_ = 0;
-  int fd_ = -1;  // the temporary file of a file-backed array
+  int fd_ = -1;  // the temporary file of a file-backed array, or a duplicate of inFile()'s
+  std::uint64_t fileOffset_ = 0;  // where the values start in that file
+  bool ownsFile_ = true;          // fileBacked(): the file is this array's alone
 };
 
 }  // namespace sutra

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "util/mapped_array.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -88,6 +91,42 @@ TEST(MappedArray, AFileBackedArrayKeepsItsValuesThroughDroppedPagesAndLeavesNoFi
                           std::filesystem::directory_iterator()),
             filesBefore);
   EXPECT_THROW(MappedArray<Pair>::fileBacked("/dev/full/none"), std::runtime_error);
+  std::filesystem::remove_all(folder);
+}
+
+// A trace cache being written lends regions of its file to a streaming load's arrays: each grows
+// in its own region, from its page boundary, and none truncates or closes the file it shares.
+TEST(MappedArray, ArraysInRegionsOfAFileTheyShareKeepTheirValuesThereAndLeaveTheFile) {
+  std::string folder = ::testing::TempDir() + "/mapped-array-XXXXXX";
+  ASSERT_NE(::mkdtemp(folder.data()), nullptr);
+  const std::string path = folder + "/shared";
+  const int fd = ::open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+  ASSERT_GE(fd, 0);
+  const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  constexpr std::uint32_t kCount = 100'000;  // grown several times past the first megabyte
+  const std::uint64_t secondOffset = page + ((kCount * sizeof(Pair) + page - 1) / page) * page;
+  {
+    auto first = MappedArray<Pair>::inFile({fd, page});
+    for (std::uint32_t i = 0; i < kCount; ++i) first.push_back({i, 2 * i});
+    auto second = MappedArray<Pair>::inFile({fd, secondOffset});
+    for (std::uint32_t i = 0; i < 10; ++i) second.push_back({i, 3 * i});
+    first.dropResident(0, first.size());  // back from the file when read
+    EXPECT_EQ(first[kCount - 1].value, 2 * (kCount - 1));
+    EXPECT_EQ(second[9].value, 27u);
+  }
+  struct stat st {};
+  ASSERT_EQ(::fstat(fd, &st), 0);  // still open, and not cut short
+  EXPECT_GE(static_cast<std::uint64_t>(st.st_size), secondOffset + 10 * sizeof(Pair));
+  Pair read{};
+  ASSERT_EQ(::pread(fd, &read, sizeof read, static_cast<off_t>(page + 7 * sizeof(Pair))),
+            static_cast<ssize_t>(sizeof read));
+  EXPECT_EQ(read.value, 14u);
+  ASSERT_EQ(::pread(fd, &read, sizeof read, static_cast<off_t>(secondOffset + 9 * sizeof(Pair))),
+            static_cast<ssize_t>(sizeof read));
+  EXPECT_EQ(read.value, 27u);
+  EXPECT_THROW(MappedArray<Pair>::inFile({fd, 100}), std::runtime_error);  // not a page boundary
+  EXPECT_THROW(MappedArray<Pair>::inFile({-1, 0}), std::runtime_error);
+  ::close(fd);
   std::filesystem::remove_all(folder);
 }
 

@@ -12,6 +12,8 @@
 #include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <optional>
+#include <string>
 
 namespace sutra {
 namespace fs = std::filesystem;
@@ -128,6 +130,29 @@ struct AtomicFile::State {
     pendingSlot = -1;
   }
 
+  // The first failure, remembered: every later write and the commit give it again.
+  Status fail(std::string why) {
+    failed = true;
+    failure = std::move(why);
+    return makeError(path, failure);
+  }
+
+  // All of `bytes` at the file's end (write(2)), or at `offset` (pwrite(2)).
+  Status writeAll(std::string_view bytes, std::optional<std::uint64_t> offset) {
+    while (!bytes.empty()) {
+      const ssize_t n = offset
+                            ? ::pwrite(fd, bytes.data(), bytes.size(), static_cast<off_t>(*offset))
+                            : ::write(fd, bytes.data(), bytes.size());
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return fail(errnoText("write failed", errno));
+      }
+      bytes.remove_prefix(static_cast<std::size_t>(n));
+      if (offset) *offset += static_cast<std::uint64_t>(n);
+    }
+    return Ok{};
+  }
+
   // gzwrite / gzclose failed: zlib's reason, or the system's when it was a write error.
   std::string gzipFailure(int errnoAfter) const {
     int code = Z_OK;
@@ -205,26 +230,12 @@ Result<AtomicFile> AtomicFile::create(const std::string& path, const AtomicFileO
 Status AtomicFile::write(std::string_view bytes) {
   State& s = *state_;
   if (s.failed) return makeError(s.path, s.failure);
+  if (!s.gz) return s.writeAll(bytes, std::nullopt);
   while (!bytes.empty()) {
-    if (s.gz) {
-      const unsigned chunk = static_cast<unsigned>(std::min<std::size_t>(bytes.size(), 1u << 30));
-      errno = 0;
-      const int n = gzwrite(s.gz, bytes.data(), chunk);
-      if (n <= 0) {
-        s.failed = true;
-        s.failure = s.gzipFailure(errno);
-        return makeError(s.path, s.failure);
-      }
-      bytes.remove_prefix(static_cast<std::size_t>(n));
-      continue;
-    }
-    const ssize_t n = ::write(s.fd, bytes.data(), bytes.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      s.failed = true;
-      s.failure = std::string("write failed: ") + std::strerror(errno);
-      return makeError(s.path, s.failure);
-    }
+    const unsigned chunk = static_cast<unsigned>(std::min<std::size_t>(bytes.size(), 1u << 30));
+    errno = 0;
+    const int n = gzwrite(s.gz, bytes.data(), chunk);
+    if (n <= 0) return s.fail(s.gzipFailure(errno));
     bytes.remove_prefix(static_cast<std::size_t>(n));
   }
   return Ok{};
@@ -234,29 +245,15 @@ Status AtomicFile::writeAt(std::uint64_t offset, std::string_view bytes) {
   State& s = *state_;
   if (s.failed) return makeError(s.path, s.failure);
   if (s.gz) return makeError(s.path, "a gzipped file is written front to back");
-  while (!bytes.empty()) {
-    const ssize_t n = ::pwrite(s.fd, bytes.data(), bytes.size(), static_cast<off_t>(offset));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      s.failed = true;
-      s.failure = std::string("write failed: ") + std::strerror(errno);
-      return makeError(s.path, s.failure);
-    }
-    bytes.remove_prefix(static_cast<std::size_t>(n));
-    offset += static_cast<std::uint64_t>(n);
-  }
-  return Ok{};
+  return s.writeAll(bytes, offset);
 }
 
 Status AtomicFile::resize(std::uint64_t bytes) {
   State& s = *state_;
   if (s.failed) return makeError(s.path, s.failure);
   if (s.gz) return makeError(s.path, "a gzipped file is written front to back");
-  if (::ftruncate(s.fd, static_cast<off_t>(bytes)) != 0) {
-    s.failed = true;
-    s.failure = std::string("write failed: ") + std::strerror(errno);
-    return makeError(s.path, s.failure);
-  }
+  if (::ftruncate(s.fd, static_cast<off_t>(bytes)) != 0)
+    return s.fail(errnoText("write failed", errno));
   return Ok{};
 }
 

@@ -243,20 +243,23 @@ TEST(TraceCache, ATruncatedOrDamagedCacheIsDetected) {
   EXPECT_TRUE(sutra::readTraceCache(cachePath, *identity, source));
 }
 
-TEST(TraceCache, AWriterKilledHalfwayLeavesNoCacheThatIsTrusted) {
+// `write` writes the cache of kineto/basic.json to the path it is given, calling its second
+// argument after each of the 6 blocks; a child doing so is killed before it starts and after each
+// block: no cache is left that would be trusted, and the next open rebuilds it.
+void expectAKilledWriterLeavesNoTrustedCache(
+    const std::function<void(const std::string&, const std::function<void(int)>&)>& write) {
   sutra::test::TempDir dir;
   const std::string source = sutra::test::fixture("kineto/basic.json");
   const TraceCacheOptions cache = cacheIn(dir);
+  fs::create_directories(cache.folder);
   const std::string cachePath = sutra::traceCachePath(source, cache.folder);
-  auto trace = sutra::readKinetoTrace(source);
-  ASSERT_TRUE(trace);
   auto identity = sutra::sourceIdentity(source);
   ASSERT_TRUE(identity);
   for (int killAfter = 0; killAfter <= 6; ++killAfter) {
     const pid_t child = ::fork();
     if (child == 0) {
       if (killAfter == 0) ::raise(SIGKILL);
-      (void)sutra::writeTraceCache(*trace, *identity, cachePath, [&](int blocks) {
+      write(cachePath, [&](int blocks) {
         if (blocks == killAfter) ::raise(SIGKILL);
       });
       ::_exit(0);  // not reached: every block count up to 6 kills
@@ -269,8 +272,21 @@ TEST(TraceCache, AWriterKilledHalfwayLeavesNoCacheThatIsTrusted) {
     auto read = openCached(source, cache);
     ASSERT_TRUE(read.trace);
     EXPECT_FALSE(read.fromCache);
+    EXPECT_EQ(read.note, "");
     fs::remove(cachePath);
   }
+}
+
+TEST(TraceCache, AWriterKilledHalfwayLeavesNoCacheThatIsTrusted) {
+  const std::string source = sutra::test::fixture("kineto/basic.json");
+  auto trace = sutra::readKinetoTrace(source);
+  ASSERT_TRUE(trace);
+  auto identity = sutra::sourceIdentity(source);
+  ASSERT_TRUE(identity);
+  expectAKilledWriterLeavesNoTrustedCache(
+      [&](const std::string& cachePath, const std::function<void(int)>& afterBlock) {
+        (void)sutra::writeTraceCache(*trace, *identity, cachePath, afterBlock);
+      });
 }
 
 // The streaming load into a cache being written (TraceCacheDraft): `afterBlock` as finish() takes
@@ -328,35 +344,10 @@ TEST(TraceCache, TheStreamingLoadLaysTheArgsTextAndEventsWhereTheCacheKeepsThem)
 }
 
 TEST(TraceCache, AStreamingWriterKilledHalfwayLeavesNoCacheThatIsTrusted) {
-  sutra::test::TempDir dir;
-  const std::string source = sutra::test::fixture("kineto/basic.json");
-  const TraceCacheOptions cache = cacheIn(dir);
-  fs::create_directories(cache.folder);
-  const std::string cachePath = sutra::traceCachePath(source, cache.folder);
-  auto identity = sutra::sourceIdentity(source);
-  ASSERT_TRUE(identity);
-  for (int killAfter = 0; killAfter <= 6; ++killAfter) {
-    const pid_t child = ::fork();
-    if (child == 0) {
-      if (killAfter == 0) ::raise(SIGKILL);
-      (void)streamIntoDraft(source, cachePath, [&](int blocks) {
-        if (blocks == killAfter) ::raise(SIGKILL);
+  expectAKilledWriterLeavesNoTrustedCache(
+      [](const std::string& cachePath, const std::function<void(int)>& afterBlock) {
+        (void)streamIntoDraft(sutra::test::fixture("kineto/basic.json"), cachePath, afterBlock);
       });
-      ::_exit(0);  // not reached: every block count up to 6 kills
-    }
-    int status = 0;
-    ASSERT_EQ(::waitpid(child, &status, 0), child);
-    ASSERT_TRUE(WIFSIGNALED(status)) << "killed after block " << killAfter;
-    EXPECT_FALSE(fs::exists(cachePath)) << "killed after block " << killAfter;
-    EXPECT_FALSE(sutra::readTraceCache(cachePath, *identity, source));
-    TraceCacheOptions streaming = cache;
-    streaming.streamFromBytes = 0;
-    auto read = openCached(source, streaming);
-    ASSERT_TRUE(read.trace);
-    EXPECT_FALSE(read.fromCache);
-    EXPECT_EQ(read.note, "");
-    fs::remove(cachePath);
-  }
 }
 
 TEST(TraceCache, AFolderThatCannotBeWrittenKeepsTheTraceInMemoryWithANote) {

@@ -454,8 +454,10 @@ std::string errnoText(const std::string& what, int err) { return what + ": " + s
 // less than a page before the first block and under 64 bytes after each.
 bool onlyZerosBetween(std::vector<DirectoryEntry> dir, const char* base, std::uint64_t from,
                       std::uint64_t to) {
-  std::sort(dir.begin(), dir.end(),
-            [](const DirectoryEntry& a, const DirectoryEntry& b) { return a.offset < b.offset; });
+  std::sort(dir.begin(), dir.end(), [](const DirectoryEntry& a, const DirectoryEntry& b) {
+    // An empty block may share its offset with the next one: it comes first.
+    return a.offset != b.offset ? a.offset < b.offset : a.bytes < b.bytes;
+  });
   const auto zeros = [&](std::uint64_t begin, std::uint64_t end) {
     return std::all_of(base + begin, base + end, [](char c) { return c == 0; });
   };

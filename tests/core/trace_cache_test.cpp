@@ -343,6 +343,28 @@ TEST(TraceCache, TheStreamingLoadLaysTheArgsTextAndEventsWhereTheCacheKeepsThem)
     EXPECT_EQ(entry.path().string(), cachePath);
 }
 
+// A trace without any args: the empty args text and the events start at the same page.
+TEST(TraceCache, AStreamedTraceWithoutArgsIsCachedAndReadBack) {
+  sutra::test::TempDir dir;
+  const std::string source = dir.file("no-args.json");
+  writeAll(source, R"({"traceEvents": [
+    {"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 5},
+    {"ph": "X", "name": "b", "pid": 1, "tid": 1, "ts": 2, "dur": 1}]})");
+  fs::create_directories(dir.file("cache"));
+  const std::string cachePath = sutra::traceCachePath(source, dir.file("cache"));
+  KinetoReadOptions::InPlaceColumns placed;
+  auto written = streamIntoDraft(source, cachePath, {}, &placed);
+  ASSERT_TRUE(written) << written.error().message;
+  EXPECT_EQ(placed.textBytes, 0u);
+  EXPECT_EQ(placed.eventsOffset, placed.text.offset);
+  auto identity = sutra::sourceIdentity(source);
+  ASSERT_TRUE(identity);
+  auto cached = sutra::readTraceCache(cachePath, *identity, source);
+  ASSERT_TRUE(cached) << cached.error().message;
+  EXPECT_EQ(cached->events.size(), 2u);
+  EXPECT_EQ(sutra::test::traceDigest(std::as_const(*cached)), parsedDigest(source));
+}
+
 TEST(TraceCache, AStreamingWriterKilledHalfwayLeavesNoCacheThatIsTrusted) {
   expectAKilledWriterLeavesNoTrustedCache(
       [](const std::string& cachePath, const std::function<void(int)>& afterBlock) {

@@ -60,9 +60,10 @@ bool keepFolderUnder(const std::string& folder, const std::string& kept, std::ui
   return true;
 }
 
-// A writer killed halfway leaves its temporary file (AtomicFile's ".NAME.tmp-XXXXXX"), never
-// trusted but as big as a cache: removed before the next write of the same cache, once it is old
-// enough that no live writer can still be filling it.
+// A writer killed halfway on a file system without unnamed files (O_TMPFILE), or in the moment
+// between naming its file and renaming it, leaves its temporary file (AtomicFile's
+// ".NAME.tmp-XXXXXX"), never trusted but as big as a cache: removed before the next write of the
+// same cache, once it is old enough that no live writer can still be filling it.
 void removeStaleTemporaries(const std::string& cachePath) {
   const fs::path target(cachePath);
   const std::string prefix = "." + target.filename().string() + ".tmp-";

@@ -112,7 +112,11 @@ std::string errnoText(const char* what, int err) {
 struct AtomicFile::State {
   bool durable = true;  // AtomicFileOptions::durable
   std::string path;
-  std::string tmp;
+  std::string tmp;          // the temporary file's name, while it has one
+  std::string tmpTemplate;  // ".NAME.tmp-XXXXXX" beside the target
+  // Made with O_TMPFILE: the file has no name until commit(), so a writer killed before it (a
+  // crash, an out-of-memory kill during a long streaming load) leaves nothing in the folder.
+  bool unnamed = false;
   int fd = -1;
   gzFile gz = nullptr;   // writes through a dup of fd
   int pendingSlot = -1;  // in gPending while the temporary file exists
@@ -128,6 +132,26 @@ struct AtomicFile::State {
     tmp.clear();
     unregisterPending(pendingSlot);
     pendingSlot = -1;
+  }
+
+  // An unnamed file's temporary name, given at commit (linkat through /proc/self/fd): an error,
+  // or empty.
+  std::string nameTheUnnamedFile() {
+    tmp = tmpTemplate;
+    const int placeholder = ::mkstemp(tmp.data());  // a name nobody else has
+    if (placeholder < 0) {
+      tmp.clear();
+      return errnoText("cannot name the temporary file", errno);
+    }
+    ::close(placeholder);
+    ::unlink(tmp.c_str());
+    const std::string self = "/proc/self/fd/" + std::to_string(fd);
+    if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, tmp.c_str(), AT_SYMLINK_FOLLOW) != 0) {
+      tmp.clear();
+      return errnoText("cannot name the temporary file", errno);
+    }
+    pendingSlot = registerPending(tmp);
+    return {};
   }
 
   // The first failure, remembered: every later write and the commit give it again.
@@ -204,14 +228,22 @@ Result<AtomicFile> AtomicFile::create(const std::string& path, const AtomicFileO
   auto state = std::make_unique<State>();
   state->path = path;
   state->durable = options.durable;
-  state->tmp = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
-  state->fd = ::mkstemp(state->tmp.data());
-  if (state->fd < 0) {
-    state->tmp.clear();
-    return makeError(
-        path, "cannot create a temporary file in " + dir.string() + ": " + std::strerror(errno));
+  state->tmpTemplate = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
+  // Unnamed where the file system makes such files and /proc can name them at commit; else a
+  // named temporary file, removed on failure, at SIGINT / SIGTERM, or as stale by its owner.
+  state->fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+  state->unnamed = state->fd >= 0 && ::access("/proc/self/fd", X_OK) == 0;
+  if (!state->unnamed) {
+    if (state->fd >= 0) ::close(state->fd);
+    state->tmp = state->tmpTemplate;
+    state->fd = ::mkstemp(state->tmp.data());
+    if (state->fd < 0) {
+      state->tmp.clear();
+      return makeError(
+          path, "cannot create a temporary file in " + dir.string() + ": " + std::strerror(errno));
+    }
+    state->pendingSlot = registerPending(state->tmp);
   }
-  state->pendingSlot = registerPending(state->tmp);
   ::fchmod(state->fd, 0644);
   if (options.gzip) {
     // gzdopen takes the descriptor; dup so that commit() can still fsync it.
@@ -276,6 +308,7 @@ Status AtomicFile::commit() {
     s.gz = nullptr;
   }
   if (why.empty() && s.durable && ::fsync(s.fd) != 0) why = errnoText("write failed", errno);
+  if (why.empty() && s.unnamed) why = s.nameTheUnnamedFile();
   if (::close(s.fd) != 0 && why.empty()) why = errnoText("write failed", errno);
   s.fd = -1;
   // The target may have become something else since create() (a FIFO, a link): checked again.

@@ -2,10 +2,13 @@
 // Every export goes through AtomicFile: whole files or nothing, never over an input.
 #include "util/atomic_file.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -74,6 +77,33 @@ TEST_F(AtomicFileTest, AnUncommittedFileLeavesTheOldTargetAndNoTemporary) {
     ASSERT_TRUE(file->write("half of the new"));
   }  // dropped without commit, as after an error or a cancel
   EXPECT_EQ(slurp(path("out.json")), "old");
+  EXPECT_EQ(entries(), 1u);
+}
+
+// A writer killed outright (SIGKILL: a crash, an out-of-memory kill during a long streaming load)
+// runs no cleanup: where the file system makes unnamed files, its temporary never had a name.
+TEST_F(AtomicFileTest, AWriterKilledBeforeItsCommitLeavesNothingWhereFilesCanBeUnnamed) {
+  const int probe = ::open(dir_.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (probe < 0) GTEST_SKIP() << dir_ << " makes no unnamed files (O_TMPFILE)";
+  ::close(probe);
+  ASSERT_TRUE(writeFileAtomically(path("out.json"), "old"));
+  const pid_t child = ::fork();
+  if (child == 0) {
+    auto file = AtomicFile::create(path("out.json"));
+    if (file && file->write("half of the new")) ::raise(SIGKILL);
+    ::_exit(1);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(slurp(path("out.json")), "old");
+  EXPECT_EQ(entries(), 1u);
+  // And a committed one is whole, under its name, with the usual permissions.
+  ASSERT_TRUE(writeFileAtomically(path("out.json"), "new"));
+  EXPECT_EQ(slurp(path("out.json")), "new");
+  EXPECT_EQ(fs::status(path("out.json")).permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
+                fs::perms::others_read);
   EXPECT_EQ(entries(), 1u);
 }
 

@@ -5,6 +5,7 @@
 // leaves the trace in memory with a note.
 #include "io/trace_cache.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -269,6 +270,12 @@ void expectAKilledWriterLeavesNoTrustedCache(
     ASSERT_TRUE(WIFSIGNALED(status)) << "killed after block " << killAfter;
     EXPECT_FALSE(fs::exists(cachePath)) << "killed after block " << killAfter;
     EXPECT_FALSE(sutra::readTraceCache(cachePath, *identity, source));
+    // Nor a temporary file, where the folder makes unnamed ones (util/atomic_file.h).
+    if (const int probe = ::open(cache.folder.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+        probe >= 0) {
+      ::close(probe);
+      EXPECT_TRUE(fs::is_empty(cache.folder)) << "killed after block " << killAfter;
+    }
     auto read = openCached(source, cache);
     ASSERT_TRUE(read.trace);
     EXPECT_FALSE(read.fromCache);

@@ -116,8 +116,10 @@ Trace KinetoBatchMerger::finish() {
     inFile = std::make_shared<MappedArray<Event>>(
         inPlace_ ? MappedArray<Event>::inFile({inPlace_->text.fd, inPlace_->eventsOffset})
                  : MappedArray<Event>::fileBacked(spillFolder_));
-    inFile->reserve(std::max<std::size_t>(total, 1));
-    events = Column<Event>::inPlace(inFile, inFile->data(), total);
+    // Mapped whole now, so that data() stays put; each lane is then written into the file (never
+    // through the mapping: mapped_array.h says why) and is in place before it is finished.
+    inFile->mapAhead(std::max<std::size_t>(total, 1));
+    events = Column<Event>::inPlace(inFile, inFile->data(), total, total);
   }
   builder_.placeLanes(eventsPerLane);
   const auto laneCount = static_cast<LaneId>(builder_.trace().lanes.size());
@@ -130,11 +132,12 @@ Trace KinetoBatchMerger::finish() {
       for (LaneId c = copied.load(std::memory_order_acquire); c <= l;
            c = copied.load(std::memory_order_acquire))
         copied.wait(c, std::memory_order_acquire);
+      const EventId first = builder_.trace().lanes[l].firstEvent;
+      const EventId end = builder_.trace().lanes[l].endEvent;
+      if (inFile) inFile->prefault(first, end);  // every page is written by the sort and nesting
       builder_.finishLane(l);
-      if (inFile) {  // sorted and nested: its pages are written back, read again when used
-        const Lane& lane = builder_.trace().lanes[l];
-        inFile->dropResident(lane.firstEvent, lane.endEvent);
-      }
+      // Sorted and nested: its pages are written back, read again when used.
+      if (inFile) inFile->dropResident(first, end);
     }
   };
   std::thread helper;
@@ -144,7 +147,12 @@ Trace KinetoBatchMerger::finish() {
       finishLanes();
     });
   for (LaneId l = 0; l < laneCount; ++l) {
-    if (l < laneEvents_.size()) laneEvents_[l]->drainInto(events);
+    if (l < laneEvents_.size()) {
+      if (inFile)
+        inFile->appendMovedFrom(*laneEvents_[l]);
+      else
+        laneEvents_[l]->drainInto(events);
+    }
     copied.store(l + 1, std::memory_order_release);
     copied.notify_all();
   }

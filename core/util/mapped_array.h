@@ -142,12 +142,67 @@ class MappedArray {
   template <typename Out>
   void drainInto(Out& out) {
     out.reserve(out.size() + size_);
+    drainSteps([&](const T* values, std::size_t n) { out.insert(out.end(), values, values + n); });
+  }
+
+  // File-backed: the mapping made to cover `count` values and the file left as it is, so that
+  // appendMovedFrom() fills it without data() moving. Anonymous: reserve(count).
+  void mapAhead(std::size_t count) {
+    if (fd_ < 0) return reserve(count);
+    const std::size_t want = pagesFor(count * sizeof(T));
+    if (want > mappedBytes_) mapTo(want);
+  }
+
+  // Appends every value of `from` and empties it, as drainInto(). Into a file the values are
+  // written with pwrite(2), never through the mapping (see growInFile()).
+  void appendMovedFrom(MappedArray& from) {
+    mapAhead(size_ + from.size());
+    from.drainSteps([&](const T* values, std::size_t n) {
+      if (fd_ < 0) {
+        std::copy(values, values + n, data_ + size_);
+      } else {
+        writeFile(size_ * sizeof(T), reinterpret_cast<const char*>(values), n * sizeof(T));
+        filledBytes_ = std::max(filledBytes_, (size_ + n) * sizeof(T));
+        capacity_ = filledBytes_ / sizeof(T);
+      }
+      size_ += n;
+    });
+  }
+
+  // File-backed: values [from, to) mapped writable in one call, ahead of code that writes them
+  // all (sorting a lane in place), which would otherwise fault each page in on its own.
+  void prefault(std::size_t from, std::size_t to) {
+    if (fd_ >= 0 && data_) prefaultBytes(from * sizeof(T), std::min(to, capacity_) * sizeof(T));
+  }
+
+ private:
+  void swap(MappedArray& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    std::swap(capacity_, other.capacity_);
+    std::swap(mappedBytes_, other.mappedBytes_);
+    std::swap(filledBytes_, other.filledBytes_);
+    std::swap(fd_, other.fd_);
+    std::swap(fileOffset_, other.fileOffset_);
+    std::swap(ownsFile_, other.ownsFile_);
+  }
+  // Hands the values to `sink` about a megabyte at a time (a file-backed array's pages mapped in
+  // one call a step), releasing each page once handed on, and empties the array.
+  template <typename Sink>
+  void drainSteps(Sink&& sink) {
     const std::size_t page = pageBytes();
-    constexpr std::size_t kStep = (1 << 20) / sizeof(T);  // about 1 MB a step
+    constexpr std::size_t kStep = (1 << 20) / sizeof(T);
     std::size_t done = 0, releasedBytes = 0;
     while (done < size_) {
       const std::size_t n = std::min(kStep, size_ - done);
-      out.insert(out.end(), data_ + done, data_ + done + n);
+#ifdef MADV_POPULATE_READ
+      if (fd_ >= 0) {
+        const std::size_t from = done * sizeof(T) / page * page;
+        ::madvise(reinterpret_cast<char*>(data_) + from, pagesFor((done + n) * sizeof(T)) - from,
+                  MADV_POPULATE_READ);
+      }
+#endif
+      sink(data_ + done, n);
       done += n;
       const std::size_t copied = done * sizeof(T) / page * page;
       if (copied > releasedBytes) {
@@ -159,33 +214,78 @@ class MappedArray {
     release();
   }
 
- private:
-  void swap(MappedArray& other) noexcept {
-    std::swap(data_, other.data_);
-    std::swap(size_, other.size_);
-    std::swap(capacity_, other.capacity_);
-    std::swap(mappedBytes_, other.mappedBytes_);
-    std::swap(fd_, other.fd_);
-    std::swap(fileOffset_, other.fileOffset_);
-    std::swap(ownsFile_, other.ownsFile_);
+  // `bytes` written at `at` bytes into the array's region of its file; throws where they cannot
+  // be (a full disk).
+  void writeFile(std::size_t at, const char* bytes, std::size_t count) {
+    for (std::size_t done = 0; done < count;) {
+      const ssize_t n =
+          ::pwrite(fd_, bytes + done, count - done, static_cast<off_t>(fileOffset_ + at + done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0)
+        throw std::runtime_error(std::string("cannot grow a temporary file: ") +
+                                 std::strerror(n < 0 ? errno : ENOSPC));
+      done += static_cast<std::size_t>(n);
+    }
   }
+
   static std::size_t pageBytes() { return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)); }
 
   void grow(std::size_t atLeast) {
+    if (fd_ >= 0) return growInFile(atLeast);
+    const std::size_t bytes =
+        pagesFor(std::max<std::size_t>({atLeast * sizeof(T), 2 * capacity_ * sizeof(T), 1 << 20}));
+    mapTo(bytes);
+    capacity_ = bytes / sizeof(T);
+  }
+
+  // A file-backed array's values are only ever written to pages the file already has: the file
+  // is filled ahead of the values with zeros by pwrite(2), and those pages are then mapped
+  // writable in one call. A write through the mapping to a page the file lacks costs a fault that
+  // zeroes a fresh page and journals it, about five times what writing the same bytes costs
+  // (measured: 536 MB in 0.5-0.9 s that way, 0.12-0.3 s written). Writing the zeros also claims
+  // the disk space now: a full disk is an error here, never a SIGBUS at a write through the
+  // mapping.
+  void growInFile(std::size_t atLeast) {
+    const std::size_t want = pagesFor(atLeast * sizeof(T));
+    if (want > mappedBytes_)
+      mapTo(pagesFor(std::max<std::size_t>({want, 2 * mappedBytes_, 1 << 20})));
+    // Ahead by a quarter of what the array holds, between 1 and 16 MB: few calls, and not much
+    // past the end of a region that another array may take up after this one stops growing.
+    const std::size_t ahead =
+        std::clamp<std::size_t>(filledBytes_ / 4, std::size_t{1} << 20, std::size_t{16} << 20);
+    fillFileTo(std::min(mappedBytes_, std::max(want, pagesFor(filledBytes_ + ahead))));
+  }
+
+  // Zeros written into the file from filledBytes_ to `bytes`, then those pages mapped writable;
+  // the capacity becomes what the file holds.
+  void fillFileTo(std::size_t bytes) {
+    if (bytes <= filledBytes_) return;
+    static char zeros[std::size_t{1} << 20];  // never written: every page of it is the zero page
+    const std::size_t from = filledBytes_;
+    for (std::size_t at = from; at < bytes; at += sizeof zeros)
+      writeFile(at, zeros, std::min(sizeof zeros, bytes - at));
+    filledBytes_ = bytes;
+    capacity_ = bytes / sizeof(T);
+    prefaultBytes(from, bytes);
+  }
+
+  // Maps [from, to) bytes of a file-backed array's pages writable in one call (Linux 5.14 on;
+  // elsewhere each page faults in when written, as before).
+  void prefaultBytes(std::size_t from, std::size_t to) {
+#ifdef MADV_POPULATE_WRITE
     const std::size_t page = pageBytes();
-    std::size_t bytes =
-        std::max<std::size_t>({atLeast * sizeof(T), 2 * capacity_ * sizeof(T), 1 << 20});
-    bytes = (bytes + page - 1) / page * page;
-    // The file's blocks are allocated now, not when a page is first written: a full disk is an
-    // error here rather than a SIGBUS at a write through the mapping.
-    if (fd_ >= 0) {
-      const auto end = static_cast<off_t>(fileOffset_ + bytes);
-      int err = ::posix_fallocate(fd_, static_cast<off_t>(fileOffset_), static_cast<off_t>(bytes));
-      if (err == EOPNOTSUPP || err == EINVAL) err = growFileTo(end);
-      if (err != 0)
-        throw std::runtime_error(std::string("cannot grow a temporary file: ") +
-                                 std::strerror(err));
-    }
+    from = from / page * page;
+    to = std::min(pagesFor(std::min(to, filledBytes_)), mappedBytes_);
+    if (to > from) ::madvise(reinterpret_cast<char*>(data_) + from, to - from, MADV_POPULATE_WRITE);
+#else
+    (void)from;
+    (void)to;
+#endif
+  }
+
+  // The mapping made or grown to `bytes` (a multiple of the page): anonymous memory, or the
+  // array's region of its file (which may end before the mapping: only filled pages are touched).
+  void mapTo(std::size_t bytes) {
     void* p = data_      ? ::mremap(data_, mappedBytes_, bytes, MREMAP_MAYMOVE)
               : fd_ >= 0 ? ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd_,
                                   static_cast<off_t>(fileOffset_))
@@ -201,16 +301,11 @@ class MappedArray {
     if (fd_ >= 0) ::madvise(p, bytes, MADV_RANDOM);
     data_ = static_cast<T*>(p);
     mappedBytes_ = bytes;
-    capacity_ = bytes / sizeof(T);
   }
 
-  // A file system without fallocate: the file made long enough (never shorter: another array's
-  // region may lie beyond this one's).
-  int growFileTo(off_t end) {
-    struct stat st {};
-    if (::fstat(fd_, &st) != 0) return errno;
-    if (st.st_size >= end) return 0;
-    return ::ftruncate(fd_, end) == 0 ? 0 : errno;
+  static std::size_t pagesFor(std::size_t bytes) {
+    const std::size_t page = pageBytes();
+    return (bytes + page - 1) / page * page;
   }
 
   void release() {
@@ -221,13 +316,14 @@ class MappedArray {
       (void)truncated;
     }
     data_ = nullptr;
-    size_ = capacity_ = mappedBytes_ = 0;
+    size_ = capacity_ = mappedBytes_ = filledBytes_ = 0;
   }
 
   T* data_ = nullptr;
   std::size_t size_ = 0;
   std::size_t capacity_ = 0;
   std::size_t mappedBytes_ = 0;
+  std::size_t filledBytes_ = 0;  // file-backed: how much of the region the file holds
   int fd_ = -1;  // the temporary file of a file-backed array, or a duplicate of inFile()'s
   std::uint64_t fileOffset_ = 0;  // where the values start in that file
   bool ownsFile_ = true;          // fileBacked(): the file is this array's alone

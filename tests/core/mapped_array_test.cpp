@@ -4,10 +4,13 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdint>
 #include <filesystem>
 #include <stdexcept>
@@ -127,6 +130,83 @@ TEST(MappedArray, ArraysInRegionsOfAFileTheyShareKeepTheirValuesThereAndLeaveThe
   EXPECT_THROW(MappedArray<Pair>::inFile({fd, 100}), std::runtime_error);  // not a page boundary
   EXPECT_THROW(MappedArray<Pair>::inFile({-1, 0}), std::runtime_error);
   ::close(fd);
+  std::filesystem::remove_all(folder);
+}
+
+// A file-backed array's pages are written into its file before any value is (never faulted in as
+// holes of the file): the file holds the whole capacity, its blocks claimed, and values moved in
+// from another array are written there, in order, with the mapping left where it was.
+TEST(MappedArray, AFileBackedArrayIsWrittenIntoItsFileAheadOfItsValuesAndAppendsMovedValues) {
+  std::string folder = ::testing::TempDir() + "/mapped-array-XXXXXX";
+  ASSERT_NE(::mkdtemp(folder.data()), nullptr);
+  const std::string path = folder + "/region";
+  const int fd = ::open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+  ASSERT_GE(fd, 0);
+  const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  {
+    auto grown = MappedArray<Pair>::inFile({fd, page});
+    for (std::uint32_t i = 0; i < 70'000; ++i) grown.push_back({i, i});
+    struct stat st {};
+    ASSERT_EQ(::fstat(fd, &st), 0);
+    EXPECT_GE(static_cast<std::uint64_t>(st.st_size), page + grown.capacity() * sizeof(Pair));
+    EXPECT_GE(static_cast<std::uint64_t>(st.st_blocks) * 512, grown.capacity() * sizeof(Pair));
+
+    auto spilled = MappedArray<Pair>::fileBacked(folder);
+    auto inMemory = MappedArray<Pair>();
+    for (std::uint32_t i = 0; i < 50'000; ++i) spilled.push_back({i, 3 * i});
+    spilled.dropResidentBefore(spilled.size());  // read back from its file
+    for (std::uint32_t i = 0; i < 20'000; ++i) inMemory.push_back({i, 5 * i});
+    const std::uint64_t movedOffset = page + (grown.size() * sizeof(Pair) + page - 1) / page * page;
+    auto moved = MappedArray<Pair>::inFile({fd, movedOffset});
+    moved.mapAhead(70'000);
+    const Pair* at = moved.data();
+    moved.appendMovedFrom(spilled);
+    moved.appendMovedFrom(inMemory);
+    EXPECT_EQ(moved.data(), at);
+    EXPECT_TRUE(spilled.empty());
+    EXPECT_TRUE(inMemory.empty());
+    ASSERT_EQ(moved.size(), 70'000u);
+    moved.prefault(0, moved.size());
+    EXPECT_EQ(moved[49'999].value, 3u * 49'999);
+    EXPECT_EQ(moved[50'000].value, 0u);
+    EXPECT_EQ(moved[69'999].value, 5u * 19'999);
+    moved.push_back({1, 7});  // grows past what was moved, in the file
+    moved.dropResident(0, moved.size());
+    EXPECT_EQ(moved[70'000].value, 7u);
+    Pair read{};
+    ASSERT_EQ(
+        ::pread(fd, &read, sizeof read, static_cast<off_t>(movedOffset + 60'000 * sizeof(Pair))),
+        static_cast<ssize_t>(sizeof read));
+    EXPECT_EQ(read.value, 5u * 10'000);
+    EXPECT_EQ(grown[69'999].value, 69'999u);  // the first region untouched by the second
+  }
+  ::close(fd);
+  std::filesystem::remove_all(folder);
+}
+
+// Where the file can take no more (a full disk; here a file size limit), growing a file-backed
+// array throws, before any value is written to a page the file does not have: never a SIGBUS.
+TEST(MappedArray, AFileBackedArrayThatCannotGrowThrowsInsteadOfDyingAtAWrite) {
+  std::string folder = ::testing::TempDir() + "/mapped-array-XXXXXX";
+  ASSERT_NE(::mkdtemp(folder.data()), nullptr);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {  // the limit is the child's alone
+    std::signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit{rlim_t{4} << 20, rlim_t{4} << 20};
+    if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(3);
+    auto values = MappedArray<Pair>::fileBacked(folder);
+    try {
+      for (std::uint32_t i = 0; i < 1'000'000; ++i) values.push_back({i, i});
+    } catch (const std::runtime_error& e) {
+      ::_exit(std::string(e.what()).find("cannot grow") != std::string::npos ? 0 : 4);
+    }
+    ::_exit(5);  // 16 MB went into a file limited to 4 MB
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
   std::filesystem::remove_all(folder);
 }
 

@@ -115,7 +115,15 @@ class MappedArray {
   // File-backed: unmaps the whole pages before value `index` from this process (their values stay
   // in the file and come back when touched), so that what was written no longer counts as
   // resident. Anonymous memory has nowhere else to keep them: nothing happens.
-  void dropResidentBefore(std::size_t index) { dropResident(0, index); }
+  // Pages go a few megabytes at a time, from where the last drop ended: each call costs the other
+  // cores a TLB flush, and a spill calls this after every batch it appends.
+  void dropResidentBefore(std::size_t index) {
+    if (fd_ < 0) return;
+    const std::size_t end = std::min(index, capacity_) * sizeof(T) / pageBytes() * pageBytes();
+    if (end < droppedBytes_ + (std::size_t{4} << 20)) return;
+    dropResident(droppedBytes_ / sizeof(T), index);
+    droppedBytes_ = end;
+  }
   // The same for the whole pages inside values [from, to) of the capacity (values written through
   // data() by someone else count too).
   void dropResident(std::size_t from, std::size_t to) {
@@ -182,6 +190,7 @@ class MappedArray {
     std::swap(capacity_, other.capacity_);
     std::swap(mappedBytes_, other.mappedBytes_);
     std::swap(filledBytes_, other.filledBytes_);
+    std::swap(droppedBytes_, other.droppedBytes_);
     std::swap(fd_, other.fd_);
     std::swap(fileOffset_, other.fileOffset_);
     std::swap(ownsFile_, other.ownsFile_);
@@ -316,14 +325,15 @@ class MappedArray {
       (void)truncated;
     }
     data_ = nullptr;
-    size_ = capacity_ = mappedBytes_ = filledBytes_ = 0;
+    size_ = capacity_ = mappedBytes_ = filledBytes_ = droppedBytes_ = 0;
   }
 
   T* data_ = nullptr;
   std::size_t size_ = 0;
   std::size_t capacity_ = 0;
   std::size_t mappedBytes_ = 0;
-  std::size_t filledBytes_ = 0;  // file-backed: how much of the region the file holds
+  std::size_t filledBytes_ = 0;   // file-backed: how much of the region the file holds
+  std::size_t droppedBytes_ = 0;  // dropResidentBefore(): the pages before this are unmapped
   int fd_ = -1;  // the temporary file of a file-backed array, or a duplicate of inFile()'s
   std::uint64_t fileOffset_ = 0;  // where the values start in that file
   bool ownsFile_ = true;          // fileBacked(): the file is this array's alone

@@ -469,6 +469,52 @@ bool onlyZerosBetween(std::vector<DirectoryEntry> dir, const char* base, std::ui
   return at <= to && zeros(at, to);
 }
 
+// Whether each column's block in the cache at `path` (mapped at `base`) has its checksum and
+// holds only indices within `limits`, read with pread, which leaves the mapping untouched: nothing
+// of the columns is resident until a view reads it. The events on one core, the rest on another.
+Status checkColumns(const std::string& path, const char* base,
+                    const std::array<std::string_view, kBlockCount + 1>& blocks,
+                    const std::vector<DirectoryEntry>& dir, const ModelLimits& limits) {
+  const auto hashOf = [&](BlockKind kind) { return dir[static_cast<std::size_t>(kind) - 1].hash; };
+  const auto blockOf = [&](BlockKind kind) { return blocks[static_cast<int>(kind)]; };
+  const auto offsetOf = [&](std::string_view block) {
+    return static_cast<std::uint64_t>(block.data() - base);
+  };
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return makeError(path, errnoText("cannot open", errno));
+  bool argsOk = false;
+  std::thread argsChecker([&] {
+    std::uint64_t last = 0;
+    bool growing = true;
+    const auto offsetsGrow = [&](const char* bytes, std::size_t n) {
+      for (std::size_t at = 0; at < n; at += 8) {
+        std::uint64_t v;
+        std::memcpy(&v, bytes + at, 8);
+        growing = growing && v >= last;  // every entry a view inside the text
+        last = v;
+      }
+      return growing;
+    };
+    const std::string_view offsets = blockOf(BlockKind::ArgsOffsets);
+    const std::string_view text = blockOf(BlockKind::ArgsText);
+    argsOk =
+        hashRange(fd, offsetOf(offsets), offsets.size(), offsetsGrow, 8) ==
+            hashOf(BlockKind::ArgsOffsets) &&
+        hashRange(fd, offsetOf(text), text.size()) == hashOf(BlockKind::ArgsText) &&
+        columnChecks<Flow>(fd, blockOf(BlockKind::Flows), base, hashOf(BlockKind::Flows), limits) &&
+        columnChecks<Instant>(fd, blockOf(BlockKind::Instants), base, hashOf(BlockKind::Instants),
+                              limits);
+  });
+  const bool eventsOk =
+      columnChecks<Event>(fd, blockOf(BlockKind::Events), base, hashOf(BlockKind::Events), limits);
+  argsChecker.join();
+  ::close(fd);
+  if (!eventsOk) return makeError(path, "damaged (the events' checksum or an index they hold)");
+  if (!argsOk)
+    return makeError(path, "damaged (the args, flows or instants: a checksum or an index)");
+  return Ok{};
+}
+
 }  // namespace
 
 Result<SourceIdentity> sourceIdentity(const std::string& path) {
@@ -649,11 +695,14 @@ TraceCacheDraft::~TraceCacheDraft() = default;
 
 Status TraceCacheDraft::finish(const Trace& trace, const SourceIdentity& identity,
                                const std::function<void(int blocksWritten)>& afterBlock) {
-  return writeCacheInto(file_, trace, identity, &columns_, afterBlock);
+  const auto id = fileIdOf(file_.descriptor());  // the same file once renamed into place
+  Status s = writeCacheInto(file_, trace, identity, &columns_, afterBlock);
+  if (s) written_ = id;
+  return s;
 }
 
 Result<Trace> readTraceCache(const std::string& cachePath, const SourceIdentity& identity,
-                             const std::string& sourcePath) {
+                             const std::string& sourcePath, std::optional<FileId> writtenHere) {
   auto mapped = MappedFile::open(cachePath);
   if (!mapped) return mapped.error();
   const std::shared_ptr<const MappedFile> map = *mapped;
@@ -715,39 +764,10 @@ Result<Trace> readTraceCache(const std::string& cachePath, const SourceIdentity&
                      trace.categories.size(), argsCount};
   if (!lanesHold(trace, limits.events)) return refuse("damaged (a lane's events lie outside)");
 
-  // Every column is mapped, not copied, and checked (its checksum, and each index it holds) from
-  // the file with pread, which leaves the mapping untouched: nothing of the columns is resident
-  // until a view reads it. The events on one core, the rest on another.
-  const int fd = ::open(cachePath.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return refuse(errnoText("cannot open", errno));
-  bool argsOk = false;
-  std::thread argsChecker([&] {
-    std::uint64_t last = 0;
-    bool growing = true;
-    const auto offsetsGrow = [&](const char* bytes, std::size_t n) {
-      for (std::size_t at = 0; at < n; at += 8) {
-        std::uint64_t v;
-        std::memcpy(&v, bytes + at, 8);
-        growing = growing && v >= last;  // every entry a view inside the text
-        last = v;
-      }
-      return growing;
-    };
-    argsOk =
-        hashRange(fd, static_cast<std::uint64_t>(argsOffsets.data() - base), argsOffsets.size(),
-                  offsetsGrow, 8) == hashOf(BlockKind::ArgsOffsets) &&
-        hashRange(fd, static_cast<std::uint64_t>(argsText.data() - base), argsText.size()) ==
-            hashOf(BlockKind::ArgsText) &&
-        columnChecks<Flow>(fd, blockOf(BlockKind::Flows), base, hashOf(BlockKind::Flows), limits) &&
-        columnChecks<Instant>(fd, blockOf(BlockKind::Instants), base, hashOf(BlockKind::Instants),
-                              limits);
-  });
-  const bool eventsOk =
-      columnChecks<Event>(fd, eventsBlock, base, hashOf(BlockKind::Events), limits);
-  argsChecker.join();
-  ::close(fd);
-  if (!eventsOk) return refuse("damaged (the events' checksum or an index they hold)");
-  if (!argsOk) return refuse("damaged (the args, flows or instants: a checksum or an index)");
+  // Every column is mapped, not copied, and checked where this process did not just write it.
+  if (!writtenHere || map->id() != *writtenHere)
+    if (auto checked = checkColumns(cachePath, base, blocks, dir, limits); !checked)
+      return checked.error();
   const auto* offsets = reinterpret_cast<const std::uint64_t*>(argsOffsets.data());
   if (offsets[0] != 0 || offsets[argsCount] != argsText.size())
     return refuse("damaged (args offsets)");

@@ -24,11 +24,13 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "io/kineto_reader.h"
 #include "model/trace.h"
 #include "util/atomic_file.h"
+#include "util/mapped_file.h"
 #include "util/result.h"
 
 namespace sutra {
@@ -87,18 +89,25 @@ class TraceCacheDraft {
   // `trace` is what the load that was given columns() returned.
   Status finish(const Trace& trace, const SourceIdentity& identity,
                 const std::function<void(int blocksWritten)>& afterBlock = {});
+  // After a finish() that succeeded: the file written, for readTraceCache()'s `writtenHere`.
+  std::optional<FileId> written() const { return written_; }
 
  private:
   explicit TraceCacheDraft(AtomicFile file);
   AtomicFile file_;
   KinetoReadOptions::InPlaceColumns columns_;
+  std::optional<FileId> written_;
 };
 
 // The trace in the cache at `cachePath`, made from a source with `identity`; an Error saying why
 // the cache is refused (missing, another version or source, truncated, a checksum that does not
-// match, inconsistent indices).
+// match, inconsistent indices). Where the file at `cachePath` is `writtenHere`, the file this
+// process has just written (TraceCacheDraft::written()), its columns are not read and hashed
+// again: their checksums were computed from these very bytes a moment ago. Everything else is
+// checked as ever.
 Result<Trace> readTraceCache(const std::string& cachePath, const SourceIdentity& identity,
-                             const std::string& sourcePath);
+                             const std::string& sourcePath,
+                             std::optional<FileId> writtenHere = std::nullopt);
 
 struct CachedTraceRead {
   Result<Trace> trace;

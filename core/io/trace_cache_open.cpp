@@ -165,7 +165,7 @@ CachedTraceRead streamIntoCache(const std::string& path, const SourceIdentity& i
     read.note = "trace cache not kept: larger than the cache folder's limit (SUTRA_CACHE_MAX_GB)";
     return read;
   }
-  read.trace = readTraceCache(cachePath, identity, path);
+  read.trace = readTraceCache(cachePath, identity, path, (*draft)->written());
   if (!read.trace) read.note = "the trace cache just written was refused";
   return read;
 }

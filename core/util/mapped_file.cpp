@@ -20,6 +20,12 @@ void unmapFilePages(const void* data, std::size_t bytes) {
   if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
 }
 
+std::optional<FileId> fileIdOf(int fd) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return std::nullopt;
+  return FileId{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
+}
+
 Result<std::shared_ptr<const MappedFile>> MappedFile::open(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return makeError(path, std::string("cannot open: ") + std::strerror(errno));
@@ -42,6 +48,7 @@ Result<std::shared_ptr<const MappedFile>> MappedFile::open(const std::string& pa
   file->path_ = path;
   file->data_ = static_cast<const char*>(data);
   file->size_ = size;
+  file->id_ = FileId{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
   return std::shared_ptr<const MappedFile>(std::move(file));
 }
 

@@ -5,7 +5,9 @@
 // file costs only the pages that are used. Shared (std::shared_ptr) by whatever serves views into
 // it, which keeps the mapping alive as long as they are.
 #include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "util/result.h"
@@ -16,6 +18,15 @@ namespace sutra {
 // For a shared mapping of a file the values stay in the file and come back when touched, so what
 // was read or written once no longer counts as resident; memory of no file would lose them.
 void unmapFilePages(const void* data, std::size_t bytes);
+
+// Which file (not which name): the device and inode, as fstat(2) gives them.
+struct FileId {
+  std::uint64_t device = 0;
+  std::uint64_t inode = 0;
+  bool operator==(const FileId&) const = default;
+};
+// The file open at `fd`; nullopt where fstat fails.
+std::optional<FileId> fileIdOf(int fd);
 
 class MappedFile {
  public:
@@ -28,12 +39,15 @@ class MappedFile {
   const char* data() const { return data_; }
   std::size_t size() const { return size_; }
   const std::string& path() const { return path_; }
+  // The file mapped (whatever its name has come to mean since).
+  FileId id() const { return id_; }
 
  private:
   MappedFile() = default;
   std::string path_;
   const char* data_ = nullptr;
   std::size_t size_ = 0;
+  FileId id_;
 };
 
 }  // namespace sutra

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -301,7 +302,8 @@ TEST(TraceCache, AWriterKilledHalfwayLeavesNoCacheThatIsTrusted) {
 sutra::Status streamIntoDraft(const std::string& source, const std::string& cachePath,
                               const std::function<void(int)>& afterBlock = {},
                               KinetoReadOptions::InPlaceColumns* placed = nullptr,
-                              std::uint64_t* argsBytes = nullptr) {
+                              std::uint64_t* argsBytes = nullptr,
+                              std::optional<sutra::FileId>* writtenFile = nullptr) {
   auto identity = sutra::sourceIdentity(source);
   if (!identity) return identity.error();
   auto draft = sutra::TraceCacheDraft::create(cachePath);
@@ -314,6 +316,7 @@ sutra::Status streamIntoDraft(const std::string& source, const std::string& cach
   if (argsBytes) *argsBytes = trace->args.bytes();
   auto finished = (*draft)->finish(*trace, *identity, afterBlock);
   if (placed) *placed = *(*draft)->columns();
+  if (writtenFile) *writtenFile = (*draft)->written();
   return finished;
 }
 
@@ -370,6 +373,37 @@ TEST(TraceCache, AStreamedTraceWithoutArgsIsCachedAndReadBack) {
   ASSERT_TRUE(cached) << cached.error().message;
   EXPECT_EQ(cached->events.size(), 2u);
   EXPECT_EQ(sutra::test::traceDigest(std::as_const(*cached)), parsedDigest(source));
+}
+
+// The file a streaming load has just written is opened without hashing its columns again, and
+// only that file: another one put under its name (here with a byte of its args text changed) is
+// checked as ever, and refused.
+TEST(TraceCache, OnlyTheCacheFileJustWrittenIsOpenedWithoutHashingItsColumnsAgain) {
+  sutra::test::TempDir dir;
+  const std::string source = sutra::test::fixture("kineto/basic.json");
+  fs::create_directories(dir.file("cache"));
+  const std::string cachePath = sutra::traceCachePath(source, dir.file("cache"));
+  KinetoReadOptions::InPlaceColumns placed;
+  std::optional<sutra::FileId> writtenFile;
+  auto written = streamIntoDraft(source, cachePath, {}, &placed, nullptr, &writtenFile);
+  ASSERT_TRUE(written) << written.error().message;
+  ASSERT_TRUE(writtenFile);
+  auto identity = sutra::sourceIdentity(source);
+  ASSERT_TRUE(identity);
+  auto cached = sutra::readTraceCache(cachePath, *identity, source, writtenFile);
+  ASSERT_TRUE(cached) << cached.error().message;
+  EXPECT_EQ(sutra::test::traceDigest(std::as_const(*cached)), parsedDigest(source));
+  cached = sutra::makeError(cachePath, "released");  // the mapping let go before the file changes
+
+  ASSERT_GT(placed.textBytes, 2u);
+  std::string bytes = readAll(cachePath);
+  bytes[placed.text.offset + placed.textBytes / 2] ^= 0x20;
+  const std::string other = dir.file("cache/other");
+  writeAll(other, bytes);
+  fs::rename(other, cachePath);  // a new file under the name
+  auto refused = sutra::readTraceCache(cachePath, *identity, source, writtenFile);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("args"), std::string::npos) << refused.error().message;
 }
 
 TEST(TraceCache, AStreamingWriterKilledHalfwayLeavesNoCacheThatIsTrusted) {

@@ -2,6 +2,7 @@
 #include "model/trace.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 #include "util/mapped_array.h"
@@ -85,8 +86,20 @@ std::uint32_t ArgsStore::add(std::string_view json) {
 
 std::uint32_t ArgsStore::adopt(ArgsStore&& other) {
   const auto base = static_cast<std::uint32_t>(size());
-  if (spill_) {  // copied entry by entry into the files, and other's memory let go
-    for (std::size_t i = 0; i < other.size(); ++i) add(other.get(static_cast<std::uint32_t>(i)));
+  if (spill_) {  // into the files, and other's memory let go
+    for (std::uint32_t i = 0; i < other.mappedCount_; ++i) add(other.get(i));
+    // Its other entries lie one after another in its blocks (add() appends each to the last
+    // block): the text goes in whole blocks.
+    const std::uint64_t before = spill_->text.size();
+    std::uint64_t end = before;
+    std::vector<std::uint64_t> ends(other.spans_.size());
+    for (std::size_t i = 0; i < ends.size(); ++i) ends[i] = end += other.spans_[i].length;
+    spill_->offsets.appendInBulk(ends.data(), ends.size());
+    for (const std::string& block : other.blocks_)
+      spill_->text.appendInBulk(block.data(), block.size());
+    if (spill_->text.size() != end)
+      throw std::logic_error("ArgsStore::adopt: blocks hold text outside their entries");
+    bytes_ += end - before;
     spill_->dropWritten();
     other = ArgsStore{};
     return base;

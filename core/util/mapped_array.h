@@ -161,20 +161,24 @@ class MappedArray {
     if (want > mappedBytes_) mapTo(want);
   }
 
-  // Appends every value of `from` and empties it, as drainInto(). Into a file the values are
-  // written with pwrite(2), never through the mapping (see growInFile()).
+  // Appends `count` values at once (a batch's args text, a lane's events). Into a file they are
+  // written with pwrite(2), never through the mapping (see growInFile()): one copy, where the
+  // mapping costs zeroing the pages ahead and mapping them in. Small appends: append().
+  void appendInBulk(const T* values, std::size_t count) {
+    if (fd_ < 0) return append(values, count);
+    const std::size_t want = pagesFor((size_ + count) * sizeof(T));
+    if (want > mappedBytes_)
+      mapTo(pagesFor(std::max<std::size_t>({want, 2 * mappedBytes_, 1 << 20})));
+    writeFile(size_ * sizeof(T), reinterpret_cast<const char*>(values), count * sizeof(T));
+    size_ += count;
+    filledBytes_ = std::max(filledBytes_, size_ * sizeof(T));
+    capacity_ = filledBytes_ / sizeof(T);
+  }
+
+  // Appends every value of `from` and empties it, as drainInto(), in bulk (appendInBulk()).
   void appendMovedFrom(MappedArray& from) {
     mapAhead(size_ + from.size());
-    from.drainSteps([&](const T* values, std::size_t n) {
-      if (fd_ < 0) {
-        std::copy(values, values + n, data_ + size_);
-      } else {
-        writeFile(size_ * sizeof(T), reinterpret_cast<const char*>(values), n * sizeof(T));
-        filledBytes_ = std::max(filledBytes_, (size_ + n) * sizeof(T));
-        capacity_ = filledBytes_ / sizeof(T);
-      }
-      size_ += n;
-    });
+    from.drainSteps([&](const T* values, std::size_t n) { appendInBulk(values, n); });
   }
 
   // File-backed: values [from, to) mapped writable in one call, ahead of code that writes them

@@ -52,9 +52,16 @@ void KinetoBatchMerger::merge(KinetoBatch&& b) {
     e.lane = lanes[e.lane];
     if (e.args != kNoArgs) e.args += argsBase;
   };
+  // Streaming: a lane's events of the batch are gathered and written to its file at once.
+  const bool gather = !spillFolder_.empty();
+  const auto put = [&](const Event& e) {
+    if (!gather) return laneEvents(e.lane).push_back(e);
+    if (gathered_.size() <= e.lane) gathered_.resize(e.lane + 1);
+    gathered_[e.lane].push_back(e);
+  };
   for (Event& e : b.events) {
     remap(e);
-    laneEvents(e.lane).push_back(e);
+    put(e);
   }
   for (auto& [ph, e] : b.beginEnds) {
     remap(e);
@@ -68,7 +75,7 @@ void KinetoBatchMerger::merge(KinetoBatch&& b) {
       Event begun = open.back();
       open.pop_back();
       begun.dur = std::max<TimeNs>(0, e.start - begun.start);
-      laneEvents(begun.lane).push_back(begun);
+      put(begun);
     }
   }
   for (FlowEnd f : b.flowEnds) {
@@ -94,9 +101,11 @@ void KinetoBatchMerger::merge(KinetoBatch&& b) {
       builder_.setThreadSortIndex(m.pid, m.tid, m.sortIndex);
   }
   t.problems.merge(b.problems);
-  // Streaming: what this batch appended is in the files; only the lanes' last pages stay mapped.
-  if (!spillFolder_.empty())
-    for (auto& lane : laneEvents_) lane->dropResidentBefore(lane->size());
+  for (LaneId lane = 0; lane < gathered_.size(); ++lane) {
+    if (gathered_[lane].empty()) continue;
+    laneEvents(lane).appendInBulk(gathered_[lane].data(), gathered_[lane].size());
+    gathered_[lane].clear();
+  }
 }
 
 Trace KinetoBatchMerger::finish() {

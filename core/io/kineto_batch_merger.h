@@ -21,7 +21,7 @@ namespace sutra {
 //
 // Streaming (a spill folder given: KinetoReadOptions::spillFolder), nothing that grows with the
 // file stays in memory: each lane's events, the flow ends and the args text go to unnamed
-// temporary files as they are merged, their pages unmapped once written, and finish() moves the
+// temporary files as they are merged (written, not mapped: mapped_array.h), and finish() moves the
 // lanes into one more such file, where they are sorted and nested in place. The model it returns
 // then lies in those files (Column::inPlace, ArgsStore::spilling) until it is written out as a
 // trace cache.
@@ -49,6 +49,9 @@ class KinetoBatchMerger {
   // neither does the move.
   std::vector<std::unique_ptr<MappedArray<Event>>> laneEvents_;
   MappedArray<Event>& laneEvents(LaneId lane);
+  // Streaming: the batch being merged's events of each lane, written to the lane's file at the
+  // end of the batch in one call (mapped_array.h's appendInBulk()); kept for the next batch.
+  std::vector<std::vector<Event>> gathered_;
   // Streaming: a file per lane up to this many lanes (a descriptor each), memory for the rest.
   static constexpr LaneId kSpilledLanes = 256;
   std::string spillFolder_;

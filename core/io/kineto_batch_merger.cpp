@@ -78,11 +78,11 @@ void KinetoBatchMerger::merge(KinetoBatch&& b) {
       put(begun);
     }
   }
-  for (FlowEnd f : b.flowEnds) {
+  for (FlowEnd& f : b.flowEnds) {
     f.category = cats[f.category];
     f.lane = lanes[f.lane];
-    builder_.addFlowEnd(f);
   }
+  builder_.addFlowEnds(b.flowEnds.data(), b.flowEnds.size());
   for (Instant i : b.instants) {
     i.name = names[i.name];
     i.lane = lanes[i.lane];

@@ -196,6 +196,7 @@ TraceBuilder::LaneNesting TraceBuilder::nestLane(Lane& lane) {
 void TraceBuilder::sortFlowEnds() {
   if (flowEndsSorted_) return;
   flowEndsSorted_ = true;
+  flowEnds_.prefault(0, flowEnds_.size());  // spilled: mapped in one call, not a fault a page
   // Pair "s" and "f" ends by (category, id): ids of different categories overlap.
   std::sort(flowEnds_.begin(), flowEnds_.end(), [](const FlowEnd& a, const FlowEnd& b) {
     if (a.category != b.category) return a.category < b.category;

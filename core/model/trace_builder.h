@@ -32,6 +32,8 @@ class TraceBuilder {
   // Adds a complete event; `args` is its raw JSON args text (may be empty).
   void addEvent(Event event, std::string_view args = {});
   void addFlowEnd(const FlowEnd& end) { flowEnds_.push_back(end); }
+  // Many at once (a batch's): a spilled builder writes them to its file in one call.
+  void addFlowEnds(const FlowEnd* ends, std::size_t count) { flowEnds_.appendInBulk(ends, count); }
   void addInstant(Instant instant, std::string_view args = {});
   void addCounterSample(std::string_view pid, std::string_view name, TimeNs time, double value);
   void setProcessName(std::string_view pid, std::string_view name);

@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <optional>
 #include <thread>
 
+#include "io/block_checksum.h"
 #include "io/kineto_metadata.h"
 
 namespace sutra {
@@ -16,8 +18,12 @@ KinetoBatchMerger::KinetoBatchMerger(const std::string& path, std::string spillF
                                      KinetoReadOptions::InPlaceColumns* inPlace)
     : builder_(path), spillFolder_(std::move(spillFolder)), inPlace_(inPlace) {
   if (spillFolder_.empty()) return;
-  builder_.trace().args =
-      ArgsStore::spilling(spillFolder_, inPlace_ ? std::optional(inPlace_->text) : std::nullopt);
+  if (inPlace_)  // the store may outlive this merger: the checksum is shared with it
+    builder_.trace().args = ArgsStore::spilling(
+        spillFolder_, inPlace_->text,
+        [checksum = textChecksum_](std::string_view text) { checksum->add(text); });
+  else
+    builder_.trace().args = ArgsStore::spilling(spillFolder_);
   builder_.spillFlowEndsTo(spillFolder_);
 }
 
@@ -136,17 +142,40 @@ Trace KinetoBatchMerger::finish() {
   // the flow ends meanwhile, then sorts and nests each lane as soon as it is in place, and this
   // thread joins in once the copy is done. (A small trace's take less than starting a thread.)
   std::atomic<LaneId> copied{0}, nextToFinish{0};
+  // Streaming, a lane sorted and nested is done: in place, it goes into the events' checksum, in
+  // lane order (whichever thread finished it), while its pages are still mapped; then they are
+  // written back, read again when used.
+  std::mutex doneMutex;
+  std::vector<char> done(laneCount, 0);
+  LaneId settled = 0;  // lanes before it are checksummed and dropped
+  bool settling = false;
+  BlockChecksum eventsChecksum;
+  const auto laneDone = [&](LaneId l) {
+    std::unique_lock lock(doneMutex);
+    done[l] = 1;
+    if (settling) return;  // the thread settling now takes this lane too
+    settling = true;
+    while (settled < laneCount && done[settled]) {
+      const Lane& lane = builder_.trace().lanes[settled];
+      lock.unlock();
+      if (inPlace_)
+        eventsChecksum.add({reinterpret_cast<const char*>(events.data() + lane.firstEvent),
+                            (lane.endEvent - lane.firstEvent) * sizeof(Event)});
+      inFile->dropResident(lane.firstEvent, lane.endEvent);
+      lock.lock();
+      ++settled;
+    }
+    settling = false;
+  };
   auto finishLanes = [&] {
     for (LaneId l = nextToFinish++; l < laneCount; l = nextToFinish++) {
       for (LaneId c = copied.load(std::memory_order_acquire); c <= l;
            c = copied.load(std::memory_order_acquire))
         copied.wait(c, std::memory_order_acquire);
-      const EventId first = builder_.trace().lanes[l].firstEvent;
-      const EventId end = builder_.trace().lanes[l].endEvent;
-      if (inFile) inFile->prefault(first, end);  // every page is written by the sort and nesting
+      const Lane& lane = builder_.trace().lanes[l];
+      if (inFile) inFile->prefault(lane.firstEvent, lane.endEvent);  // the sort writes every page
       builder_.finishLane(l);
-      // Sorted and nested: its pages are written back, read again when used.
-      if (inFile) inFile->dropResident(first, end);
+      if (inFile) laneDone(l);
     }
   };
   std::thread helper;
@@ -177,7 +206,9 @@ Trace KinetoBatchMerger::finish() {
     // Never otherwise: the events grew past their region into memory, and are written out.
     const bool stayed = trace.events.isExternal() && trace.events.data() == inFile->data();
     inPlace_->eventBytes = stayed ? trace.events.size() * sizeof(Event) : 0;
+    inPlace_->eventsChecksum = stayed ? eventsChecksum.value() : 0;
     if (!stayed) inPlace_->eventsOffset = 0;
+    inPlace_->textChecksum = textChecksum_->value();
   }
   applyKinetoMembers(members_, trace);
   return trace;

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/block_checksum.h"
 #include "io/kineto_batch.h"
 #include "io/kineto_reader.h"
 #include "model/trace_builder.h"
@@ -56,6 +57,8 @@ class KinetoBatchMerger {
   static constexpr LaneId kSpilledLanes = 256;
   std::string spillFolder_;
   KinetoReadOptions::InPlaceColumns* inPlace_ = nullptr;
+  // With inPlace_: of the args text as it is written.
+  std::shared_ptr<BlockChecksum> textChecksum_ = std::make_shared<BlockChecksum>();
   std::vector<CategoryClass> classOfCategory_;
   std::unordered_map<LaneId, std::vector<Event>> openBegins_;
   std::vector<std::pair<std::string, std::string>> members_;

@@ -32,11 +32,14 @@ struct KinetoReadOptions {
   // being written there keeps them (trace_cache.h), instead of copying them there afterwards: the
   // args text from byte `text.offset`, the events from the first page boundary after the text.
   // The load fills in where they ended.
+  // Their checksums (io/block_checksum.h) come with them, taken as the bytes were written.
   struct InPlaceColumns {
     FileRegion text;
     std::uint64_t textBytes = 0;
+    std::uint64_t textChecksum = 0;
     std::uint64_t eventsOffset = 0;
     std::uint64_t eventBytes = 0;
+    std::uint64_t eventsChecksum = 0;
   };
   InPlaceColumns* inPlace = nullptr;
 };

@@ -5,9 +5,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -21,6 +18,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "io/block_checksum.h"
 #include "util/atomic_file.h"
 #include "util/mapped_file.h"
 #include "util/scratch_array.h"
@@ -349,24 +347,24 @@ class BlockWriter {
   Status block(BlockKind kind, std::string_view bytes) {
     if (const std::size_t pad = (kAlign - offset_ % kAlign) % kAlign; pad > 0)
       if (auto s = raw(std::string(pad, '\0')); !s) return s;
-    directory_.push_back({static_cast<std::uint32_t>(kind), 0, offset_, bytes.size(),
-                          XXH3_64bits(bytes.data(), bytes.size())});
+    directory_.push_back(
+        {static_cast<std::uint32_t>(kind), 0, offset_, bytes.size(), BlockChecksum::of(bytes)});
     return raw(bytes);
   }
   // A block written in pieces (the args text), hashed as one.
   Status begin(BlockKind kind) {
     if (const std::size_t pad = (kAlign - offset_ % kAlign) % kAlign; pad > 0)
       if (auto s = raw(std::string(pad, '\0')); !s) return s;
-    XXH3_64bits_reset(&state_);
+    checksum_ = BlockChecksum();
     directory_.push_back({static_cast<std::uint32_t>(kind), 0, offset_, 0, 0});
     return Ok{};
   }
   Status piece(std::string_view bytes) {
-    XXH3_64bits_update(&state_, bytes.data(), bytes.size());
+    checksum_.add(bytes);
     directory_.back().bytes += bytes.size();
     return raw(bytes);
   }
-  void end() { directory_.back().hash = XXH3_64bits_digest(&state_); }
+  void end() { directory_.back().hash = checksum_.value(); }
   std::uint64_t offset() const { return offset_; }
   const std::vector<DirectoryEntry>& directory() const { return directory_; }
 
@@ -374,7 +372,7 @@ class BlockWriter {
   AtomicFile& file_;
   std::uint64_t offset_;
   std::vector<DirectoryEntry> directory_;
-  XXH3_state_t state_{};
+  BlockChecksum checksum_;
 };
 
 template <typename T>
@@ -401,15 +399,14 @@ Status writeColumn(BlockWriter& w, BlockKind kind, const Column<T>& column) {
 
 std::string_view bytesOf(const Header& h) { return {reinterpret_cast<const char*>(&h), sizeof h}; }
 
-// XXH3-64 of [offset, offset + bytes) of `fd`, read with pread: checking a mapped block this way
-// leaves the mapping untouched, so the block's pages are not resident until used.
-// `visit` (where given) sees the bytes too, in pieces of whole `unit`s, and returns false where
-// they are wrong: then so is the range (nullopt).
+// The checksum of [offset, offset + bytes) of `fd`, read with pread: checking a mapped block this
+// way leaves the mapping untouched, so the block's pages are not resident until used. `visit`
+// (where given) sees the bytes too, in pieces of whole `unit`s, and returns false where they are
+// wrong: then so is the range (nullopt).
 std::optional<std::uint64_t> hashRange(
     int fd, std::uint64_t offset, std::uint64_t bytes,
     const std::function<bool(const char*, std::size_t)>& visit = {}, std::size_t unit = 1) {
-  XXH3_state_t state;
-  XXH3_64bits_reset(&state);
+  BlockChecksum checksum;
   std::vector<char> buffer((std::size_t{4} << 20) / unit * unit);
   while (bytes > 0) {
     const std::size_t want =
@@ -421,12 +418,12 @@ std::optional<std::uint64_t> hashRange(
       if (got <= 0) return std::nullopt;
       have += static_cast<std::size_t>(got);
     }
-    XXH3_64bits_update(&state, buffer.data(), have);
+    checksum.add({buffer.data(), have});
     if (visit && !visit(buffer.data(), have)) return std::nullopt;
     offset += have;
     bytes -= have;
   }
-  return XXH3_64bits_digest(&state);
+  return checksum.value();
 }
 
 // Whether the column's block in `fd` has `hash` and each of its values holds in `limits`.
@@ -559,8 +556,8 @@ Header headerOf(const SourceIdentity& identity) {
 }
 
 // The cache of `trace` into `file`, committed. With `placed`, the args text and (unless the load
-// says otherwise) the events already lie in the file where it says: they are hashed there, on a
-// thread of their own while the other blocks are written after them, and not written again.
+// says otherwise) the events already lie in the file where it says, with the checksums the load
+// took as it wrote them: they are entered in the directory, not written or read again.
 Status writeCacheInto(AtomicFile& file, const Trace& trace, const SourceIdentity& identity,
                       const KinetoReadOptions::InPlaceColumns* placed,
                       const std::function<void(int blocksWritten)>& afterBlock) {
@@ -585,21 +582,10 @@ Status writeCacheInto(AtomicFile& file, const Trace& trace, const SourceIdentity
       if (auto s = clear(placed->eventsOffset + placed->eventBytes, firstBlock); !s) return s;
   }
   if (!placed) w.skip(sizeof h);
-  std::optional<std::uint64_t> textHash, eventsHash;
-  std::thread hasher;
-  if (placed)
-    hasher = std::thread([&] {
-      const int fd = file.descriptor();
-      textHash = hashRange(fd, placed->text.offset, placed->textBytes);
-      if (eventsPlaced) eventsHash = hashRange(fd, placed->eventsOffset, placed->eventBytes);
-    });
   int written = 0;
   const auto step = [&](Status s) {
     if (s && afterBlock) afterBlock(++written);
     return s;
-  };
-  const auto finishHashing = [&] {
-    if (hasher.joinable()) hasher.join();
   };
   Status status = [&]() -> Status {
     if (auto s = step(w.block(BlockKind::Model, encodeModel(trace))); !s) return s;
@@ -621,13 +607,11 @@ Status writeCacheInto(AtomicFile& file, const Trace& trace, const SourceIdentity
     w.end();
     if (auto s = step(Ok{}); !s) return s;
     if (placed) {
-      finishHashing();
-      if (!textHash || (eventsPlaced && !eventsHash))
-        return makeError(file.path(), "cannot read back the columns the load placed");
-      w.placed(BlockKind::ArgsText, placed->text.offset, placed->textBytes, *textHash);
+      w.placed(BlockKind::ArgsText, placed->text.offset, placed->textBytes, placed->textChecksum);
       if (auto s = step(Ok{}); !s) return s;
       if (eventsPlaced) {
-        w.placed(BlockKind::Events, placed->eventsOffset, placed->eventBytes, *eventsHash);
+        w.placed(BlockKind::Events, placed->eventsOffset, placed->eventBytes,
+                 placed->eventsChecksum);
         if (auto s = step(Ok{}); !s) return s;
       }
       return Ok{};
@@ -638,7 +622,6 @@ Status writeCacheInto(AtomicFile& file, const Trace& trace, const SourceIdentity
     w.end();
     return step(Ok{});
   }();
-  finishHashing();
   if (!status) return status;
   w.sortDirectory();
   const std::uint64_t directoryOffset = w.offset();
@@ -649,11 +632,10 @@ Status writeCacheInto(AtomicFile& file, const Trace& trace, const SourceIdentity
   Footer f{};
   f.directoryOffset = directoryOffset;
   f.blockCount = dir.size();
-  XXH3_state_t state;
-  XXH3_64bits_reset(&state);
-  XXH3_64bits_update(&state, &h, sizeof h);
-  XXH3_64bits_update(&state, dirBytes.data(), dirBytes.size());
-  f.hash = XXH3_64bits_digest(&state);
+  BlockChecksum headAndDirectory;
+  headAndDirectory.add(bytesOf(h));
+  headAndDirectory.add(dirBytes);
+  f.hash = headAndDirectory.value();
   f.fileBytes = w.offset() + sizeof f;
   std::memcpy(f.magic, kEndMagic, sizeof kEndMagic);
   if (auto s = w.raw({reinterpret_cast<const char*>(&f), sizeof f}); !s) return s;
@@ -731,11 +713,11 @@ Result<Trace> readTraceCache(const std::string& cachePath, const SourceIdentity&
   std::vector<DirectoryEntry> dir(kBlockCount);
   std::memcpy(dir.data(), base + f.directoryOffset, kBlockCount * sizeof(DirectoryEntry));
   {
-    XXH3_state_t state;
-    XXH3_64bits_reset(&state);
-    XXH3_64bits_update(&state, &h, sizeof h);
-    XXH3_64bits_update(&state, dir.data(), kBlockCount * sizeof(DirectoryEntry));
-    if (XXH3_64bits_digest(&state) != f.hash) return refuse("damaged (header or directory)");
+    BlockChecksum headAndDirectory;
+    headAndDirectory.add(bytesOf(h));
+    headAndDirectory.add(
+        {reinterpret_cast<const char*>(dir.data()), kBlockCount * sizeof(DirectoryEntry)});
+    if (headAndDirectory.value() != f.hash) return refuse("damaged (header or directory)");
   }
   std::array<std::string_view, kBlockCount + 1> blocks;
   for (const DirectoryEntry& e : dir) {
@@ -754,8 +736,7 @@ Result<Trace> readTraceCache(const std::string& cachePath, const SourceIdentity&
   Trace trace;
   trace.path = sourcePath;
   const std::string_view model = blocks[static_cast<int>(BlockKind::Model)];
-  if (XXH3_64bits(model.data(), model.size()) != hashOf(BlockKind::Model) ||
-      !decodeModel(model, trace))
+  if (BlockChecksum::of(model) != hashOf(BlockKind::Model) || !decodeModel(model, trace))
     return refuse("damaged (the model block)");
   const auto blockOf = [&](BlockKind kind) { return blocks[static_cast<int>(kind)]; };
   const std::size_t argsCount = argsOffsets.size() / 8 - 1;

@@ -35,6 +35,11 @@ EventId innermostBefore(const Trace& trace, LaneId lane, EventId after, TimeNs t
 struct ArgsStore::Spill {
   MappedArray<char> text;
   MappedArray<std::uint64_t> offsets;  // entry i is text[offsets[i], offsets[i + 1])
+  std::function<void(std::string_view)> written;
+  void appendText(const char* bytes, std::size_t count) {
+    text.appendInBulk(bytes, count);
+    if (written) written({bytes, count});
+  }
   // Unmaps what lies well behind the ends: appended once, read again only by whoever writes the
   // store out.
   void dropWritten() {
@@ -44,11 +49,12 @@ struct ArgsStore::Spill {
   }
 };
 
-ArgsStore ArgsStore::spilling(const std::string& folder, std::optional<FileRegion> text) {
+ArgsStore ArgsStore::spilling(const std::string& folder, std::optional<FileRegion> text,
+                              std::function<void(std::string_view)> written) {
   ArgsStore store;
   store.spill_ = std::make_shared<Spill>(
       Spill{text ? MappedArray<char>::inFile(*text) : MappedArray<char>::fileBacked(folder),
-            MappedArray<std::uint64_t>::fileBacked(folder)});
+            MappedArray<std::uint64_t>::fileBacked(folder), std::move(written)});
   store.spill_->offsets.push_back(0);
   return store;
 }
@@ -63,6 +69,7 @@ std::string_view ArgsStore::spilled(std::size_t index) const {
 std::uint32_t ArgsStore::add(std::string_view json) {
   if (spill_) {
     spill_->text.append(json.data(), json.size());
+    if (spill_->written) spill_->written(json);
     spill_->offsets.push_back(spill_->text.size());
     bytes_ += json.size();
     return static_cast<std::uint32_t>(size() - 1);
@@ -95,8 +102,7 @@ std::uint32_t ArgsStore::adopt(ArgsStore&& other) {
     std::vector<std::uint64_t> ends(other.spans_.size());
     for (std::size_t i = 0; i < ends.size(); ++i) ends[i] = end += other.spans_[i].length;
     spill_->offsets.appendInBulk(ends.data(), ends.size());
-    for (const std::string& block : other.blocks_)
-      spill_->text.appendInBulk(block.data(), block.size());
+    for (const std::string& block : other.blocks_) spill_->appendText(block.data(), block.size());
     if (spill_->text.size() != end)
       throw std::logic_error("ArgsStore::adopt: blocks hold text outside their entries");
     bytes_ += end - before;

@@ -137,7 +137,10 @@ class ArgsStore {
   // never held in memory. Throws std::runtime_error where the folder takes no temporary file.
   // With `text` given, the text goes to that region of a file instead (a trace cache being
   // written: io/trace_cache.h keeps it where it lies); bytes() is then how far it reaches.
-  static ArgsStore spilling(const std::string& folder, std::optional<FileRegion> text = {});
+  // `written` (where given) sees the text as it goes to its file, in order (the cache checksums
+  // it so, rather than reading it back).
+  static ArgsStore spilling(const std::string& folder, std::optional<FileRegion> text = {},
+                            std::function<void(std::string_view)> written = {});
 
   // An empty store that serves `count` entries from memory `owner` keeps alive (a mapped trace
   // cache, io/trace_cache.h): entry i is text[offsets[i], offsets[i + 1]). Nothing is copied, so

@@ -160,8 +160,20 @@ bool ArgsStore::forEachTextPiece(const std::function<bool(std::string_view)>& pi
 
 bool ArgsStore::forEachOffsetPiece(
     const std::function<bool(std::span<const std::uint64_t>)>& piece) const {
-  std::vector<std::uint64_t> buffer;
   constexpr std::size_t kValues = kPieceBytes / sizeof(std::uint64_t);
+  if (spill_ && mappedCount_ == 0 && spans_.empty()) {
+    // The spill's offsets are the whole store's, from its leading 0: handed on as they lie, a
+    // piece at a time, mapped in one call and unmapped once handed on.
+    auto& o = spill_->offsets;
+    for (std::size_t from = 0; from < o.size(); from += kValues) {
+      const std::size_t n = std::min(kValues, o.size() - from);
+      o.prefaultForReading(from, from + n);
+      if (!piece({o.data() + from, n})) return false;
+      unmapFilePages(o.data() + from, n * sizeof(std::uint64_t));
+    }
+    return true;
+  }
+  std::vector<std::uint64_t> buffer;
   buffer.reserve(kValues);
   std::uint64_t at = 0;  // where the next entry starts in the whole text
   const auto put = [&](std::uint64_t value) {

@@ -183,9 +183,10 @@ class MappedArray {
 
   // File-backed: values [from, to) mapped writable in one call, ahead of code that writes them
   // all (sorting a lane in place), which would otherwise fault each page in on its own.
-  void prefault(std::size_t from, std::size_t to) {
-    if (fd_ >= 0 && data_) prefaultBytes(from * sizeof(T), std::min(to, capacity_) * sizeof(T));
-  }
+  void prefault(std::size_t from, std::size_t to) { prefaultValues(from, to, true); }
+  // The same for code that reads them all (writing them out): faulting them in one by one costs
+  // more than copying them.
+  void prefaultForReading(std::size_t from, std::size_t to) { prefaultValues(from, to, false); }
 
  private:
   void swap(MappedArray& other) noexcept {
@@ -208,19 +209,23 @@ class MappedArray {
     std::size_t done = 0, releasedBytes = 0;
     while (done < size_) {
       const std::size_t n = std::min(kStep, size_ - done);
-#ifdef MADV_POPULATE_READ
-      if (fd_ >= 0) {
-        const std::size_t from = done * sizeof(T) / page * page;
-        ::madvise(reinterpret_cast<char*>(data_) + from, pagesFor((done + n) * sizeof(T)) - from,
-                  MADV_POPULATE_READ);
-      }
-#endif
+      prefaultForReading(done, done + n);
       sink(data_ + done, n);
       done += n;
       const std::size_t copied = done * sizeof(T) / page * page;
       if (copied > releasedBytes) {
         ::madvise(reinterpret_cast<char*>(data_) + releasedBytes, copied - releasedBytes,
                   MADV_DONTNEED);
+        // A temporary file of its own gives its pages back as well: the copy's next pages are
+        // then these, which the system has at hand, rather than fresh ones (on a virtual machine
+        // the first touch of a fresh page can cost more than the copy).
+        if (fd_ >= 0 && ownsFile_) {
+          const int punched =
+              ::fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                          static_cast<off_t>(fileOffset_ + releasedBytes),
+                          static_cast<off_t>(copied - releasedBytes));
+          (void)punched;  // where holes cannot be punched, the pages go with the file
+        }
         releasedBytes = copied;
       }
     }
@@ -282,17 +287,25 @@ class MappedArray {
     prefaultBytes(from, bytes);
   }
 
-  // Maps [from, to) bytes of a file-backed array's pages writable in one call (Linux 5.14 on;
-  // elsewhere each page faults in when written, as before).
-  void prefaultBytes(std::size_t from, std::size_t to) {
-#ifdef MADV_POPULATE_WRITE
+  void prefaultValues(std::size_t from, std::size_t to, bool writable) {
+    if (fd_ >= 0 && data_)
+      prefaultBytes(from * sizeof(T), std::min(to, capacity_) * sizeof(T), writable);
+  }
+
+  // Maps [from, to) bytes of a file-backed array's pages in one call, writable or not (Linux 5.14
+  // on; elsewhere each page faults in when first used, as before).
+  void prefaultBytes(std::size_t from, std::size_t to, bool writable = true) {
+#if defined(MADV_POPULATE_WRITE) && defined(MADV_POPULATE_READ)
     const std::size_t page = pageBytes();
     from = from / page * page;
     to = std::min(pagesFor(std::min(to, filledBytes_)), mappedBytes_);
-    if (to > from) ::madvise(reinterpret_cast<char*>(data_) + from, to - from, MADV_POPULATE_WRITE);
+    if (to > from)
+      ::madvise(reinterpret_cast<char*>(data_) + from, to - from,
+                writable ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
 #else
     (void)from;
     (void)to;
+    (void)writable;
 #endif
   }
 

@@ -16,6 +16,7 @@
 #include <fstream>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -495,6 +496,57 @@ TEST(TraceCache, MappedArgsServeTheirEntriesAndGrowAfterThem) {
   EXPECT_EQ(merged.get(1), "{\"a\":1}");
   EXPECT_EQ(merged.get(4), "{\"c\":3}");
   EXPECT_EQ(merged.bytes(), 2u + 25u);
+}
+
+// A spilled store (a streaming load's): batches adopted in whole blocks keep every entry where
+// it was, the text is seen in order by whoever watches it being written, and the offsets come out
+// in pieces of a few megabytes that together are the entries' offsets from 0.
+TEST(TraceCache, ASpilledArgsStoreAdoptsBatchesWholeAndHandsItsOffsetsOnInPieces) {
+  sutra::test::TempDir dir;
+  std::string watched;
+  auto spilled = sutra::ArgsStore::spilling(dir.path().string(), std::nullopt,
+                                            [&](std::string_view text) { watched += text; });
+  std::vector<std::string> entries;
+  constexpr int kBatches = 30, kPerBatch = 25'000;  // 750 000 offsets: more than one 4 MB piece
+  for (int b = 0; b < kBatches; ++b) {
+    sutra::ArgsStore batch;
+    for (int i = 0; i < kPerBatch; ++i) {
+      entries.push_back("{\"n\":" + std::to_string(b * kPerBatch + i) + "}");
+      batch.add(entries.back());
+    }
+    EXPECT_EQ(spilled.adopt(std::move(batch)), static_cast<std::uint32_t>(b * kPerBatch));
+  }
+  spilled.add("{\"last\":true}");  // one by one after whole blocks
+  entries.push_back("{\"last\":true}");
+  ASSERT_EQ(spilled.size(), entries.size());
+  std::string all;
+  for (const std::string& e : entries) all += e;
+  EXPECT_EQ(watched, all);
+  EXPECT_EQ(spilled.bytes(), all.size());
+  for (std::size_t i : {std::size_t{0}, std::size_t{1}, std::size_t{524'287}, std::size_t{524'288},
+                        entries.size() - 2, entries.size() - 1})
+    EXPECT_EQ(spilled.get(static_cast<std::uint32_t>(i)), entries[i]) << i;
+  std::vector<std::uint64_t> offsets;
+  int pieces = 0;
+  spilled.forEachOffsetPiece([&](std::span<const std::uint64_t> piece) {
+    offsets.insert(offsets.end(), piece.begin(), piece.end());
+    ++pieces;
+    return true;
+  });
+  EXPECT_GE(pieces, 2);
+  ASSERT_EQ(offsets.size(), entries.size() + 1);
+  std::uint64_t at = 0;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    ASSERT_EQ(offsets[i], at) << i;
+    at += entries[i].size();
+  }
+  EXPECT_EQ(offsets.back(), all.size());
+  std::string text;
+  spilled.forEachTextPiece([&](std::string_view piece) {
+    text += piece;
+    return true;
+  });
+  EXPECT_EQ(text, all);
 }
 
 }  // namespace

@@ -41,8 +41,9 @@ limited() {
   (echo $BASHPID >"$dir/cgroup.procs" && exec "$@") || status=$?
   local peak
   peak=$(cat "$dir/memory.peak" 2>/dev/null || cat "$dir/memory.max_usage_in_bytes")
+  # To stderr: a step's output may be filtered (grep) or dropped, its time and peak never.
   printf '   %.1f s, cgroup peak %d MB, exit %d\n' "$(echo "$(date +%s.%N) - $start" | bc)" \
-    $((peak >> 20)) "$status"
+    $((peak >> 20)) "$status" >&2
   rmdir "$dir" 2>/dev/null || true
 }
 

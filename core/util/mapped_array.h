@@ -220,10 +220,9 @@ class MappedArray {
         // then these, which the system has at hand, rather than fresh ones (on a virtual machine
         // the first touch of a fresh page can cost more than the copy).
         if (fd_ >= 0 && ownsFile_) {
-          const int punched =
-              ::fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-                          static_cast<off_t>(fileOffset_ + releasedBytes),
-                          static_cast<off_t>(copied - releasedBytes));
+          const int punched = ::fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                                          static_cast<off_t>(fileOffset_ + releasedBytes),
+                                          static_cast<off_t>(copied - releasedBytes));
           (void)punched;  // where holes cannot be punched, the pages go with the file
         }
         releasedBytes = copied;

@@ -11,6 +11,8 @@
 // instead (O_TMPFILE: gone with the process, whatever kills it): its pages are the page cache's,
 // written back and dropped by the kernel under memory pressure, so a streaming load of a trace
 // bigger than memory holds its columns on disk. dropResidentBefore() unmaps what was written.
+// Its file is written with pwrite(2) ahead of its values, never faulted into through the mapping
+// (growInFile() says why), and appendInBulk() writes many values at once without mapping them.
 // An array placed in a region of a file someone else owns (inFile(): a trace cache being written,
 // whose largest columns the streaming load lays where the cache keeps them) grows there, from a
 // page boundary, and leaves the file as it is when released.
@@ -34,6 +36,12 @@
 #include "util/file_region.h"
 
 namespace sutra {
+
+namespace mapped_array_detail {
+// What file-backed arrays fill their files ahead with: one megabyte, shared by every array and
+// never written, so that every page of it is the system's zero page.
+inline char zeros[std::size_t{1} << 20];
+}  // namespace mapped_array_detail
 
 template <typename T>
 class MappedArray {
@@ -277,7 +285,7 @@ class MappedArray {
   // the capacity becomes what the file holds.
   void fillFileTo(std::size_t bytes) {
     if (bytes <= filledBytes_) return;
-    static char zeros[std::size_t{1} << 20];  // never written: every page of it is the zero page
+    const auto& zeros = mapped_array_detail::zeros;
     const std::size_t from = filledBytes_;
     for (std::size_t at = from; at < bytes; at += sizeof zeros)
       writeFile(at, zeros, std::min(sizeof zeros, bytes - at));

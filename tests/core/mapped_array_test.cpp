@@ -3,7 +3,6 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
-#include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -16,6 +15,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "test_support.h"
 
 namespace sutra {
 namespace {
@@ -71,8 +72,8 @@ TEST(MappedArray, MovesAndDrainsIntoAVector) {
 // unmapped (they come back from the file), and it leaves no file behind in its folder.
 TEST(MappedArray, AFileBackedArrayKeepsItsValuesThroughDroppedPagesAndLeavesNoFile) {
   // A folder of its own: other tests write to the temp directory meanwhile.
-  std::string folder = ::testing::TempDir() + "/mapped-array-XXXXXX";
-  ASSERT_NE(::mkdtemp(folder.data()), nullptr);
+  const sutra::test::TempDir dir;  // removed with what is left in it
+  const std::string folder = dir.path().string();
   const auto filesBefore = std::distance(std::filesystem::directory_iterator(folder),
                                          std::filesystem::directory_iterator());
   {
@@ -94,14 +95,13 @@ TEST(MappedArray, AFileBackedArrayKeepsItsValuesThroughDroppedPagesAndLeavesNoFi
                           std::filesystem::directory_iterator()),
             filesBefore);
   EXPECT_THROW(MappedArray<Pair>::fileBacked("/dev/full/none"), std::runtime_error);
-  std::filesystem::remove_all(folder);
 }
 
 // A trace cache being written lends regions of its file to a streaming load's arrays: each grows
 // in its own region, from its page boundary, and none truncates or closes the file it shares.
 TEST(MappedArray, ArraysInRegionsOfAFileTheyShareKeepTheirValuesThereAndLeaveTheFile) {
-  std::string folder = ::testing::TempDir() + "/mapped-array-XXXXXX";
-  ASSERT_NE(::mkdtemp(folder.data()), nullptr);
+  const sutra::test::TempDir dir;  // removed with what is left in it
+  const std::string folder = dir.path().string();
   const std::string path = folder + "/shared";
   const int fd = ::open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0600);
   ASSERT_GE(fd, 0);
@@ -130,15 +130,14 @@ TEST(MappedArray, ArraysInRegionsOfAFileTheyShareKeepTheirValuesThereAndLeaveThe
   EXPECT_THROW(MappedArray<Pair>::inFile({fd, 100}), std::runtime_error);  // not a page boundary
   EXPECT_THROW(MappedArray<Pair>::inFile({-1, 0}), std::runtime_error);
   ::close(fd);
-  std::filesystem::remove_all(folder);
 }
 
 // A file-backed array's pages are written into its file before any value is (never faulted in as
 // holes of the file): the file holds the whole capacity, its blocks claimed, and values moved in
 // from another array are written there, in order, with the mapping left where it was.
 TEST(MappedArray, AFileBackedArrayIsWrittenIntoItsFileAheadOfItsValuesAndAppendsMovedValues) {
-  std::string folder = ::testing::TempDir() + "/mapped-array-XXXXXX";
-  ASSERT_NE(::mkdtemp(folder.data()), nullptr);
+  const sutra::test::TempDir dir;  // removed with what is left in it
+  const std::string folder = dir.path().string();
   const std::string path = folder + "/region";
   const int fd = ::open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0600);
   ASSERT_GE(fd, 0);
@@ -181,14 +180,13 @@ TEST(MappedArray, AFileBackedArrayIsWrittenIntoItsFileAheadOfItsValuesAndAppends
     EXPECT_EQ(grown[69'999].value, 69'999u);  // the first region untouched by the second
   }
   ::close(fd);
-  std::filesystem::remove_all(folder);
 }
 
 // Where the file can take no more (a full disk; here a file size limit), growing a file-backed
 // array throws, before any value is written to a page the file does not have: never a SIGBUS.
 TEST(MappedArray, AFileBackedArrayThatCannotGrowThrowsInsteadOfDyingAtAWrite) {
-  std::string folder = ::testing::TempDir() + "/mapped-array-XXXXXX";
-  ASSERT_NE(::mkdtemp(folder.data()), nullptr);
+  const sutra::test::TempDir dir;  // removed with what is left in it
+  const std::string folder = dir.path().string();
   const pid_t child = ::fork();
   ASSERT_GE(child, 0);
   if (child == 0) {  // the limit is the child's alone
@@ -207,7 +205,6 @@ TEST(MappedArray, AFileBackedArrayThatCannotGrowThrowsInsteadOfDyingAtAWrite) {
   ASSERT_EQ(::waitpid(child, &status, 0), child);
   ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
   EXPECT_EQ(WEXITSTATUS(status), 0);
-  std::filesystem::remove_all(folder);
 }
 
 }  // namespace

@@ -150,6 +150,17 @@ struct RawEvent {
 
   bool isCounter() const { return !ph.empty() && ph[0] == 'C'; }
 
+  // Back to a fresh RawEvent's state, for a reader that reuses one for every event: each field is
+  // cleared with a store of its own, where constructing a fresh one zeroed all of it with
+  // `rep stos` (a tenth of the fast scanner's time), and the counter values keep their storage.
+  void reset() {
+    ph = name = cat = pid = tid = ts = dur = id = bp = scope = argsRaw = metaName = {};
+    hasTs = hasDur = hasMetaSortIndex = false;
+    externalId = correlation = recordFunctionId = kNoId;
+    metaSortIndex = 0;
+    counterValues.clear();
+  }
+
   // Where the text of a plain top-level field goes; null for args and for the fields not kept.
   [[gnu::always_inline]] std::string_view* slotFor(Field field) {
     switch (field) {

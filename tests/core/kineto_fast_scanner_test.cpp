@@ -117,6 +117,53 @@ TEST(KinetoFastScanner, MetadataAndCounterArgs) {
   EXPECT_EQ(scan.events[2].argsRaw, R"({"v": 3})");
 }
 
+// The scanner guesses each key from the key at the same place in the event before, and reuses
+// one RawEvent: keys that move, keys that start like a known one, and fields an event lacks must
+// all read as they would in an event of their own.
+TEST(KinetoFastScanner, KeysThatMoveOrLookAlikeAndFieldsLeftOutReadAsAlone) {
+  const std::string events[] = {
+      R"({"ph": "X", "name": "a", "ts": 1, "tid": 2, "pid": 3, "dur": 4, "args": {"External id": 5}})",
+      R"({"ph": "X", "names": "b", "ts": 6, "tids": 7, "tid": 8, "pid": 3, "dur": 9, "s": 1})",
+      R"({"pid": 9, "ph": "C", "name": "c", "ts": 10, "args": {"v": 1.5}})",
+      R"({"ph": "f", "nam": "d", "t": 0, "tid": 1, "ts": 11, "id": 12, "bp": "e", "sx": "g"})",
+      R"({"ph": "X", "name": "e", "ts": 13, "tid": 2, "pid": 3, "dur": 14, "args": {}})"};
+  std::string batch = "[";
+  for (const std::string& e : events) batch += (batch.size() > 1 ? "," : "") + e;
+  Scan together(batch + "]");
+  ASSERT_TRUE(together.ok);
+  ASSERT_EQ(together.events.size(), std::size(events));
+  for (std::size_t i = 0; i < std::size(events); ++i) {
+    SCOPED_TRACE(events[i]);
+    Scan alone("[" + events[i] + "]");
+    ASSERT_TRUE(alone.ok);
+    const RawEvent &a = together.events[i], &b = alone.events[0];
+    EXPECT_EQ(a.ph, b.ph);
+    EXPECT_EQ(a.name, b.name);
+    EXPECT_EQ(a.cat, b.cat);
+    EXPECT_EQ(a.pid, b.pid);
+    EXPECT_EQ(a.tid, b.tid);
+    EXPECT_EQ(a.ts, b.ts);
+    EXPECT_EQ(a.dur, b.dur);
+    EXPECT_EQ(a.id, b.id);
+    EXPECT_EQ(a.bp, b.bp);
+    EXPECT_EQ(a.scope, b.scope);
+    EXPECT_EQ(a.argsRaw, b.argsRaw);
+    EXPECT_EQ(a.hasTs, b.hasTs);
+    EXPECT_EQ(a.hasDur, b.hasDur);
+    EXPECT_EQ(a.externalId, b.externalId);
+    EXPECT_EQ(a.counterValues, b.counterValues);
+  }
+  EXPECT_TRUE(together.events[1].name.empty());  // "names" is not "name"
+  EXPECT_EQ(together.events[1].tid, "8");        // nor "tids" "tid"
+  EXPECT_EQ(together.events[1].scope, "1");
+  EXPECT_EQ(together.events[2].counterValues.size(), 1u);
+  EXPECT_TRUE(together.events[3].counterValues.empty());
+  EXPECT_TRUE(together.events[3].scope.empty());  // "sx" is not "s"
+  EXPECT_FALSE(together.events[3].hasDur);
+  EXPECT_EQ(together.events[3].externalId, kNoId);
+  EXPECT_EQ(together.events[0].externalId, 5);
+}
+
 TEST(KinetoFastScanner, EmptyBatchesAndEscapesInSkippedStrings) {
   EXPECT_TRUE(Scan("[]").ok);
   EXPECT_TRUE(Scan("[ \n ]").ok);

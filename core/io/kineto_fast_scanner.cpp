@@ -135,30 +135,37 @@ inline bool endsToken(char c) {
   return false;
 }
 
-// Skips any value: brackets must match in kind, nesting stays shallow.
-inline bool skipValue(const char*& p, const char* end) {
-  const char c = *p;
-  if (c == '"') return skipString(++p, end);
-  if (c != '{' && c != '[') {
-    std::string_view token;
-    return scalar(p, end, token);
-  }
+// Skips an array or object from its opening bracket: p just past its close, or null where the
+// brackets do not match in kind or nest too deep. By value, as skipSpaceRun().
+[[gnu::noinline]] const char* skipContainer(const char* p, const char* end) {
   constexpr int kMaxDepth = 64;
   char closers[kMaxDepth];
   int depth = 0;
   while (p < end) {
     const char b = *p++;
     if (b == '"') {
-      if (!skipString(p, end)) return false;
+      if (!skipString(p, end)) return nullptr;
     } else if (b == '{' || b == '[') {
-      if (depth == kMaxDepth) return false;
+      if (depth == kMaxDepth) return nullptr;
       closers[depth++] = b == '{' ? '}' : ']';
     } else if (b == '}' || b == ']') {
-      if (depth == 0 || closers[--depth] != b) return false;
-      if (depth == 0) return true;
+      if (depth == 0 || closers[--depth] != b) return nullptr;
+      if (depth == 0) return p;
     }
   }
-  return false;
+  return nullptr;
+}
+
+// Skips any value (most are the scalars of args not read: inlined, as scalar()).
+[[gnu::always_inline]] inline bool skipValue(const char*& p, const char* end) {
+  const char c = *p;
+  if (c == '"') return skipString(++p, end);
+  if (c != '{' && c != '[') {
+    std::string_view token;
+    return scalar(p, end, token);
+  }
+  p = skipContainer(p, end);
+  return p != nullptr;
 }
 
 // An object member's key (a plain string) and the ':' after it, from the key's opening quote: the

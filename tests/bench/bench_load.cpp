@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -54,6 +55,8 @@ constexpr const char* kHelp =
     "                   the streaming load into the cache) and a reopen after each, each with\n"
     "                   its time, peak RSS and RSS just after the open (a cache folder of its\n"
     "                   own in the temp directory, removed afterwards)\n"
+    "  --repeat N       with --cache: the streaming first open N times (default 3), each into an\n"
+    "                   empty folder; the median run is reported, with every run's seconds\n"
     "  --generate-only  write the trace (--out, kept) and measure nothing\n";
 
 std::string readGzipOrPlain(const std::string& path) {
@@ -315,6 +318,7 @@ int main(int argc, char** argv) {
   std::string source = std::string(SUTRA_SHARED_TRACES) + "/param/linear_kineto.json.gz";
   std::string file, out;
   bool keep = false, digest = false, pretty = false, cache = false, generateOnly = false;
+  int repeats = 3;
   std::optional<bool> dom;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -345,6 +349,8 @@ int main(int argc, char** argv) {
       dom = false;
     else if (a == "--cache")
       cache = true;
+    else if (a == "--repeat")
+      repeats = std::max(1, std::stoi(next()));
     else if (a == "--generate-only")
       generateOnly = keep = true;
     else if (a == "-h" || a == "--help") {
@@ -415,12 +421,27 @@ int main(int argc, char** argv) {
       if (entry.is_regular_file()) cacheBytes += entry.file_size();
     fs::remove_all(folder, ec);
     ::setenv("SUTRA_CACHE_STREAM", "1", 1);
-    const Measure streamed = inChild("cache-first", file);
+    // The figure the goal is about, several times: this machine's speed moves by a third within
+    // minutes, and one run said more about the minute than about the load.
+    std::vector<Measure> runs;
+    for (int r = 0; r < repeats; ++r) {
+      fs::remove_all(folder, ec);
+      runs.push_back(inChild("cache-first", file));
+    }
     const Measure reopen = inChild("cache-reopen", file);
+    json eachSeconds = json::array();
+    for (const Measure& run : runs) eachSeconds.push_back(run.seconds);
+    // The median run, or the first that failed.
+    std::stable_sort(runs.begin(), runs.end(), [](const Measure& a, const Measure& b) {
+      return a.ok != b.ok ? !a.ok : a.seconds < b.seconds;
+    });
+    const Measure streamed = runs.front().ok ? runs[runs.size() / 2] : runs.front();
     ::unsetenv("SUTRA_CACHE_STREAM");
     result["cache_first_open_in_memory"] = report(inMemory, mb);
     result["cache_reopen_after_in_memory"] = report(reopenInMemory, mb);
     result["cache_first_open"] = report(streamed, mb);
+    result["cache_first_open"]["runs"] = repeats;
+    result["cache_first_open"]["seconds_each"] = eachSeconds;
     result["cache_reopen"] = report(reopen, mb);
     const Measure& first = streamed;
     result["cache_mb"] = static_cast<double>(cacheBytes) / (1024.0 * 1024.0);

@@ -3,6 +3,7 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -191,125 +192,147 @@ template <typename Classify>
   return true;
 }
 
-// An event's args, from their '{': the ids Sutra reads, a metadata event's name and sort index,
-// a counter's values, and the whole object's text.
-bool argsObject(const char*& p, const char* end, RawEvent& raw) {
-  const char* const start = p;
-  const bool counter = raw.isCounter();
-  ++p;
-  skipSpace(p);
-  if (*p != '}') {
-    for (;;) {
-      std::string_view keyText;
-      Field argField;
-      if (!memberKey(p, end, argFieldOf, argField, keyText)) return false;
-      const bool read = argField == Field::ExternalId || argField == Field::Correlation ||
-                        argField == Field::RecordFunctionId ||
-                        ((argField == Field::Name || argField == Field::SortIndex) && !counter) ||
-                        counter;
-      std::string_view text;
-      if (!read || *p == '{' || *p == '[') {
-        // Not read, or a container where a scalar is read: simdjson's scalarText() refuses those.
-        if (!skipValue(p, end)) return false;
-      } else {
-        if (!scalar(p, end, text)) return false;
-        if (argField == Field::ExternalId) {
-          raw.externalId = integerText(text).value_or(kNoId);
-        } else if (argField == Field::Correlation) {
-          raw.correlation = integerText(text).value_or(kNoId);
-        } else if (argField == Field::RecordFunctionId) {
-          raw.recordFunctionId = integerText(text).value_or(kNoId);
-        } else if (argField == Field::Name && !counter) {
-          raw.metaName = text;
-        } else if (argField == Field::SortIndex && !counter) {
-          raw.metaSortIndex = integerText(text).value_or(0);
-          raw.hasMetaSortIndex = true;
-        } else {
-          raw.counterValues.emplace_back(std::string(keyText),
-                                         std::strtod(std::string(text).c_str(), nullptr));
-        }
-      }
-      skipSpace(p);
-      if (*p == ',') {
-        ++p;
-        skipSpace(p);
-        continue;
-      }
-      if (*p != '}') return false;
-      break;
-    }
-  }
-  ++p;
-  skipSpace(p);  // simdjson's raw_json() of an object runs to the next token
-  raw.argsRaw = std::string_view(start, static_cast<std::size_t>(p - start));
-  return true;
-}
-
-// The top-level keys of the event before, in order: Kineto writes every event of a kind with the
-// same keys in the same order, so the key at a member's place is most often the one that was there
-// in the event before. Checked with one 8-byte compare (the key and its closing quote) instead of
-// being classified again (the classification's jump was a tenth of the scan).
-class KeyOrder {
+// The bytes between the members' values in the object before of the same kind (an event, or an
+// event's args), place by place: from the '{' or the end of the value before to the start of the
+// member's value ("{\"ph\":", ",\"ts\":", ", \"External id\": "). Kineto writes every event of a
+// kind with the same keys in the same order and the same spacing, so one compare of 16 bytes most
+// often steps over the separator, the key and the colon at once. Walking them token by token made
+// each step wait for the load before it, and that chain was most of the scan's time.
+class MemberOrder {
  public:
-  // The field of the key whose text starts at k, the member at `place` of its event.
-  [[gnu::always_inline]] Field fieldAt(std::size_t place, const char* k) {
-    if (place >= kPlaces) return fieldOf(k);
-    Guess& guess = guesses_[place];
-    const std::uint64_t word = load8(k);  // batches are padded: 8 bytes are there
-    if (guess.mask != 0 && (word & guess.mask) == guess.bytes) return guess.field;
-    const Field field = fieldOf(k);
-    guess.field = field;
-    // Only keys Sutra reads are guessed: all of them are under 8 bytes with their quote.
-    guess.mask = field == Field::Other ? 0 : ~std::uint64_t{0} >> (64 - 8 * (keyLength(field) + 1));
-    guess.bytes = word & guess.mask;
-    return field;
+  // Where the bytes at p are the ones remembered for `place`: p at the member's value, its field
+  // and key.
+  [[gnu::always_inline]] bool skipToValue(std::size_t place, const char*& p, Field& field,
+                                          std::string_view& key) const {
+    if (place >= kPlaces) return false;
+    const Guess& g = guesses_[place];
+    // Batches are padded: 16 bytes are there. An unset guess has a zero mask and length 0.
+    if (g.length == 0 || (load8(p) & g.mask[0]) != g.bytes[0] ||
+        (load8(p + 8) & g.mask[1]) != g.bytes[1])
+      return false;
+    field = g.field;
+    key = std::string_view(p + g.keyAt, g.keyLength);
+    p += g.length;
+    return true;
+  }
+  // The member at `place` read token by token: its bytes from `from` to its value at `value`.
+  void remember(std::size_t place, const char* from, const char* value, Field field,
+                std::string_view key) {
+    if (place >= kPlaces) return;
+    Guess& g = guesses_[place];
+    const auto length = static_cast<std::size_t>(value - from);
+    g.length = 0;
+    if (length > 16) return;
+    for (int half = 0; half < 2; ++half) {
+      const std::size_t bytes = std::clamp<std::size_t>(length, 8 * half, 8 * half + 8) - 8 * half;
+      g.mask[half] = bytes == 0 ? 0 : ~std::uint64_t{0} >> (64 - 8 * bytes);
+      g.bytes[half] = load8(from + 8 * half) & g.mask[half];
+    }
+    g.field = field;
+    g.keyAt = static_cast<std::uint8_t>(key.data() - from);
+    g.keyLength = static_cast<std::uint8_t>(key.size());
+    g.length = static_cast<std::uint8_t>(length);
   }
 
  private:
   static std::uint64_t load8(const char* p) {
     std::uint64_t v;
-    std::memcpy(&v, p, 8);
+    std::memcpy(&v, p, 8);  // little-endian: p[0] is the low byte
     return v;
   }
   struct Guess {
-    std::uint64_t bytes = 0, mask = 0;  // mask 0: nothing guessed at this place
+    std::uint64_t bytes[2] = {0, 0}, mask[2] = {0, 0};
+    std::uint8_t length = 0;  // 0: nothing remembered
+    std::uint8_t keyAt = 0, keyLength = 0;
     Field field = Field::Other;
   };
-  static constexpr std::size_t kPlaces = 12;
+  static constexpr std::size_t kPlaces = 16;
   Guess guesses_[kPlaces];
 };
-static_assert(keyLength(Field::Args) + 1 <= 8 && keyLength(Field::Name) + 1 <= 8);
 
-// One event, from its '{': its fields into `raw`, and p just past its '}'.
-bool eventObject(const char*& p, const char* end, RawEvent& raw, KeyOrder& order) {
-  ++p;
-  skipSpace(p);
-  if (*p == '}') {
-    ++p;
-    return true;
-  }
+// An object's members, from its '{' to just past its '}': each member's key by `order` or, where
+// the bytes differ from the object before's, by `classify`; then `value(field, key)` reads the
+// value from p.
+template <typename Classify, typename Value>
+[[gnu::always_inline]] inline bool members(const char*& p, const char* end, MemberOrder& order,
+                                           Classify classify, Value value) {
   for (std::size_t place = 0;; ++place) {
-    std::string_view key;
     Field field;
-    const auto classify = [&](const char* k) { return order.fieldAt(place, k); };
-    if (!memberKey(p, end, classify, field, key)) return false;
-    if (std::string_view* slot = raw.slotFor(field)) {
-      if (!scalar(p, end, *slot)) return false;
-    } else if (field == Field::Args) {
-      if (*p != '{' || !argsObject(p, end, raw)) return false;
-    } else if (!skipValue(p, end)) {
-      return false;
-    }
-    skipSpace(p);
-    if (*p == ',') {
+    std::string_view key;
+    const char* const from = p;  // the '{', or just past the value before
+    if (!order.skipToValue(place, p, field, key)) {
+      skipSpace(p);
+      if (*p == '}' && place > 0) {
+        ++p;
+        return true;
+      }
+      if (*p != (place == 0 ? '{' : ',')) return false;
       ++p;
       skipSpace(p);
-      continue;
+      if (*p == '}' && place == 0) {
+        ++p;
+        return true;
+      }
+      if (!memberKey(p, end, classify, field, key)) return false;
+      order.remember(place, from, p, field, key);
+    } else {
+      skipSpace(p);  // where the value is further on than in the object before
     }
-    if (*p != '}') return false;
-    ++p;
-    return true;
+    if (!value(field, key)) return false;
   }
+}
+
+// Both objects' member orders: an event's and its args'.
+struct KeyOrders {
+  MemberOrder event, args;
+};
+
+// An event's args, from their '{': the ids Sutra reads, a metadata event's name and sort index,
+// a counter's values, and the whole object's text.
+bool argsObject(const char*& p, const char* end, RawEvent& raw, MemberOrder& order) {
+  const char* const start = p;
+  const bool counter = raw.isCounter();
+  const auto value = [&](Field argField, std::string_view keyText) {
+    const bool read = argField == Field::ExternalId || argField == Field::Correlation ||
+                      argField == Field::RecordFunctionId ||
+                      ((argField == Field::Name || argField == Field::SortIndex) && !counter) ||
+                      counter;
+    std::string_view text;
+    if (!read || *p == '{' || *p == '[') {
+      // Not read, or a container where a scalar is read: simdjson's scalarText() refuses those.
+      return skipValue(p, end);
+    }
+    if (!scalar(p, end, text)) return false;
+    if (argField == Field::ExternalId) {
+      raw.externalId = integerText(text).value_or(kNoId);
+    } else if (argField == Field::Correlation) {
+      raw.correlation = integerText(text).value_or(kNoId);
+    } else if (argField == Field::RecordFunctionId) {
+      raw.recordFunctionId = integerText(text).value_or(kNoId);
+    } else if (argField == Field::Name && !counter) {
+      raw.metaName = text;
+    } else if (argField == Field::SortIndex && !counter) {
+      raw.metaSortIndex = integerText(text).value_or(0);
+      raw.hasMetaSortIndex = true;
+    } else {
+      raw.counterValues.emplace_back(std::string(keyText),
+                                     std::strtod(std::string(text).c_str(), nullptr));
+    }
+    return true;
+  };
+  if (!members(p, end, order, argFieldOf, value)) return false;
+  skipSpace(p);  // simdjson's raw_json() of an object runs to the next token
+  raw.argsRaw = std::string_view(start, static_cast<std::size_t>(p - start));
+  return true;
+}
+
+// One event, from its '{': its fields into `raw`, and p just past its '}'.
+bool eventObject(const char*& p, const char* end, RawEvent& raw, KeyOrders& orders) {
+  return members(p, end, orders.event, fieldOf, [&](Field field, std::string_view) {
+    if (std::string_view* slot = raw.slotFor(field)) return scalar(p, end, *slot);
+    if (field == Field::Args) return *p == '{' && argsObject(p, end, raw, orders.args);
+    return skipValue(p, end);
+  });
 }
 
 }  // namespace
@@ -323,11 +346,11 @@ bool scanPlainKinetoEvents(const JsonBatch& batch, RawEventSink& sink) {
   skipSpace(p);
   if (*p == ']') return p + 1 == end;
   RawEvent raw;  // one for every event (RawEvent::reset() says why)
-  KeyOrder order;
+  KeyOrders orders;
   for (;;) {
     if (*p != '{') return false;
     raw.reset();
-    if (!eventObject(p, end, raw, order)) return false;
+    if (!eventObject(p, end, raw, orders)) return false;
     sink.event(raw);
     skipSpace(p);
     if (*p == ',') {

@@ -117,16 +117,26 @@ TEST(KinetoFastScanner, MetadataAndCounterArgs) {
   EXPECT_EQ(scan.events[2].argsRaw, R"({"v": 3})");
 }
 
-// The scanner guesses each key from the key at the same place in the event before, and reuses
-// one RawEvent: keys that move, keys that start like a known one, and fields an event lacks must
-// all read as they would in an event of their own.
+// The scanner steps over each member's key by the bytes at the same place in the object before,
+// and reuses one RawEvent: keys that move, keys that start like a known one, other spacing, and
+// fields an event lacks must all read as they would in an event of their own.
 TEST(KinetoFastScanner, KeysThatMoveOrLookAlikeAndFieldsLeftOutReadAsAlone) {
   const std::string events[] = {
       R"({"ph": "X", "name": "a", "ts": 1, "tid": 2, "pid": 3, "dur": 4, "args": {"External id": 5}})",
       R"({"ph": "X", "names": "b", "ts": 6, "tids": 7, "tid": 8, "pid": 3, "dur": 9, "s": 1})",
       R"({"pid": 9, "ph": "C", "name": "c", "ts": 10, "args": {"v": 1.5}})",
       R"({"ph": "f", "nam": "d", "t": 0, "tid": 1, "ts": 11, "id": 12, "bp": "e", "sx": "g"})",
-      R"({"ph": "X", "name": "e", "ts": 13, "tid": 2, "pid": 3, "dur": 14, "args": {}})"};
+      R"({"ph": "X", "name": "e", "ts": 13, "tid": 2, "pid": 3, "dur": 14, "args": {}})",
+      // The same keys spaced otherwise: compact, a space before a colon, more after one.
+      R"({"ph":"X","name":"f","ts":15,"tid":2,"pid":3,"dur":16,"args":{"External id":17}})",
+      R"({"ph" :"X","name":  "g","ts":18 ,"tid":2,"pid":3,"dur":19,"args":{"External id":   20}})",
+      R"({"ph":"X","name":"h","ts":21,"tid":2,"pid":3,"dur":22,"args":{"External id":23}})",
+      // A counter's values twice with the same keys: the second one's read from remembered bytes.
+      R"({"ph":"C","name":"mem","pid":1,"ts":24,"args":{"allocated":1.5,"reserved":2}})",
+      R"({"ph":"C","name":"mem","pid":1,"ts":25,"args":{"allocated":3.5,"reserved":4}})",
+      // Keys of sixteen bytes and more with their separator, quotes and colon.
+      R"({"ph":"X","name":"i","args":{"Record function id":26,"a key long enough":27}})",
+      R"({"ph":"X","name":"j","args":{"Record function id":28,"a key long enough":29}})"};
   std::string batch = "[";
   for (const std::string& e : events) batch += (batch.size() > 1 ? "," : "") + e;
   Scan together(batch + "]");
@@ -151,6 +161,7 @@ TEST(KinetoFastScanner, KeysThatMoveOrLookAlikeAndFieldsLeftOutReadAsAlone) {
     EXPECT_EQ(a.hasTs, b.hasTs);
     EXPECT_EQ(a.hasDur, b.hasDur);
     EXPECT_EQ(a.externalId, b.externalId);
+    EXPECT_EQ(a.recordFunctionId, b.recordFunctionId);
     EXPECT_EQ(a.counterValues, b.counterValues);
   }
   EXPECT_TRUE(together.events[1].name.empty());  // "names" is not "name"
@@ -162,6 +173,12 @@ TEST(KinetoFastScanner, KeysThatMoveOrLookAlikeAndFieldsLeftOutReadAsAlone) {
   EXPECT_FALSE(together.events[3].hasDur);
   EXPECT_EQ(together.events[3].externalId, kNoId);
   EXPECT_EQ(together.events[0].externalId, 5);
+  EXPECT_EQ(together.events[6].name, "g");
+  EXPECT_EQ(together.events[6].externalId, 20);
+  EXPECT_EQ(together.events[7].externalId, 23);
+  EXPECT_EQ(together.events[9].counterValues,
+            (std::vector<std::pair<std::string, double>>{{"allocated", 3.5}, {"reserved", 4.0}}));
+  EXPECT_EQ(together.events[11].recordFunctionId, 28);
 }
 
 TEST(KinetoFastScanner, EmptyBatchesAndEscapesInSkippedStrings) {

@@ -26,6 +26,28 @@ struct Scan final : RawEventSink {
   bool ok = false;
 };
 
+// Every field two reads of one event must agree on, but the args' text (its spacing may differ).
+void expectSameFields(const RawEvent& a, const RawEvent& b) {
+  EXPECT_EQ(a.ph, b.ph);
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.cat, b.cat);
+  EXPECT_EQ(a.pid, b.pid);
+  EXPECT_EQ(a.tid, b.tid);
+  EXPECT_EQ(a.ts, b.ts);
+  EXPECT_EQ(a.dur, b.dur);
+  EXPECT_EQ(a.id, b.id);
+  EXPECT_EQ(a.bp, b.bp);
+  EXPECT_EQ(a.scope, b.scope);
+  EXPECT_EQ(a.hasTs, b.hasTs);
+  EXPECT_EQ(a.hasDur, b.hasDur);
+  EXPECT_EQ(a.externalId, b.externalId);
+  EXPECT_EQ(a.correlation, b.correlation);
+  EXPECT_EQ(a.recordFunctionId, b.recordFunctionId);
+  EXPECT_EQ(a.metaName, b.metaName);
+  EXPECT_EQ(a.metaSortIndex, b.metaSortIndex);
+  EXPECT_EQ(a.counterValues, b.counterValues);
+}
+
 TEST(KinetoFastScanner, ReadsThePlainFields) {
   Scan scan(R"([{"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": "stream 7",
     "ts": 1689180448573897.250, "dur": 75, "unknown": [1, {"a": "b"}],
@@ -81,17 +103,7 @@ TEST(KinetoFastScanner, PrettyPrintedReadsAsCompact) {
   ASSERT_TRUE(compact.ok);
   ASSERT_EQ(pretty.events.size(), 2u);
   ASSERT_EQ(compact.events.size(), 2u);
-  for (int i = 0; i < 2; ++i) {
-    const RawEvent &a = pretty.events[i], &b = compact.events[i];
-    EXPECT_EQ(a.ph, b.ph);
-    EXPECT_EQ(a.name, b.name);
-    EXPECT_EQ(a.cat, b.cat);
-    EXPECT_EQ(a.pid, b.pid);
-    EXPECT_EQ(a.tid, b.tid);
-    EXPECT_EQ(a.ts, b.ts);
-    EXPECT_EQ(a.dur, b.dur);
-    EXPECT_EQ(a.externalId, b.externalId);
-  }
+  for (int i = 0; i < 2; ++i) expectSameFields(pretty.events[i], compact.events[i]);
   // simdjson's raw_json() of an object runs to the next token: the whitespace after it is kept.
   EXPECT_EQ(pretty.events[0].argsRaw, "{\n      \"External id\": 789,\"Ev Idx\": 276\n    }\n  ");
 }
@@ -146,23 +158,8 @@ TEST(KinetoFastScanner, KeysThatMoveOrLookAlikeAndFieldsLeftOutReadAsAlone) {
     SCOPED_TRACE(events[i]);
     Scan alone("[" + events[i] + "]");
     ASSERT_TRUE(alone.ok);
-    const RawEvent &a = together.events[i], &b = alone.events[0];
-    EXPECT_EQ(a.ph, b.ph);
-    EXPECT_EQ(a.name, b.name);
-    EXPECT_EQ(a.cat, b.cat);
-    EXPECT_EQ(a.pid, b.pid);
-    EXPECT_EQ(a.tid, b.tid);
-    EXPECT_EQ(a.ts, b.ts);
-    EXPECT_EQ(a.dur, b.dur);
-    EXPECT_EQ(a.id, b.id);
-    EXPECT_EQ(a.bp, b.bp);
-    EXPECT_EQ(a.scope, b.scope);
-    EXPECT_EQ(a.argsRaw, b.argsRaw);
-    EXPECT_EQ(a.hasTs, b.hasTs);
-    EXPECT_EQ(a.hasDur, b.hasDur);
-    EXPECT_EQ(a.externalId, b.externalId);
-    EXPECT_EQ(a.recordFunctionId, b.recordFunctionId);
-    EXPECT_EQ(a.counterValues, b.counterValues);
+    expectSameFields(together.events[i], alone.events[0]);
+    EXPECT_EQ(together.events[i].argsRaw, alone.events[0].argsRaw);
   }
   EXPECT_TRUE(together.events[1].name.empty());  // "names" is not "name"
   EXPECT_EQ(together.events[1].tid, "8");        // nor "tids" "tid"

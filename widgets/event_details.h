@@ -6,7 +6,7 @@
 #include <QTextBrowser>
 #include <optional>
 
-#include "trace_session.h"
+#include "rank_data.h"
 
 namespace sutra::widgets {
 

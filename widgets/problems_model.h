@@ -5,7 +5,7 @@
 #include <QAbstractTableModel>
 #include <vector>
 
-#include "trace_session.h"
+#include "rank_data.h"
 
 namespace sutra::widgets {
 

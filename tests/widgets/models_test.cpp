@@ -15,6 +15,7 @@
 #include "op_table_model.h"
 #include "problems_model.h"
 #include "qt_app.h"
+#include "rank_data.h"
 #include "synthetic_trace.h"
 #include "table_sorting.h"
 

@@ -13,6 +13,7 @@
 #include "event_details.h"
 #include "problems_model.h"
 #include "qt_app.h"
+#include "rank_data.h"
 #include "synthetic_trace.h"
 #include "timeline_view.h"
 #include "view/chart_data.h"

@@ -77,7 +77,7 @@ widgets::AdviceView* openAdviceOnTopFinding(QMainWindow* window) {
 namespace {
 
 QAction* addAdviceAction(QMenu* analysis, const AnalysisContext& context) {
-  widgets::TraceSession* session = context.session;
+  TraceSession* session = context.session;
   auto* action = new QAction(QObject::tr("&Advice"), context.window);
   action->setObjectName("Advice");
   action->setToolTip(

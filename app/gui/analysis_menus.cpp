@@ -49,13 +49,13 @@ QAction* lastAction(QMenu* menu) {
   return actions.isEmpty() ? nullptr : actions.back();
 }
 
-QStringList loadedInputs(widgets::TraceSession* session) {
+QStringList loadedInputs(TraceSession* session) {
   QStringList inputs = session->paths();
   for (const auto& rank : session->ranks()) inputs << rank->path;
   return inputs;
 }
 
-std::shared_ptr<const widgets::RankData> currentRankData(widgets::TraceSession* session,
+std::shared_ptr<const widgets::RankData> currentRankData(TraceSession* session,
                                                          const std::function<int()>& currentRank) {
   const auto& ranks = session->ranks();
   if (ranks.empty()) return nullptr;
@@ -91,7 +91,7 @@ const widgets::SimulationResult* shownSimulation(QMainWindow* window, const Trac
   return nullptr;
 }
 
-std::vector<std::string> protectedInputs(widgets::TraceSession* session) {
+std::vector<std::string> protectedInputs(TraceSession* session) {
   std::vector<std::string> out;
   for (const QString& p : loadedInputs(session)) out.push_back(p.toStdString());
   for (const auto& rank : session->ranks())
@@ -101,8 +101,7 @@ std::vector<std::string> protectedInputs(widgets::TraceSession* session) {
 
 // The name proposed for an export of the run: "<run>.<what>", "<run>.rank1.<what>" where the run
 // has several ranks and `rank` is one of them.
-QString proposedName(widgets::TraceSession* session, const widgets::RankData* rank,
-                     const QString& what) {
+QString proposedName(TraceSession* session, const widgets::RankData* rank, const QString& what) {
   QString name = runStem(session->paths());
   if (name.isEmpty()) name = QStringLiteral("sutra");
   if (rank && session->ranks().size() > 1) name += '.' + rank->label;
@@ -110,14 +109,14 @@ QString proposedName(widgets::TraceSession* session, const widgets::RankData* ra
 }
 
 // Where a save dialog starts: in the run's folder, on the proposed name.
-QString startPath(widgets::TraceSession* session, const QString& proposed) {
+QString startPath(TraceSession* session, const QString& proposed) {
   const QString folder = runFolder(session->paths());
   return folder.isEmpty() ? proposed : QDir(folder).filePath(proposed);
 }
 
 // A file to write: asked for (from the run's folder, `proposed` filled in), refused when it is an
 // input, confirmed when it exists.
-QString askTarget(QMainWindow* window, widgets::TraceSession* session, const QString& title,
+QString askTarget(QMainWindow* window, TraceSession* session, const QString& title,
                   const QString& filter, const QString& proposed) {
   const QString path =
       QFileDialog::getSaveFileName(window, title, startPath(session, proposed), filter, nullptr,
@@ -154,7 +153,7 @@ void runExport(QMainWindow* window, const QString& label, const QString& path,
 // File > Export > Chakra trace(s): one .et per rank, linked with the rank's execution trace where
 // the directory has one; a progress bar per rank and stage with Cancel; then a summary of what was
 // written and the problems.
-void exportChakra(QMainWindow* window, widgets::TraceSession* session) {
+void exportChakra(QMainWindow* window, TraceSession* session) {
   if (session->ranks().empty()) return;
   const QString dir = QFileDialog::getExistingDirectory(
       window, QObject::tr("Export Chakra traces (one .et per rank) into folder"),
@@ -288,7 +287,7 @@ QWidget* openCompareWindow(QWidget* parent, const QStringList& paths) {
                             QObject::tr("Compare %1").arg(names.join(QStringLiteral(", "))));
 }
 
-void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
+void installAnalysisMenus(QMainWindow* window, TraceSession* session,
                           widgets::Navigation* navigation, std::function<int()> currentRank) {
   QMenu* file = findMenu(window, QObject::tr("File"));
 

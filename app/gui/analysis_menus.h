@@ -17,15 +17,16 @@ class QWidget;
 
 namespace sutra::widgets {
 class Navigation;
-class TraceSession;
 }  // namespace sutra::widgets
 
 namespace sutra::gui {
 
+class TraceSession;
+
 // Adds the menus to `window`'s menu bar (into its File and View menus where they exist).
 // `currentRank` says which loaded rank the exports and the analysis windows open on; the windows
 // reach the timeline through `navigation`, the window's.
-void installAnalysisMenus(QMainWindow* window, widgets::TraceSession* session,
+void installAnalysisMenus(QMainWindow* window, TraceSession* session,
                           widgets::Navigation* navigation, std::function<int()> currentRank = {});
 
 // Opens a compare window for two or three trace files (File > Compare..., `sutra --compare A B

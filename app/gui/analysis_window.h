@@ -17,18 +17,18 @@ class QMainWindow;
 class QMenu;
 
 namespace sutra::widgets {
-class TraceSession;
 struct RankData;
 }  // namespace sutra::widgets
 
 namespace sutra::gui {
 
+class TraceSession;
 class ViewResults;
 
 // What an analysis window opens on: the main window, its loaded run and its navigation.
 struct AnalysisContext {
   QMainWindow* window = nullptr;
-  widgets::TraceSession* session = nullptr;
+  TraceSession* session = nullptr;
   widgets::Navigation* navigation = nullptr;
   ViewResults* results = nullptr;  // the views' results, computed off the GUI thread and kept
   std::function<int()> currentRank;

@@ -85,7 +85,7 @@ void showError(QMainWindow* window, const QString& message) {
   box->open();  // window-modal, not blocking: the tests and a script go on
 }
 
-void simulateWithAstraSim(QMainWindow* window, widgets::TraceSession* session) {
+void simulateWithAstraSim(QMainWindow* window, TraceSession* session) {
   if (session->ranks().empty() || !session->run()) {
     QMessageBox::information(window, QObject::tr("Simulate with ASTRA-sim"),
                              QObject::tr("Open a trace and wait for it to load first."));
@@ -204,7 +204,7 @@ QString findAstraSimForGui(QString* whyNot) {
   return {};
 }
 
-QAction* addAstraSimAction(QMainWindow* window, QMenu* analysis, widgets::TraceSession* session) {
+QAction* addAstraSimAction(QMainWindow* window, QMenu* analysis, TraceSession* session) {
   auto* action = new QAction(QObject::tr("Simulate with &ASTRA-sim..."), window);
   action->setObjectName("SimulateWithAstraSim");
   analysis->setToolTipsVisible(true);

@@ -12,11 +12,9 @@ class QAction;
 class QMainWindow;
 class QMenu;
 
-namespace sutra::widgets {
-class TraceSession;
-}
-
 namespace sutra::gui {
+
+class TraceSession;
 
 // The QSettings key of the binary the user chose, used where $ASTRA_SIM and PATH have none.
 inline constexpr const char* kAstraSimSettingsKey = "astraSim/binary";
@@ -29,6 +27,6 @@ QString findAstraSimForGui(QString* whyNot = nullptr);
 // Adds the action to `analysis`. It is enabled once a run has loaded; where ASTRA-sim is not found
 // it still runs, to explain and offer "Choose binary..." (its tooltip says so), so that it never
 // silently does nothing.
-QAction* addAstraSimAction(QMainWindow* window, QMenu* analysis, widgets::TraceSession* session);
+QAction* addAstraSimAction(QMainWindow* window, QMenu* analysis, TraceSession* session);
 
 }  // namespace sutra::gui

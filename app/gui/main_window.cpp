@@ -77,7 +77,7 @@ int kinetoRankCount(const QStringList& paths) {
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setObjectName("MainWindow");
   setAcceptDrops(true);
-  session_ = new widgets::TraceSession(this);
+  session_ = new TraceSession(this);
   timeline_ = new widgets::TimelineView(this);
   navigation_ = new widgets::Navigation(this);
   setCentralWidget(timeline_);
@@ -104,16 +104,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   statusBar()->addPermanentWidget(sampleLabel_);
   statusBar()->addPermanentWidget(progress_);
   statusBar()->addPermanentWidget(cancelButton_);
-  connect(cancelButton_, &QPushButton::clicked, session_, &widgets::TraceSession::cancel);
+  connect(cancelButton_, &QPushButton::clicked, session_, &TraceSession::cancel);
 
-  connect(session_, &widgets::TraceSession::started, this, [this](const QStringList& paths) {
+  connect(session_, &TraceSession::started, this, [this](const QStringList& paths) {
     progress_->setValue(0);
     progress_->setVisible(true);
     cancelButton_->setVisible(true);
     statusLabel_->setText(tr("Opening %1").arg(paths.join(QStringLiteral(", "))));
   });
   // What was loaded stays on screen until the new run has its first rank to show.
-  connect(session_, &widgets::TraceSession::replacing, this, [this](const QStringList& paths) {
+  connect(session_, &TraceSession::replacing, this, [this](const QStringList& paths) {
     const QString notice = sampleNotice(paths);
     sampleLabel_->setText(notice);
     sampleLabel_->setToolTip(notice.isEmpty() ? QString() : tr("See SAMPLE.md beside the traces"));
@@ -133,12 +133,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     chain_->clear();
     updateTitle();
   });
-  connect(session_, &widgets::TraceSession::progressChanged, this,
+  connect(session_, &TraceSession::progressChanged, this,
           [this](int percent, const QString& stage) {
             progress_->setValue(percent);
             statusLabel_->setText(stage);
           });
-  connect(session_, &widgets::TraceSession::ranksFound, this, [this](int count) {
+  connect(session_, &TraceSession::ranksFound, this, [this](int count) {
     if (count < 2) return;
     allRanks_ = count <= kMaxDefaultAllRanks;
     if (!allRanks_)
@@ -151,19 +151,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     rankBox_->addItem(tr("All ranks (%1)").arg(count), kAllRanksItem);
     rankBox_->setCurrentIndex(allRanks_ ? 0 : -1);
   });
-  connect(session_, &widgets::TraceSession::rankReady, this, &MainWindow::onRankReady);
-  connect(session_, &widgets::TraceSession::layoutsChanged, this, &MainWindow::onLayoutsChanged);
-  connect(session_, &widgets::TraceSession::collectivesReady, this, [this] {
+  connect(session_, &TraceSession::rankReady, this, &MainWindow::onRankReady);
+  connect(session_, &TraceSession::layoutsChanged, this, &MainWindow::onLayoutsChanged);
+  connect(session_, &TraceSession::collectivesReady, this, [this] {
     if (alignCollectivesAction_->isChecked()) {
       applyAlignment();
       showRankSummary();
     }
     if (timeline_->selectedEvent() != kNoEvent) showCollective(timeline_->selectedEvent());
   });
-  connect(session_, &widgets::TraceSession::linksReady, this, [this](int index) {
+  connect(session_, &TraceSession::linksReady, this, [this](int index) {
     if (index == currentRank_) onSelection(timeline_->selectedEvent());
   });
-  connect(session_, &widgets::TraceSession::problemsChanged, this, [this] {
+  connect(session_, &TraceSession::problemsChanged, this, [this] {
     problems_->setProblems(session_->problems());
     problemsView_->resizeColumnsToContents();
   });
@@ -171,7 +171,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     progress_->setVisible(false);
     cancelButton_->setVisible(false);
   };
-  connect(session_, &widgets::TraceSession::finished, this, [this, done] {
+  connect(session_, &TraceSession::finished, this, [this, done] {
     done();
     showRankSummary();                 // the last stage's "Done" gives way to what was loaded
     if (!session_->notes().isEmpty())  // e.g. a simulation left for later
@@ -180,12 +180,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addRecent(session_->paths());  // only what opened enters Open Recent
     emit loadFinished();
   });
-  connect(session_, &widgets::TraceSession::canceled, this, [this, done] {
+  connect(session_, &TraceSession::canceled, this, [this, done] {
     done();
     statusLabel_->setText(rank() ? tr("Loading cancelled; the trace loaded before is still shown.")
                                  : tr("Loading cancelled."));
   });
-  connect(session_, &widgets::TraceSession::failed, this, [this, done](const QString& message) {
+  connect(session_, &TraceSession::failed, this, [this, done](const QString& message) {
     done();
     statusLabel_->setText(
         rank() ? tr("Could not open the trace; the trace loaded before is still shown.")
@@ -214,10 +214,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(navigation_, &widgets::Navigation::selectedRangeChanged, this,
           [this](view::TimeRange range) { timeline_->setSelectedTimeRange(range); });
   connect(navigation_, &widgets::Navigation::rangeRequested, this, &MainWindow::showRange);
-  connect(session_, &widgets::TraceSession::analysesReady, this, [this](int index) {
+  connect(session_, &TraceSession::analysesReady, this, [this](int index) {
     if (index == currentRank_) showAnalyses(index);
   });
-  connect(session_, &widgets::TraceSession::opTableReady, this,
+  connect(session_, &TraceSession::opTableReady, this,
           [this](int index, std::shared_ptr<const OpTable> table) {
             if (index == currentRank_) ops_->setTable(std::move(table));
           });
@@ -384,7 +384,7 @@ void MainWindow::buildMenus() {
   frames->setToolTip(
       tr("On: each thread's Python frames in one thin band over its ops. "
          "Off: a row per frame depth, as recorded."));
-  connect(frames, &QAction::toggled, session_, &widgets::TraceSession::setFoldPythonFrames);
+  connect(frames, &QAction::toggled, session_, &TraceSession::setFoldPythonFrames);
   enableWithTrace(viewMenu_->addAction(tr("Fold All Ranks"), QKeySequence(tr("Ctrl+Shift+[")), this,
                                        [this] { timeline_->setAllPartsCollapsed(true); }),
                   session_);

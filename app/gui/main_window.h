@@ -23,7 +23,6 @@ class QTableView;
 class QSortFilterProxyModel;
 
 namespace sutra::widgets {
-class TraceSession;
 class TimelineView;
 class EventDetailsView;
 class ProblemsModel;
@@ -37,6 +36,8 @@ struct TimelinePart;
 
 namespace sutra::gui {
 
+class TraceSession;
+
 class MainWindow : public QMainWindow {
   Q_OBJECT
 
@@ -45,7 +46,7 @@ class MainWindow : public QMainWindow {
   ~MainWindow() override;
 
   void openPaths(const QStringList& paths);
-  widgets::TraceSession& session() { return *session_; }
+  TraceSession& session() { return *session_; }
   widgets::TimelineView& timeline() { return *timeline_; }
   // The selection, ranges and highlights as (run, rank, event): what every view of the window
   // shares. The timeline is mirrored into it; a reference the views send is brought on screen.
@@ -106,7 +107,7 @@ class MainWindow : public QMainWindow {
   void mirrorRanges();
   std::shared_ptr<const widgets::RankData> rank() const;
 
-  widgets::TraceSession* session_ = nullptr;
+  TraceSession* session_ = nullptr;
   widgets::TimelineView* timeline_ = nullptr;
   widgets::Navigation* navigation_ = nullptr;
   bool revealing_ = false;  // showing the navigation's selection: a rank switch keeps it

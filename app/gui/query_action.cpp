@@ -25,7 +25,7 @@ QMenu* analysisMenu(QMainWindow* window) {
 
 // Selects slice `id` of the loaded run on the timeline.
 void showSlice(MainWindow* window, qint64 id) {
-  widgets::TraceSession& session = window->session();
+  TraceSession& session = window->session();
   const auto run = session.run();
   if (!run) return;
   const auto at = sql::locateSlice(*run, id);
@@ -57,10 +57,9 @@ void installQueryDock(MainWindow* window) {
     ops->raise();
   }
 
-  widgets::TraceSession* session = &window->session();
-  QObject::connect(session, &widgets::TraceSession::replacing, view,
-                   [view] { view->setSession(nullptr); });
-  QObject::connect(session, &widgets::TraceSession::finished, view, [view, session] {
+  TraceSession* session = &window->session();
+  QObject::connect(session, &TraceSession::replacing, view, [view] { view->setSession(nullptr); });
+  QObject::connect(session, &TraceSession::finished, view, [view, session] {
     const auto run = session->run();
     if (!run) return;
     auto opened = sql::QuerySession::open(*run);

@@ -13,9 +13,8 @@ namespace sutra::gui {
 // Calls `update` now and on each change of the session's load state, for as long as `context`
 // lives.
 template <typename Update>
-void updateOnLoadChanges(widgets::TraceSession* session, QObject* context, Update update) {
+void updateOnLoadChanges(TraceSession* session, QObject* context, Update update) {
   update();
-  using widgets::TraceSession;
   QObject::connect(session, &TraceSession::started, context, update);
   QObject::connect(session, &TraceSession::finished, context, update);
   QObject::connect(session, &TraceSession::failed, context, update);

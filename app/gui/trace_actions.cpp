@@ -8,7 +8,7 @@
 
 namespace sutra::gui {
 
-void enableWithTrace(QAction* action, widgets::TraceSession* session) {
+void enableWithTrace(QAction* action, TraceSession* session) {
   const QString tip =
       action->toolTip() == action->text().remove('&') ? QString() : action->toolTip();
   auto update = [action, session, tip] {
@@ -18,8 +18,8 @@ void enableWithTrace(QAction* action, widgets::TraceSession* session) {
   };
   update();
   // The session's ranks change when a load replaces the run and as its ranks come.
-  QObject::connect(session, &widgets::TraceSession::replacing, action, update);
-  QObject::connect(session, &widgets::TraceSession::rankReady, action, update);
+  QObject::connect(session, &TraceSession::replacing, action, update);
+  QObject::connect(session, &TraceSession::rankReady, action, update);
   // A disabled item's tooltip is the one place that says why; menus hide tooltips by default.
   for (QObject* widget : action->associatedObjects())
     if (auto* menu = qobject_cast<QMenu*>(widget)) menu->setToolTipsVisible(true);

@@ -4,16 +4,14 @@
 // disabled while nothing is loaded, their tooltip saying why, instead of doing nothing when chosen.
 class QAction;
 
-namespace sutra::widgets {
-class TraceSession;
-}
-
 namespace sutra::gui {
+
+class TraceSession;
 
 // The tooltip of such an action while no trace is loaded.
 inline constexpr const char* kNeedsTraceTip = "Open a trace first";
 
 // Enables `action` while `session` holds a trace, and keeps it so as traces come and go.
-void enableWithTrace(QAction* action, widgets::TraceSession* session);
+void enableWithTrace(QAction* action, TraceSession* session);
 
 }  // namespace sutra::gui

@@ -120,7 +120,7 @@ TEST(AnalysisMenus, ViewsOpenOnTheLoadedTraceLinkedToTheTimeline) {
   ASSERT_FALSE(loaded.isEmpty());
   auto* timeline = window.findChild<widgets::TimelineView*>();
   ASSERT_NE(timeline, nullptr);
-  auto* session = window.findChild<widgets::TraceSession*>();
+  auto* session = window.findChild<TraceSession*>();
   ASSERT_NE(session, nullptr);
   ASSERT_FALSE(session->ranks().empty());
   const auto& steps = session->ranks().front()->run->steps();
@@ -178,7 +178,7 @@ TEST(AnalysisMenus, StepBreakdownAcrossTheRanksOfTheAllRanksView) {
   window.openPaths({dir.path()});
   for (int i = 0; i < 600 && loaded.isEmpty(); ++i) loaded.wait(100);
   ASSERT_FALSE(loaded.isEmpty());
-  auto* session = window.findChild<widgets::TraceSession*>();
+  auto* session = window.findChild<TraceSession*>();
   ASSERT_EQ(session->ranks().size(), 4u);
   auto* timeline = window.findChild<widgets::TimelineView*>();
   ASSERT_EQ(timeline->partCount(), 4);
@@ -227,7 +227,7 @@ TEST(AnalysisMenus, ViewsOpenBeforeTheirResultAndKeepIt) {
   window.openPaths({QString::fromStdString(test::fixture("synthetic_samples/matmul_1024"))});
   for (int i = 0; i < 600 && loaded.isEmpty(); ++i) loaded.wait(100);
   ASSERT_FALSE(loaded.isEmpty());
-  auto* session = window.findChild<widgets::TraceSession*>();
+  auto* session = window.findChild<TraceSession*>();
   ASSERT_FALSE(session->ranks().empty());
   const std::size_t steps = session->ranks().front()->run->steps().size();
   ASSERT_GT(steps, 0u);

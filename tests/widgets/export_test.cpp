@@ -284,8 +284,8 @@ TEST(TraceExport, MeasuredTimelineReadsBackAsTheSameEvents) {
 TEST(TraceExport, SessionPairsEachRankWithItsEt) {
   SUTRA_REQUIRE_SHARED_TRACES();
   test::qtApp();
-  TraceSession session;
-  QSignalSpy finished(&session, &TraceSession::finished);
+  gui::TraceSession session;
+  QSignalSpy finished(&session, &gui::TraceSession::finished);
   session.open({QString::fromStdString(test::sharedTrace("param"))});
   ASSERT_TRUE(finished.wait(120'000));
   ASSERT_EQ(session.ranks().size(), 1u);

@@ -172,7 +172,7 @@ TEST(MainWindow, AFailedOpenKeepsTheLoadedTraceAndStaysOutOfRecent) {
   if (auto* dialog = window.findChild<QMessageBox*>("ErrorDialog")) dialog->close();
 
   // Cancelled: the same.
-  QSignalSpy canceled(&window.session(), &widgets::TraceSession::canceled);
+  QSignalSpy canceled(&window.session(), &TraceSession::canceled);
   window.openPaths({sample("allreduce_2ranks")});
   window.session().cancel();  // before its first rank
   ASSERT_TRUE(waitFor(canceled));
@@ -307,7 +307,7 @@ TEST(MainWindow, ARangeDraggedOnTheRulerIsTheOperatorTablesWindow) {
   const int width = timeline.eventAreaWidth(), x0 = width / 5, x1 = width * 3 / 5;
   const TimeNs t0 = widgets::xToTime(x0, view, width);
   const TimeNs t1 = widgets::xToTime(x1, view, width);
-  QSignalSpy tables(&window.session(), &widgets::TraceSession::opTableReady);
+  QSignalSpy tables(&window.session(), &TraceSession::opTableReady);
   sendMouse(&timeline, QEvent::MouseButtonPress, {left + x0, y}, Qt::LeftButton);
   sendMouse(&timeline, QEvent::MouseMove, {left + (x0 + x1) / 2, y}, Qt::LeftButton);
   sendMouse(&timeline, QEvent::MouseMove, {left + x1, y}, Qt::LeftButton);
@@ -388,8 +388,8 @@ TEST(MainWindow, LayerSectionsByDefaultAndTheEtPairingShows) {
                                window.timeline().visibleRange().start + 50'000};
   window.timeline().setVisibleRange(zoomed);
   window.timeline().setHighlighted({linear});
-  QSignalSpy started(&window.session(), &widgets::TraceSession::started);
-  QSignalSpy relaid(&window.session(), &widgets::TraceSession::layoutsChanged);
+  QSignalSpy started(&window.session(), &TraceSession::started);
+  QSignalSpy relaid(&window.session(), &TraceSession::layoutsChanged);
   layers->setChecked(false);
   ASSERT_TRUE(waitFor(relaid));
   EXPECT_EQ(started.count(), 0);
@@ -451,8 +451,8 @@ TEST(MainWindow, PythonFramesAreFoldedIntoOneBandPerThreadAndUnfoldOnDemand) {
   EXPECT_LT(stepTop + 2 * timeline.rowHeight(0, band[0] + 1), timeline.height());
 
   // Unfolded: a row per frame depth, the step below them all; the same trace, not read again.
-  QSignalSpy relaid(&window.session(), &widgets::TraceSession::layoutsChanged);
-  QSignalSpy started(&window.session(), &widgets::TraceSession::started);
+  QSignalSpy relaid(&window.session(), &TraceSession::layoutsChanged);
+  QSignalSpy started(&window.session(), &TraceSession::started);
   fold->trigger();
   ASSERT_TRUE(waitFor(relaid));
   EXPECT_EQ(started.count(), 0);

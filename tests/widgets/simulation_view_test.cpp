@@ -242,8 +242,8 @@ TEST(SimulationView, TheGuiSimulatesARunAsTheCliDoes) {
   test::qtApp();
   const std::string dir =
       std::string(SUTRA_SOURCE_DIR) + "/tests/data/synthetic_samples/allreduce_2ranks";
-  TraceSession session;
-  QSignalSpy finished(&session, &TraceSession::finished);
+  gui::TraceSession session;
+  QSignalSpy finished(&session, &gui::TraceSession::finished);
   session.open({QString::fromStdString(dir)});
   ASSERT_TRUE(finished.wait(60'000));
   ASSERT_NE(session.run(), nullptr);

@@ -11,7 +11,7 @@
 #include "qt_app.h"
 #include "test_support.h"
 
-namespace sutra::widgets {
+namespace sutra::gui {
 namespace {
 
 // Waits for the session to finish, fail or cancel; returns which.
@@ -33,13 +33,13 @@ TEST(TraceSession, OpensARealTraceAndFillsTheLanesWithTheirEvents) {
   TraceSession session;
   QSignalSpy ready(&session, &TraceSession::rankReady);
   QSignalSpy linked(&session, &TraceSession::linksReady);
-  session.setLaneGrouping(LaneGrouping::Processes);  // labels that name each lane's process
+  session.setLaneGrouping(view::LaneGrouping::Processes);  // labels that name each lane's process
   session.open({QString::fromStdString(test::sharedTrace("param/linear_kineto.json.gz"))});
   ASSERT_EQ(waitForEnd(session), "finished");
   EXPECT_EQ(ready.count(), 1);
   EXPECT_EQ(linked.count(), 1);
   ASSERT_EQ(session.ranks().size(), 1u);
-  const RankData& rank = *session.ranks()[0];
+  const widgets::RankData& rank = *session.ranks()[0];
   EXPECT_EQ(rank.label, "rank0");
   ASSERT_TRUE(rank.run->launches());
   ASSERT_TRUE(rank.run->syncs());
@@ -183,4 +183,4 @@ TEST(TraceSession, FailsWithCoresMessage) {
 }
 
 }  // namespace
-}  // namespace sutra::widgets
+}  // namespace sutra::gui

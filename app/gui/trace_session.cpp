@@ -7,13 +7,13 @@
 
 #include "analysis/op_table.h"
 
-namespace sutra::widgets {
+namespace sutra::gui {
 
 struct TraceSession::Job {
   CancelToken cancel;
   QStringList paths;
-  LayoutOptions layout;   // the session's, when the load started
-  bool replaced = false;  // ranks_ and the rest hold this job's run (GUI thread only)
+  view::LayoutOptions layout;  // the session's, when the load started
+  bool replaced = false;       // ranks_ and the rest hold this job's run (GUI thread only)
   // What discovery found, held back until the run replaces the loaded one (GUI thread only).
   QStringList notes;
   int rankCount = -1;
@@ -28,7 +28,7 @@ TraceSession::~TraceSession() {
   layoutFuture_.waitForFinished();
 }
 
-void TraceSession::regroup(LaneGrouping grouping) {
+void TraceSession::regroup(view::LaneGrouping grouping) {
   grouping_ = grouping;
   relayout();
 }
@@ -44,18 +44,18 @@ void TraceSession::relayout() {
   const int generation = ++regroups_;
   auto job = job_;
   auto ranks = ranks_;
-  const LayoutOptions options = layoutOptions();
+  const view::LayoutOptions options = layoutOptions();
   layoutFuture_.waitForFinished();
   layoutFuture_ = QtConcurrent::run([this, job, ranks, options, generation] {
-    std::vector<std::shared_ptr<const RankData>> regrouped;
+    std::vector<std::shared_ptr<const widgets::RankData>> regrouped;
     for (const auto& rank : ranks) {
       if (!rank || !rank->run->trace) {
         regrouped.push_back(rank);
         continue;
       }
-      auto data = std::make_shared<RankData>(*rank);
-      data->layout = std::make_shared<const LaneLayout>(
-          LaneLayout::build(*data->run->trace, data->label.toStdString(), options));
+      auto data = std::make_shared<widgets::RankData>(*rank);
+      data->layout = std::make_shared<const view::LaneLayout>(
+          view::LaneLayout::build(*data->run->trace, data->label.toStdString(), options));
       regrouped.push_back(std::move(data));
     }
     post(job, [this, regrouped, generation] {
@@ -70,7 +70,7 @@ void TraceSession::requestOpTable(int index, TimeWindow window, bool groupByShap
   if (index < 0 || index >= static_cast<int>(ranks_.size()) ||
       !ranks_[static_cast<std::size_t>(index)]->run->has(RunStage::Link))
     return;
-  std::shared_ptr<const RankData> rank = ranks_[static_cast<std::size_t>(index)];
+  std::shared_ptr<const widgets::RankData> rank = ranks_[static_cast<std::size_t>(index)];
   auto job = job_;
   tableFuture_.waitForFinished();  // one table at a time; each takes a fraction of the load
   tableFuture_ = QtConcurrent::run([this, job, rank, index, window, groupByShapes] {
@@ -133,7 +133,7 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
   std::vector<std::string> paths;
   for (const auto& p : job->paths) paths.push_back(p.toStdString());
   // The newest RankData of each rank, as the worker built it (the GUI thread gets copies).
-  auto building = std::make_shared<std::vector<std::shared_ptr<const RankData>>>();
+  auto building = std::make_shared<std::vector<std::shared_ptr<const widgets::RankData>>>();
   RunCallbacks callbacks;
   callbacks.progress = [this, job](int percent, const std::string& what) {
     const QString stage = QString::fromStdString(what);
@@ -152,17 +152,18 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
                                          const std::shared_ptr<const RankRun>& rank) {
     if (!rank->trace) return;  // a Chakra-only rank has no timeline (not opened here)
     auto& slot = (*building)[static_cast<std::size_t>(index)];
-    auto data = slot ? std::make_shared<RankData>(*slot) : std::make_shared<RankData>();
+    auto data =
+        slot ? std::make_shared<widgets::RankData>(*slot) : std::make_shared<widgets::RankData>();
     data->run = rank;
     data->rank = rank->rank;
     data->label = QString::fromStdString(rank->label());
     data->path = QString::fromStdString(rank->kinetoPath);
     data->etPath = QString::fromStdString(rank->etPath);
     if (stage == RunStage::Read)  // laid out here, off the GUI thread
-      data->layout = std::make_shared<const LaneLayout>(
-          LaneLayout::build(*rank->trace, data->label.toStdString(), job->layout));
+      data->layout = std::make_shared<const view::LaneLayout>(
+          view::LaneLayout::build(*rank->trace, data->label.toStdString(), job->layout));
     slot = data;
-    std::shared_ptr<const RankData> published = data;
+    std::shared_ptr<const widgets::RankData> published = data;
     const QString name = QFileInfo(data->path).fileName();
     post(job, [this, job, published, index, stage, name] {
       // Cancelled on the GUI thread after the worker had posted this: nothing more of the job
@@ -243,4 +244,4 @@ void TraceSession::run(const std::shared_ptr<Job>& job) {
   });
 }
 
-}  // namespace sutra::widgets
+}  // namespace sutra::gui

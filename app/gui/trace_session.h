@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The Qt adapter of core's run API (session/run.h): it runs openRun() on a worker thread, lays
-// out each rank's lanes there too, and hops each rank to the GUI thread as every stage completes
-// it, so the timeline shows before the tables are built; Cancel reaches core's CancelToken. What a
-// file is, how it is read, linked and analysed, and the words of every failure are core's: this
-// class only calls core's openRun and moves its results between threads (it builds no stage).
+// The GUI app's Qt adapter (app/gui) over core's run API (session/run.h): it runs openRun() on a
+// worker thread, lays out each rank's lanes there too, and hops each rank to the GUI thread as
+// every stage completes it, so the timeline shows before the tables are built; Cancel reaches
+// core's CancelToken. What a file is, how it is read, linked and analysed, and the words of every
+// failure are core's: this class only calls core's openRun and moves its results between threads
+// (it builds no stage). It is app wiring, not a widget: the views are given what it publishes
+// (widgets::RankData and FileProblem, rank_data.h) and run no pipeline themselves.
 #include <QFuture>
 #include <QObject>
 #include <QStringList>
@@ -19,7 +21,7 @@
 #include "session/run_collectives.h"
 #include "view/lane_layout.h"
 
-namespace sutra::widgets {
+namespace sutra::gui {
 
 class TraceSession : public QObject {
   Q_OBJECT
@@ -38,22 +40,22 @@ class TraceSession : public QObject {
   void cancel();
   bool isLoading() const { return loading_; }
   // How the next open() lays out each rank's lanes: layer sections (the default) or processes.
-  void setLaneGrouping(LaneGrouping grouping) { grouping_ = grouping; }
+  void setLaneGrouping(view::LaneGrouping grouping) { grouping_ = grouping; }
   // The same, and the loaded ranks laid out again with it on a worker, their traces and analyses
   // kept (no reload); answers with layoutsChanged. A load in flight keeps the grouping it began
   // with: the grouping applies from the next open().
-  void regroup(LaneGrouping grouping);
-  LaneGrouping laneGrouping() const { return grouping_; }
+  void regroup(view::LaneGrouping grouping);
+  view::LaneGrouping laneGrouping() const { return grouping_; }
   // Each thread's Python frames folded into one band (LayoutOptions::foldPythonFrames; on by
   // default); a change lays the loaded ranks out again, as regroup() does.
   void setFoldPythonFrames(bool fold);
   bool foldPythonFrames() const { return foldPythonFrames_; }
-  LayoutOptions layoutOptions() const { return {grouping_, foldPythonFrames_}; }
+  view::LayoutOptions layoutOptions() const { return {grouping_, foldPythonFrames_}; }
   // The paths of the run that ranks() holds (not those of a load that has not replaced it yet).
   QStringList paths() const { return paths_; }
 
-  const std::vector<std::shared_ptr<const RankData>>& ranks() const { return ranks_; }
-  const std::vector<FileProblem>& problems() const { return problems_; }
+  const std::vector<std::shared_ptr<const widgets::RankData>>& ranks() const { return ranks_; }
+  const std::vector<widgets::FileProblem>& problems() const { return problems_; }
   // Builds rank `index`'s operator table for `window` on a worker; answers with opTableReady.
   void requestOpTable(int index, TimeWindow window, bool groupByShapes);
   QStringList notes() const { return notes_; }
@@ -96,8 +98,8 @@ class TraceSession : public QObject {
   void replaceWith(const std::shared_ptr<Job>& job);
   void run(const std::shared_ptr<Job>& job);
 
-  std::vector<std::shared_ptr<const RankData>> ranks_;
-  std::vector<FileProblem> problems_;
+  std::vector<std::shared_ptr<const widgets::RankData>> ranks_;
+  std::vector<widgets::FileProblem> problems_;
   std::shared_ptr<const RunCollectives> collectives_;
   std::shared_ptr<const Run> run_;
   QStringList notes_;
@@ -108,8 +110,8 @@ class TraceSession : public QObject {
   QFuture<void> layoutFuture_;
   int regroups_ = 0;  // the latest regroup() applies; an earlier one's late result is dropped
   bool loading_ = false;
-  LaneGrouping grouping_ = LaneGrouping::Layers;
+  view::LaneGrouping grouping_ = view::LaneGrouping::Layers;
   bool foldPythonFrames_ = true;
 };
 
-}  // namespace sutra::widgets
+}  // namespace sutra::gui

@@ -283,7 +283,7 @@ template <typename Classify, typename Value>
 }
 
 // Both objects' member orders: an event's and its args'.
-struct KeyOrders {
+struct MemberOrders {
   MemberOrder event, args;
 };
 
@@ -327,7 +327,7 @@ bool argsObject(const char*& p, const char* end, RawEvent& raw, MemberOrder& ord
 }
 
 // One event, from its '{': its fields into `raw`, and p just past its '}'.
-bool eventObject(const char*& p, const char* end, RawEvent& raw, KeyOrders& orders) {
+bool eventObject(const char*& p, const char* end, RawEvent& raw, MemberOrders& orders) {
   return members(p, end, orders.event, fieldOf, [&](Field field, std::string_view) {
     if (std::string_view* slot = raw.slotFor(field)) return scalar(p, end, *slot);
     if (field == Field::Args) return *p == '{' && argsObject(p, end, raw, orders.args);
@@ -346,7 +346,7 @@ bool scanPlainKinetoEvents(const JsonBatch& batch, RawEventSink& sink) {
   skipSpace(p);
   if (*p == ']') return p + 1 == end;
   RawEvent raw;  // one for every event (RawEvent::reset() says why)
-  KeyOrders orders;
+  MemberOrders orders;
   for (;;) {
     if (*p != '{') return false;
     raw.reset();

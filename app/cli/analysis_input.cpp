@@ -7,7 +7,8 @@
 
 namespace sutra::cli {
 
-Result<AnalysisInput> loadAnalysisInput(const std::string& path, const AnalysisNeeds& needs) {
+Result<std::shared_ptr<const RankRun>> loadAnalysisInput(const std::string& path,
+                                                         const AnalysisNeeds& needs) {
   RunOptions options = RunOptions::upTo(RunStage::Analyse);
   options.wholeTraceTable = needs.wholeTraceTable;
   options.syncDependencies = needs.syncs;
@@ -24,9 +25,7 @@ Result<AnalysisInput> loadAnalysisInput(const std::string& path, const AnalysisN
     rank = run->ranks.front();
     if (!(*rank)->linkNote().empty()) return Error{(*rank)->linkNote()};
   }
-  if (!rank) return rank.error();
-  const RankRun& r = **rank;
-  return AnalysisInput{*rank, r.trace, r.launches(), r.steps(), r.syncs(), r.linked()};
+  return rank;
 }
 
 Result<std::int64_t> parseInteger(const std::string& text, const std::string& what) {

@@ -125,8 +125,9 @@ int runBreakdown(int argc, char** argv) {
   auto input = loadAnalysisInput(
       path, {.etPath = {}, .wholeTraceTable = false, .syncs = false, .eventArgs = false});
   if (!input.ok()) return fail("breakdown", input.error().message);
-  const Trace& trace = *input->trace;
-  std::vector<Step> steps = input->steps;
+  const RankRun& loaded = **input;
+  const Trace& trace = *loaded.trace;
+  std::vector<Step> steps = loaded.steps();
   if (stepNumber) {
     const Step* step = findStep(steps, *stepNumber);
     if (!step) {

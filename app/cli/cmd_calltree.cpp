@@ -55,11 +55,12 @@ int runCallTree(int argc, char** argv) {
       args->positional()[0],
       {.etPath = {}, .wholeTraceTable = false, .syncs = false, .eventArgs = false});
   if (!input.ok()) return fail("calltree", input.error().message);
-  const Trace& trace = *input->trace;
-  auto window = resolveWindow(trace, input->steps, *spec);
+  const RankRun& loaded = **input;
+  const Trace& trace = *loaded.trace;
+  auto window = resolveWindow(trace, loaded.steps(), *spec);
   if (!window.ok()) return fail("calltree", window.error().message);
   const CallTree tree =
-      buildCallTree(trace, *input->launches, {*window, args->flag("--bottom-up")});
+      buildCallTree(trace, *loaded.launches(), {*window, args->flag("--bottom-up")});
   if (args->flag("--json"))
     std::cout << jsonText(callTreeJson(trace, tree, depth), 2) << "\n";
   else

@@ -63,7 +63,8 @@ int runChain(int argc, char** argv) {
   auto input = loadAnalysisInput(
       path, {.etPath = args->value("--et").value_or(""), .wholeTraceTable = false, .syncs = true});
   if (!input.ok()) return fail("chain", input.error().message);
-  const Trace& trace = *input->trace;
+  const RankRun& loaded = **input;
+  const Trace& trace = *loaded.trace;
   EventId focus = kNoEvent;
   if (eventText) {
     auto id = parseInteger(*eventText, "--event");
@@ -79,8 +80,8 @@ int runChain(int argc, char** argv) {
                   path + ": no event named '" + *name + "'" +
                       (nth > 0 ? " with occurrence " + std::to_string(nth) : std::string()));
   }
-  const DependencyChain chain =
-      dependencyChain(trace, *input->launches, *input->syncs, focus, input->linked.get(), options);
+  const DependencyChain chain = dependencyChain(trace, *loaded.launches(), *loaded.syncs(), focus,
+                                                loaded.linked().get(), options);
   if (args->flag("--json"))
     std::cout << jsonText(chainJson(trace, chain), 2) << "\n";
   else

@@ -82,32 +82,32 @@ int runCompare(int argc, char** argv) {
       .etPath = {}, .wholeTraceTable = false, .syncs = false, .eventArgs = byShape};
   auto first = loadAnalysisInput(a.path, tablesOnly);
   if (!first.ok()) return fail("compare", first.error().message);
-  std::optional<AnalysisInput> second;
+  std::shared_ptr<const RankRun> second = *first;  // the same run, where both sides are in one
   if (paths.size() == 2) {
     auto loaded = loadAnalysisInput(b.path, tablesOnly);
     if (!loaded.ok()) return fail("compare", loaded.error().message);
     second = std::move(loaded).value();
   }
+  const RankRun &inA = **first, &inB = *second;
   // A whole run is named by its folder alone: the story reads "B (fused) against A (naive)".
   const std::vector<std::string> runs = runLabels({a.path, b.path});
-  auto tableOf = [&](const AnalysisInput& in, const Side& side, const std::string& run,
+  auto tableOf = [&](const RankRun& in, const Side& side, const std::string& run,
                      std::string& label) -> Result<OpTable> {
-    auto window = resolveWindow(*in.trace, in.steps, {.step = side.step});
+    auto window = resolveWindow(*in.trace, in.steps(), {.step = side.step});
     if (!window.ok()) return window.error();
-    label = run + (side.step ? " " + describeWindow(in.steps, {.step = side.step}) : std::string());
-    return buildOpTable(*in.trace, *in.launches, {*window, byShape});
+    label =
+        run + (side.step ? " " + describeWindow(in.steps(), {.step = side.step}) : std::string());
+    return buildOpTable(*in.trace, *in.launches(), {*window, byShape});
   };
   std::string labelA, labelB;
-  auto tableA = tableOf(*first, a, runs[0], labelA);
+  auto tableA = tableOf(inA, a, runs[0], labelA);
   if (!tableA.ok()) return fail("compare", tableA.error().message);
-  auto tableB = tableOf(second ? *second : *first, b, runs[1], labelB);
+  auto tableB = tableOf(inB, b, runs[1], labelB);
   if (!tableB.ok()) return fail("compare", tableB.error().message);
 
   const OpComparison c = compareOpTables(*tableA, *tableB, labelA, labelB);
-  const AnalysisInput& inB = second ? *second : *first;
-  const ComparisonStory story =
-      tellComparison(c, *first->trace, *inB.trace, a.step ? 1 : first->steps.size(),
-                     b.step ? 1 : inB.steps.size());
+  const ComparisonStory story = tellComparison(
+      c, *inA.trace, *inB.trace, a.step ? 1 : inA.steps().size(), b.step ? 1 : inB.steps().size());
   if (args->flag("--json")) {
     nlohmann::json out = comparisonJson(c, limit.value_or(0));
     auto totals = [](const RunTotals& t) {

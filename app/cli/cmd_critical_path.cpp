@@ -51,13 +51,14 @@ int runCriticalPath(int argc, char** argv) {
   }
   auto input = loadAnalysisInput(args->positional()[0]);
   if (!input.ok()) return fail("critical-path", input.error().message);
-  const Trace& trace = *input->trace;
-  if (!spec->step && !spec->start && !spec->end && !input->steps.empty())
-    spec->step = input->steps.front().number;
-  auto window = resolveWindow(trace, input->steps, *spec);
+  const RankRun& loaded = **input;
+  const Trace& trace = *loaded.trace;
+  if (!spec->step && !spec->start && !spec->end && !loaded.steps().empty())
+    spec->step = loaded.steps().front().number;
+  auto window = resolveWindow(trace, loaded.steps(), *spec);
   if (!window.ok()) return fail("critical-path", window.error().message);
-  CriticalPath path = criticalPath(trace, *input->launches, *input->syncs, *window);
-  path.label = describeWindow(input->steps, *spec);
+  CriticalPath path = criticalPath(trace, *loaded.launches(), *loaded.syncs(), *window);
+  path.label = describeWindow(loaded.steps(), *spec);
   if (args->flag("--json"))
     std::cout << jsonText(criticalPathJson(trace, path, limit.value_or(0)), 2) << "\n";
   else

@@ -79,10 +79,10 @@ int exportChrome(int argc, char** argv) {
     auto loaded =
         loadAnalysisInput(*input, {.etPath = {}, .wholeTraceTable = false, .syncs = false});
     if (!loaded) return fail("export", loaded.error().message);
-    auto window = resolveWindow(*loaded->trace, loaded->steps, *spec);
+    auto window = resolveWindow(*(*loaded)->trace, (*loaded)->steps(), *spec);
     if (!window) return fail("export", window.error().message);
     options.window = *window;
-    trace = loaded->trace;
+    trace = (*loaded)->trace;
   } else {
     auto read = readKinetoTrace(*input);
     if (!read) return fail("export", read.error().message);

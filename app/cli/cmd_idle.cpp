@@ -54,10 +54,11 @@ int runIdle(int argc, char** argv) {
       args->positional()[0],
       {.etPath = {}, .wholeTraceTable = false, .syncs = false, .eventArgs = false});
   if (!input.ok()) return fail("idle", input.error().message);
-  auto window = resolveWindow(*input->trace, input->steps, *spec);
+  const RankRun& loaded = **input;
+  auto window = resolveWindow(*loaded.trace, loaded.steps(), *spec);
   if (!window.ok()) return fail("idle", window.error().message);
-  const auto streams = idleTimeBreakdown(*input->trace, *input->launches, *window, options);
-  const std::string label = describeWindow(input->steps, *spec);
+  const auto streams = idleTimeBreakdown(*loaded.trace, *loaded.launches(), *window, options);
+  const std::string label = describeWindow(loaded.steps(), *spec);
   if (args->flag("--json")) {
     nlohmann::json doc = {{"window", label}};
     doc.update(idleTimeJson(streams, options));

@@ -44,7 +44,8 @@ int runMemory(int argc, char** argv) {
   auto input = loadAnalysisInput(args->positional()[0],
                                  {.etPath = {}, .wholeTraceTable = false, .syncs = false});
   if (!input.ok()) return fail("memory", input.error().message);
-  const Trace& trace = *input->trace;
+  const RankRun& loaded = **input;
+  const Trace& trace = *loaded.trace;
   const MemoryReport report = buildMemoryReport(trace);
   if (args->flag("--json"))
     std::cout << jsonText(memoryJson(trace, report, limit), 2) << "\n";

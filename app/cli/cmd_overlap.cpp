@@ -48,10 +48,11 @@ int runOverlap(int argc, char** argv) {
       args->positional()[0],
       {.etPath = {}, .wholeTraceTable = false, .syncs = false, .eventArgs = false});
   if (!input.ok()) return fail("overlap", input.error().message);
-  auto window = resolveWindow(*input->trace, input->steps, *spec);
+  const RankRun& loaded = **input;
+  auto window = resolveWindow(*loaded.trace, loaded.steps(), *spec);
   if (!window.ok()) return fail("overlap", window.error().message);
-  const DeviceTime time = deviceTime(*input->trace, *input->launches, *window);
-  const std::string label = describeWindow(input->steps, *spec);
+  const DeviceTime time = deviceTime(*loaded.trace, *loaded.launches(), *window);
+  const std::string label = describeWindow(loaded.steps(), *spec);
   if (args->flag("--json")) {
     nlohmann::json doc = {{"window", label}};
     doc.update(deviceTimeJson(time));

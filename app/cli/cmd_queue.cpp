@@ -44,10 +44,11 @@ int runQueue(int argc, char** argv) {
       args->positional()[0],
       {.etPath = {}, .wholeTraceTable = false, .syncs = false, .eventArgs = false});
   if (!input.ok()) return fail("queue", input.error().message);
-  auto window = resolveWindow(*input->trace, input->steps, *spec);
+  const RankRun& loaded = **input;
+  auto window = resolveWindow(*loaded.trace, loaded.steps(), *spec);
   if (!window.ok()) return fail("queue", window.error().message);
-  const auto streams = queueLengths(*input->trace, *input->launches, *window);
-  const std::string label = describeWindow(input->steps, *spec);
+  const auto streams = queueLengths(*loaded.trace, *loaded.launches(), *window);
+  const std::string label = describeWindow(loaded.steps(), *spec);
   if (args->flag("--json")) {
     nlohmann::json doc = {{"window", label}};
     doc.update(queueLengthJson(streams));

@@ -85,13 +85,14 @@ int runStats(int argc, char** argv) {
                                                          .syncs = false,
                                                          .eventArgs = asked.groupByInputShapes});
   if (!input.ok()) return fail(input.error().message);
-  const Trace& trace = *input->trace;
-  auto window = resolveWindow(trace, input->steps, *spec);
+  const RankRun& loaded = **input;
+  const Trace& trace = *loaded.trace;
+  auto window = resolveWindow(trace, loaded.steps(), *spec);
   if (!window.ok()) return fail(window.error().message);
 
   OpTable table = wholeTrace
-                      ? *input->run->opTable()
-                      : buildOpTable(trace, *input->launches,
+                      ? *loaded.opTable()
+                      : buildOpTable(trace, *loaded.launches(),
                                      {*window, asked.groupByInputShapes, asked.countRecursionOnce});
   sortOpRows(table.rows,
              sort.value_or(table.hasDeviceTime() ? OpSort::SelfDevice : OpSort::SelfCpu));

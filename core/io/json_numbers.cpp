@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "io/json_numbers.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -45,22 +46,40 @@ std::optional<std::int64_t> microsTextToNanos(std::string_view text) {
   // The largest whole number of microseconds whose nanoseconds (plus a fraction and its rounding)
   // still fit in int64; beyond it the value is no timestamp and reads as unparsable.
   constexpr std::int64_t kMaxWholeMicros = (INT64_MAX - 1000) / 1000;
-  if (text.size() <= 18) {
-    // The common case first, in one pass: a plain integer (every integer-microsecond Kineto
-    // timestamp and duration). 18 digits cannot overflow int64; the range is checked after.
-    // Eight digits at a time where there are eight (a microsecond timestamp has 16).
+  if (text.size() <= 22) {
+    // The common cases first, in one pass: a plain integer (every integer-microsecond Kineto
+    // timestamp and duration), or one with up to three decimals. At most 18 digits are read here,
+    // which cannot overflow int64; the range is checked after. Eight digits at a time where there
+    // are eight (a microsecond timestamp has 16).
+    const std::size_t digitsAtMost = std::min<std::size_t>(text.size(), 18);
     std::int64_t v = 0;
     std::size_t i = 0;
-    for (std::uint64_t eight = 0; i + 8 <= text.size() && eightDigits(text.data() + i, eight);
+    for (std::uint64_t eight = 0; i + 8 <= digitsAtMost && eightDigits(text.data() + i, eight);
          i += 8)
       v = v * 100000000 + static_cast<std::int64_t>(eight);
-    for (; i < text.size(); ++i) {
+    for (; i < digitsAtMost; ++i) {
       const unsigned digit = static_cast<unsigned>(text[i] - '0');
       if (digit > 9) break;
       v = v * 10 + digit;
     }
     if (i == text.size())
       return v > kMaxWholeMicros ? std::nullopt : std::optional<std::int64_t>(v * 1000);
+    // Microseconds with one to three decimals, as torch.profiler writes every timestamp and
+    // duration ("5600997226489.400", "1689180448573897.250"): whole nanoseconds, nothing to round.
+    if (i > 0 && text[i] == '.' && text.size() - i - 1 >= 1 && text.size() - i - 1 <= 3 &&
+        v <= kMaxWholeMicros) {
+      std::int64_t fraction = 0;
+      std::size_t f = i + 1;
+      for (; f < text.size(); ++f) {
+        const unsigned digit = static_cast<unsigned>(text[f] - '0');
+        if (digit > 9) break;
+        fraction = fraction * 10 + digit;
+      }
+      if (f == text.size()) {
+        for (std::size_t d = text.size() - i - 1; d < 3; ++d) fraction *= 10;
+        return v * 1000 + fraction;
+      }
+    }
   }
   bool exponent = false;
   for (char c : text) exponent |= (c == 'e') | (c == 'E');

@@ -6,11 +6,13 @@
 #include <atomic>
 #include <charconv>
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -53,6 +55,37 @@ TEST(JsonNumbers, MicrosTextToNanosDigitsEightAtATime) {
       std::int64_t w = 0;
       std::from_chars(odd.data(), odd.data() + at, w);
       ASSERT_EQ(*oddGot / 1000, w) << odd;
+    }
+  }
+}
+
+// torch.profiler writes microseconds with three decimals: they take the short path, and read as
+// the general one reads them, at every length of the whole part and of the fraction.
+TEST(JsonNumbers, MicrosecondsWithDecimalsReadExactly) {
+  EXPECT_EQ(microsTextToNanos("5600997226489.400"), 5600997226489400);
+  EXPECT_EQ(microsTextToNanos("73.5"), 73500);
+  EXPECT_EQ(microsTextToNanos("46993.866"), 46993866);
+  EXPECT_EQ(microsTextToNanos("1689180448573897.250"), 1689180448573897250);
+  EXPECT_EQ(microsTextToNanos("12."), 12000);
+  EXPECT_EQ(microsTextToNanos(".5"), 500);
+  EXPECT_EQ(microsTextToNanos("1.2345"), 1235);  // a fourth decimal rounds
+  EXPECT_EQ(microsTextToNanos("1.23x"), std::nullopt);
+  EXPECT_EQ(microsTextToNanos("1.2.3"), std::nullopt);
+  EXPECT_FALSE(microsTextToNanos("9223372036854775.807"));      // past the range
+  EXPECT_FALSE(microsTextToNanos("123456789012345678.5"));      // 18 digits: past it too
+  EXPECT_FALSE(microsTextToNanos("1234567890123456789.5"));     // 19 digits
+  EXPECT_EQ(microsTextToNanos("000000000000000012.5"), 12500);  // 18 digits, zeros first
+  std::int64_t whole = 7;
+  for (int digits = 1; digits <= 18; ++digits, whole = whole * 10 + digits % 10) {
+    for (const char* fraction : {"0", "5", "05", "50", "123", "999", "001"}) {
+      const std::string text = std::to_string(whole) + "." + fraction;
+      std::int64_t ns = 0;
+      for (int d = 0; d < 3; ++d)
+        ns = ns * 10 + (d < static_cast<int>(std::strlen(fraction)) ? fraction[d] - '0' : 0);
+      const bool inRange = whole <= (INT64_MAX - 1000) / 1000;
+      EXPECT_EQ(microsTextToNanos(text),
+                inRange ? std::optional<std::int64_t>(whole * 1000 + ns) : std::nullopt)
+          << text;
     }
   }
 }

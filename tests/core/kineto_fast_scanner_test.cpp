@@ -207,11 +207,20 @@ TEST(KinetoFastScanner, GivesUpOnWhatItLeavesToSimdjson) {
       R"([{"ph": "X",}])",                         // a trailing comma
       R"([{"ph": "X"} {"ph": "X"}])",              // no comma between events
       R"([{"ph": "X", "a": [1, 2}])",              // brackets of different kinds
-      R"([{"ph": "X"}, 3])",                       // an element that is not an object
-      R"([{"ph": "X", "args": {"x": 1}])",         // cut inside an element
-      R"({"ph": "X"})",                            // not an array
+      R"([{"ph": "X", "a": [[1, 128, 512], [512, 512], [1, 2, 3, 4, 5, 6, 7]}])",  // far in
+      R"([{"ph": "X"}, 3])",                // an element that is not an object
+      R"([{"ph": "X", "args": {"x": 1}])",  // cut inside an element
+      R"({"ph": "X"})",                     // not an array
   };
   for (const char* text : refused) EXPECT_FALSE(Scan(text).ok) << text;
+  // Containers skipped, long ones (torch's input dimensions) and brackets inside their strings.
+  Scan skipped(
+      R"([{"ph": "X", "args": {"Input Dims": [[1, 128, 512], [512, 512], [], [1, 2, 3, 4, 5, 6]],)"
+      R"( "Input type": ["float", "c10::List[int]", "{]"], "Concrete Inputs": ["", "[}", {"k": )"
+      R"("]]"}], "External id": 7}, "name": "aten::mm"}])");
+  ASSERT_TRUE(skipped.ok);
+  EXPECT_EQ(skipped.events[0].externalId, 7);
+  EXPECT_EQ(skipped.events[0].name, "aten::mm");
   std::string deep = R"([{"ph": "X", "a": )";
   deep += std::string(65, '[') + std::string(65, ']') + "}]";
   EXPECT_FALSE(Scan(deep).ok) << "nesting deeper than the scanner's 64 levels";

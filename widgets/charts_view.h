@@ -2,15 +2,12 @@
 #pragma once
 // Analysis > Charts: the charts of one rank in tabs (device utilisation per stream,
 // kernel-duration histogram, top operators by device time), each savable as PNG, SVG or PDF.
-// Their data is computed off the GUI thread from what the session built (the rank's trace and
-// its whole-trace operator table), so a large trace never freezes the window.
-#include <QFutureWatcher>
+// The view only draws: the app computes their data off the GUI thread (charts_action.cpp) and
+// hands it to showCharts, so a large trace never freezes the window.
 #include <QTabWidget>
-#include <memory>
+#include <vector>
 
-#include "analysis/op_table.h"
 #include "chart_view.h"
-#include "model/trace.h"
 #include "view/chart_data.h"
 
 namespace sutra::widgets {
@@ -21,18 +18,14 @@ struct ChartsData {
   DurationHistogram histogram;
   std::vector<NamedTime> topOperators;
 };
-ChartsData chartsData(const Trace& trace, const OpTable& table);
 
 class ChartsView : public QTabWidget {
   Q_OBJECT
 
  public:
   explicit ChartsView(QWidget* parent = nullptr);
-  ~ChartsView() override;
-  // Starts computing the charts of `trace` with its operator table `table` off the GUI thread;
-  // `ready` follows once they show.
-  void setRank(std::shared_ptr<const Trace> trace, std::shared_ptr<const OpTable> table);
-  bool isComputing() const { return watcher_->isRunning(); }
+  // Draws the three charts; `ready` follows.
+  void showCharts(const ChartsData& data);
   ChartView* utilisation() const { return utilisation_; }
   ChartView* histogram() const { return histogram_; }
   ChartView* topOperators() const { return topOperators_; }
@@ -45,9 +38,6 @@ class ChartsView : public QTabWidget {
   ChartView* utilisation_;
   ChartView* histogram_;
   ChartView* topOperators_;
-  std::shared_ptr<const Trace> trace_;
-  std::shared_ptr<const OpTable> table_;
-  QFutureWatcher<ChartsData>* watcher_;
 };
 
 }  // namespace sutra::widgets

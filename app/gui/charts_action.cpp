@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Analysis > Charts: the rank's operator table drawn (charts_view.h).
+// Analysis > Charts: the rank's operator table drawn (charts_view.h). The charts' data is computed
+// here, off the GUI thread and kept with the rank's other results (view_results.h); the view only
+// draws it.
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QObject>
@@ -8,9 +10,15 @@
 #include "analysis_window.h"
 #include "charts_view.h"
 #include "trace_session.h"
+#include "view_results.h"
 
 namespace sutra::gui {
 namespace {
+
+widgets::ChartsData chartsData(const Trace& trace, const OpTable& table) {
+  return {view::deviceUtilisation(trace, 200), view::kernelDurationHistogram(trace),
+          view::topOperatorsByDeviceTime(table, 15)};
+}
 
 void openCharts(const AnalysisContext& context) {
   const auto rank = context.rank();
@@ -21,8 +29,13 @@ void openCharts(const AnalysisContext& context) {
     return;
   }
   auto* charts = new widgets::ChartsView;
-  charts->setRank(rank->run->trace, rank->run->opTable());
   showAnalysisWindow(context.window, charts, QObject::tr("Charts of %1").arg(rank->label));
+  context.results->request<widgets::ChartsData>(
+      rank, QStringLiteral("charts"), charts,
+      [trace = rank->run->trace, table = rank->run->opTable()] {
+        return chartsData(*trace, *table);
+      },
+      [charts](const widgets::ChartsData& data) { charts->showCharts(data); });
 }
 
 const RegisterAnalysisWindow registered(40, QT_TR_NOOP("&Charts"), "ChartsAction", openCharts);

@@ -18,6 +18,7 @@
 
 #include "breakdown_view.h"
 #include "call_tree_view.h"
+#include "charts_view.h"
 #include "compare_view.h"
 #include "critical_path_view.h"
 #include "flame_graph_view.h"
@@ -154,6 +155,15 @@ TEST(AnalysisMenus, ViewsOpenOnTheLoadedTraceLinkedToTheTimeline) {
   ASSERT_NE(flame, nullptr);
   ASSERT_TRUE(waitComputed(flame));
   ASSERT_FALSE(flame->callTree().threads.empty());
+
+  // Charts: the app computes their data on a worker and hands it to the view, which draws it.
+  actionNamed(analysis, "Charts")->trigger();
+  auto* charts = window.findChild<widgets::ChartsView*>();
+  ASSERT_NE(charts, nullptr);
+  ASSERT_TRUE(waitComputed(charts));
+  EXPECT_GE(charts->utilisation()->seriesCount(), 1);
+  EXPECT_EQ(charts->histogram()->seriesCount(), 1);
+  EXPECT_EQ(charts->topOperators()->seriesCount(), 1);
 }
 
 // With several ranks open (the all-ranks view), Step Breakdown shows every rank's steps behind a
@@ -235,7 +245,7 @@ TEST(AnalysisMenus, ViewsOpenBeforeTheirResultAndKeepIt) {
 
   // No event is processed between the trigger and these checks: the result cannot have come.
   for (const char* name :
-       {"Step Breakdown", "Flame Graph", "Call Tree", "Critical Path", "Memory"}) {
+       {"Step Breakdown", "Flame Graph", "Call Tree", "Critical Path", "Memory", "Charts"}) {
     actionNamed(analysis, name)->trigger();
     QWidget* view = nullptr;
     for (QWidget* w : window.findChildren<QWidget*>())

@@ -14,8 +14,6 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrent>
-#include <chrono>
 
 #include "problems_model.h"  // kSortRole
 #include "query_result_model.h"
@@ -34,8 +32,6 @@ QueryView::QueryView(QWidget* parent) : QWidget(parent) {
   examples_ = new QComboBox(this);
   examples_->setObjectName(QStringLiteral("QueryExamples"));
   examples_->addItem(tr("Examples..."));
-  for (const auto& example : sql::exampleQueries())
-    examples_->addItem(QString::fromStdString(example.title), QString::fromStdString(example.sql));
   connect(examples_, &QComboBox::activated, this, [this](int i) {
     if (i > 0) setQuery(examples_->itemData(i).toString());
     examples_->setCurrentIndex(0);
@@ -82,9 +78,6 @@ QueryView::QueryView(QWidget* parent) : QWidget(parent) {
   table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 4);
   connect(table_, &QTableView::activated, this, &QueryView::activateRow);
 
-  watcher_ = new QFutureWatcher<Outcome>(this);
-  connect(watcher_, &QFutureWatcher<Outcome>::finished, this, &QueryView::onFinished);
-
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(examples_);
   buttons->addWidget(historyBox_, 1);
@@ -104,25 +97,25 @@ QueryView::QueryView(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
   layout->addWidget(splitter);
-  setSession(nullptr);
+  setRunLoaded(false);
 }
 
-QueryView::~QueryView() {
-  cancel();
-  watcher_->waitForFinished();
-}
-
-void QueryView::setSession(std::shared_ptr<sql::QuerySession> session) {
-  cancel();
-  session_ = std::move(session);
+void QueryView::setRunLoaded(bool loaded) {
+  runLoaded_ = loaded;
   if (!running_) {
     model_->clear();
-    status_->setText(session_ ? tr("Tables: slice, thread, process, thread_track, counter, flow, "
-                                   "args; op, kernel, launch, sync, step, rank, et_node, "
-                                   "memory_event, collective, op_table")
-                              : tr("No run loaded."));
+    status_->setText(runLoaded_ ? tr("Tables: slice, thread, process, thread_track, counter, flow, "
+                                     "args; op, kernel, launch, sync, step, rank, et_node, "
+                                     "memory_event, collective, op_table")
+                                : tr("No run loaded."));
   }
   updateButtons();
+}
+
+void QueryView::setExamples(const QList<QueryExample>& examples) {
+  examples_->clear();
+  examples_->addItem(tr("Examples..."));
+  for (const QueryExample& example : examples) examples_->addItem(example.title, example.sql);
 }
 
 void QueryView::setQuery(const QString& sql) { editor_->setPlainText(sql); }
@@ -131,54 +124,40 @@ QString QueryView::status() const { return status_->text(); }
 
 void QueryView::run() {
   const QString sql = query().trimmed();
-  if (!session_ || running_ || sql.isEmpty()) return;
+  if (!runLoaded_ || running_ || sql.isEmpty()) return;
   addHistory(sql);
-  cancel_ = CancelToken();
   running_ = true;
   status_->setText(tr("Running..."));
   updateButtons();
-  auto session = session_;
-  const CancelToken token = cancel_;
-  watcher_->setFuture(QtConcurrent::run([session, token, text = sql.toStdString()] {
-    const auto start = std::chrono::steady_clock::now();
-    auto result = session->run(text, token, {.maxRows = kMaxRows});
-    Outcome outcome;
-    outcome.ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    if (result)
-      outcome.result = std::move(*result);
-    else
-      outcome.error = QString::fromStdString(result.error().message);
-    return outcome;
-  }));
+  emit queryRequested(sql);
 }
 
 void QueryView::cancel() {
-  if (running_) cancel_.cancel();
+  if (running_) emit cancelRequested();
 }
 
-void QueryView::onFinished() {
-  running_ = false;
-  Outcome outcome = watcher_->result();
-  if (!outcome.result) {
-    const bool canceled = outcome.error == QLatin1String(kCanceled);
-    status_->setText(canceled ? tr("Canceled.") : outcome.error);
-    updateButtons();
-    emit finished(false, status_->text());
-    return;
-  }
-  const std::size_t rows = outcome.result->rows.size();
-  const bool truncated = outcome.result->truncated;
-  model_->setResult(std::move(*outcome.result));
+void QueryView::showRows(sql::QueryResult result, double ms) {
+  const std::size_t rows = result.rows.size();
+  const bool truncated = result.truncated;
+  model_->setResult(std::move(result));
   table_->sortByColumn(-1, Qt::AscendingOrder);
   table_->resizeColumnsToContents();
   QString text = (rows == 1 ? tr("1 row in %1 ms") : tr("%1 rows in %2 ms").arg(rows))
-                     .arg(QString::number(outcome.ms, 'f', 1));
+                     .arg(QString::number(ms, 'f', 1));
   if (truncated) text += tr(" (the first %1 only)").arg(kMaxRows);
   if (model_->sliceColumn() >= 0) text += tr("; double-click a row to show its slice");
-  status_->setText(text);
+  settle(true, text);
+}
+
+void QueryView::showFailure(const QString& message) { settle(false, message); }
+
+void QueryView::showCanceled() { settle(false, tr("Canceled.")); }
+
+void QueryView::settle(bool ok, const QString& status) {
+  running_ = false;
+  status_->setText(status);
   updateButtons();
-  emit finished(true, text);
+  emit finished(ok, status);
 }
 
 void QueryView::activateRow(const QModelIndex& index) {
@@ -201,7 +180,7 @@ void QueryView::addHistory(const QString& sql) {
 }
 
 void QueryView::updateButtons() {
-  runButton_->setEnabled(session_ && !running_);
+  runButton_->setEnabled(runLoaded_ && !running_);
   cancelButton_->setEnabled(running_);
 }
 

@@ -8,6 +8,7 @@
 #include <QPlainTextEdit>
 
 #include "main_window.h"
+#include "query_runner.h"
 #include "query_view.h"
 #include "sql/query_session.h"
 #include "timeline_view.h"
@@ -48,6 +49,12 @@ void showSlice(MainWindow* window, qint64 id) {
 
 void installQueryDock(MainWindow* window) {
   auto* view = new widgets::QueryView(window);
+  QList<widgets::QueryExample> examples;
+  for (const auto& example : sql::exampleQueries())
+    examples.push_back(
+        {QString::fromStdString(example.title), QString::fromStdString(example.sql)});
+  view->setExamples(examples);
+  auto* runner = new QueryRunner(view);  // the view's queries, run on a worker
   auto* dock = new QDockWidget(QObject::tr("SQL Query"), window);
   dock->setObjectName(QStringLiteral("QueryDock"));
   dock->setWidget(view);
@@ -58,12 +65,13 @@ void installQueryDock(MainWindow* window) {
   }
 
   TraceSession* session = &window->session();
-  QObject::connect(session, &TraceSession::replacing, view, [view] { view->setSession(nullptr); });
-  QObject::connect(session, &TraceSession::finished, view, [view, session] {
+  QObject::connect(session, &TraceSession::replacing, runner,
+                   [runner] { runner->setSession(nullptr); });
+  QObject::connect(session, &TraceSession::finished, runner, [runner, session] {
     const auto run = session->run();
     if (!run) return;
     auto opened = sql::QuerySession::open(*run);
-    view->setSession(opened ? std::shared_ptr<sql::QuerySession>(std::move(*opened)) : nullptr);
+    runner->setSession(opened ? std::shared_ptr<sql::QuerySession>(std::move(*opened)) : nullptr);
   });
   QObject::connect(view, &widgets::QueryView::sliceActivated, window,
                    [window](qint64 id) { showSlice(window, id); });

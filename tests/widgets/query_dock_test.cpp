@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The SQL query dock, offscreen: a query's rows in the table (and the model under
+// The SQL query dock, offscreen: the view alone asks for queries and shows the answers it is
+// given; with the app's QueryRunner, a query's rows in the table (and the model under
 // QAbstractItemModelTester), the history and the examples, a bad query's message with its place
 // and the session still usable, Cancel, and in the window a result row's slice selected on the
 // timeline, on its rank.
@@ -18,6 +19,7 @@
 #include "problems_model.h"  // kSortRole
 #include "qt_app.h"
 #include "query_result_model.h"
+#include "query_runner.h"
 #include "query_view.h"
 #include "sql/query_session.h"
 #include "test_support.h"
@@ -59,13 +61,66 @@ std::pair<bool, QString> runQuery(QueryView& view, const QString& sql) {
   return {finished.front()[0].toBool(), finished.front()[1].toString()};
 }
 
+// The view runs nothing: Run and Cancel are requests, and each answer it is handed ends the query.
+TEST(QueryDock, TheViewAsksAndShowsTheAnswersItIsGiven) {
+  test::qtApp();
+  QueryView view;
+  QSignalSpy requested(&view, &QueryView::queryRequested);
+  QSignalSpy cancelRequested(&view, &QueryView::cancelRequested);
+  QSignalSpy finished(&view, &QueryView::finished);
+  view.setQuery("SELECT 1");
+  view.run();  // no run loaded: nothing asked
+  EXPECT_TRUE(requested.isEmpty());
+  EXPECT_EQ(view.status(), "No run loaded.");
+
+  view.setRunLoaded(true);
+  view.setQuery("  SELECT 1  ");
+  view.run();
+  ASSERT_EQ(requested.size(), 1);
+  EXPECT_EQ(requested.front()[0].toString(), "SELECT 1");
+  EXPECT_TRUE(view.isRunning());
+  EXPECT_EQ(view.status(), "Running...");
+  view.run();  // one query at a time
+  EXPECT_EQ(requested.size(), 1);
+  view.cancel();
+  EXPECT_EQ(cancelRequested.size(), 1);
+  view.showCanceled();
+  EXPECT_FALSE(view.isRunning());
+  EXPECT_EQ(view.status(), "Canceled.");
+  ASSERT_EQ(finished.size(), 1);
+  EXPECT_FALSE(finished.front()[0].toBool());
+
+  view.run();
+  view.showFailure("line 1, column 8: no such column: nme");
+  EXPECT_EQ(view.status(), "line 1, column 8: no such column: nme");
+  sql::QueryResult rows;
+  rows.columns = {{"id", sql::ValueType::Integer}};
+  rows.rows = {{std::int64_t{7}}, {std::int64_t{9}}};
+  view.run();
+  view.showRows(std::move(rows), 1.5);
+  EXPECT_FALSE(view.isRunning());
+  EXPECT_EQ(view.model()->rowCount(), 2);
+  EXPECT_EQ(view.status(), "2 rows in 1.5 ms; double-click a row to show its slice");
+  ASSERT_EQ(finished.size(), 3);
+  EXPECT_TRUE(finished.back()[0].toBool());
+  view.cancel();  // nothing running: nothing asked
+  EXPECT_EQ(cancelRequested.size(), 1);
+}
+
 TEST(QueryDock, RowsHistoryExamplesErrorsAndCancel) {
   test::qtApp();
   Loaded loaded = loadSample("rmsnorm_naive");
   const Trace& trace = *loaded.run.ranks[0]->trace;
   QueryView view;
-  EXPECT_FALSE(view.hasSession());
-  view.setSession(loaded.session);
+  QList<QueryExample> exampleList;
+  for (const auto& example : sql::exampleQueries())
+    exampleList.push_back(
+        {QString::fromStdString(example.title), QString::fromStdString(example.sql)});
+  view.setExamples(exampleList);
+  auto* runner = new gui::QueryRunner(&view);  // the app's side: it runs what the view asks
+  EXPECT_FALSE(view.hasRun());
+  runner->setSession(loaded.session);
+  EXPECT_TRUE(view.hasRun());
   QAbstractItemModelTester tester(view.model(),
                                   QAbstractItemModelTester::FailureReportingMode::Warning);
 
@@ -139,7 +194,7 @@ TEST(QueryDock, TheWindowSelectsAResultRowsSliceOnItsRank) {
   ASSERT_NE(dock, nullptr);
   auto* view = dock->findChild<QueryView*>();
   ASSERT_NE(view, nullptr);
-  ASSERT_TRUE(view->hasSession());
+  ASSERT_TRUE(view->hasRun());
   // The last kernel of rank 1: its slice id counts rank 0's events first.
   const auto& ranks = window.session().ranks();
   ASSERT_EQ(ranks.size(), 2u);

@@ -1,110 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "compare_view.h"
 
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QSplitter>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
-#include "session/run.h"
-#include "session/run_naming.h"
 #include "table_sorting.h"
 #include "text/format.h"
 
 namespace sutra::widgets {
-namespace {
-
-struct SideTable {
-  CompareSide side;
-  std::shared_ptr<const OpTable> table;
-};
-
-// One side from its rank as the run API built it: the whole-trace table and the steps are the
-// session's, not rebuilt here. Its lanes are labelled without the run: the pane's header names it.
-SideTable sideOf(const RankRun& rank, const std::string& label) {
-  SideTable out;
-  out.table = rank.opTable();
-  out.side.alignAt = rank.steps().empty() ? rank.trace->startNs : rank.steps().front().start;
-  out.side.firstStep = rank.steps().empty() ? kNoEvent : rank.steps().front().annotation;
-  out.side.layout =
-      std::make_shared<const LaneLayout>(LaneLayout::build(*rank.trace, "", LaneGrouping::Layers));
-  out.side.trace = rank.trace;
-  out.side.label = label;
-  return out;
-}
-
-// A side needs its tables, steps and lanes: no sync dependencies, no simulation graph.
-RunOptions compareOptions() {
-  RunOptions options = RunOptions::upTo(RunStage::Analyse);
-  options.syncDependencies = false;
-  return options;
-}
-
-// `inputs`: what the user gave for each rank (a file or a run folder), or empty.
-ComparisonResult compareRanks(const std::vector<std::shared_ptr<const RankRun>>& ranks,
-                              const QStringList& inputs = {}) {
-  ComparisonResult result;
-  // Each run by the folder the user gave, else by its trace file (session/run_naming.h).
-  std::vector<std::string> runPaths;
-  for (std::size_t i = 0; i < ranks.size(); ++i) {
-    const QString input = i < std::size_t(inputs.size()) ? inputs[int(i)] : QString();
-    runPaths.push_back(!input.isEmpty() && QFileInfo(input).isDir() ? input.toStdString()
-                                                                    : ranks[i]->trace->path);
-  }
-  const std::vector<std::string> labels = runLabels(runPaths);
-  std::vector<SideTable> sides;
-  for (std::size_t i = 0; i < ranks.size(); ++i) sides.push_back(sideOf(*ranks[i], labels[i]));
-  result.comparison = compareOpTables(*sides[0].table, *sides[1].table, labels[0], labels[1]);
-  result.story = tellComparison(result.comparison, *ranks[0]->trace, *ranks[1]->trace,
-                                ranks[0]->steps().size(), ranks[1]->steps().size());
-  if (ranks.size() > 2) {
-    result.aVsC = compareOpTables(*sides[0].table, *sides[2].table, labels[0], labels[2]);
-    result.c = std::move(sides[2].side);
-  }
-  result.a = std::move(sides[0].side);
-  result.b = std::move(sides[1].side);
-  return result;
-}
-
-ComparisonResult failedWith(const QString& message) {
-  ComparisonResult failed;
-  failed.error = message;
-  return failed;
-}
-
-}  // namespace
-
-ComparisonResult compareTraces(std::shared_ptr<const Trace> a, std::shared_ptr<const Trace> b,
-                               std::shared_ptr<const Trace> c) {
-  std::vector<std::shared_ptr<const RankRun>> ranks;
-  for (auto& trace : {a, b, c}) {
-    if (!trace) continue;
-    auto run = runOfTrace(trace, compareOptions());
-    if (!run) return failedWith(QString::fromStdString(run.error().message));
-    ranks.push_back(run->ranks.front());
-  }
-  return compareRanks(ranks);
-}
-
-ComparisonResult compareTraceFiles(const QStringList& paths) {
-  if (paths.size() < 2 || paths.size() > 3)
-    return failedWith(QObject::tr("compare wants two or three traces, not %1").arg(paths.size()));
-  std::vector<std::shared_ptr<const RankRun>> ranks;
-  for (const QString& path : paths) {
-    // A file, or a run's directory: its one Kineto trace, read and analysed by the run API.
-    auto rank = openTrace(path.toStdString(), compareOptions());
-    if (!rank) return failedWith(QString::fromStdString(rank.error().message));
-    ranks.push_back(*rank);
-  }
-  return compareRanks(ranks, paths);
-}
-
-ComparisonResult compareTraceFiles(const QString& pathA, const QString& pathB) {
-  return compareTraceFiles(QStringList{pathA, pathB});
-}
 
 CompareView::CompareView(QWidget* parent)
     : QWidget(parent),
@@ -118,9 +24,7 @@ CompareView::CompareView(QWidget* parent)
       panes_{new QWidget(this), new QWidget(this), new QWidget(this)},
       bottom_(new QSplitter(Qt::Horizontal, this)),
       chart_(new ChartView(this)),
-      foldFrames_(new QAction(tr("Fold &Python Frames"), this)),
-      watcher_(new QFutureWatcher<ComparisonResult>(this)),
-      relayout_(new QFutureWatcher<std::vector<std::shared_ptr<const LaneLayout>>>(this)) {
+      foldFrames_(new QAction(tr("Fold &Python Frames"), this)) {
   proxy_->setSourceModel(model_);
   proxy_->setSortRole(CompareModel::SortRole);
   table_->setModel(proxy_);
@@ -180,7 +84,7 @@ CompareView::CompareView(QWidget* parent)
 
   for (int i = 0; i < 3; ++i)
     connect(timelines_[i], &TimelineView::visibleRangeChanged, this, [this, i] { followRange(i); });
-  // Folded by default, as the layouts of compareTraceFiles are; P toggles, in this window only.
+  // Folded by default, as the layouts the app compares with are; P toggles, in this window only.
   foldFrames_->setObjectName(QStringLiteral("FoldPythonFramesAction"));
   foldFrames_->setCheckable(true);
   foldFrames_->setChecked(true);
@@ -191,30 +95,17 @@ CompareView::CompareView(QWidget* parent)
          "Off: a row per frame depth, as recorded."));
   addAction(foldFrames_);
   connect(foldFrames_, &QAction::toggled, this, &CompareView::setFoldPythonFrames);
-  connect(relayout_, &QFutureWatcher<std::vector<std::shared_ptr<const LaneLayout>>>::finished,
-          this, [this] {
-            const auto layouts = relayout_->result();
-            for (std::size_t i = 0; i < layouts.size(); ++i)
-              if (layouts[i]) timelines_[i]->setLayouts({layouts[i]});
-            emit layoutsChanged();
-          });
-  connect(watcher_, &QFutureWatcher<ComparisonResult>::finished, this, [this] {
-    ComparisonResult result = watcher_->result();
-    if (!result.error.isEmpty()) {
-      emit failed(result.error);
-      return;
-    }
-    setResult(std::move(result));
-  });
 }
 
-void CompareView::openFiles(const QStringList& paths) {
+void CompareView::showReading(const QStringList& paths) {
   inputs_ = paths;
   totals_->setText(tr("Reading %1 ...").arg(paths.join(QStringLiteral(", "))));
-  watcher_->setFuture(QtConcurrent::run([paths] { return compareTraceFiles(paths); }));
 }
 
-void CompareView::setResult(ComparisonResult result) {
+void CompareView::showFailure(const QString& message) { emit failed(message); }
+
+void CompareView::showComparison(ComparisonResult result) {
+  if (!result.error.isEmpty()) return showFailure(result.error);
   const CompareSide sides[3] = {result.a, result.b, result.c.value_or(CompareSide{})};
   for (int i = 0; i < 3; ++i) {
     alignAt_[i] = sides[i].alignAt;
@@ -298,7 +189,7 @@ void CompareView::setResult(ComparisonResult result) {
   for (int i = 0; i < 3; ++i)
     if (sides[i].trace && sides[i].firstStep != kNoEvent)
       timelines_[i]->revealRow(0, sides[i].layout->rowOf(sides[i].firstStep));
-  if (!foldFrames_->isChecked()) setFoldPythonFrames(false);  // laid out folded by the worker
+  if (!foldFrames_->isChecked()) setFoldPythonFrames(false);  // the app laid them out folded
   emit ready();
 }
 
@@ -306,15 +197,13 @@ void CompareView::setFoldPythonFrames(bool fold) {
   std::vector<std::shared_ptr<const Trace>> traces;
   for (TimelineView* timeline : timelines_)
     traces.push_back(timeline->partCount() > 0 ? timeline->part(0).trace : nullptr);
-  // Laid out on a worker, as compareTraceFiles does: a big trace takes a moment.
-  relayout_->setFuture(QtConcurrent::run([traces, fold] {
-    std::vector<std::shared_ptr<const LaneLayout>> layouts;
-    for (const auto& trace : traces)
-      layouts.push_back(trace ? std::make_shared<const LaneLayout>(LaneLayout::build(
-                                    *trace, "", LayoutOptions{LaneGrouping::Layers, fold}))
-                              : nullptr);
-    return layouts;
-  }));
+  emit layoutsRequested(traces, fold);  // a big trace takes a moment: the app lays out on a worker
+}
+
+void CompareView::showLayouts(const std::vector<std::shared_ptr<const LaneLayout>>& layouts) {
+  for (std::size_t i = 0; i < layouts.size() && i < 3; ++i)
+    if (layouts[i]) timelines_[i]->setLayouts({layouts[i]});
+  emit layoutsChanged();
 }
 
 TimeNs CompareView::sharedSpan() const {

@@ -5,11 +5,13 @@
 // time axis (aligned on their first step's start, zoom and pan locked, the longer run setting the
 // scale, so the faster run is visibly shorter), the per-operator comparison table (grouped, the
 // deltas first; with a third run, its deltas against the first) and the chart of each operator's
-// change. Traces are read and compared off the GUI thread. Each thread's Python frames are folded
-// into one band (LayoutOptions::foldPythonFrames), so the window opens on the steps and their ops;
-// the "Fold Python Frames" toggle (key P) unfolds them in this window.
+// change. The view reads no file and compares nothing: the app reads and compares the traces off
+// the GUI thread (app/gui/compare_runner.h) and hands it the result (showComparison) or the
+// failure (showFailure). Each thread's Python frames are folded into one band
+// (LayoutOptions::foldPythonFrames), so the window opens on the steps and their ops; the "Fold
+// Python Frames" toggle (key P) asks for the runs to be laid out again (layoutsRequested), and the
+// app answers with showLayouts.
 #include <QAction>
-#include <QFutureWatcher>
 #include <QLabel>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -17,6 +19,7 @@
 #include <QWidget>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "analysis/compare.h"
 #include "analysis/compare_story.h"
@@ -45,26 +48,20 @@ struct ComparisonResult {
   QString error;                     // set when a trace could not be read
 };
 
-// Reads the traces (two or three) and compares their operator tables over the whole trace: the
-// second against the first and, where given, the third against the first.
-ComparisonResult compareTraceFiles(const QStringList& paths);
-ComparisonResult compareTraceFiles(const QString& pathA, const QString& pathB);
-// The same for traces already loaded (`c` may be null).
-ComparisonResult compareTraces(std::shared_ptr<const Trace> a, std::shared_ptr<const Trace> b,
-                               std::shared_ptr<const Trace> c = nullptr);
-
 class CompareView : public QWidget {
   Q_OBJECT
 
  public:
   explicit CompareView(QWidget* parent = nullptr);
 
-  // Starts reading and comparing two or three files; `ready` or `failed` follows.
-  void openFiles(const QStringList& paths);
-  void openFiles(const QString& pathA, const QString& pathB) {
-    openFiles(QStringList{pathA, pathB});
-  }
-  void setResult(ComparisonResult result);
+  // Says that `paths` (two or three) are being read and compared, until the answer comes.
+  void showReading(const QStringList& paths);
+  // The answers: the comparison shown, then `ready`; or `failed` with the message.
+  void showComparison(ComparisonResult result);
+  void showFailure(const QString& message);
+  // The answer to layoutsRequested: each run's new lanes, in the order of the traces asked for
+  // (null where none); `layoutsChanged` follows.
+  void showLayouts(const std::vector<std::shared_ptr<const LaneLayout>>& layouts);
 
   const OpComparison& comparison() const { return model_->comparison(); }
   QString totalsText() const { return totals_->text(); }
@@ -85,6 +82,10 @@ class CompareView : public QWidget {
  signals:
   void ready();
   void failed(const QString& message);
+  // The runs' traces (null for a side not shown) to be laid out again, their Python frames folded
+  // or not.
+  void layoutsRequested(const std::vector<std::shared_ptr<const Trace>>& traces,
+                        bool foldPythonFrames);
   void layoutsChanged();  // the runs laid out anew (Python frames folded or unfolded)
 
  private:
@@ -106,8 +107,6 @@ class CompareView : public QWidget {
   QStringList inputs_;
   QAction* foldFrames_;
   bool syncing_ = false;
-  QFutureWatcher<ComparisonResult>* watcher_;
-  QFutureWatcher<std::vector<std::shared_ptr<const LaneLayout>>>* relayout_;
 };
 
 }  // namespace sutra::widgets

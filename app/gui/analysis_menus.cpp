@@ -19,6 +19,7 @@
 #include "analysis_window.h"
 #include "chakra/convert_files.h"
 #include "charts_view.h"
+#include "compare_runner.h"
 #include "compare_view.h"
 #include "io/kineto_writer.h"
 #include "run_naming.h"
@@ -280,7 +281,7 @@ QWidget* openCompareWindow(QWidget* parent, const QStringList& paths) {
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
   });
-  view->openFiles(paths);
+  (new CompareRunner(view))->compare(paths);  // read and compared on a worker
   QStringList names;
   for (const QString& path : paths) names << QFileInfo(path).fileName();
   return showAnalysisWindow(parent, view,

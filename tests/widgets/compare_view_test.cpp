@@ -13,14 +13,27 @@
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QHeaderView>
+#include <QPointer>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QThreadPool>
 
+#include "compare_runner.h"
 #include "qt_app.h"
 #include "test_support.h"
 
 namespace sutra::widgets {
 namespace {
+
+// The app's side of the window: reads and compares `paths` on a worker and hands the view the
+// result, as File > Compare... does (one runner per view, as there).
+void openFiles(CompareView& view, const QStringList& paths) {
+  auto* runner = view.findChild<gui::CompareRunner*>();
+  (runner ? runner : new gui::CompareRunner(&view))->compare(paths);
+}
+void openFiles(CompareView& view, const QString& a, const QString& b) {
+  openFiles(view, QStringList{a, b});
+}
 
 class CompareViewTest : public ::testing::Test {
  protected:
@@ -37,7 +50,7 @@ TEST_F(CompareViewTest, ShowsTotalsTableAndChartOfThePair) {
   CompareView view;
   view.resize(1400, 900);
   QSignalSpy ready(&view, &CompareView::ready);
-  view.openFiles(base, other);
+  openFiles(view, base, other);
   ASSERT_TRUE(ready.wait(60'000));
 
   const OpComparison& c = view.comparison();
@@ -101,7 +114,7 @@ TEST_F(CompareViewTest, TimelinesAreAlignedOnTheirStepAndZoomLocked) {
   CompareView view;
   view.resize(1400, 900);
   QSignalSpy ready(&view, &CompareView::ready);
-  view.openFiles(base, other);
+  openFiles(view, base, other);
   ASSERT_TRUE(ready.wait(60'000));
   ASSERT_NE(view.timelineA()->trace(), nullptr);
   ASSERT_NE(view.timelineB()->trace(), nullptr);
@@ -120,7 +133,7 @@ TEST_F(CompareViewTest, ThirdRunAddsItsColumnsRowsAndTimeline) {
   CompareView view;
   view.resize(1600, 900);
   QSignalSpy ready(&view, &CompareView::ready);
-  view.openFiles(QStringList{base, base, other});
+  openFiles(view, QStringList{base, base, other});
   ASSERT_TRUE(ready.wait(60'000));
   CompareModel* model = view.model();
   QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::Fatal);
@@ -167,7 +180,7 @@ TEST_F(CompareViewTest, ThirdRunAddsItsColumnsRowsAndTimeline) {
 TEST_F(CompareViewTest, ThirdRunDeltasAreAgainstTheFirst) {
   CompareView view;
   QSignalSpy ready(&view, &CompareView::ready);
-  view.openFiles(QStringList{base, other, other});
+  openFiles(view, QStringList{base, other, other});
   ASSERT_TRUE(ready.wait(60'000));
   CompareModel* model = view.model();
   ASSERT_EQ(model->rowCount(), int(view.comparison().rows.size()));
@@ -187,17 +200,49 @@ TEST_F(CompareViewTest, ThirdRunDeltasAreAgainstTheFirst) {
 TEST_F(CompareViewTest, TwoRunsKeepTheirColumnsAndHideTheThirdTimeline) {
   CompareView view;
   QSignalSpy ready(&view, &CompareView::ready);
-  view.openFiles(base, other);
+  openFiles(view, base, other);
   ASSERT_TRUE(ready.wait(60'000));
   EXPECT_EQ(view.model()->columnCount(), int(CompareModel::TwoRunColumnCount));
   EXPECT_FALSE(view.timelineC()->isVisibleTo(&view));
+}
+
+// The view alone reads nothing: it shows what it is handed, at once.
+TEST_F(CompareViewTest, ShowsTheComparisonItIsHanded) {
+  CompareView view;
+  QSignalSpy ready(&view, &CompareView::ready);
+  view.showComparison(gui::compareTraceFiles({base, other}));
+  ASSERT_EQ(ready.size(), 1);
+  EXPECT_EQ(view.comparison().selfDeviceTotalA, 1'694'000);
+  EXPECT_TRUE(view.timelineHeader(0).startsWith("A: base.json.gz"))
+      << view.timelineHeader(0).toStdString();
+}
+
+// A comparison that comes after its window closed goes nowhere.
+TEST_F(CompareViewTest, AnAnswerAfterTheWindowClosedIsDropped) {
+  QPointer<CompareView> view = new CompareView;
+  openFiles(*view, base, other);
+  delete view.data();
+  EXPECT_TRUE(QThreadPool::globalInstance()->waitForDone(60'000));
+  QCoreApplication::processEvents();
+  EXPECT_TRUE(view.isNull());
+}
+
+TEST(CompareViewErrors, TheViewShowsTheFailureItIsHanded) {
+  test::qtApp();
+  CompareView view;
+  QSignalSpy failed(&view, &CompareView::failed);
+  QSignalSpy ready(&view, &CompareView::ready);
+  view.showComparison(gui::compareTraceFiles({"/nonexistent/a.json"}));
+  ASSERT_EQ(failed.size(), 1);
+  EXPECT_EQ(failed.front().front().toString(), "compare wants two or three traces, not 1");
+  EXPECT_TRUE(ready.isEmpty());
 }
 
 TEST(CompareViewErrors, NamesTheFileThatCannotBeRead) {
   test::qtApp();
   CompareView view;
   QSignalSpy failed(&view, &CompareView::failed);
-  view.openFiles("/nonexistent/a.json", "/nonexistent/b.json");
+  openFiles(view, "/nonexistent/a.json", "/nonexistent/b.json");
   ASSERT_TRUE(failed.wait(10'000));
   EXPECT_TRUE(failed.front().front().toString().contains("/nonexistent/a.json"));
 }
@@ -208,7 +253,7 @@ TEST(CompareViewErrors, NamesTheThirdFileWhenOnlyItCannotBeRead) {
   CompareView view;
   QSignalSpy failed(&view, &CompareView::failed);
   const QString base = QString::fromStdString(test::sharedTrace("hta/trace_compare/base.json.gz"));
-  view.openFiles(QStringList{base, base, "/nonexistent/c.json"});
+  openFiles(view, QStringList{base, base, "/nonexistent/c.json"});
   ASSERT_TRUE(failed.wait(30'000));
   EXPECT_TRUE(failed.front().front().toString().startsWith("/nonexistent/c.json"))
       << failed.front().front().toString().toStdString();
@@ -235,7 +280,7 @@ TEST(CompareViewStory, NaiveAgainstCompiledRmsNormRecordedOnTheCpu) {
   CompareView view;
   view.resize(1400, 900);
   QSignalSpy ready(&view, &CompareView::ready);
-  view.openFiles(samples + "rmsnorm_naive", samples + "rmsnorm_compiled");
+  openFiles(view, samples + "rmsnorm_naive", samples + "rmsnorm_compiled");
   ASSERT_TRUE(ready.wait(60'000));
   EXPECT_TRUE(view.headlineText().startsWith(
       "B (rmsnorm_compiled) against A (rmsnorm_naive): time per step "))
@@ -258,7 +303,7 @@ TEST(CompareViewStory, NaiveAgainstFusedRmsNormOnOneTimeAxis) {
   CompareView view;
   view.resize(1400, 900);
   QSignalSpy ready(&view, &CompareView::ready);
-  view.openFiles(samples + "rmsnorm_naive", samples + "rmsnorm_fused");
+  openFiles(view, samples + "rmsnorm_naive", samples + "rmsnorm_fused");
   ASSERT_TRUE(ready.wait(60'000));
   // The headline in words a user can paste, the runs named by their folders.
   const QString headline = view.headlineText();
@@ -321,7 +366,7 @@ TEST(CompareViewFolding, TheRmsNormRunsOpenOnTheirStepsWithTheFramesFolded) {
   view.resize(1400, 900);
   view.show();
   QSignalSpy ready(&view, &CompareView::ready);
-  view.openFiles(samples + "rmsnorm_naive", samples + "rmsnorm_compiled");
+  openFiles(view, samples + "rmsnorm_naive", samples + "rmsnorm_compiled");
   ASSERT_TRUE(ready.wait(60'000));
   QAction* fold = view.foldPythonFramesAction();
   EXPECT_TRUE(fold->isChecked());

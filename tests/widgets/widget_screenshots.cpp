@@ -8,6 +8,7 @@
 #include <QTimer>
 #include <cstdio>
 
+#include "compare_runner.h"
 #include "compare_view.h"
 #include "io/readers.h"
 #include "simulation_view.h"
@@ -68,7 +69,8 @@ int main(int argc, char** argv) {
   }
   compare.show();
   simulation.show();
-  compare.openFiles(argv[2], argv[3]);
+  // The app's side: the runner reads and compares on a worker what the view shows.
+  (new sutra::gui::CompareRunner(&compare))->compare({argv[2], argv[3]});
   simulation.simulate(std::make_shared<const Trace>(std::move(trace).value()));
   return app.exec();
 }

@@ -14,92 +14,10 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
-#include "session/run_simulation.h"
 #include "text/format.h"
 
 namespace sutra::widgets {
-
-namespace {
-
-void layOutSimulatedTimeline(SimulationResult& r, const SimRun& run) {
-  r.simulated = std::make_shared<const SimulatedTrace>(buildSimulatedTrace(*r.graph, run));
-  const std::string label = "rank" + std::to_string(r.trace->meta.rank.value_or(0)) +
-                            (r.variant ? " what-if" : " simulated");
-  r.simulatedLayout =
-      std::make_shared<const LaneLayout>(LaneLayout::build(r.simulated->trace, label));
-}
-
-SimulationResult failedWith(const std::string& message) {
-  SimulationResult r;
-  r.error = QString::fromStdString(message);
-  return r;
-}
-
-// Runs the simulation of the whole run and keeps `base.rankIndex`'s part of it.
-SimulationResult simulateRank(SimulationResult r, const SimKnobs& knobs) {
-  auto simulated = simulateRun(*r.run, knobs);
-  if (!simulated) return failedWith(simulated.error().message);
-  RankSimulationResult& mine = simulated->ranks[static_cast<std::size_t>(r.rankIndex)];
-  r.coupledRanks = simulated->ranks.size();
-  r.knobs = knobs;
-  r.baseline = std::move(mine.baseline);
-  r.projection = mine.baselineProjection;
-  r.whatIfProjection.reset();
-  r.steps = stepTimings(*r.graph, r.baseline, mine.rank->simulation->steps);
-  r.variant.reset();
-  r.variantSteps.clear();
-  r.moved = {};
-  r.error.clear();
-  if (knobs.any()) {
-    r.variant = std::move(mine.run);
-    r.whatIfProjection = mine.projection;
-    r.variantSteps = stepTimings(*r.graph, *r.variant, mine.rank->simulation->steps);
-    if (mine.moved) r.moved = std::move(*mine.moved);
-    layOutSimulatedTimeline(r, *r.variant);
-  } else {
-    layOutSimulatedTimeline(r, r.baseline);
-  }
-  return r;
-}
-
-}  // namespace
-
-SimulationResult runSimulation(std::shared_ptr<const Run> run, int rankIndex,
-                               const SimKnobs& knobs) {
-  if (!run || rankIndex < 0 || std::size_t(rankIndex) >= run->ranks.size())
-    return failedWith("no such rank to simulate");
-  if (!run->has(RunStage::Simulate)) {
-    // Opened without its simulation (RunOptions::simulateUpToEvents): built now, for this window.
-    auto simulated = advanceRun(*run, RunStage::Simulate);
-    if (!simulated) return failedWith(simulated.error().message);
-    run = std::make_shared<const Run>(std::move(simulated).value());
-  }
-  const auto& rank = run->ranks[std::size_t(rankIndex)];
-  if (!rank->simulation || !rank->trace)
-    return failedWith(rank->path() + ": not prepared for simulation");
-  SimulationResult r;
-  r.run = run;
-  r.rankIndex = rankIndex;
-  r.trace = rank->trace;
-  r.launches = rank->simulation->launches;
-  // The graph lives in the rank's simulation, which the run keeps alive.
-  r.graph = std::shared_ptr<const SimGraph>(rank->simulation, &rank->simulation->graph);
-  r.measuredLayout = std::make_shared<const LaneLayout>(LaneLayout::build(*r.trace, rank->label()));
-  return simulateRank(std::move(r), knobs);
-}
-
-SimulationResult runSimulation(std::shared_ptr<const Trace> trace, const SimKnobs& knobs) {
-  auto run = runOfTrace(std::move(trace));
-  if (!run) return failedWith(run.error().message);
-  return runSimulation(std::make_shared<const Run>(std::move(run).value()), 0, knobs);
-}
-
-SimulationResult rerunSimulation(const SimulationResult& base, const SimKnobs& knobs) {
-  if (!base.run) return failedWith("nothing simulated yet");
-  return simulateRank(base, knobs);
-}
 
 // --- StepTimingModel ---
 
@@ -272,8 +190,7 @@ SimulationView::SimulationView(QWidget* parent)
       measured_(new TimelineView(this)),
       simulated_(new TimelineView(this)),
       showMeasured_(new QCheckBox(tr("Measured lanes"), this)),
-      showSimulated_(new QCheckBox(tr("Simulated lanes"), this)),
-      watcher_(new QFutureWatcher<SimulationResult>(this)) {
+      showSimulated_(new QCheckBox(tr("Simulated lanes"), this)) {
   measured_->setObjectName("measuredTimeline");
   simulated_->setObjectName("simulatedTimeline");
   showMeasured_->setChecked(true);
@@ -329,34 +246,20 @@ SimulationView::SimulationView(QWidget* parent)
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(top);
   layout->addWidget(vertical, 1);
-
-  connect(watcher_, &QFutureWatcher<SimulationResult>::finished, this, [this] {
-    SimulationResult r = watcher_->result();
-    if (!r.error.isEmpty()) {
-      emit failed(r.error);
-      return;
-    }
-    setResult(std::move(r));
-  });
 }
 
 void SimulationView::simulate(std::shared_ptr<const Run> run, int rankIndex) {
   summary_->setText(tr("Simulating..."));
-  watcher_->setFuture(
-      QtConcurrent::run([run, rankIndex] { return runSimulation(run, rankIndex); }));
-}
-
-void SimulationView::simulate(std::shared_ptr<const Trace> trace) {
-  summary_->setText(tr("Simulating..."));
-  watcher_->setFuture(QtConcurrent::run([trace] { return runSimulation(trace); }));
+  emit simulationRequested(std::move(run), rankIndex);
 }
 
 void SimulationView::applyKnobs(const SimKnobs& knobs) {
   if (!result_) return;
   summary_->setText(tr("Simulating the what-if..."));
-  auto base = result_;
-  watcher_->setFuture(QtConcurrent::run([base, knobs] { return rerunSimulation(*base, knobs); }));
+  emit whatIfRequested(result_, knobs);
 }
+
+void SimulationView::showFailure(const QString& message) { emit failed(message); }
 
 void SimulationView::editKnobs() {
   if (!result_) return;
@@ -366,7 +269,8 @@ void SimulationView::editKnobs() {
   if (auto k = dialog.knobs()) applyKnobs(*k);
 }
 
-void SimulationView::setResult(SimulationResult r) {
+void SimulationView::showSimulation(SimulationResult r) {
+  if (!r.error.isEmpty()) return showFailure(r.error);
   result_ = std::make_shared<const SimulationResult>(std::move(r));
   const SimulationResult& s = *result_;
   // Like with like: the same steps, first start to last end, measured and simulated.

@@ -3,10 +3,11 @@
 // The simulator on the loaded trace: the simulated timeline under the measured one on one
 // zoom-locked time axis (each lane group can be hidden), measured against simulated time per step
 // (a table and a chart), and what-if knobs (a dialog) with the projected time and what moved. The
-// graph is built and replayed, and the simulated timeline laid out, off the GUI thread.
+// view simulates nothing: it asks (simulationRequested, whatIfRequested) and the app builds and
+// replays the graph, and lays out the simulated timeline, off the GUI thread
+// (app/gui/simulation_runner.h), answering with showSimulation.
 #include <QAbstractTableModel>
 #include <QDialog>
-#include <QFutureWatcher>
 #include <QLabel>
 #include <QTableView>
 #include <QWidget>
@@ -56,15 +57,6 @@ struct SimulationResult {
   QString error;
 };
 
-// Simulates `run` (every rank, coupled at their collectives) under `knobs` and keeps rank
-// `rankIndex`'s results.
-SimulationResult runSimulation(std::shared_ptr<const Run> run, int rankIndex,
-                               const SimKnobs& knobs = {});
-// A run of one trace in memory, opened off the GUI thread, then simulated.
-SimulationResult runSimulation(std::shared_ptr<const Trace> trace, const SimKnobs& knobs = {});
-// The same run under new knobs (the graphs are reused, not rebuilt).
-SimulationResult rerunSimulation(const SimulationResult& base, const SimKnobs& knobs);
-
 class StepTimingModel : public QAbstractTableModel {
   Q_OBJECT
 
@@ -109,13 +101,15 @@ class SimulationView : public QWidget {
  public:
   explicit SimulationView(QWidget* parent = nullptr);
 
-  // Starts simulating rank `rankIndex` of `run` (off the GUI thread); `ready` or `failed` follows.
+  // Asks for rank `rankIndex` of `run` to be simulated (simulationRequested); `ready` or `failed`
+  // follows once the app answers.
   void simulate(std::shared_ptr<const Run> run, int rankIndex);
-  // The same for a trace in memory alone.
-  void simulate(std::shared_ptr<const Trace> trace);
-  // Replays the current graph under `knobs`; `ready` follows.
+  // Asks for the shown simulation to be replayed under `knobs` (whatIfRequested).
   void applyKnobs(const SimKnobs& knobs);
-  void setResult(SimulationResult result);
+  // The answers: a simulation shown, then `ready` (a result with its error set is a failure);
+  // or `failed` with the message.
+  void showSimulation(SimulationResult result);
+  void showFailure(const QString& message);
   const SimulationResult* result() const { return result_.get(); }
   StepTimingModel* model() const { return model_; }
   ChartView* chart() const { return chart_; }
@@ -131,6 +125,9 @@ class SimulationView : public QWidget {
   void editKnobs();  // opens the what-if dialog
 
  signals:
+  void simulationRequested(std::shared_ptr<const Run> run, int rankIndex);
+  // `base`'s run replayed under `knobs` (its graphs reused, not rebuilt).
+  void whatIfRequested(std::shared_ptr<const SimulationResult> base, const SimKnobs& knobs);
   void ready();
   void failed(const QString& message);
 
@@ -146,7 +143,6 @@ class SimulationView : public QWidget {
   QCheckBox* showMeasured_;
   QCheckBox* showSimulated_;
   bool syncing_ = false;
-  QFutureWatcher<SimulationResult>* watcher_;
 };
 
 }  // namespace sutra::widgets

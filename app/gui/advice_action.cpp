@@ -14,6 +14,7 @@
 #include "analysis_menus.h"
 #include "analysis_window.h"
 #include "session_updates.h"
+#include "simulation_runner.h"
 #include "trace_session.h"
 
 namespace sutra::gui {
@@ -37,6 +38,7 @@ void showAdvice(const AnalysisContext& context) {
   view->setObjectName("AdviceView");
   // A finding's evidence goes to its own rank of this run (the view picks the rank).
   view->setNavigation(widgets::RankNavigation(context.navigation, 0));
+  new SimulationRunner(view->projection());  // the fixes' projections, simulated on a worker
   showAnalysisWindow(window, view, QObject::tr("Advice"))->resize(1000, 760);
 
   auto* watcher = new QFutureWatcher<AdviceOutcome>(view);

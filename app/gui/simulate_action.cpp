@@ -7,6 +7,7 @@
 
 #include "analysis_menus.h"
 #include "analysis_window.h"
+#include "simulation_runner.h"
 #include "simulation_view.h"
 #include "trace_session.h"
 
@@ -26,6 +27,7 @@ void openSimulation(const AnalysisContext& context) {
   QObject::connect(sim, &widgets::SimulationView::failed, sim, [sim](const QString& message) {
     QMessageBox::critical(sim, QObject::tr("Simulation"), message);
   });
+  new SimulationRunner(sim);  // simulates on a worker what the view asks
   sim->simulate(run, context.rankIndex());
   showAnalysisWindow(context.window, sim, QObject::tr("Simulation of %1").arg(rank->label));
 }

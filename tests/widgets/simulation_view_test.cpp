@@ -19,6 +19,7 @@
 
 #include "io/readers.h"
 #include "qt_app.h"
+#include "simulation_runner.h"
 #include "test_support.h"
 #include "text/format.h"
 #include "trace_session.h"
@@ -32,10 +33,22 @@ std::shared_ptr<const Trace> baseTrace() {
   return std::make_shared<const Trace>(std::move(trace).value());
 }
 
+// The base trace as a run of its own, and the app's side of the window: a SimulationRunner that
+// simulates what the view asks, on a worker, as Analysis > Simulate does.
+std::shared_ptr<const Run> baseRun() {
+  auto run = runOfTrace(baseTrace());
+  EXPECT_TRUE(run.ok());
+  return std::make_shared<const Run>(std::move(run).value());
+}
+void simulateBase(SimulationView& view) {
+  if (!view.findChild<gui::SimulationRunner*>()) new gui::SimulationRunner(&view);
+  view.simulate(baseRun(), 0);
+}
+
 // Simulates the base trace, then the what-if in which every Memcpy takes 4x as long.
 void simulateMemcpyX4(SimulationView& view) {
   QSignalSpy ready(&view, &SimulationView::ready);
-  view.simulate(baseTrace());
+  simulateBase(view);
   ASSERT_TRUE(ready.wait(60'000));
   SimKnobs knobs;
   knobs.scales.push_back({"Memcpy", 4.0});
@@ -49,7 +62,7 @@ TEST(SimulationView, ShowsMeasuredAndSimulatedPerStep) {
   SimulationView view;
   view.resize(1200, 700);
   QSignalSpy ready(&view, &SimulationView::ready);
-  view.simulate(baseTrace());
+  simulateBase(view);
   ASSERT_TRUE(ready.wait(60'000));
   const StepTimingModel* model = view.model();
   ASSERT_EQ(model->rowCount(), 2);
@@ -132,7 +145,7 @@ TEST(SimulationView, SimulatedLanesUnderTheMeasuredOnesOnOneTimeAxis) {
   SimulationView view;
   view.resize(1400, 900);
   QSignalSpy ready(&view, &SimulationView::ready);
-  view.simulate(baseTrace());
+  simulateBase(view);
   ASSERT_TRUE(ready.wait(60'000));
   const SimulationResult& r = *view.result();
   expectSimulatorsEvents(r, r.baseline);
@@ -190,7 +203,7 @@ TEST(SimulationView, TableStartsByStepAndTheChartSpeaksMilliseconds) {
   test::qtApp();
   SimulationView view;
   QSignalSpy ready(&view, &SimulationView::ready);
-  view.simulate(baseTrace());
+  simulateBase(view);
   ASSERT_TRUE(ready.wait(60'000));
   QTableView* table = view.table();
   EXPECT_EQ(table->horizontalHeader()->sortIndicatorSection(), int(StepTimingModel::Step));
@@ -235,6 +248,25 @@ std::string cliOutput(const std::string& arguments) {
   return test::commandOutput(std::string(SUTRA_CLI) + " " + arguments + " 2>/dev/null");
 }
 
+// The view simulates nothing: it asks, and shows the answer it is handed.
+TEST(SimulationView, AsksForASimulationAndShowsTheAnswerItIsGiven) {
+  test::qtApp();
+  SimulationView view;
+  QSignalSpy asked(&view, &SimulationView::simulationRequested);
+  QSignalSpy whatIf(&view, &SimulationView::whatIfRequested);
+  QSignalSpy failed(&view, &SimulationView::failed);
+  view.simulate(nullptr, 3);
+  ASSERT_EQ(asked.size(), 1);
+  EXPECT_EQ(asked.front()[1].toInt(), 3);
+  EXPECT_EQ(view.summaryText(), "Simulating...");
+  view.applyKnobs(SimKnobs{});  // nothing shown yet to replay
+  EXPECT_TRUE(whatIf.isEmpty());
+  view.showSimulation(gui::runSimulation(nullptr, 3));
+  ASSERT_EQ(failed.size(), 1);
+  EXPECT_EQ(failed.front()[0].toString(), "no such rank to simulate");
+  EXPECT_EQ(view.result(), nullptr);
+}
+
 // The GUI's path (TraceSession, then Analysis > Simulate's runSimulation on the session's run) and
 // `sutra-cli simulate DIR` give the same projected time for every step of every rank, the ranks
 // coupled at their collectives in both; and the same under a what-if.
@@ -253,7 +285,7 @@ TEST(SimulationView, TheGuiSimulatesARunAsTheCliDoes) {
     SimKnobs whatIf;
     if (!knobs.empty()) whatIf.scales.push_back({"nccl", 3.0});
     for (int r = 0; r < 2; ++r) {
-      const SimulationResult gui = runSimulation(session.run(), r, whatIf);
+      const SimulationResult gui = gui::runSimulation(session.run(), r, whatIf);
       ASSERT_TRUE(gui.error.isEmpty()) << gui.error.toStdString();
       EXPECT_EQ(gui.coupledRanks, 2u);
       const auto& steps = knobs.empty() ? gui.steps : gui.variantSteps;

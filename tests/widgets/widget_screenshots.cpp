@@ -11,6 +11,7 @@
 #include "compare_runner.h"
 #include "compare_view.h"
 #include "io/readers.h"
+#include "simulation_runner.h"
 #include "simulation_view.h"
 #include "theme.h"
 
@@ -69,8 +70,14 @@ int main(int argc, char** argv) {
   }
   compare.show();
   simulation.show();
-  // The app's side: the runner reads and compares on a worker what the view shows.
+  // The app's side: the runners read, compare and simulate on workers what the views ask.
   (new sutra::gui::CompareRunner(&compare))->compare({argv[2], argv[3]});
-  simulation.simulate(std::make_shared<const Trace>(std::move(trace).value()));
+  new sutra::gui::SimulationRunner(&simulation);
+  auto run = runOfTrace(std::make_shared<const Trace>(std::move(trace).value()));
+  if (!run) {
+    std::fprintf(stderr, "%s\n", run.error().message.c_str());
+    return 2;
+  }
+  simulation.simulate(std::make_shared<const Run>(std::move(run).value()), 0);
   return app.exec();
 }

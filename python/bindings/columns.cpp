@@ -121,19 +121,49 @@ struct RankCodes {
   std::vector<std::int32_t> name, category, lanePid, laneTid;
 };
 
+// The events frame's columns, in its order; `events` builds the ones asked for.
+constexpr const char* kEventColumns[] = {
+    "rank", "id",  "ts_ns",  "dur_ns", "name",   "category",    "kind",
+    "pid",  "tid", "stream", "depth",  "parent", "external_id", "correlation"};
+
+// Which of kEventColumns `asked` names (every one where it is empty); an unknown name is an error
+// that lists the known ones.
+std::unordered_map<std::string_view, bool> wantedColumns(const std::vector<std::string>& asked) {
+  std::unordered_map<std::string_view, bool> wanted;
+  for (const char* column : kEventColumns) wanted[column] = asked.empty();
+  for (const std::string& column : asked) {
+    auto it = wanted.find(column);
+    if (it == wanted.end()) {
+      std::string known;
+      for (const char* k : kEventColumns) known += std::string(known.empty() ? "" : ", ") + k;
+      throw nb::value_error(
+          ("no event column \"" + column + "\" (the columns: " + known + ")").c_str());
+    }
+    it->second = true;
+  }
+  return wanted;
+}
+
 nb::dict events(const RunHandle& h, const std::vector<std::size_t>& ranks,
-                const std::vector<int>& kinds) {
+                const std::vector<int>& kinds, const std::vector<std::string>& columns) {
   for (std::size_t index : ranks) traceOf(h, index);  // fail before the work
+  // Only the columns asked for are made: on a trace of tens of millions of events each is hundreds
+  // of megabytes, and a groupby over two of them should not pay for fourteen.
+  const auto wanted = wantedColumns(columns);
+  const auto want = [&](const char* column) { return wanted.at(column); };
+  const bool wantRank = want("rank"), wantId = want("id"), wantName = want("name"),
+             wantCategory = want("category"), wantKind = want("kind"), wantPid = want("pid"),
+             wantTid = want("tid"), wantStream = want("stream");
   // Every event of one rank: the fields kept as they are read where they lie (eventField).
   const bool inPlace = ranks.size() == 1 && kinds.empty() && !traceOf(h, ranks[0]).events.empty();
   EventColumns c;
   SharedNames names, categories, pids, tids;
   {
     nb::gil_scoped_release release;
-    bool want[256] = {};
-    for (int k : kinds) want[static_cast<std::uint8_t>(k)] = true;
+    bool kindWanted[256] = {};
+    for (int k : kinds) kindWanted[static_cast<std::uint8_t>(k)] = true;
     auto wanted = [&](const Event& e) {
-      return kinds.empty() || want[static_cast<std::uint8_t>(e.klass)];
+      return kinds.empty() || kindWanted[static_cast<std::uint8_t>(e.klass)];
     };
     // First the shared tables (their sizes choose the code widths) and the exact row count, so
     // every column is allocated once at its final size.
@@ -153,18 +183,25 @@ nb::dict events(const RunHandle& h, const std::vector<std::size_t>& ranks,
       else
         for (const Event& e : trace.events) total += wanted(e) ? 1 : 0;
     }
-    c.name.reserve(names.size(), total);
-    c.category.reserve(categories.size(), total);
-    c.pid.reserve(pids.size(), total);
-    c.tid.reserve(tids.size(), total);
-    c.rank.reserve(total);
-    c.stream.reserve(total);
-    if (!inPlace)
-      for (auto* v : {&c.ts, &c.dur, &c.externalId, &c.correlation}) v->reserve(total);
-    c.id.reserve(total);
-    if (!inPlace) c.parent.reserve(total);
-    c.kind.reserve(total);
-    if (!inPlace) c.depth.reserve(total);
+    if (wantName) c.name.reserve(names.size(), total);
+    if (wantCategory) c.category.reserve(categories.size(), total);
+    if (wantPid) c.pid.reserve(pids.size(), total);
+    if (wantTid) c.tid.reserve(tids.size(), total);
+    if (wantRank) c.rank.reserve(total);
+    if (wantStream) c.stream.reserve(total);
+    if (wantId) c.id.reserve(total);
+    if (wantKind) c.kind.reserve(total);
+    // Copied only where they cannot be read where they lie.
+    const bool copyTs = !inPlace && want("ts_ns"), copyDur = !inPlace && want("dur_ns"),
+               copyDepth = !inPlace && want("depth"), copyParent = !inPlace && want("parent"),
+               copyExternalId = !inPlace && want("external_id"),
+               copyCorrelation = !inPlace && want("correlation");
+    if (copyTs) c.ts.reserve(total);
+    if (copyDur) c.dur.reserve(total);
+    if (copyDepth) c.depth.reserve(total);
+    if (copyParent) c.parent.reserve(total);
+    if (copyExternalId) c.externalId.reserve(total);
+    if (copyCorrelation) c.correlation.reserve(total);
     for (std::size_t r = 0; r < ranks.size(); ++r) {
       const Trace& trace = traceOf(h, ranks[r]);
       const int rank = h.run.ranks[ranks[r]]->rank;
@@ -173,49 +210,51 @@ nb::dict events(const RunHandle& h, const std::vector<std::size_t>& ranks,
         const Event& e = trace.events[i];
         if (!wanted(e)) continue;
         const Lane& lane = trace.lanes[e.lane];
-        c.rank.push_back(rank);
-        c.id.push_back(static_cast<std::uint32_t>(i));
-        c.name.push(rc.name[e.name]);
-        c.category.push(rc.category[e.category]);
-        c.kind.push_back(static_cast<std::int8_t>(e.klass));
-        c.pid.push(rc.lanePid[e.lane]);
-        c.tid.push(rc.laneTid[e.lane]);
-        c.stream.push_back(lane.kind == LaneKind::DeviceStream ? lane.stream : -1);
-        if (inPlace) continue;
-        c.ts.push_back(e.start);
-        c.dur.push_back(e.dur);
-        c.depth.push_back(e.depth);
-        c.parent.push_back(e.parent);
-        c.externalId.push_back(e.externalId);
-        c.correlation.push_back(e.correlation);
+        if (wantRank) c.rank.push_back(rank);
+        if (wantId) c.id.push_back(static_cast<std::uint32_t>(i));
+        if (wantName) c.name.push(rc.name[e.name]);
+        if (wantCategory) c.category.push(rc.category[e.category]);
+        if (wantKind) c.kind.push_back(static_cast<std::int8_t>(e.klass));
+        if (wantPid) c.pid.push(rc.lanePid[e.lane]);
+        if (wantTid) c.tid.push(rc.laneTid[e.lane]);
+        if (wantStream) c.stream.push_back(lane.kind == LaneKind::DeviceStream ? lane.stream : -1);
+        if (copyTs) c.ts.push_back(e.start);
+        if (copyDur) c.dur.push_back(e.dur);
+        if (copyDepth) c.depth.push_back(e.depth);
+        if (copyParent) c.parent.push_back(e.parent);
+        if (copyExternalId) c.externalId.push_back(e.externalId);
+        if (copyCorrelation) c.correlation.push_back(e.correlation);
       }
     }
   }
   nb::dict out;
-  out["rank"] = toNumpy(std::move(c.rank));
-  out["id"] = toNumpy(std::move(c.id));
-  if (inPlace) {
-    const std::shared_ptr<const Trace>& trace = h.run.ranks[ranks[0]]->trace;
-    out["ts_ns"] = eventField<TimeNs>(trace, offsetof(Event, start));
-    out["dur_ns"] = eventField<TimeNs>(trace, offsetof(Event, dur));
-    out["depth"] = eventField<std::uint16_t>(trace, offsetof(Event, depth));
-    out["parent"] = eventField<EventId>(trace, offsetof(Event, parent));
-    out["external_id"] = eventField<std::int64_t>(trace, offsetof(Event, externalId));
-    out["correlation"] = eventField<std::int64_t>(trace, offsetof(Event, correlation));
-  } else {
-    out["ts_ns"] = toNumpy(std::move(c.ts));
-    out["dur_ns"] = toNumpy(std::move(c.dur));
-    out["depth"] = toNumpy(std::move(c.depth));
-    out["parent"] = toNumpy(std::move(c.parent));
-    out["external_id"] = toNumpy(std::move(c.externalId));
-    out["correlation"] = toNumpy(std::move(c.correlation));
-  }
-  out["name"] = std::move(c.name).toNumpy();
-  out["category"] = std::move(c.category).toNumpy();
-  out["kind"] = toNumpy(std::move(c.kind));
-  out["pid"] = std::move(c.pid).toNumpy();
-  out["tid"] = std::move(c.tid).toNumpy();
-  out["stream"] = toNumpy(std::move(c.stream));
+  if (wantRank) out["rank"] = toNumpy(std::move(c.rank));
+  if (wantId) out["id"] = toNumpy(std::move(c.id));
+  const std::shared_ptr<const Trace>* trace = inPlace ? &h.run.ranks[ranks[0]]->trace : nullptr;
+  if (want("ts_ns"))
+    out["ts_ns"] = trace ? eventField<TimeNs>(*trace, offsetof(Event, start))
+                         : nb::cast(toNumpy(std::move(c.ts)));
+  if (want("dur_ns"))
+    out["dur_ns"] = trace ? eventField<TimeNs>(*trace, offsetof(Event, dur))
+                          : nb::cast(toNumpy(std::move(c.dur)));
+  if (want("depth"))
+    out["depth"] = trace ? eventField<std::uint16_t>(*trace, offsetof(Event, depth))
+                         : nb::cast(toNumpy(std::move(c.depth)));
+  if (want("parent"))
+    out["parent"] = trace ? eventField<EventId>(*trace, offsetof(Event, parent))
+                          : nb::cast(toNumpy(std::move(c.parent)));
+  if (want("external_id"))
+    out["external_id"] = trace ? eventField<std::int64_t>(*trace, offsetof(Event, externalId))
+                               : nb::cast(toNumpy(std::move(c.externalId)));
+  if (want("correlation"))
+    out["correlation"] = trace ? eventField<std::int64_t>(*trace, offsetof(Event, correlation))
+                               : nb::cast(toNumpy(std::move(c.correlation)));
+  if (wantName) out["name"] = std::move(c.name).toNumpy();
+  if (wantCategory) out["category"] = std::move(c.category).toNumpy();
+  if (wantKind) out["kind"] = toNumpy(std::move(c.kind));
+  if (wantPid) out["pid"] = std::move(c.pid).toNumpy();
+  if (wantTid) out["tid"] = std::move(c.tid).toNumpy();
+  if (wantStream) out["stream"] = toNumpy(std::move(c.stream));
   out["no_id"] = kNoId;        // external_id and correlation where the event has none
   out["no_event"] = kNoEvent;  // parent where the event has none
   out["names"] = names.list();
@@ -338,8 +377,10 @@ nb::dict launches(const RunHandle& h, const std::vector<std::size_t>& ranks) {
 
 void bindColumns(nb::module_& m) {
   m.def("event_columns", &events, nb::arg("run"), nb::arg("ranks"), nb::arg("kinds"),
+        nb::arg("columns") = std::vector<std::string>{},
         "The events of the ranks (indexes into the run's ranks) whose kind is one of `kinds` "
-        "(CategoryClass values; all where empty), as NumPy columns.");
+        "(CategoryClass values; all where empty), as NumPy columns: those named in `columns` "
+        "(all where empty).");
   m.def("flow_columns", &flows, nb::arg("run"), nb::arg("ranks"));
   m.def("counter_columns", &counters, nb::arg("run"), nb::arg("ranks"));
   m.def("launch_columns", &launches, nb::arg("run"), nb::arg("ranks"));

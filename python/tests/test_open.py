@@ -121,6 +121,30 @@ def test_one_ranks_events_are_read_where_they_lie(samples):
     assert int(frame["ts_ns"].iloc[0]) == int(columns["ts_ns"][0])  # the arrays keep the trace
 
 
+def test_events_of_the_columns_asked_for(samples):
+    # events(columns=...) makes only those columns, in the order asked: the same values as the
+    # whole frame's, for every rank together, one rank (read where its events lie) and ops().
+    run = sutra.open(samples / "allreduce_2ranks", progress=False)
+    for ranks in (None, 1):
+        whole = run.events(ranks)
+        for asked in (["name", "dur_ns"], ["correlation", "rank", "kind"], ["parent"], "tid"):
+            part = run.events(ranks, columns=asked)
+            names = [asked] if isinstance(asked, str) else asked
+            assert list(part.columns) == names
+            pd.testing.assert_frame_equal(part, whole[names])
+    ops = run.ops(columns=["name", "dur_ns"])
+    pd.testing.assert_frame_equal(ops, run.ops()[["name", "dur_ns"]])
+    assert run.kernels(columns=["stream"])["stream"].equals(run.kernels()["stream"])
+    # A groupby over two columns, as a big trace would want it, equals the whole frame's.
+    by_name = run.events(columns=["name", "dur_ns"]).groupby("name", observed=True)["dur_ns"].sum()
+    assert by_name.equals(whole_by_name := run.events().groupby("name", observed=True)["dur_ns"].sum())
+    assert len(whole_by_name) > 5
+    with pytest.raises(ValueError, match=r'no event column "duration" \(the columns: rank, id, ts_ns'):
+        run.events(columns=["name", "duration"])
+    with pytest.raises(ValueError, match="name at least one column"):
+        run.events(columns=[])
+
+
 @pytest.mark.parametrize("case", CASES)
 def test_op_table_equals_cli_stats_on_samples(samples, cli_json, case):
     run = sutra.open(samples / case, progress=False)

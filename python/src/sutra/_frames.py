@@ -23,27 +23,27 @@ def nullable(values: np.ndarray, none: int = -1) -> pd.arrays.IntegerArray:
     return pd.arrays.IntegerArray(values, values == none)
 
 
-def events_frame(columns: dict, kind_names: list[str]) -> pd.DataFrame:
-    """The events frame of ``_core.event_columns``."""
-    return pd.DataFrame(
-        {
-            "rank": columns["rank"],
-            "id": columns["id"],
-            "ts_ns": columns["ts_ns"],
-            "dur_ns": columns["dur_ns"],
-            "name": categorical(columns["name"], columns["names"]),
-            "category": categorical(columns["category"], columns["categories"]),
-            "kind": categorical(columns["kind"], kind_names),
-            "pid": categorical(columns["pid"], columns["pids"]),
-            "tid": categorical(columns["tid"], columns["tids"]),
-            "stream": nullable(columns["stream"]),
-            "depth": columns["depth"],
-            "parent": nullable(columns["parent"], columns["no_event"]),
-            "external_id": nullable(columns["external_id"], columns["no_id"]),
-            "correlation": nullable(columns["correlation"], columns["no_id"]),
-        },
-        copy=False,
-    )
+def events_frame(columns: dict, kind_names: list[str], names: list[str] | None = None) -> pd.DataFrame:
+    """The events frame of ``_core.event_columns``: the columns it made, in the order of ``names``
+    (the frame's own order where it is empty or None)."""
+    made = {
+        "rank": lambda: columns["rank"],
+        "id": lambda: columns["id"],
+        "ts_ns": lambda: columns["ts_ns"],
+        "dur_ns": lambda: columns["dur_ns"],
+        "name": lambda: categorical(columns["name"], columns["names"]),
+        "category": lambda: categorical(columns["category"], columns["categories"]),
+        "kind": lambda: categorical(columns["kind"], kind_names),
+        "pid": lambda: categorical(columns["pid"], columns["pids"]),
+        "tid": lambda: categorical(columns["tid"], columns["tids"]),
+        "stream": lambda: nullable(columns["stream"]),
+        "depth": lambda: columns["depth"],
+        "parent": lambda: nullable(columns["parent"], columns["no_event"]),
+        "external_id": lambda: nullable(columns["external_id"], columns["no_id"]),
+        "correlation": lambda: nullable(columns["correlation"], columns["no_id"]),
+    }
+    order = list(dict.fromkeys(names)) if names else list(made)
+    return pd.DataFrame({name: made[name]() for name in order}, copy=False)
 
 
 def flows_frame(columns: dict) -> pd.DataFrame:

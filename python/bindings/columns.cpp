@@ -230,25 +230,19 @@ nb::dict events(const RunHandle& h, const std::vector<std::size_t>& ranks,
   nb::dict out;
   if (wantRank) out["rank"] = toNumpy(std::move(c.rank));
   if (wantId) out["id"] = toNumpy(std::move(c.id));
+  // A field an event holds: read where the events lie (one rank, every event), else the copy
+  // made above.
   const std::shared_ptr<const Trace>* trace = inPlace ? &h.run.ranks[ranks[0]]->trace : nullptr;
-  if (want("ts_ns"))
-    out["ts_ns"] = trace ? eventField<TimeNs>(*trace, offsetof(Event, start))
-                         : nb::cast(toNumpy(std::move(c.ts)));
-  if (want("dur_ns"))
-    out["dur_ns"] = trace ? eventField<TimeNs>(*trace, offsetof(Event, dur))
-                          : nb::cast(toNumpy(std::move(c.dur)));
-  if (want("depth"))
-    out["depth"] = trace ? eventField<std::uint16_t>(*trace, offsetof(Event, depth))
-                         : nb::cast(toNumpy(std::move(c.depth)));
-  if (want("parent"))
-    out["parent"] = trace ? eventField<EventId>(*trace, offsetof(Event, parent))
-                          : nb::cast(toNumpy(std::move(c.parent)));
-  if (want("external_id"))
-    out["external_id"] = trace ? eventField<std::int64_t>(*trace, offsetof(Event, externalId))
-                               : nb::cast(toNumpy(std::move(c.externalId)));
-  if (want("correlation"))
-    out["correlation"] = trace ? eventField<std::int64_t>(*trace, offsetof(Event, correlation))
-                               : nb::cast(toNumpy(std::move(c.correlation)));
+  const auto field = [&]<class T>(const char* column, std::size_t offset, std::vector<T>& copy) {
+    if (want(column))
+      out[column] = trace ? eventField<T>(*trace, offset) : nb::cast(toNumpy(std::move(copy)));
+  };
+  field("ts_ns", offsetof(Event, start), c.ts);
+  field("dur_ns", offsetof(Event, dur), c.dur);
+  field("depth", offsetof(Event, depth), c.depth);
+  field("parent", offsetof(Event, parent), c.parent);
+  field("external_id", offsetof(Event, externalId), c.externalId);
+  field("correlation", offsetof(Event, correlation), c.correlation);
   if (wantName) out["name"] = std::move(c.name).toNumpy();
   if (wantCategory) out["category"] = std::move(c.category).toNumpy();
   if (wantKind) out["kind"] = toNumpy(std::move(c.kind));
